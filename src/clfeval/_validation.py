@@ -1,0 +1,208 @@
+"""The single choke point for raw input: coerce, check and encode (private).
+
+Everything that looks at user-provided arrays lives here. Downstream code receives
+validated, encoded arrays and never has to re-check them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .exceptions import InvalidInputError, InvalidParameterError
+
+__all__ = [
+    "as_1d_labels",
+    "as_scores",
+    "as_weights",
+    "check_consistent_length",
+    "check_level",
+    "check_zero_division",
+    "label_kind",
+]
+
+_MAX_MATRIX_CELLS = 2**28  # 256 Mi cells, 2 GiB of float64: above this refuse, do not crash
+
+
+def _describe(name: str, n: int) -> str:
+    return f"{name} ({n} value{'s' if n != 1 else ''})"
+
+
+def as_1d_labels(y: Any, name: str) -> npt.NDArray[Any]:
+    """Coerce one label vector to a 1-D numpy array, refusing unusable values.
+
+    Object arrays are narrowed to a native dtype (str, int, float or bool) when
+    every element has the same kind; mixed kinds, ``None`` and NaN raise
+    :class:`InvalidInputError`.
+    """
+    if y is None:
+        raise InvalidInputError(f"{name} is required, got None")
+    if isinstance(y, (str, bytes)):
+        raise InvalidInputError(f"{name} must be a sequence of labels, got a single string")
+    arr = np.asarray(y)
+    if arr.ndim == 0:
+        raise InvalidInputError(f"{name} must be a 1-D sequence of labels, got a scalar")
+    if arr.ndim != 1:
+        raise InvalidInputError(
+            f"{name} must be 1-D, got an array of shape {arr.shape}; "
+            "pass one label per sample (for multilabel data evaluate each label separately)"
+        )
+    if arr.size == 0:
+        raise InvalidInputError(f"{name} is empty: there is nothing to evaluate")
+    kind = arr.dtype.kind
+    if kind == "f":
+        bad = ~np.isfinite(arr)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise InvalidInputError(
+                f"{name} contains {int(bad.sum())} NaN/inf label(s), first at index {i}"
+            )
+        return arr
+    if kind in "iub":
+        return arr
+    if kind in "US":
+        return arr.astype(str) if kind == "S" else arr
+    if kind == "O":
+        return _narrow_object(arr, name)
+    raise InvalidInputError(f"{name} has unsupported dtype {arr.dtype}; use ints, strings or bools")
+
+
+def _narrow_object(arr: npt.NDArray[Any], name: str) -> npt.NDArray[Any]:
+    types = set(map(type, arr.tolist()))
+    if type(None) in types:
+        i = next(i for i, v in enumerate(arr.tolist()) if v is None)
+        raise InvalidInputError(f"{name} contains None (missing label), first at index {i}")
+    kinds = {_kind_of_type(t) for t in types}
+    if "other" in kinds:
+        bad = sorted(t.__name__ for t in types if _kind_of_type(t) == "other")
+        raise InvalidInputError(f"{name} contains unsupported label types: {', '.join(bad)}")
+    if len(kinds) > 1:
+        raise InvalidInputError(
+            f"{name} mixes label types ({', '.join(sorted(kinds))}); "
+            "convert all labels to one type (e.g. all str)"
+        )
+    (k,) = kinds
+    if k == "str":
+        return arr.astype(str)
+    if k == "bool":
+        return arr.astype(bool)
+    out = np.asarray(arr.tolist())
+    if out.dtype.kind == "O":
+        raise InvalidInputError(f"{name} contains integers too large for 64 bits")
+    return as_1d_labels(out, name)
+
+
+def _kind_of_type(t: type) -> str:
+    if issubclass(t, (bool, np.bool_)):
+        return "bool"
+    if issubclass(t, (int, float, np.integer, np.floating)):
+        return "number"
+    if issubclass(t, (str, np.str_)):
+        return "str"
+    return "other"
+
+
+def label_kind(arr: npt.NDArray[Any]) -> str:
+    """Return ``'bool'``, ``'number'`` or ``'str'`` for a validated label array."""
+    k = arr.dtype.kind
+    if k == "b":
+        return "bool"
+    if k in "iuf":
+        return "number"
+    return "str"
+
+
+def check_consistent_length(*pairs: tuple[str, Any]) -> int:
+    """Raise unless every named array has the same first dimension; return it."""
+    lengths = [(name, len(a)) for name, a in pairs if a is not None]
+    if not lengths:
+        raise InvalidInputError("no data given")
+    n0 = lengths[0][1]
+    if any(n != n0 for _, n in lengths):
+        desc = ", ".join(_describe(name, n) for name, n in lengths)
+        raise InvalidInputError(f"inconsistent lengths: {desc}")
+    return n0
+
+
+def as_weights(w: Any, n: int, name: str = "sample_weight") -> npt.NDArray[np.float64] | None:
+    """Validate sample weights: 1-D, length ``n``, finite and non-negative."""
+    if w is None:
+        return None
+    arr = np.asarray(w)
+    if arr.ndim != 1:
+        raise InvalidInputError(f"{name} must be 1-D, got shape {arr.shape}")
+    if arr.dtype.kind not in "biuf":
+        raise InvalidInputError(f"{name} must be numeric, got dtype {arr.dtype}")
+    arr = arr.astype(np.float64, copy=False)
+    if len(arr) != n:
+        raise InvalidInputError(f"inconsistent lengths: {name} has {len(arr)} values, labels have {n}")
+    if not np.isfinite(arr).all():
+        i = int(np.flatnonzero(~np.isfinite(arr))[0])
+        raise InvalidInputError(f"{name} contains NaN/inf, first at index {i}")
+    if (arr < 0).any():
+        i = int(np.flatnonzero(arr < 0)[0])
+        raise InvalidInputError(f"{name} contains negative weights, first at index {i}")
+    return arr
+
+
+def as_scores(s: Any, name: str = "y_score", *, ndim: int | None = None) -> npt.NDArray[np.float64]:
+    """Validate scores: numeric, finite, 1-D (or 2-D when ``ndim=2``)."""
+    arr = np.asarray(s)
+    if arr.dtype.kind not in "biuf":
+        raise InvalidInputError(f"{name} must be numeric, got dtype {arr.dtype}")
+    if ndim is not None and arr.ndim != ndim:
+        raise InvalidInputError(f"{name} must be {ndim}-D, got shape {arr.shape}")
+    if arr.ndim not in (1, 2):
+        raise InvalidInputError(f"{name} must be 1-D or 2-D, got shape {arr.shape}")
+    if arr.size == 0:
+        raise InvalidInputError(f"{name} is empty: there is nothing to evaluate")
+    arr = arr.astype(np.float64, copy=False)
+    if not np.isfinite(arr).all():
+        bad = ~np.isfinite(arr)
+        i = int(np.flatnonzero(bad.reshape(len(arr), -1).any(axis=1))[0])
+        raise InvalidInputError(f"{name} contains {int(bad.sum())} NaN/inf value(s), first at row {i}")
+    return arr
+
+
+def check_zero_division(zero_division: Any) -> str | float:
+    """Validate the ``zero_division`` policy: ``"warn"``, 0, 1 or NaN."""
+    if isinstance(zero_division, str):
+        if zero_division == "warn":
+            return "warn"
+    elif isinstance(zero_division, (int, float, np.floating)) and not isinstance(
+        zero_division, bool
+    ):
+        v = float(zero_division)
+        if math.isnan(v) or v in (0.0, 1.0):
+            return v
+    raise InvalidParameterError(
+        f"zero_division must be 'warn', 0.0, 1.0 or nan, got {zero_division!r}"
+    )
+
+
+def check_level(level: float) -> float:
+    """Validate a confidence level strictly inside (0, 1)."""
+    if not isinstance(level, (int, float, np.floating)) or not 0.0 < float(level) < 1.0:
+        raise InvalidParameterError(f"confidence level must be in (0, 1), got {level!r}")
+    return float(level)
+
+
+def check_matrix_size(k: int) -> None:
+    """Refuse a K×K matrix that would not fit in memory."""
+    if k * k > _MAX_MATRIX_CELLS:
+        raise InvalidInputError(
+            f"{k} distinct labels would need a {k}×{k} confusion matrix ({k * k:,} cells); "
+            "that is too large — are these really class labels (not scores or ids)?"
+        )
+
+
+def check_choice(name: str, value: Any, choices: Sequence[Any]) -> Any:
+    """Raise :class:`InvalidParameterError` unless ``value`` is one of ``choices``."""
+    if value not in choices:
+        opts = ", ".join(repr(c) for c in choices)
+        raise InvalidParameterError(f"{name} must be one of {opts}; got {value!r}")
+    return value

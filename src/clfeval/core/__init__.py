@@ -1,0 +1,1 @@
+"""Core states: label spaces and count summaries."""

@@ -1,0 +1,202 @@
+"""Label spaces and the fast encoding of (y_true, y_pred) pairs into counts (private)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._validation import as_1d_labels, check_matrix_size, label_kind
+from ..exceptions import InvalidInputError, InvalidParameterError
+
+__all__ = ["count_pairs", "resolve_pos_label", "to_python", "validate_labels"]
+
+# Integer labels whose range R satisfies R*R <= this are counted with one direct
+# bincount (no sort); others go through np.unique.
+_DIRECT_CELLS = 1 << 22
+
+
+def to_python(v: Any) -> Any:
+    """Convert a numpy scalar to the equivalent JSON-safe Python scalar."""
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+def validate_labels(labels: Any, data_kind: str | None = None) -> npt.NDArray[Any]:
+    """Validate a declared label list: 1-D, non-empty, unique, one kind of value."""
+    arr = as_1d_labels(list(labels) if not isinstance(labels, np.ndarray) else labels, "labels")
+    uniq = np.unique(arr)
+    if len(uniq) != len(arr):
+        vals, cnt = np.unique(arr, return_counts=True)
+        dup = [to_python(v) for v in vals[cnt > 1][:5]]
+        raise InvalidParameterError(f"labels must be unique; repeated: {dup}")
+    kind = label_kind(arr)
+    if data_kind is not None and kind != data_kind:
+        raise InvalidInputError(
+            f"declared labels are of kind {kind!r} but the data labels are {data_kind!r}"
+        )
+    return arr
+
+
+def _unknown_error(unknown: Sequence[Any], declared: Any) -> InvalidInputError:
+    shown = ", ".join(repr(to_python(u)) for u in list(unknown)[:5])
+    more = f" (and {len(unknown) - 5} more)" if len(unknown) > 5 else ""
+    return InvalidInputError(
+        f"the data contain label(s) {shown}{more} not in the declared labels "
+        f"{[to_python(d) for d in list(declared)[:10]]}; add them to labels= "
+        "(clfeval never drops rows silently)"
+    )
+
+
+def count_pairs(
+    y_true: Any,
+    y_pred: Any,
+    sample_weight: npt.NDArray[np.float64] | None,
+    labels: Any = None,
+) -> tuple[tuple[Any, ...], npt.NDArray[Any]]:
+    """Count (true, predicted) pairs into a K×K matrix.
+
+    Returns the label tuple (declared order, or the sorted union of both arrays)
+    and the matrix (int64 counts, or float64 when weights are given).
+    """
+    kt, kp = label_kind(y_true), label_kind(y_pred)
+    if kt != kp:
+        raise InvalidInputError(
+            f"y_true has {kt} labels but y_pred has {kp} labels; "
+            "both must use the same label type"
+        )
+    declared = None if labels is None else validate_labels(labels, kt)
+    if y_true.dtype.kind in "iub" and y_pred.dtype.kind in "iub":
+        res = _count_small_int(y_true, y_pred, sample_weight, declared)
+        if res is not None:
+            return res
+    return _count_generic(y_true, y_pred, sample_weight, declared)
+
+
+def _bincount(
+    idx: npt.NDArray[Any], w: npt.NDArray[np.float64] | None, size: int
+) -> npt.NDArray[Any]:
+    if w is None:
+        return np.bincount(idx, minlength=size).astype(np.int64, copy=False)
+    return np.bincount(idx, weights=w, minlength=size)
+
+
+def _count_small_int(
+    yt: npt.NDArray[Any],
+    yp: npt.NDArray[Any],
+    w: npt.NDArray[np.float64] | None,
+    declared: npt.NDArray[Any] | None,
+) -> tuple[tuple[Any, ...], npt.NDArray[Any]] | None:
+    is_bool = yt.dtype.kind == "b"
+    if is_bool:
+        yt, yp = yt.view(np.uint8), yp.view(np.uint8)
+    lo = min(int(yt.min()), int(yp.min()))
+    hi = max(int(yt.max()), int(yp.max()))
+    r = hi - lo + 1
+    if r * r > _DIRECT_CELLS:
+        return None
+    # one fused index: (t - lo) * r + (p - lo), built in place in a single temporary
+    idx = yt.astype(np.intp, copy=True)
+    if r != 1:
+        idx *= r
+    idx += yp
+    shift = lo * r + lo
+    if shift:
+        idx -= shift
+    full = _bincount(idx, w, r * r).reshape(r, r)
+    present = np.flatnonzero(full.any(axis=0) | full.any(axis=1))
+    values = present + lo
+    if declared is None:
+        labels = tuple(bool(v) if is_bool else int(v) for v in values)
+        return labels, np.ascontiguousarray(full[np.ix_(present, present)])
+    dvals = declared.astype(np.int64) if declared.dtype.kind == "b" else declared
+    unknown = np.setdiff1d(values, dvals)
+    if unknown.size:
+        raise _unknown_error([bool(u) if is_bool else u for u in unknown], declared)
+    k = len(declared)
+    check_matrix_size(k)
+    pos = np.asarray(dvals, dtype=np.float64) - lo
+    inside = (pos >= 0) & (pos < r) & (pos == np.round(pos))
+    src = np.where(inside, pos, 0).astype(np.intp)
+    out = full[np.ix_(src, src)].copy()
+    out[~inside, :] = 0
+    out[:, ~inside] = 0
+    return tuple(to_python(d) for d in declared), out
+
+
+def _count_generic(
+    yt: npt.NDArray[Any],
+    yp: npt.NDArray[Any],
+    w: npt.NDArray[np.float64] | None,
+    declared: npt.NDArray[Any] | None,
+) -> tuple[tuple[Any, ...], npt.NDArray[Any]]:
+    n = len(yt)
+    uniq, inv = np.unique(np.concatenate([yt, yp]), return_inverse=True)
+    inv = inv.reshape(-1)
+    if declared is None:
+        check_matrix_size(len(uniq))
+        label_vals: npt.NDArray[Any] = uniq
+        codes = inv
+    else:
+        known = np.isin(uniq, declared)
+        if not known.all():
+            raise _unknown_error(list(uniq[~known]), declared)
+        order = np.argsort(declared, kind="stable")
+        where = order[np.searchsorted(declared[order], uniq)]
+        codes = where[inv]
+        label_vals = declared
+    k = len(label_vals)
+    check_matrix_size(k)
+    idx = codes[:n].astype(np.intp) * k + codes[n:]
+    counts = _bincount(idx, w, k * k).reshape(k, k)
+    return tuple(to_python(v) for v in label_vals), counts
+
+
+def resolve_pos_label(labels: tuple[Any, ...], pos_label: Any) -> int:
+    """Return the index of the positive class in ``labels``.
+
+    With ``pos_label=None``: ``1`` (or ``True``) when it is one of the labels,
+    otherwise an error asking for an explicit ``pos_label``.
+    """
+    if pos_label is None:
+        for cand in (True, 1):
+            for i, lab in enumerate(labels):
+                if type(lab) is type(cand) and lab == cand:
+                    return i
+        if 1 in labels:
+            return labels.index(1)
+        raise InvalidParameterError(
+            f"pos_label is needed: the labels are {list(labels)[:10]} and none of them is 1; "
+            "pass pos_label=<the positive class>"
+        )
+    pl = to_python(pos_label)
+    for i, lab in enumerate(labels):
+        if lab == pl and (isinstance(lab, str) == isinstance(pl, str)):
+            return i
+    raise InvalidParameterError(f"pos_label={pl!r} is not one of the labels {list(labels)[:10]}")
+
+
+def encode_binary_true(y_true: Any, pos_label: Any, labels: Any = None) -> tuple[
+    tuple[Any, ...], npt.NDArray[np.bool_]
+]:
+    """Validate binary ground truth and return (labels, is_positive mask)."""
+    yt = as_1d_labels(y_true, "y_true")
+    if labels is not None:
+        declared = validate_labels(labels, label_kind(yt))
+        uniq = np.unique(yt)
+        known = np.isin(uniq, declared)
+        if not known.all():
+            raise _unknown_error(list(uniq[~known]), declared)
+        labs = tuple(to_python(v) for v in declared)
+    else:
+        labs = tuple(to_python(v) for v in np.unique(yt))
+    if len(labs) > 2:
+        raise InvalidInputError(
+            f"y_true has {len(labs)} classes {list(labs)[:10]}; a binary task needs at most 2 "
+            "(for multiclass use the one-vs-rest functions)"
+        )
+    i = resolve_pos_label(labs, pos_label)
+    return labs, yt == np.asarray(labs[i], dtype=yt.dtype if yt.dtype.kind != "U" else None)

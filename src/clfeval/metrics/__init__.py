@@ -1,0 +1,1 @@
+"""Metrics: the registry and the functions built on it."""

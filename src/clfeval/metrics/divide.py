@@ -1,0 +1,72 @@
+"""The one zero-division policy of clfeval.
+
+Every ratio in the library goes through :func:`divide`. Where a denominator is
+zero the value is undefined and the ``zero_division`` policy decides:
+
+``"warn"`` (default)
+    0.0 and an :class:`~clfeval.UndefinedMetricWarning` naming the metric;
+``0.0`` or ``1.0``
+    that value, silently;
+``nan``
+    NaN, silently; NaN values are left out of macro and weighted averages.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._validation import check_zero_division
+from ..exceptions import UndefinedMetricWarning
+
+__all__ = ["divide", "fill_undefined"]
+
+
+def divide(
+    num: Any, den: Any, *, zero_division: Any = "warn", what: str = "metric"
+) -> npt.NDArray[np.float64]:
+    """``num / den`` element-wise, with zero denominators handled by the policy.
+
+    Examples
+    --------
+    >>> divide([1.0, 2.0], [2.0, 0.0], zero_division=float("nan")).tolist()
+    [0.5, nan]
+    """
+    n = np.asarray(num, dtype=np.float64)
+    d = np.asarray(den, dtype=np.float64)
+    undefined = d == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.divide(n, np.where(undefined, 1.0, d))
+    return fill_undefined(out, undefined, zero_division=zero_division, what=what)
+
+
+def fill_undefined(
+    values: npt.NDArray[np.float64],
+    undefined: npt.NDArray[np.bool_] | np.bool_ | bool,
+    *,
+    zero_division: Any = "warn",
+    what: str = "metric",
+) -> npt.NDArray[np.float64]:
+    """Replace the entries flagged ``undefined`` according to the policy."""
+    undefined = np.asarray(undefined)
+    if not undefined.any():
+        return values
+    zd = check_zero_division(zero_division)
+    out = np.array(values, dtype=np.float64, copy=True)
+    if zd == "warn":
+        n_bad = int(np.count_nonzero(undefined))
+        total = int(undefined.size)
+        where = "" if total == 1 else f" in {n_bad} of {total} entries"
+        warnings.warn(
+            f"{what} is undefined (zero denominator){where}; set to 0.0. "
+            "Use zero_division= to choose 0.0, 1.0 or nan and silence this warning.",
+            UndefinedMetricWarning,
+            stacklevel=4,
+        )
+        out = np.where(undefined, 0.0, out)
+    else:
+        out = np.where(undefined, float(zd), out)
+    return out

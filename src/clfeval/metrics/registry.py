@@ -1,0 +1,324 @@
+"""The metric registry: every metric clfeval knows, by name, with its properties.
+
+A metric is either *per class* — a function of one-vs-rest tallies
+``(tp, fn, fp, tn)`` evaluated element-wise, then averaged — or *overall* — a
+function of a whole stack of K×K matrices ``(..., K, K)``. Both are vectorised
+over leading axes, so one definition serves a single matrix, every class at once
+and every threshold of a curve at once.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._validation import check_choice, check_zero_division
+from ..exceptions import InvalidParameterError, UndefinedMetricWarning
+from .base import tallies
+from .divide import divide, fill_undefined
+
+if TYPE_CHECKING:
+    from ..core.counts import ConfusionMatrix
+
+__all__ = [
+    "AVERAGES",
+    "MetricSpec",
+    "MetricSummary",
+    "compute",
+    "evaluate_counts",
+    "get_metric",
+    "list_metrics",
+    "register",
+    "summarize",
+]
+
+AVERAGES = ("binary", "micro", "macro", "weighted", "macro_pr")
+Array = npt.NDArray[Any]
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """What the registry knows about one metric.
+
+    Attributes
+    ----------
+    name : str
+        Canonical name (snake_case).
+    func : callable
+        Per class: ``func(tp, fn, fp, tn, zero_division=..., **params)``;
+        overall: ``func(C, zero_division=..., **params)`` with ``C`` of shape (..., K, K).
+    per_class : bool
+        Whether the metric is defined per class (one-vs-rest) and averaged.
+    description : str
+        One-line definition.
+    bounds : tuple of float
+        The range of values.
+    higher_is_better : bool or None
+        Direction of improvement (``None`` for counts and descriptive values).
+    aliases : tuple of str
+        Other accepted names.
+    multiclass : bool
+        Whether the metric is defined for K > 2 (all per-class metrics are, via one-vs-rest).
+    params : mapping
+        Default keyword parameters (e.g. ``beta`` for F-beta).
+    ratio : callable, optional
+        For proportions: ``ratio(tp, fn, fp, tn) -> (successes, trials)``, used by
+        binomial confidence intervals.
+    reference : str
+        Where the definition comes from.
+    """
+
+    name: str
+    func: Callable[..., Array]
+    per_class: bool
+    description: str
+    bounds: tuple[float, float] = (0.0, 1.0)
+    higher_is_better: bool | None = True
+    aliases: tuple[str, ...] = ()
+    multiclass: bool = True
+    params: Mapping[str, Any] = field(default_factory=dict)
+    ratio: Callable[..., tuple[Array, Array]] | None = None
+    reference: str = ""
+
+
+_REGISTRY: dict[str, MetricSpec] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(spec: MetricSpec) -> MetricSpec:
+    """Add a metric to the registry (names and aliases must be new)."""
+    for key in (spec.name, *spec.aliases):
+        if key in _ALIASES:
+            raise InvalidParameterError(f"metric name {key!r} is already registered")
+    _REGISTRY[spec.name] = spec
+    for key in (spec.name, *spec.aliases):
+        _ALIASES[key] = spec.name
+    return spec
+
+
+def _normalise(name: str) -> str:
+    return name.strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def get_metric(name: str) -> MetricSpec:
+    """Look a metric up by name or alias (case-insensitive).
+
+    Examples
+    --------
+    >>> get_metric("recall").name
+    'tpr'
+    """
+    _ensure_loaded()
+    key = _normalise(name)
+    if key not in _ALIASES:
+        import difflib
+
+        close = difflib.get_close_matches(key, list(_ALIASES), n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise InvalidParameterError(f"unknown metric {name!r}{hint} (see clfeval.list_metrics())")
+    return _REGISTRY[_ALIASES[key]]
+
+
+def list_metrics(*, per_class: bool | None = None) -> tuple[MetricSpec, ...]:
+    """All registered metrics, in registration order.
+
+    Examples
+    --------
+    >>> len(list_metrics()) >= 60
+    True
+    """
+    _ensure_loaded()
+    specs = tuple(_REGISTRY.values())
+    if per_class is None:
+        return specs
+    return tuple(s for s in specs if s.per_class == per_class)
+
+
+def _ensure_loaded() -> None:
+    if not _REGISTRY:
+        from . import overall, perclass  # noqa: F401  (registration side effect)
+
+
+# ----------------------------------------------------------------- evaluation
+def evaluate_counts(
+    spec: MetricSpec,
+    c: Array,
+    *,
+    average: str | None = None,
+    pos_index: int | None = None,
+    zero_division: Any = "warn",
+    **params: Any,
+) -> Array:
+    """Evaluate a metric on a stack of matrices ``(..., K, K)`` (low level).
+
+    Per-class metrics return ``(..., K)`` for ``average=None`` and ``(...)``
+    otherwise; overall metrics return ``(...)``.
+    """
+    zd = check_zero_division(zero_division)
+    kw = {**spec.params, **params}
+    c = np.asarray(c, dtype=np.float64)
+    if not spec.per_class:
+        return spec.func(c, zero_division=zd, **kw)
+    tp, fn, fp, tn = tallies(c)
+    f = spec.func
+    if average is None:
+        return f(tp, fn, fp, tn, zero_division=zd, **kw)
+    check_choice("average", average, AVERAGES)
+    if average == "binary":
+        if pos_index is None:
+            raise InvalidParameterError("average='binary' needs a positive class")
+        i = pos_index
+        return f(tp[..., i], fn[..., i], fp[..., i], tn[..., i], zero_division=zd, **kw)
+    if average == "micro":
+        return f(tp.sum(-1), fn.sum(-1), fp.sum(-1), tn.sum(-1), zero_division=zd, **kw)
+    if average == "macro_pr":
+        return _macro_pr(spec, tp, fn, fp, tn, zd, kw)
+    vals = f(tp, fn, fp, tn, zero_division=zd, **kw)
+    if average == "macro":
+        return _nanmean(vals, np.ones_like(vals), zd, spec.name)
+    return _nanmean(vals, tp + fn, zd, spec.name)  # weighted by support
+
+
+def _nanmean(vals: Array, w: Array, zd: Any, name: str) -> Array:
+    ok = ~np.isnan(vals)
+    w = np.where(ok, w, 0.0)
+    num = np.where(ok, vals, 0.0) * w
+    den = w.sum(-1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        out = divide(num.sum(-1), den, zero_division=np.nan, what=name)
+    # every class undefined (or zero total weight): the average is undefined too
+    return fill_undefined(out, np.isnan(out), zero_division=zd, what=f"average {name}")
+
+
+def _macro_pr(spec: MetricSpec, tp: Array, fn: Array, fp: Array, tn: Array, zd: Any,
+              kw: Mapping[str, Any]) -> Array:
+    """Zhou's macro-F: F-beta of the macro-averaged precision and recall (seed 001, eq. 2.14)."""
+    if spec.name != "fbeta":
+        raise InvalidParameterError(
+            f"average='macro_pr' (Zhou's macro-F1) applies to f1/fbeta only, not {spec.name!r}"
+        )
+    ones = np.ones_like(tp, dtype=np.float64)
+    p = _nanmean(divide(tp, tp + fp, zero_division=zd, what="precision"), ones, zd, "precision")
+    r = _nanmean(divide(tp, tp + fn, zero_division=zd, what="recall"), ones, zd, "recall")
+    b2 = float(kw.get("beta", 1.0)) ** 2
+    return divide((1 + b2) * p * r, b2 * p + r, zero_division=zd, what="macro-PR F-score")
+
+
+def compute(
+    cm: ConfusionMatrix,
+    name: str,
+    *,
+    average: str | None = "auto",
+    pos_label: Any = None,
+    zero_division: Any = "warn",
+    **params: Any,
+) -> Any:
+    """Compute a registered metric of a confusion matrix (see :meth:`ConfusionMatrix.metric`).
+
+    ``average="auto"`` means ``"binary"`` for a 2-class matrix and ``"macro"``
+    otherwise. Scalars come back as Python floats, per-class values as arrays.
+    """
+    spec = get_metric(name)
+    pos_index = None
+    if spec.per_class:
+        if average == "auto":
+            average = "binary" if cm.n_classes == 2 else "macro"
+        if average == "binary":
+            if cm.n_classes > 2 and pos_label is None and cm.pos_label is None:
+                raise InvalidParameterError(
+                    f"average='binary' on a {cm.n_classes}-class matrix needs pos_label; "
+                    "or use average='macro', 'micro', 'weighted' or None"
+                )
+            pos_index = cm.pos_index(pos_label)
+    elif average not in ("auto", None):
+        raise InvalidParameterError(f"{spec.name} is an overall metric; it takes no average")
+    elif not spec.multiclass and cm.n_classes > 2:
+        raise InvalidParameterError(f"{spec.name} is defined for binary problems only")
+    out = evaluate_counts(
+        spec, cm.counts, average=None if average == "auto" else average, pos_index=pos_index,
+        zero_division=zero_division, **params,
+    )
+    return float(out) if np.ndim(out) == 0 else out
+
+
+@dataclass(frozen=True)
+class MetricSummary:
+    """Every registered metric of one confusion matrix, computed once.
+
+    Attributes
+    ----------
+    labels : tuple
+        The classes.
+    overall : mapping of str to float
+        Overall metrics (and, for per-class metrics, their macro averages under
+        ``"<name>_macro"``, micro under ``"<name>_micro"``, weighted under ``"<name>_weighted"``).
+    per_class : mapping of str to tuple of float
+        Per-class (one-vs-rest) values.
+    binary : mapping of str to float
+        Per-class metrics for the positive class (binary matrices only).
+    undefined : tuple of str
+        Names whose value was undefined (zero denominator) and hence NaN here.
+    """
+
+    labels: tuple[Any, ...]
+    overall: Mapping[str, float]
+    per_class: Mapping[str, tuple[float, ...]]
+    binary: Mapping[str, float]
+    undefined: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict (NaN becomes ``None``)."""
+
+        def clean(v: float) -> float | None:
+            return None if math.isnan(v) else v
+
+        return {
+            "labels": list(self.labels),
+            "overall": {k: clean(v) for k, v in self.overall.items()},
+            "per_class": {k: [clean(x) for x in v] for k, v in self.per_class.items()},
+            "binary": {k: clean(v) for k, v in self.binary.items()},
+            "undefined": list(self.undefined),
+        }
+
+
+def summarize(cm: ConfusionMatrix, *, pos_label: Any = None) -> MetricSummary:
+    """All registered metrics at their default parameters (undefined values are NaN)."""
+    nan = float("nan")
+    c = cm.counts
+    overall: dict[str, float] = {}
+    per_class: dict[str, tuple[float, ...]] = {}
+    binary: dict[str, float] = {}
+    undefined: list[str] = []
+    pos_index: int | None = None
+    if cm.n_classes == 2:
+        try:
+            pos_index = cm.pos_index(pos_label)
+        except InvalidParameterError:
+            pos_index = None
+    for spec in list_metrics():
+        if not spec.multiclass and cm.n_classes > 2:
+            continue
+        if spec.per_class:
+            vals = evaluate_counts(spec, c, average=None, zero_division=nan)
+            per_class[spec.name] = tuple(float(v) for v in vals)
+            for avg in ("macro", "micro", "weighted"):
+                overall[f"{spec.name}_{avg}"] = float(
+                    evaluate_counts(spec, c, average=avg, zero_division=nan)
+                )
+            if pos_index is not None:
+                binary[spec.name] = float(vals[pos_index])
+            if np.isnan(vals).any():
+                undefined.append(spec.name)
+        else:
+            v = float(evaluate_counts(spec, c, zero_division=nan))
+            overall[spec.name] = v
+            if math.isnan(v):
+                undefined.append(spec.name)
+    return MetricSummary(cm.labels, overall, per_class, binary, tuple(undefined))
