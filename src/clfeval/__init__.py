@@ -6,6 +6,7 @@ Confusion matrices and every metric built on them, as one mergeable state.
 from __future__ import annotations
 
 from .core.counts import ConfusionMatrix, OneVsRest
+from .core.scores import Binning, ScoreBinningWarning, ScoreCounts
 from .exceptions import (
     ClfevalError,
     FileFormatError,
@@ -43,6 +44,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Aggregate",
+    "Binning",
     "ClfevalError",
     "ConfusionMatrix",
     "FileFormatError",
@@ -53,6 +55,8 @@ __all__ = [
     "MetricSummary",
     "MissingDependencyError",
     "OneVsRest",
+    "ScoreBinningWarning",
+    "ScoreCounts",
     "UndefinedMetricWarning",
     "__version__",
     "accuracy_score",

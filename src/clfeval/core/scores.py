@@ -1,0 +1,928 @@
+"""``ScoreCounts``: the mergeable score state every curve reads.
+
+For a binary task the state holds, at each distinct score, the weight of the
+negative and of the positive samples with that score. For K classes scored by an
+N×K matrix it holds one such table per score column: at each distinct value of
+column ``c``, the weight of every true class. One-vs-rest curves of class ``k``
+read column ``k`` with class ``k`` as positives and all others as negatives;
+one-vs-one curves of ``(j, k)`` read column ``j`` restricted to classes j and k.
+
+Two modes:
+
+exact (default)
+    one entry per distinct score; every curve and area is exactly the one
+    computed from the raw rows.
+binned
+    scores are mapped to bins first — either declared ``edges`` or the leading
+    ``bits`` of an order-preserving integer image of the float64 (sign, exponent
+    and leading mantissa bits, so no score range has to be known and the bins are
+    finer where the scores are dense in magnitude). Each bin is represented by its
+    lower edge, so thresholds stay meaningful ("score >= edge"). Pairs inside one
+    bin become ties, and the AUC of a binned state carries the certified bound
+    ``|AUC_exact - AUC_binned| <= sum_b p_b n_b / (2 P N)``.
+
+An exact state converts itself to binned (``bits=convert_bits``) when it would
+hold more than ``max_distinct`` distinct scores in a column; the ``converted``
+field records it and a :class:`ScoreBinningWarning` says so.
+
+The state is a commutative monoid: :meth:`ScoreCounts.empty`, ``+`` and
+:meth:`ScoreCounts.update`; integer (unweighted) counts merge bit-for-bit
+identically however the rows were sharded.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._validation import (
+    as_1d_labels,
+    as_weights,
+    check_choice,
+    check_consistent_length,
+    label_kind,
+)
+from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
+from .labels import encode_binary_true, resolve_pos_label, to_python, validate_labels
+
+__all__ = ["Binning", "ScoreBinningWarning", "ScoreCounts"]
+
+SCHEMA = "clfeval.ScoreCounts"
+SCHEMA_VERSION = 1
+DEFAULT_MAX_DISTINCT = 1 << 25
+DEFAULT_CONVERT_BITS = 24
+
+Array = npt.NDArray[Any]
+FloatArray = npt.NDArray[np.float64]
+
+_SIGN = np.uint64(1 << 63)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+# dense bincount over the key range when it is at most this many bins (else sort)
+_DENSE_BINS = 1 << 26
+
+
+class ScoreBinningWarning(UserWarning):
+    """An exact :class:`ScoreCounts` switched to binned mode (too many distinct scores).
+
+    The conversion is also recorded in :attr:`ScoreCounts.converted`, and every AUC
+    of a binned state reports its certified error bound, so the warning may be
+    silenced safely with ``warnings.simplefilter("ignore", ScoreBinningWarning)``.
+    """
+
+
+# ------------------------------------------------------------------ float keys
+def order_keys(x: FloatArray) -> npt.NDArray[np.uint64]:
+    """Map finite float64 values to uint64 keys with the same order.
+
+    ``-0.0`` and ``0.0`` get the same key.
+
+    Examples
+    --------
+    >>> k = order_keys(np.array([-2.0, -0.0, 0.0, 1e-300, 3.5]))
+    >>> bool(np.all(np.diff(k.astype(np.float64)) >= 0)), bool(k[1] == k[2])
+    (True, True)
+    """
+    b = (np.asarray(x, dtype=np.float64) + 0.0).view(np.uint64)
+    neg = b >> np.uint64(63)
+    mask = (np.uint64(0) - neg) | _SIGN
+    return b ^ mask
+
+
+def keys_to_floats(k: npt.NDArray[np.uint64]) -> FloatArray:
+    """Inverse of :func:`order_keys` (NaN bit patterns come back as ``-inf``)."""
+    k = np.asarray(k, dtype=np.uint64)
+    pos = (k & _SIGN) != 0
+    bits = np.where(pos, k ^ _SIGN, k ^ _ALL)
+    out = bits.view(np.float64).copy()
+    out[np.isnan(out)] = -np.inf
+    return out
+
+
+@dataclass(frozen=True)
+class Binning:
+    """How a binned :class:`ScoreCounts` maps scores to bins.
+
+    Attributes
+    ----------
+    kind : {"edges", "bits"}
+        Declared edges, or the leading bits of the float64's order key.
+    edges : tuple of float
+        Strictly increasing finite edges (``kind="edges"``): bin 0 is
+        ``(-inf, e0)``, bin i is ``[e_{i-1}, e_i)``, the last is ``[e_last, inf)``.
+    bits : int
+        Number of leading key bits kept (``kind="bits"``), 1 … 64; 64 means one
+        bin per distinct float (exact).
+    """
+
+    kind: str
+    edges: tuple[float, ...] = ()
+    bits: int = 0
+
+    @classmethod
+    def from_edges(cls, edges: Any) -> Binning:
+        """Declared bin edges (strictly increasing, finite)."""
+        e = np.asarray(edges, dtype=np.float64).ravel()
+        if e.size == 0:
+            raise InvalidParameterError("bins must hold at least one edge")
+        if not np.isfinite(e).all():
+            raise InvalidParameterError("bin edges must be finite")
+        if (np.diff(e) <= 0).any():
+            raise InvalidParameterError("bin edges must be strictly increasing")
+        return cls("edges", edges=tuple(float(v) for v in e))
+
+    @classmethod
+    def from_bits(cls, bits: int) -> Binning:
+        """Bins from the leading ``bits`` of the float64 order key."""
+        if isinstance(bits, bool) or not isinstance(bits, (int, np.integer)) or not (
+            1 <= int(bits) <= 64
+        ):
+            raise InvalidParameterError(f"bits must be an integer in 1..64, got {bits!r}")
+        return cls("bits", bits=int(bits))
+
+    def keys(self, s: FloatArray) -> npt.NDArray[np.uint64]:
+        """Integer bin keys (order-preserving) of finite scores."""
+        if self.kind == "edges":
+            return np.searchsorted(np.asarray(self.edges), s, side="right").astype(np.uint64)
+        return order_keys(s) >> np.uint64(64 - self.bits)
+
+    def floors(self, keys: npt.NDArray[np.uint64]) -> FloatArray:
+        """The lower edge of each bin (``-inf`` for an unbounded first bin)."""
+        if self.kind == "edges":
+            e = np.concatenate([[-np.inf], np.asarray(self.edges, dtype=np.float64)])
+            return e[keys.astype(np.intp)]
+        return keys_to_floats(keys << np.uint64(64 - self.bits))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe description."""
+        if self.kind == "edges":
+            return {"kind": "edges", "edges": list(self.edges)}
+        return {"kind": "bits", "bits": self.bits}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Binning:
+        """Inverse of :meth:`to_dict`."""
+        if d.get("kind") == "edges":
+            return cls.from_edges(d["edges"])
+        if d.get("kind") == "bits":
+            return cls.from_bits(int(d["bits"]))
+        raise IncompatibleStateError(f"unknown binning {d!r}")
+
+
+# ------------------------------------------------------------ table building
+def _runs(v: FloatArray) -> npt.NDArray[np.intp]:
+    """Start index of each run of equal values in a sorted array."""
+    if v.size == 0:
+        return np.zeros(0, dtype=np.intp)
+    flag = np.empty(v.size, dtype=bool)
+    flag[0] = True
+    np.not_equal(v[1:], v[:-1], out=flag[1:])
+    return np.flatnonzero(flag)
+
+
+def _unique_counts(v: FloatArray) -> tuple[FloatArray, npt.NDArray[np.int64]]:
+    """Distinct values and their counts of a sorted array (no second sort)."""
+    starts = _runs(v)
+    cnt = np.diff(np.append(starts, v.size)).astype(np.int64)
+    return v[starts], cnt
+
+
+def _merge(a: FloatArray, wa: Array, b: FloatArray, wb: Array) -> tuple[FloatArray, Array]:
+    """Merge two tables (strictly increasing values, (K, U) weights) by value.
+
+    Linear in the sizes (one ``searchsorted`` of sorted keys, no sort); integer
+    weights are added exactly.
+    """
+    if a.size == 0:
+        return b, wb.astype(np.result_type(wa, wb), copy=False)
+    if b.size == 0:
+        return a, wa.astype(np.result_type(wa, wb), copy=False)
+    ip = np.searchsorted(b, a, side="left")  # number of b values < a[i]
+    match = ip < b.size
+    match[match] = b[ip[match]] == a[match]
+    cm: npt.NDArray[np.intp] = np.cumsum(match, dtype=np.intp) - match
+    a_idx = np.arange(a.size) + ip - cm
+    m = a.size + b.size - int(np.count_nonzero(match))
+    free = np.ones(m, dtype=bool)
+    free[a_idx[~match]] = False
+    b_idx = np.flatnonzero(free)
+    values = np.empty(m, dtype=np.float64)
+    values[b_idx] = b
+    values[a_idx] = a
+    w = np.zeros((wa.shape[0], m), dtype=np.result_type(wa, wb))
+    w[:, b_idx] = wb
+    w[:, a_idx] += wa
+    return values, w
+
+
+def _table_general(
+    s: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None, k: int
+) -> tuple[FloatArray, Array]:
+    """Exact table of (values, (K, U) weights) with one argsort (weights or K > 2)."""
+    order = np.argsort(s, kind="stable")
+    v = s[order]
+    starts = _runs(v)
+    gid = np.zeros(v.size, dtype=np.intp)
+    gid[starts[1:]] = 1
+    np.cumsum(gid, out=gid)
+    idx = gid * k + codes[order]
+    u = starts.size
+    if w is None:
+        counts = np.bincount(idx, minlength=u * k).astype(np.int64, copy=False)
+    else:
+        counts = np.bincount(idx, weights=w[order], minlength=u * k)
+    return v[starts], np.ascontiguousarray(counts.reshape(u, k).T)
+
+
+def _table_binary_unweighted(
+    s: FloatArray, is_pos: npt.NDArray[np.bool_], pos_i: int
+) -> tuple[FloatArray, Array]:
+    """Exact binary table: sort positives and negatives apart, then merge.
+
+    Two sorts of the two halves cost about one sort of the whole, and no argsort
+    or gather is needed.
+    """
+    sp = np.sort(s[is_pos])
+    sn = np.sort(s[~is_pos])
+    up, cp = _unique_counts(sp)
+    un, cn = _unique_counts(sn)
+    wp = np.zeros((2, up.size), dtype=np.int64)
+    wp[pos_i] = cp
+    wn = np.zeros((2, un.size), dtype=np.int64)
+    wn[1 - pos_i] = cn
+    return _merge(up, wp, un, wn)
+
+
+def _table_binned(
+    keys: npt.NDArray[np.uint64],
+    codes: npt.NDArray[np.intp] | npt.NDArray[np.bool_],
+    w: FloatArray | None,
+    k: int,
+    binning: Binning,
+) -> tuple[FloatArray, Array]:
+    """Binned table: a dense ``bincount`` over the key range, or a sort when it is wide."""
+    if keys.size == 0:
+        return np.zeros(0), np.zeros((k, 0), dtype=np.int64 if w is None else np.float64)
+    kmin = keys.min()
+    span = int(keys.max() - kmin) + 1
+    if span <= max(_DENSE_BINS, 4 * keys.size) and span * k <= 1 << 31:
+        idx = (keys - kmin).astype(np.intp)
+        if k == 2:
+            idx <<= 1
+        else:
+            idx *= k
+        idx += codes
+        if w is None:
+            c = np.bincount(idx, minlength=span * k).astype(np.int64, copy=False)
+        else:
+            c = np.bincount(idx, weights=w, minlength=span * k)
+        c = c.reshape(span, k)
+        nz = np.flatnonzero(c.any(axis=1))
+        ukeys = nz.astype(np.uint64) + kmin
+        return binning.floors(ukeys), np.ascontiguousarray(c[nz].T)
+    fl = binning.floors(keys)
+    return _table_general(fl, codes.astype(np.intp), w, k)
+
+
+def _rebin(values: FloatArray, w: Array, binning: Binning) -> tuple[FloatArray, Array]:
+    """Map an exact (sorted) table onto bins: sorted keys, summed per run."""
+    if values.size == 0:
+        return values, w
+    fl = binning.floors(binning.keys(values))
+    starts = _runs(fl)
+    return fl[starts], np.add.reduceat(w, starts, axis=1)
+
+
+# ------------------------------------------------------------------ encoding
+def _fast_binary_encode(
+    y: Any, pos_label: Any, labels: Any
+) -> tuple[tuple[Any, ...], npt.NDArray[np.bool_]]:
+    """(labels, is_positive) for binary ground truth, without sorting the labels."""
+    arr = np.asarray(y) if not isinstance(y, np.ndarray) else y
+    if labels is None and arr.ndim == 1 and arr.size and arr.dtype.kind in "biu":
+        if arr.dtype.kind == "b":
+            any_t = bool(arr.any())
+            any_f = not bool(arr.all())
+            present: tuple[Any, ...] = tuple(v for v, ok in ((False, any_f), (True, any_t)) if ok)
+        else:
+            lo, hi = int(arr.min()), int(arr.max())
+            if hi - lo > 1:
+                return encode_binary_true(arr, pos_label, labels)
+            present = (lo,) if lo == hi else (lo, hi)
+        i = resolve_pos_label(present, pos_label)
+        return present, arr == present[i]
+    return encode_binary_true(y, pos_label, labels)
+
+
+def _encode_multiclass(y: Any, labels: Any) -> tuple[tuple[Any, ...], npt.NDArray[np.intp]]:
+    yt = as_1d_labels(y, "y_true")
+    uniq, inv = np.unique(yt, return_inverse=True)
+    inv = inv.reshape(-1)
+    if labels is None:
+        return tuple(to_python(v) for v in uniq), inv.astype(np.intp)
+    declared = validate_labels(labels, label_kind(yt))
+    known = np.isin(uniq, declared)
+    if not known.all():
+        bad = [to_python(v) for v in uniq[~known][:5]]
+        raise InvalidInputError(
+            f"y_true contains label(s) {bad} not in the declared labels "
+            f"{[to_python(d) for d in declared[:10]]}"
+        )
+    pos = {to_python(v): i for i, v in enumerate(declared)}
+    remap = np.array([pos[to_python(v)] for v in uniq], dtype=np.intp)
+    return tuple(to_python(v) for v in declared), remap[inv]
+
+
+def _as_scores(y_score: Any, nan_policy: str) -> tuple[FloatArray, npt.NDArray[np.bool_] | None]:
+    """Float64 scores; with ``nan_policy="omit"`` also the mask of rows to keep."""
+    arr = np.asarray(y_score)
+    if arr.dtype.kind not in "biuf":
+        raise InvalidInputError(f"y_score must be numeric, got dtype {arr.dtype}")
+    if arr.ndim not in (1, 2):
+        raise InvalidInputError(f"y_score must be 1-D or 2-D, got shape {arr.shape}")
+    arr = arr.astype(np.float64, copy=False)
+    if arr.size == 0:
+        return arr, None
+    lo, hi = arr.min(), arr.max()
+    if math.isfinite(lo) and math.isfinite(hi):
+        return arr, None
+    bad = ~np.isfinite(arr)
+    if arr.ndim == 2:
+        bad = bad.any(axis=1)
+    if nan_policy == "omit":
+        return arr, ~bad
+    i = int(np.flatnonzero(bad)[0])
+    raise InvalidInputError(
+        f"y_score contains {int(bad.sum())} row(s) with NaN/inf scores, first at row {i}; "
+        "pass nan_policy='omit' to exclude (and count) them"
+    )
+
+
+# -------------------------------------------------------------------- state
+class ScoreCounts:
+    """Weight of each true class at each distinct score (or score bin).
+
+    Build it with :meth:`from_scores` (or :meth:`empty` then :meth:`update`); add
+    two states with ``+``. Every curve in :mod:`clfeval.curves` is computed from it.
+
+    Examples
+    --------
+    >>> from clfeval import ScoreCounts
+    >>> sc = ScoreCounts.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> sc.values(0).tolist()
+    [0.1, 0.35, 0.4, 0.8]
+    >>> sc.weights(0).tolist()          # rows: class 0, class 1
+    [[1, 0, 1, 0], [0, 1, 0, 1]]
+    >>> a = ScoreCounts.from_scores([0, 1], [0.1, 0.35], labels=[0, 1])
+    >>> b = ScoreCounts.from_scores([0, 1], [0.4, 0.8], labels=[0, 1])
+    >>> a + b == sc
+    True
+    """
+
+    __slots__ = (
+        "_binning",
+        "_columns",
+        "_convert_bits",
+        "_converted",
+        "_labels",
+        "_max_distinct",
+        "_multiclass",
+        "_n_omitted",
+        "_pos_label",
+        "_values",
+        "_weights",
+    )
+
+    def __init__(
+        self,
+        values: Sequence[Any],
+        weights: Sequence[Any],
+        labels: Sequence[Any],
+        *,
+        pos_label: Any = None,
+        multiclass: bool = False,
+        binning: Binning | None = None,
+        max_distinct: int | None = DEFAULT_MAX_DISTINCT,
+        convert_bits: int = DEFAULT_CONVERT_BITS,
+        n_omitted: int = 0,
+        converted: bool = False,
+    ) -> None:
+        labs = tuple(to_python(v) for v in validate_labels(labels))
+        k = len(labs)
+        if multiclass:
+            if k < 2:
+                raise InvalidInputError("a multiclass score state needs at least 2 labels")
+            columns = labs
+            pl = None if pos_label is None else labs[resolve_pos_label(labs, pos_label)]
+        else:
+            if k != 2:
+                raise InvalidInputError(
+                    f"a binary score state needs exactly 2 labels (negative, positive), got {labs}"
+                )
+            pl = labs[resolve_pos_label(labs, pos_label)]
+            columns = (pl,)
+        if len(values) != len(columns) or len(weights) != len(columns):
+            raise InvalidInputError(
+                f"expected {len(columns)} score column table(s), got {len(values)}/{len(weights)}"
+            )
+        vals: list[FloatArray] = []
+        wts: list[Array] = []
+        for v, w in zip(values, weights, strict=True):
+            va = np.asarray(v, dtype=np.float64)
+            wa = np.asarray(w)
+            if wa.dtype.kind not in "biuf":
+                raise InvalidInputError(f"weights must be numeric, got {wa.dtype}")
+            wa = wa.astype(np.int64 if wa.dtype.kind in "biu" else np.float64, copy=False)
+            if va.ndim != 1 or wa.shape != (k, va.size):
+                raise InvalidInputError(
+                    f"a table needs values of shape (U,) and weights of shape ({k}, U); "
+                    f"got {va.shape} and {wa.shape}"
+                )
+            if va.size > 1 and not (np.diff(va) > 0).all():
+                raise InvalidInputError("table values must be strictly increasing")
+            if np.isnan(va).any() or (binning is None and not np.isfinite(va).all()):
+                raise InvalidInputError("table values must be finite")
+            if (wa < 0).any():
+                raise InvalidInputError("table weights must be non-negative")
+            va.setflags(write=False)
+            wa.setflags(write=False)
+            vals.append(va)
+            wts.append(wa)
+        if max_distinct is not None and (
+            isinstance(max_distinct, bool) or not isinstance(max_distinct, (int, np.integer))
+            or max_distinct < 1
+        ):
+            raise InvalidParameterError(f"max_distinct must be a positive int or None, got "
+                                        f"{max_distinct!r}")
+        Binning.from_bits(convert_bits)  # validates
+        self._labels = labs
+        self._multiclass = bool(multiclass)
+        self._columns = columns
+        self._pos_label = pl
+        self._binning = binning
+        self._max_distinct = None if max_distinct is None else int(max_distinct)
+        self._convert_bits = int(convert_bits)
+        self._n_omitted = int(n_omitted)
+        self._converted = bool(converted)
+        self._values = tuple(vals)
+        self._weights = tuple(wts)
+        if (
+            binning is None
+            and self._max_distinct is not None
+            and any(v.size > self._max_distinct for v in vals)
+        ):
+            self._convert()
+
+    def _convert(self) -> None:
+        n = max(v.size for v in self._values)
+        binning = Binning.from_bits(self._convert_bits)
+        tables = [_rebin(v, w, binning) for v, w in zip(self._values, self._weights, strict=True)]
+        for v, w in tables:
+            v.setflags(write=False)
+            w.setflags(write=False)
+        self._values = tuple(t[0] for t in tables)
+        self._weights = tuple(t[1] for t in tables)
+        self._binning = binning
+        self._converted = True
+        warnings.warn(
+            f"{n} distinct scores exceed max_distinct={self._max_distinct}; the score state "
+            f"switched to binned mode ({self._convert_bits} leading key bits). AUCs now carry "
+            "a certified error bound; pass max_distinct=None to stay exact.",
+            ScoreBinningWarning,
+            stacklevel=3,
+        )
+
+    # ------------------------------------------------------------------ builders
+    @classmethod
+    def from_scores(
+        cls,
+        y_true: Any,
+        y_score: Any,
+        *,
+        labels: Sequence[Any] | None = None,
+        pos_label: Any = None,
+        sample_weight: Any = None,
+        bins: Any = None,
+        bits: int | None = None,
+        max_distinct: int | None = DEFAULT_MAX_DISTINCT,
+        convert_bits: int = DEFAULT_CONVERT_BITS,
+        nan_policy: str = "raise",
+    ) -> ScoreCounts:
+        """Fold scored samples into a new state.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (N,)
+            True labels.
+        y_score : array-like of shape (N,) or (N, K)
+            1-D: the score of the positive class (binary state). 2-D: one column
+            per label, in label order (multiclass state). Probabilities, logits or
+            decision values.
+        labels : sequence, optional
+            The labels (binary: both; multiclass: the K column labels, in column
+            order). Default: the sorted labels present in ``y_true``.
+        pos_label : label, optional
+            Binary positive class (default ``1``/``True`` when present).
+        sample_weight : array-like of shape (N,), optional
+            Non-negative weights; zero-weight rows are dropped (as scikit-learn).
+        bins : array-like, optional
+            Declared bin edges (binned mode).
+        bits : int, optional
+            Binned mode with bins from the leading ``bits`` of the float64 key.
+        max_distinct : int or None
+            Exact mode switches to ``convert_bits`` bins above this many distinct
+            scores in a column (``None``: never).
+        convert_bits : int
+            Bits used by that conversion.
+        nan_policy : {"raise", "omit"}
+            NaN/inf scores raise, or are excluded and counted in :attr:`n_omitted`.
+        """
+        check_choice("nan_policy", nan_policy, ("raise", "omit"))
+        if bins is not None and bits is not None:
+            raise InvalidParameterError("pass either bins= (edges) or bits=, not both")
+        binning = None
+        if bins is not None:
+            binning = Binning.from_edges(bins)
+        elif bits is not None:
+            binning = Binning.from_bits(bits)
+        s, keep = _as_scores(y_score, nan_policy)
+        multiclass = s.ndim == 2
+        if multiclass:
+            labs, codes = _encode_multiclass(y_true, labels)
+        else:
+            labs, is_pos = _fast_binary_encode(y_true, pos_label, labels)
+        n = check_consistent_length(("y_true", codes if multiclass else is_pos), ("y_score", s))
+        w = as_weights(sample_weight, n)
+        k = len(labs)
+        if multiclass:
+            if s.shape[1] != k:
+                raise InvalidInputError(
+                    f"y_score has {s.shape[1]} columns but there are {k} labels {list(labs)[:10]}; "
+                    "pass labels= naming the class of each column"
+                )
+            pl = None
+        else:
+            if k != 2:
+                raise InvalidInputError(
+                    f"y_true contains only the class {labs[0]!r}; pass labels=(negative, positive) "
+                    "so the state knows both classes"
+                )
+            pos_i = resolve_pos_label(labs, pos_label)
+            pl = labs[pos_i]
+        n_omitted = 0
+        if keep is not None or (w is not None and not w.all()):
+            m = np.ones(n, dtype=bool) if keep is None else keep
+            if keep is not None:
+                n_omitted = int(n - np.count_nonzero(keep))
+            if w is not None:
+                m = m & (w > 0)
+            s = s[m]
+            w = None if w is None else w[m]
+            if multiclass:
+                codes = codes[m]
+            else:
+                is_pos = is_pos[m]
+        if multiclass:
+            values, weights = [], []
+            for c in range(k):
+                col = np.ascontiguousarray(s[:, c])
+                if binning is None:
+                    v, wt = _table_general(col, codes, w, k)
+                else:
+                    v, wt = _table_binned(binning.keys(col), codes, w, k, binning)
+                values.append(v)
+                weights.append(wt)
+        else:
+            if binning is not None:
+                v, wt = _table_binned(
+                    binning.keys(s), is_pos if pos_i == 1 else ~is_pos, w, 2, binning
+                )
+            elif w is None:
+                v, wt = _table_binary_unweighted(s, is_pos, pos_i)
+            else:
+                code2 = (is_pos if pos_i == 1 else ~is_pos).astype(np.intp)
+                v, wt = _table_general(s, code2, w, 2)
+            values, weights = [v], [wt]
+        return cls(
+            values, weights, labs, pos_label=pl, multiclass=multiclass, binning=binning,
+            max_distinct=max_distinct, convert_bits=convert_bits, n_omitted=n_omitted,
+        )
+
+    @classmethod
+    def empty(
+        cls,
+        labels: Sequence[Any],
+        *,
+        pos_label: Any = None,
+        multiclass: bool = False,
+        weighted: bool = False,
+        bins: Any = None,
+        bits: int | None = None,
+        max_distinct: int | None = DEFAULT_MAX_DISTINCT,
+        convert_bits: int = DEFAULT_CONVERT_BITS,
+    ) -> ScoreCounts:
+        """The identity of ``+``: a state with no samples.
+
+        Examples
+        --------
+        >>> e = ScoreCounts.empty([0, 1])
+        >>> s = e.update([0, 1, 1], [0.2, 0.7, 0.9])
+        >>> s.total_weight().tolist()
+        [1, 2]
+        >>> e + s == s
+        True
+        """
+        if bins is not None and bits is not None:
+            raise InvalidParameterError("pass either bins= (edges) or bits=, not both")
+        binning = Binning.from_edges(bins) if bins is not None else (
+            Binning.from_bits(bits) if bits is not None else None
+        )
+        k = len(labels)
+        ncol = k if multiclass else 1
+        dt = np.float64 if weighted else np.int64
+        return cls(
+            [np.zeros(0)] * ncol, [np.zeros((k, 0), dtype=dt)] * ncol, labels,
+            pos_label=pos_label, multiclass=multiclass, binning=binning,
+            max_distinct=max_distinct, convert_bits=convert_bits,
+        )
+
+    def update(self, y_true: Any, y_score: Any, sample_weight: Any = None, *,
+               nan_policy: str = "raise") -> ScoreCounts:
+        """Return a new state with one more batch folded in (labels must be known)."""
+        b = self._binning
+        batch = ScoreCounts.from_scores(
+            y_true, y_score, labels=self._labels, pos_label=self._pos_label,
+            sample_weight=sample_weight,
+            bins=b.edges if b is not None and b.kind == "edges" else None,
+            bits=b.bits if b is not None and b.kind == "bits" else None,
+            max_distinct=None, convert_bits=self._convert_bits, nan_policy=nan_policy,
+        )
+        if batch.is_multiclass != self.is_multiclass:
+            raise InvalidInputError(
+                "this state is " + ("multiclass (N×K scores)" if self.is_multiclass
+                                    else "binary (1-D scores)")
+                + f"; got y_score of the other shape {np.shape(y_score)}"
+            )
+        return self + batch
+
+    # ---------------------------------------------------------------- accessors
+    @property
+    def labels(self) -> tuple[Any, ...]:
+        """The class labels (weight rows follow this order)."""
+        return self._labels
+
+    @property
+    def columns(self) -> tuple[Any, ...]:
+        """The label scored by each column (binary: ``(pos_label,)``)."""
+        return self._columns
+
+    @property
+    def pos_label(self) -> Any:
+        """The positive class (binary states)."""
+        return self._pos_label
+
+    @property
+    def is_multiclass(self) -> bool:
+        """Whether the state holds one table per score column of an N×K matrix."""
+        return self._multiclass
+
+    @property
+    def binning(self) -> Binning | None:
+        """``None`` in exact mode, else the :class:`Binning`."""
+        return self._binning
+
+    @property
+    def is_binned(self) -> bool:
+        """Whether scores are binned (pairs inside a bin count as ties)."""
+        return self._binning is not None
+
+    @property
+    def converted(self) -> bool:
+        """Whether this state (or a part merged into it) switched from exact to binned."""
+        return self._converted
+
+    @property
+    def n_omitted(self) -> int:
+        """Rows excluded for NaN/inf scores (``nan_policy="omit"``)."""
+        return self._n_omitted
+
+    @property
+    def max_distinct(self) -> int | None:
+        """Distinct-score limit of exact mode (``None``: unlimited)."""
+        return self._max_distinct
+
+    @property
+    def is_weighted(self) -> bool:
+        """Whether weights are float (sample weights) rather than integer counts."""
+        return self._weights[0].dtype.kind == "f"
+
+    def values(self, column: int = 0) -> FloatArray:
+        """Distinct scores (or bin lower edges) of a column, ascending."""
+        return self._values[column]
+
+    def weights(self, column: int = 0) -> Array:
+        """Weights of shape (K, U): row k = weight of class ``labels[k]`` at each value."""
+        return self._weights[column]
+
+    def total_weight(self) -> Array:
+        """Total weight of each class."""
+        return self._weights[0].sum(axis=1)
+
+    @property
+    def pos_index(self) -> int:
+        """Index of the positive class in :attr:`labels` (binary states)."""
+        if self._pos_label is None:
+            raise InvalidParameterError("this multiclass state has no positive class")
+        return self._labels.index(self._pos_label)
+
+    def binary_table(self) -> tuple[FloatArray, Array, Array]:
+        """``(values, positive weight, negative weight)`` of a binary state."""
+        if self.is_multiclass:
+            raise InvalidParameterError(
+                "binary_table needs a binary state; use ovr_table(k) or ovo_table(j, k)"
+            )
+        i = self.pos_index
+        w = self._weights[0]
+        return self._values[0], w[i], w[1 - i]
+
+    def ovr_table(self, k: int) -> tuple[FloatArray, Array, Array]:
+        """Class ``labels[k]`` versus the rest, on score column ``k``."""
+        if not self.is_multiclass:
+            return self.binary_table() if k == self.pos_index else _flip(self.binary_table())
+        w = self._weights[k]
+        return self._values[k], w[k], w.sum(axis=0) - w[k]
+
+    def ovo_table(self, j: int, k: int) -> tuple[FloatArray, Array, Array]:
+        """Class ``labels[j]`` (positive) versus class ``labels[k]`` on column ``j``."""
+        if not self.is_multiclass:
+            raise InvalidParameterError("ovo_table needs a multiclass state")
+        w = self._weights[j]
+        keep = (w[j] + w[k]) > 0
+        return self._values[j][keep], w[j][keep], w[k][keep]
+
+    # ------------------------------------------------------------------- merging
+    def _check_compatible(self, other: ScoreCounts) -> None:
+        if self._labels != other._labels or [type(x) for x in self._labels] != [
+            type(x) for x in other._labels
+        ]:
+            raise IncompatibleStateError(
+                f"cannot merge score states over different labels: {list(self._labels)[:10]} "
+                f"vs {list(other._labels)[:10]}"
+            )
+        if (self._multiclass != other._multiclass or self._columns != other._columns
+                or self._pos_label != other._pos_label):
+            raise IncompatibleStateError(
+                f"cannot merge score states with different columns/pos_label: "
+                f"{self._columns!r}/{self._pos_label!r} vs {other._columns!r}/{other._pos_label!r}"
+            )
+
+    def __add__(self, other: object) -> ScoreCounts:
+        if not isinstance(other, ScoreCounts):
+            return NotImplemented
+        self._check_compatible(other)
+        a, b = self, other
+        if a._binning != b._binning:
+            # an exact state may join a binned one only via automatic conversion
+            if a._binning is None and b._converted:
+                a = a._as_binned(b._binning)
+            elif b._binning is None and a._converted:
+                b = b._as_binned(a._binning)
+            else:
+                raise IncompatibleStateError(
+                    f"cannot merge score states with different binning: "
+                    f"{_describe_binning(a._binning)} vs {_describe_binning(b._binning)}"
+                )
+        tables = [
+            _merge(va, wa, vb, wb)
+            for va, wa, vb, wb in zip(a._values, a._weights, b._values, b._weights, strict=True)
+        ]
+        md = None if a._max_distinct is None or b._max_distinct is None else min(
+            a._max_distinct, b._max_distinct
+        )
+        return ScoreCounts(
+            [t[0] for t in tables], [t[1] for t in tables], self._labels,
+            pos_label=self._pos_label, multiclass=self.is_multiclass, binning=a._binning,
+            max_distinct=md, convert_bits=self._convert_bits,
+            n_omitted=a._n_omitted + b._n_omitted, converted=a._converted or b._converted,
+        )
+
+    def __radd__(self, other: object) -> ScoreCounts:
+        if isinstance(other, int) and other == 0:
+            return self
+        return NotImplemented
+
+    def _as_binned(self, binning: Binning | None) -> ScoreCounts:
+        assert binning is not None
+        tables = [_rebin(v, w, binning) for v, w in zip(self._values, self._weights, strict=True)]
+        return ScoreCounts(
+            [t[0] for t in tables], [t[1] for t in tables], self._labels,
+            pos_label=self._pos_label, multiclass=self.is_multiclass, binning=binning,
+            max_distinct=self._max_distinct, convert_bits=self._convert_bits,
+            n_omitted=self._n_omitted, converted=True,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ScoreCounts):
+            return NotImplemented
+        return (
+            self._labels == other._labels
+            and self._columns == other._columns
+            and self._pos_label == other._pos_label
+            and self._binning == other._binning
+            and self._n_omitted == other._n_omitted
+            and all(map(np.array_equal, self._values, other._values))
+            and all(map(np.array_equal, self._weights, other._weights))
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._labels, self._columns, tuple(v.tobytes() for v in self._values)))
+
+    def __repr__(self) -> str:
+        mode = "exact" if self._binning is None else _describe_binning(self._binning)
+        sizes = [v.size for v in self._values]
+        kind = "multiclass" if self.is_multiclass else f"binary, pos_label={self._pos_label!r}"
+        return (f"ScoreCounts({kind}, labels={list(self._labels)!r}, {mode}, "
+                f"distinct={sizes if len(sizes) > 1 else sizes[0]})")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ScoreCounts.from_dict, (self.to_dict(),))
+
+    # ---------------------------------------------------------------- serialise
+    def to_dict(self) -> dict[str, Any]:
+        """A versioned, JSON-safe dict; :meth:`from_dict` restores it exactly.
+
+        Examples
+        --------
+        >>> import json
+        >>> s = ScoreCounts.from_scores(["a", "b", "b"], [0.25, 0.5, 0.75], pos_label="b")
+        >>> ScoreCounts.from_dict(json.loads(json.dumps(s.to_dict()))) == s
+        True
+        """
+        def enc(v: FloatArray) -> list[Any]:
+            return ["-inf" if x == -math.inf else x for x in v.tolist()]
+
+        return {
+            "schema": SCHEMA,
+            "version": SCHEMA_VERSION,
+            "labels": list(self._labels),
+            "label_types": [type(x).__name__ for x in self._labels],
+            "pos_label": self._pos_label,
+            "multiclass": self.is_multiclass,
+            "binning": None if self._binning is None else self._binning.to_dict(),
+            "max_distinct": self._max_distinct,
+            "convert_bits": self._convert_bits,
+            "converted": self._converted,
+            "n_omitted": self._n_omitted,
+            "dtype": "float64" if self.is_weighted else "int64",
+            "values": [enc(v) for v in self._values],
+            "weights": [w.tolist() for w in self._weights],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ScoreCounts:
+        """Rebuild a state saved with :meth:`to_dict` (checks schema and version)."""
+        if not isinstance(data, Mapping) or data.get("schema") != SCHEMA:
+            got = data.get("schema") if isinstance(data, Mapping) else type(data).__name__
+            raise IncompatibleStateError(f"not a {SCHEMA} state (schema={got!r})")
+        if data.get("version") != SCHEMA_VERSION:
+            raise IncompatibleStateError(
+                f"unsupported {SCHEMA} version {data.get('version')!r}; this clfeval reads "
+                f"version {SCHEMA_VERSION}"
+            )
+        try:
+            labels = list(data["labels"])
+            conv = {"int": int, "float": float, "str": str, "bool": bool}
+            labels = [conv[t](v) for t, v in zip(data["label_types"], labels, strict=True)]
+            k = len(labels)
+            dt = np.float64 if data["dtype"] == "float64" else np.int64
+            values = [np.array([-math.inf if x == "-inf" else x for x in v], dtype=np.float64)
+                      for v in data["values"]]
+            weights = [np.asarray(w, dtype=dt).reshape(k, -1) for w in data["weights"]]
+            binning = None if data["binning"] is None else Binning.from_dict(data["binning"])
+            return cls(
+                values, weights, labels, pos_label=data["pos_label"],
+                multiclass=bool(data["multiclass"]), binning=binning,
+                max_distinct=data["max_distinct"], convert_bits=int(data["convert_bits"]),
+                n_omitted=int(data["n_omitted"]), converted=bool(data["converted"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, (InvalidInputError, InvalidParameterError)):
+                raise IncompatibleStateError(f"malformed {SCHEMA} state: {exc}") from exc
+            raise IncompatibleStateError(f"malformed {SCHEMA} state: {exc!r}") from exc
+
+
+def _flip(t: tuple[FloatArray, Array, Array]) -> tuple[FloatArray, Array, Array]:
+    return t[0], t[2], t[1]
+
+
+def _describe_binning(b: Binning | None) -> str:
+    if b is None:
+        return "exact"
+    if b.kind == "bits":
+        return f"{b.bits}-bit float bins"
+    return f"{len(b.edges)} declared edges"

@@ -1,0 +1,238 @@
+"""Unit tests of the score state ``ScoreCounts`` (exact and binned, merging, serialising)."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+
+from clfeval import (
+    Binning,
+    IncompatibleStateError,
+    InvalidInputError,
+    InvalidParameterError,
+    ScoreBinningWarning,
+    ScoreCounts,
+)
+from clfeval.core.scores import keys_to_floats, order_keys
+
+
+def _naive_table(y, s, w=None):
+    """Reference table by brute force: np.unique + per-value sums."""
+    vals = np.unique(s)
+    w = np.ones(len(s)) if w is None else np.asarray(w, float)
+    pos = np.array([w[(s == v) & (y == 1)].sum() for v in vals])
+    neg = np.array([w[(s == v) & (y == 0)].sum() for v in vals])
+    return vals, pos, neg
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_exact_table_matches_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 300))
+    y = rng.integers(0, 2, n)
+    y[0], y[-1] = 0, 1
+    s = rng.integers(0, 15, n) / 7.0 if seed % 2 else rng.normal(size=n)
+    sc = ScoreCounts.from_scores(y, s)
+    v, p, q = sc.binary_table()
+    rv, rp, rq = _naive_table(y, s)
+    np.testing.assert_array_equal(v, rv)
+    np.testing.assert_array_equal(p, rp)
+    np.testing.assert_array_equal(q, rq)
+    assert p.dtype == np.int64
+    # weighted path agrees too (zero weights are dropped, as in scikit-learn)
+    w = rng.integers(0, 4, n).astype(float)
+    sw = ScoreCounts.from_scores(y, s, sample_weight=w)
+    v2, p2, q2 = sw.binary_table()
+    keep = w > 0
+    rv2, rp2, rq2 = _naive_table(y[keep], s[keep], w[keep])
+    np.testing.assert_array_equal(v2, rv2)
+    np.testing.assert_allclose(p2, rp2)
+    np.testing.assert_allclose(q2, rq2)
+
+
+def test_pos_label_and_string_labels():
+    sc = ScoreCounts.from_scores(["n", "p", "p"], [0.1, 0.2, 0.2], pos_label="n")
+    assert sc.labels == ("n", "p")
+    assert sc.pos_label == "n"
+    v, p, q = sc.binary_table()
+    assert v.tolist() == [0.1, 0.2]
+    assert p.tolist() == [1, 0]
+    assert q.tolist() == [0, 2]
+
+
+def test_bool_labels_fast_path():
+    y = np.array([True, False, True])
+    sc = ScoreCounts.from_scores(y, [3.0, 1.0, 2.0])
+    assert sc.labels == (False, True)
+    assert sc.pos_label is True
+    assert sc.binary_table()[1].tolist() == [0, 1, 1]
+
+
+def test_sharded_merge_is_bit_identical():
+    rng = np.random.default_rng(1)
+    n = 5000
+    y = rng.integers(0, 2, n)
+    s = np.round(rng.normal(size=n), 2)
+    whole = ScoreCounts.from_scores(y, s)
+    cuts = np.sort(rng.choice(np.arange(1, n), 7, replace=False))
+    parts = [
+        ScoreCounts.from_scores(yy, ss, labels=[0, 1])
+        for yy, ss in zip(np.split(y, cuts), np.split(s, cuts), strict=True)
+    ]
+    rng.shuffle(parts)
+    merged = sum(parts, ScoreCounts.empty([0, 1]))
+    assert merged == whole
+    assert sum(parts) == whole
+    streamed = ScoreCounts.empty([0, 1])
+    for yy, ss in zip(np.split(y, cuts), np.split(s, cuts), strict=True):
+        streamed = streamed.update(yy, ss)
+    assert streamed == whole
+
+
+def test_multiclass_tables():
+    y = np.array([0, 1, 2, 2, 1])
+    s = np.array([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.1, 0.8], [0.3, 0.3, 0.4],
+                  [0.2, 0.5, 0.3]])
+    sc = ScoreCounts.from_scores(y, s)
+    assert sc.is_multiclass
+    assert sc.columns == (0, 1, 2)
+    v, p, q = sc.ovr_table(1)
+    assert v.tolist() == [0.1, 0.2, 0.3, 0.5]
+    assert p.tolist() == [0, 0, 0, 2]
+    assert q.tolist() == [1, 1, 1, 0]
+    v, p, q = sc.ovo_table(2, 0)
+    assert v.tolist() == [0.1, 0.4, 0.8]
+    assert p.tolist() == [0, 1, 1]
+    assert q.tolist() == [1, 0, 0]
+    half = ScoreCounts.from_scores(y[:2], s[:2], labels=[0, 1, 2]) + ScoreCounts.from_scores(
+        y[2:], s[2:], labels=[0, 1, 2])
+    assert half == sc
+
+
+def test_to_dict_json_and_pickle_roundtrip():
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 50)
+    s = rng.normal(size=50)
+    for sc in (ScoreCounts.from_scores(y, s), ScoreCounts.from_scores(y, s, bits=8),
+               ScoreCounts.from_scores(y, s, bins=[-1, 0, 1], sample_weight=np.full(50, 0.5))):
+        d = json.loads(json.dumps(sc.to_dict(), allow_nan=False))
+        assert ScoreCounts.from_dict(d) == sc
+        assert pickle.loads(pickle.dumps(sc)) == sc
+
+
+def test_from_dict_rejects_other_schema_and_version():
+    d = ScoreCounts.from_scores([0, 1], [0.0, 1.0]).to_dict()
+    with pytest.raises(IncompatibleStateError, match="version"):
+        ScoreCounts.from_dict({**d, "version": 99})
+    with pytest.raises(IncompatibleStateError, match=r"not a clfeval\.ScoreCounts"):
+        ScoreCounts.from_dict({"schema": "x"})
+
+
+def test_order_keys_preserve_order_and_invert():
+    x = np.array([-np.finfo(float).max, -1e300, -2.0, -1e-310, 0.0, 5e-324, 1.0, 1e308])
+    k = order_keys(x)
+    assert np.all(np.diff(k.astype(object)) > 0)  # exact integer comparison
+    np.testing.assert_array_equal(keys_to_floats(k), x)
+
+
+@pytest.mark.parametrize("bits", [4, 12, 24, 40])
+def test_binned_floors_are_lower_edges(bits):
+    rng = np.random.default_rng(bits)
+    s = np.concatenate([rng.normal(size=200) * 10.0 ** rng.integers(-5, 5, 200), [0.0, -0.0]])
+    b = Binning.from_bits(bits)
+    fl = b.floors(b.keys(s))
+    assert np.all(fl <= s)
+    # a bin's floor maps back into the same bin
+    np.testing.assert_array_equal(b.keys(np.where(np.isinf(fl), -np.finfo(float).max, fl)),
+                                  b.keys(s))
+
+
+def test_binned_equals_exact_when_bins_are_distinct_scores():
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 400)
+    s = np.round(rng.normal(size=400), 1)
+    exact = ScoreCounts.from_scores(y, s)
+    full_bits = ScoreCounts.from_scores(y, s, bits=64)
+    edges = ScoreCounts.from_scores(y, s, bins=np.unique(s))
+    for other in (full_bits, edges):
+        v, p, q = other.binary_table()
+        ve, pe, qe = exact.binary_table()
+        np.testing.assert_array_equal(v, ve)
+        np.testing.assert_array_equal(p, pe)
+        np.testing.assert_array_equal(q, qe)
+
+
+def test_declared_edges_bins():
+    sc = ScoreCounts.from_scores([0, 1, 1, 0, 1], [-5.0, 0.1, 0.5, 0.5, 2.0], bins=[0.0, 0.5, 1.0])
+    v, p, q = sc.binary_table()
+    assert v.tolist() == [-np.inf, 0.0, 0.5, 1.0]
+    assert p.tolist() == [0, 1, 1, 1]
+    assert q.tolist() == [1, 0, 1, 0]
+
+
+def test_binned_merge_requires_same_bins():
+    a = ScoreCounts.from_scores([0, 1], [0.1, 0.9], bits=16)
+    b = ScoreCounts.from_scores([0, 1], [0.1, 0.9], bits=12)
+    c = ScoreCounts.from_scores([0, 1], [0.1, 0.9])
+    with pytest.raises(IncompatibleStateError, match="binning"):
+        a + b
+    with pytest.raises(IncompatibleStateError, match="binning"):
+        a + c
+
+
+def test_merge_requires_same_labels():
+    a = ScoreCounts.from_scores([0, 1], [0.1, 0.9])
+    b = ScoreCounts.from_scores([1, 2], [0.1, 0.9], pos_label=2)
+    with pytest.raises(IncompatibleStateError, match="labels"):
+        a + b
+
+
+def test_automatic_conversion_is_flagged_and_warned():
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 1000)
+    s = rng.random(1000)
+    with pytest.warns(ScoreBinningWarning, match="binned mode"):
+        sc = ScoreCounts.from_scores(y, s, max_distinct=100, convert_bits=20)
+    assert sc.converted
+    assert sc.is_binned
+    assert sc.binning == Binning.from_bits(20)
+    assert sc.total_weight().tolist() == np.bincount(y).tolist()
+    # an exact part merged into a converted state is rebinned, not refused
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        small = ScoreCounts.from_scores([0, 1], [0.3, 0.6])
+        merged = sc + small
+    assert merged.converted
+    assert merged.total_weight().sum() == 1002
+
+
+def test_nan_policy():
+    with pytest.raises(InvalidInputError, match="NaN/inf"):
+        ScoreCounts.from_scores([0, 1, 1], [0.1, np.nan, 0.3])
+    sc = ScoreCounts.from_scores([0, 1, 1], [0.1, np.nan, np.inf], nan_policy="omit",
+                                 labels=[0, 1])
+    assert sc.n_omitted == 2
+    assert sc.total_weight().tolist() == [1, 0]
+
+
+def test_bad_input_messages():
+    with pytest.raises(InvalidInputError, match="inconsistent lengths"):
+        ScoreCounts.from_scores([0, 1, 1], [0.1, 0.2])
+    with pytest.raises(InvalidInputError, match="only the class"):
+        ScoreCounts.from_scores([1, 1], [0.1, 0.2])
+    with pytest.raises(InvalidInputError, match="3 columns but there are 2 labels"):
+        ScoreCounts.from_scores([0, 1], np.ones((2, 3)) / 3)
+    with pytest.raises(InvalidParameterError, match="bits must be"):
+        ScoreCounts.from_scores([0, 1], [0.1, 0.2], bits=0)
+    with pytest.raises(InvalidParameterError, match="strictly increasing"):
+        ScoreCounts.from_scores([0, 1], [0.1, 0.2], bins=[1.0, 0.0])
+    with pytest.raises(InvalidParameterError, match="either"):
+        ScoreCounts.from_scores([0, 1], [0.1, 0.2], bins=[0.5], bits=8)
+    with pytest.raises(InvalidInputError, match="numeric"):
+        ScoreCounts.from_scores([0, 1], ["a", "b"])
+    with pytest.raises(InvalidInputError, match="binary"):
+        ScoreCounts.empty([0, 1]).update([0, 1], np.eye(2))
