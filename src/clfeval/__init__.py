@@ -39,6 +39,7 @@ from .metrics.api import (
 )
 from .metrics.interpret import kappa_interpretation
 from .metrics.registry import MetricSpec, MetricSummary, get_metric, list_metrics
+from .report import Comparison, Report, compare, evaluate
 
 __version__ = "0.1.0"
 
@@ -46,6 +47,7 @@ __all__ = [
     "Aggregate",
     "Binning",
     "ClfevalError",
+    "Comparison",
     "ConfusionMatrix",
     "FileFormatError",
     "IncompatibleStateError",
@@ -55,6 +57,7 @@ __all__ = [
     "MetricSummary",
     "MissingDependencyError",
     "OneVsRest",
+    "Report",
     "ScoreBinningWarning",
     "ScoreCounts",
     "UndefinedMetricWarning",
@@ -64,7 +67,9 @@ __all__ = [
     "balanced_accuracy_score",
     "classification_report",
     "cohen_kappa_score",
+    "compare",
     "confusion_matrix",
+    "evaluate",
     "f1_score",
     "fbeta_score",
     "g_mean_score",

@@ -1,0 +1,195 @@
+"""The content of a report as neutral blocks (heading, paragraph, table, warning).
+
+Text, Markdown and CSV renderers all walk the same blocks, so they always show the
+same numbers; only the syntax differs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ._model import Comparison, Report
+
+__all__ = ["Block", "blocks", "fmt", "fmt_count"]
+
+SWEEP_OPTIMA = ("f1", "mcc", "accuracy", "balanced_accuracy", "informedness")
+PER_CLASS_COLUMNS = ("tpr", "tnr", "ppv", "npv", "f1", "jaccard", "mcc_ovr")
+
+
+@dataclass(frozen=True)
+class Block:
+    """One piece of a rendered report.
+
+    ``kind`` is ``"h1"``, ``"h2"``, ``"p"``, ``"warn"`` or ``"table"``; tables have
+    ``headers`` and ``rows`` (strings) and a ``key`` naming the table (CSV section).
+    """
+
+    kind: str
+    text: str = ""
+    headers: tuple[str, ...] = ()
+    rows: tuple[tuple[str, ...], ...] = ()
+    key: str = ""
+
+
+def fmt(v: float | None, digits: int = 4) -> str:
+    """A metric value: fixed decimals, ``n/a`` when undefined, ``inf`` kept."""
+    if v is None:
+        return "n/a"
+    if v in (float("inf"), float("-inf")):
+        return "inf" if v > 0 else "-inf"
+    return f"{v:.{digits}f}"
+
+
+def fmt_count(v: Any) -> str:
+    """A count: integer when whole, else 4 significant digits."""
+    if v is None:
+        return "n/a"
+    f = float(v)
+    return str(int(f)) if f == int(f) and abs(f) < 1e15 else f"{f:.6g}"
+
+
+def _table(key: str, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> Block:
+    return Block("table", headers=tuple(headers), rows=tuple(tuple(r) for r in rows), key=key)
+
+
+def headline_names(r: Report) -> tuple[str, ...]:
+    """The headline metrics of a report (those present)."""
+    from ._build import BINARY_HEADLINE, MULTI_HEADLINE
+
+    names = BINARY_HEADLINE if r.confusion.n_classes == 2 and r.pos_label is not None \
+        else MULTI_HEADLINE
+    have = {row.name for row in r.overall}
+    return tuple(n for n in names if n in have)
+
+
+def _interval(r: Report, name: str) -> str:
+    iv = r.row(name).interval
+    if iv is None:
+        return ""
+    return f"[{fmt(iv.lower)}, {fmt(iv.upper)}]"
+
+
+def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Block]:
+    """Blocks of one report."""
+    h1, h2 = ("h1", "h2") if level == 1 else ("h2", "h2")
+    out = [Block(h1, "clfeval report" + (f" — {r.title}" if r.title else ""))]
+    cm = r.confusion
+    facts = [f"{fmt_count(r.n_samples)} samples, {cm.n_classes} classes"]
+    if r.pos_label is not None and cm.n_classes == 2:
+        facts.append(f"positive class {r.pos_label!s}")
+    if r.threshold is not None:
+        facts.append(f"threshold {r.threshold:g} (score >= threshold is positive)")
+    out.append(Block("p", "; ".join(facts)))
+    for k, v in r.source.items():
+        out.append(Block("p", f"{k}: {v}"))
+    labels = [str(x) for x in r.labels]
+    rows = [[lab, *(fmt_count(x) for x in row), fmt_count(sum(row))]
+            for lab, row in zip(labels, cm.counts.tolist(), strict=False)]
+    rows.append(["predicted total", *(fmt_count(x) for x in cm.predicted.tolist()),
+                 fmt_count(r.n_samples)])
+    out.append(Block(h2, "Confusion matrix (rows: actual, columns: predicted)"))
+    out.append(_table("confusion_matrix", ["actual \\ predicted", *labels, "total"], rows))
+    out.append(Block(h2, "Accuracy matrix (row-normalised, %)"))
+    out.append(_table("accuracy_matrix", ["actual \\ predicted", *labels],
+                      [[lab, *(fmt(None if x is None else 100 * x, 1) for x in row)]
+                       for lab, row in zip(labels, r.accuracy_matrix, strict=False)]))
+    out.append(Block(h2, "Headline metrics"))
+    has_iv = any(r.row(n).interval is not None for n in headline_names(r))
+    hdr = ["metric", "value", *(["interval"] if has_iv else []), "definition"]
+    out.append(_table("metrics", hdr, [
+        [n, fmt(r.metric(n)), *([_interval(r, n)] if has_iv else []), r.row(n).description]
+        for n in headline_names(r)]))
+    out.append(Block(h2, "Per class (one-vs-rest)"))
+    cols = [c for c in PER_CLASS_COLUMNS if c in r.per_class.metrics]
+    support, predicted = cm.support.tolist(), cm.predicted.tolist()
+    out.append(_table("per_class", ["class", "support", "predicted", *cols], [
+        [lab, fmt_count(support[i]), fmt_count(predicted[i]),
+         *(fmt(r.per_class.row(c)[i]) for c in cols)] for i, lab in enumerate(labels)]))
+    if r.roc:
+        out.append(Block(h2, "Score curves"))
+        out.append(_table("curves", ["curve", "ROC AUC", "average precision", "P-R break-even"], [
+            [roc.name, fmt(roc.area), fmt(pr.area), fmt(pr.break_even)]
+            for roc, pr in zip(r.roc, r.pr, strict=False)]))
+    if r.sweep is not None and r.sweep.best:
+        out.append(Block(h2, "Threshold analysis"))
+        rows = [[m, f"{t:g}"] for m, t in r.sweep.best.items() if m in SWEEP_OPTIMA]
+        out.append(_table("best_thresholds", ["maximise", "at threshold"], rows))
+    if r.cost is not None:
+        c = r.cost
+        out.append(Block(h2, "Cost"))
+        txt = f"total cost {c.total_cost:g}, per sample {fmt(c.mean_cost)}"
+        if c.best_threshold is not None:
+            txt += (f"; least expected cost {fmt(c.best_mean_cost)} per sample at threshold "
+                    f"{c.best_threshold:g}")
+        out.append(Block("p", txt))
+    if r.warnings:
+        out.append(Block(h2, "Warnings"))
+        out.extend(Block("warn", w.message) for w in r.warnings)
+    if full:
+        out.append(Block(h2, "All metrics"))
+        out.append(_table("all_metrics", ["metric", "average", "value", "interval", "definition"], [
+            [row.metric, row.average or "", fmt(row.value), _interval(r, row.name),
+             row.description] for row in r.overall]))
+        out.append(Block(h2, "All per-class metrics"))
+        out.append(_table("all_per_class", ["metric", *labels], [
+            [m, *(fmt(v) for v in vals)] for m, vals in zip(r.per_class.metrics,
+                                                             r.per_class.values, strict=False)]))
+    return out
+
+
+def comparison_blocks(c: Comparison, *, full: bool = False) -> list[Block]:
+    """Blocks of a comparison."""
+    out = [Block("h1", "clfeval comparison" + (f" — {c.title}" if c.title else ""))]
+    first = c.reports[0]
+    out.append(Block("p", f"{len(c.names)} models, {fmt_count(first.n_samples)} samples, "
+                          f"{first.confusion.n_classes} classes"))
+    out.append(Block("h2", "Metrics side by side"))
+
+    def cell(r: Report, h: str) -> str:
+        try:
+            row = r.row(h)
+        except KeyError:
+            return ""
+        s = fmt(row.value)
+        if row.interval is not None:
+            s += f" [{fmt(row.interval.lower)}, {fmt(row.interval.upper)}]"
+        return s
+
+    out.append(_table("comparison", ["metric", *c.names],
+                      [[h, *(cell(r, h) for r in c.reports)] for h in c.headline]))
+    if first.confusion.n_classes == 2 and first.pos_label is not None:
+        out.append(Block("h2", "2×2 tables"))
+        rows = []
+        for name, r in zip(c.names, c.reports, strict=False):
+            b = r.confusion.binary()
+            (tn, fp), (fn, tp) = b.counts.tolist()
+            rows.append([name, fmt_count(tp), fmt_count(fn), fmt_count(fp), fmt_count(tn)])
+        out.append(_table("tables_2x2", ["model", "TP", "FN", "FP", "TN"], rows))
+    out.append(Block("h2", "Ranks (1 = best)"))
+    out.append(_table("ranks", ["metric", *c.names], [
+        [m, *(fmt(v, 1) for v in row)]
+        for m, row in zip(c.ranks.metrics, c.ranks.ranks, strict=False)]
+        + [["mean rank", *(fmt(v, 2) for v in c.ranks.mean_rank)]]))
+    if c.tests:
+        out.append(Block("h2", "Pairwise tests"))
+        out.append(_table("tests", ["test", "model A", "model B", "statistic", "p-value",
+                                    "difference"], [
+            [t.test, t.model_a, t.model_b, fmt(t.statistic), fmt(t.p_value), fmt(t.difference)]
+            for t in c.tests]))
+    warns = [(n, w) for n, r in zip(c.names, c.reports, strict=False) for w in r.warnings]
+    if warns:
+        out.append(Block("h2", "Warnings"))
+        out.extend(Block("warn", f"{n}: {w.message}") for n, w in warns)
+    if full:
+        for r in c.reports:
+            out.extend(report_blocks(r, full=True, level=2))
+    return out
+
+
+def blocks(obj: Report | Comparison, *, full: bool = False) -> list[Block]:
+    """Blocks of a report or a comparison."""
+    if isinstance(obj, Comparison):
+        return comparison_blocks(obj, full=full)
+    return report_blocks(obj, full=full)

@@ -1,0 +1,88 @@
+"""JSON and CSV renderers (and the JSON reader)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from ..exceptions import InvalidInputError
+from ._blocks import blocks
+from ._model import COMPARISON_SCHEMA, Comparison, Report
+
+__all__ = ["from_json", "safe_cell", "to_csv", "to_json"]
+
+
+def to_json(obj: Report | Comparison, *, indent: int | None = 2) -> str:
+    """The versioned JSON document (schema ``clfeval.Report`` / ``clfeval.Comparison``).
+
+    Strict JSON: undefined values are ``null``, infinities the strings ``"inf"``/``"-inf"``.
+
+    Examples
+    --------
+    >>> import clfeval
+    >>> r = clfeval.evaluate([0, 1, 1], [0, 1, 0])
+    >>> from_json(to_json(r)) == r
+    True
+    """
+    return json.dumps(obj.to_dict(), indent=indent, ensure_ascii=False, allow_nan=False)
+
+
+def from_json(text: str | bytes) -> Report | Comparison:
+    """Read a report (or comparison) written by :func:`to_json`."""
+    try:
+        d = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(f"not a JSON document: {exc}") from exc
+    if isinstance(d, dict) and d.get("schema") == COMPARISON_SCHEMA:
+        return Comparison.from_dict(d)
+    return Report.from_dict(d)
+
+
+_DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(s: str) -> str:
+    """Neutralise spreadsheet formula injection: prefix risky cells with a quote.
+
+    Numbers (``-0.5``) are left alone so the CSV stays numeric.
+
+    Examples
+    --------
+    >>> safe_cell("=cmd|' /C calc'!A0")
+    "'=cmd|' /C calc'!A0"
+    >>> safe_cell("-0.25")
+    '-0.25'
+    """
+    if s.startswith(_DANGEROUS):
+        try:
+            float(s)
+            return s
+        except ValueError:
+            return "'" + s
+    return s
+
+
+def to_csv(obj: Report | Comparison, *, full: bool = True) -> str:
+    """Every table of the report as CSV sections (``table`` column first), injection-safe.
+
+    Examples
+    --------
+    >>> import clfeval
+    >>> print(to_csv(clfeval.evaluate([0, 1, 1], [0, 1, 0])).splitlines()[0])
+    confusion_matrix,actual \\ predicted,0,1,total
+    """
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    for b in blocks(obj, full=full):
+        if b.kind != "table":
+            continue
+        w.writerow([b.key, *(safe_cell(h) for h in b.headers)])
+        for r in b.rows:
+            w.writerow([b.key, *(safe_cell(_plain(x)) for x in r)])
+    return buf.getvalue()
+
+
+def _plain(x: Any) -> str:
+    return "" if x == "n/a" else str(x)

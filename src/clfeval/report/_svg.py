@@ -1,0 +1,209 @@
+"""Tiny, dependency-free SVG charts for the self-contained HTML report.
+
+Every string that reaches the markup goes through :func:`html.escape`. Charts carry
+their plot geometry in ``data-*`` attributes so the report's script can move markers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+__all__ = ["PALETTE", "Series", "heatmap", "line_chart"]
+
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+           "#7f7f7f", "#bcbd22", "#17becf")
+W, H = 440, 360
+L, R, T, B = 56, 16, 28, 48  # margins
+
+
+@dataclass(frozen=True)
+class Series:
+    """One line of a chart (``None`` y values break the line)."""
+
+    name: str
+    x: Sequence[float]
+    y: Sequence[float | None]
+    color: str
+    dash: str = ""
+    marks: Sequence[tuple[float, float, str]] = ()  # annotated points (x, y, text)
+
+
+def _nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
+    if not math.isfinite(lo) or not math.isfinite(hi) or hi <= lo:
+        return [lo]
+    raw = (hi - lo) / n
+    mag = 10 ** math.floor(math.log10(raw))
+    step = min((s * mag for s in (1, 2, 2.5, 5, 10) if s * mag >= raw), default=raw)
+    start = math.ceil(lo / step) * step
+    ticks = []
+    t = start
+    while t <= hi + step * 1e-9:
+        ticks.append(round(t, 12))
+        t += step
+    return ticks
+
+
+def _tick_label(t: float) -> str:
+    return f"{t:g}"
+
+
+def line_chart(
+    series: Sequence[Series],
+    *,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    xlim: tuple[float, float] = (0.0, 1.0),
+    ylim: tuple[float, float] = (0.0, 1.0),
+    diagonal: bool = False,
+    iso_f1: bool = False,
+    points: Sequence[tuple[float, float, str, str]] = (),
+    marker_id: str = "",
+    vline_id: str = "",
+    legend: bool = True,
+    uid: str = "c",
+) -> str:
+    """An SVG line chart; ``points`` are highlighted (x, y, label, colour) points.
+
+    ``marker_id`` adds a movable circle (hidden until placed), ``vline_id`` a movable
+    vertical line; both are positioned in data coordinates by the report's script.
+    """
+    x0, x1 = xlim
+    y0, y1 = ylim
+    if x1 <= x0:
+        x1 = x0 + 1.0
+    if y1 <= y0:
+        y1 = y0 + 1.0
+    pw, ph = W - L - R, H - T - B
+
+    def px(x: float) -> float:
+        return L + (x - x0) / (x1 - x0) * pw
+
+    def py(y: float) -> float:
+        return T + (1 - (y - y0) / (y1 - y0)) * ph
+
+    out = [f'<svg class="chart" role="img" '
+           f'viewBox="0 0 {W} {H}" width="{W}" height="{H}" data-x0="{x0!r}" data-x1="{x1!r}" '
+           f'data-y0="{y0!r}" data-y1="{y1!r}" data-l="{L}" data-t="{T}" data-pw="{pw}" '
+           f'data-ph="{ph}"><title>{escape(title)}</title>',
+           f'<text x="{W / 2}" y="18" text-anchor="middle" class="ct">{escape(title)}</text>',
+           f'<rect x="{L}" y="{T}" width="{pw}" height="{ph}" class="frame"/>']
+    for t in _nice_ticks(x0, x1):
+        out.append(f'<line x1="{px(t):.1f}" x2="{px(t):.1f}" y1="{T}" y2="{T + ph}" class="grid"/>'
+                   f'<text x="{px(t):.1f}" y="{T + ph + 16}" text-anchor="middle" '
+                   f'class="tick">{_tick_label(t)}</text>')
+    for t in _nice_ticks(y0, y1):
+        out.append(f'<line x1="{L}" x2="{L + pw}" y1="{py(t):.1f}" y2="{py(t):.1f}" class="grid"/>'
+                   f'<text x="{L - 6}" y="{py(t) + 4:.1f}" text-anchor="end" '
+                   f'class="tick">{_tick_label(t)}</text>')
+    out.append(f'<text x="{L + pw / 2}" y="{H - 10}" text-anchor="middle" '
+               f'class="al">{escape(xlabel)}</text>')
+    out.append(f'<text transform="translate(14 {T + ph / 2}) rotate(-90)" text-anchor="middle" '
+               f'class="al">{escape(ylabel)}</text>')
+    out.append(f'<clipPath id="clip-{uid}"><rect x="{L}" y="{T}" width="{pw}" '
+               f'height="{ph}"/></clipPath><g clip-path="url(#clip-{uid})">')
+    if diagonal:
+        out.append(f'<line x1="{px(0):.1f}" y1="{py(0):.1f}" x2="{px(1):.1f}" y2="{py(1):.1f}" '
+                   'class="chance"><title>chance</title></line>')
+    if iso_f1:
+        for f in (0.2, 0.4, 0.6, 0.8):
+            xs = [f / (2 - f) + i * (1 - f / (2 - f)) / 60 for i in range(61)]
+            pts = [(x, f * x / (2 * x - f)) for x in xs if 2 * x - f > 0]
+            d = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in pts if y <= 1.0001)
+            out.append(f'<polyline points="{d}" class="iso"><title>F1 = {f}</title></polyline>')
+            out.append(f'<text x="{px(0.97):.1f}" y="{py(f / (2 * 0.97 - f)) - 3:.1f}" '
+                       f'class="isol">F1={f}</text>')
+    for s in series:
+        segs: list[list[str]] = [[]]
+        for x, y in zip(s.x, s.y, strict=False):
+            if y is None or x is None or not math.isfinite(x):
+                if segs[-1]:
+                    segs.append([])
+                continue
+            segs[-1].append(f"{px(x):.1f},{py(y):.1f}")
+        for seg in segs:
+            if seg:
+                dash = f' stroke-dasharray="{s.dash}"' if s.dash else ""
+                out.append(f'<polyline class="series" points="{" ".join(seg)}" '
+                           f'stroke="{s.color}"{dash}><title>{escape(s.name)}</title></polyline>')
+        for x, y, label in s.marks:
+            out.append(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="3" fill="{s.color}"/>'
+                       f'<text x="{px(x) + 5:.1f}" y="{py(y) + 12:.1f}" class="mark">'
+                       f'{escape(label)}</text>')
+    for x, y, label, color in points:
+        out.append(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="5" fill="none" '
+                   f'stroke="{color}" stroke-width="2"><title>{escape(label)}</title></circle>'
+                   f'<text x="{px(x) + 7:.1f}" y="{py(y) - 6:.1f}" class="mark">'
+                   f'{escape(label)}</text>')
+    out.append("</g>")
+    if vline_id:
+        out.append(f'<line id="{vline_id}" class="vline" x1="{L}" x2="{L}" y1="{T}" '
+                   f'y2="{T + ph}"/>')
+    if marker_id:
+        out.append(f'<circle id="{marker_id}" class="marker" cx="{L}" cy="{T + ph}" r="6"/>')
+    if legend and series:
+        shown = [s for s in series if s.name][:12]
+        ly = T + ph - 6 - 14 * len(shown)
+        for i, s in enumerate(shown):
+            yy = ly + 14 * i + 10
+            out.append(f'<line x1="{L + pw - 150}" x2="{L + pw - 132}" y1="{yy - 4}" '
+                       f'y2="{yy - 4}" stroke="{s.color}" stroke-width="2"/>'
+                       f'<text x="{L + pw - 128}" y="{yy}" class="leg">'
+                       f'{escape(_short(s.name, 24))}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _short(s: str, n: int) -> str:
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def heatmap(
+    values: Sequence[Sequence[float | None]],
+    texts: Sequence[Sequence[str]],
+    labels: Sequence[Any],
+    *,
+    title: str,
+    cell_ids: str = "",
+    vmax: float | None = None,
+) -> str:
+    """A K×K heatmap (rows actual, columns predicted); ``cell_ids`` prefixes cell ids."""
+    k = len(labels)
+    cell = max(22, min(56, 400 // max(k, 1)))
+    names = [escape(_short(str(x), 14)) for x in labels]
+    lw = 14 + 7 * max(len(n) for n in names)
+    w = lw + cell * k + 10
+    h = 40 + lw + cell * k
+    flat = [v for row in values for v in row if v is not None]
+    top = vmax if vmax is not None else (max(flat) if flat else 1.0)
+    top = top if top > 0 else 1.0
+    out = [f'<svg class="heat" role="img" '
+           f'viewBox="0 0 {w} {h}" width="{w}" height="{h}"><title>{escape(title)}</title>',
+           f'<text x="{w / 2}" y="16" text-anchor="middle" class="ct">{escape(title)}</text>']
+    y0 = 30
+    for i in range(k):
+        for j in range(k):
+            v = values[i][j]
+            a = 0.0 if v is None else max(0.0, min(1.0, v / top))
+            fill = f"rgba(31,119,180,{0.06 + 0.94 * a:.3f})"
+            tc = "#fff" if a > 0.55 else "#111"
+            cid = f' id="{cell_ids}-{i}-{j}"' if cell_ids else ""
+            x, y = float(lw + j * cell), float(y0 + i * cell)
+            fs = max(8, min(13, cell // 3))
+            out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" '
+                       f'class="cell"/><text{cid} x="{x + cell / 2}" y="{y + cell / 2 + 4}" '
+                       f'text-anchor="middle" fill="{tc}" font-size="{fs}">'
+                       f'{escape(texts[i][j])}</text>')
+        out.append(f'<text x="{lw - 4}" y="{y0 + i * cell + cell / 2 + 4}" text-anchor="end" '
+                   f'class="tick">{names[i]}</text>')
+    for j in range(k):
+        x = lw + j * cell + cell / 2
+        y = float(y0 + k * cell + 6)
+        out.append(f'<text transform="translate({x + 4} {y}) rotate(-60)" text-anchor="end" '
+                   f'class="tick">{names[j]}</text>')
+    out.append("</svg>")
+    return "".join(out)

@@ -1,0 +1,229 @@
+"""evaluate / compare: values checked against scikit-learn (independent oracle)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from sklearn import metrics as skm
+
+import clfeval
+from clfeval import InvalidInputError, InvalidParameterError
+from clfeval.report import Report, from_json, to_json
+
+RNG = np.random.default_rng(7)
+
+
+def _binary(n: int = 400, ties: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    y = RNG.integers(0, 2, n)
+    s = y * 0.9 + RNG.normal(0, 0.7, n)
+    if ties:
+        s = np.round(s, 1)
+    return y, s
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_binary_scores_match_sklearn(ties: bool) -> None:
+    y, s = _binary(ties=ties)
+    w = RNG.uniform(0.5, 2.0, len(y))
+    r = clfeval.evaluate(y, y_score=s, sample_weight=w, threshold=0.3)
+    pred = (s >= 0.3).astype(int)
+    assert r.confusion.counts == pytest.approx(skm.confusion_matrix(y, pred, sample_weight=w))
+    assert r.metric("f1") == pytest.approx(skm.f1_score(y, pred, sample_weight=w))
+    assert r.metric("mcc") == pytest.approx(skm.matthews_corrcoef(y, pred, sample_weight=w))
+    assert r.metric("balanced_accuracy") == pytest.approx(
+        skm.balanced_accuracy_score(y, pred, sample_weight=w))
+    assert r.metric("roc_auc") == pytest.approx(skm.roc_auc_score(y, s, sample_weight=w))
+    assert r.metric("average_precision") == pytest.approx(
+        skm.average_precision_score(y, s, sample_weight=w))
+    # the full ROC curve (unthinned here) equals scikit-learn's
+    r2 = clfeval.evaluate(y, y_score=s, max_points=10_000)
+    fpr, tpr, thr = skm.roc_curve(y, s, drop_intermediate=False)
+    assert np.array(r2.roc[0].x) == pytest.approx(fpr)
+    assert np.array(r2.roc[0].y) == pytest.approx(tpr)
+    assert np.array(r2.roc[0].thresholds[1:]) == pytest.approx(thr[1:])
+
+
+def test_sweep_counts_and_metrics_against_sklearn() -> None:
+    y, s = _binary(300)
+    r = clfeval.evaluate(y, y_score=s, threshold=0.25, max_points=50)
+    sw = r.sweep
+    assert sw is not None
+    assert len(sw.thresholds) <= 51
+    assert sw.chosen == 0.25
+    # the chosen threshold's counts are the report's confusion matrix
+    j = max(i for i, t in enumerate(sw.thresholds) if t >= 0.25)
+    (_tn, fp), (_fn, tp) = r.confusion.counts.tolist()
+    assert (sw.tp[j], sw.fp[j]) == (tp, fp)
+    for j in (5, 10, 30, len(sw.thresholds) - 5):  # interior: MCC defined
+        pred = (s >= sw.thresholds[j]).astype(int)
+        c = skm.confusion_matrix(y, pred, labels=[0, 1])
+        assert (sw.tp[j], sw.fp[j]) == (c[1, 1], c[0, 1])
+        assert sw.values[sw.metrics.index("tpr")][j] == pytest.approx(
+            skm.recall_score(y, pred))
+        assert sw.values[sw.metrics.index("mcc")][j] == pytest.approx(
+            skm.matthews_corrcoef(y, pred))
+    # the best-F1 threshold really maximises F1 over all distinct scores
+    best = sw.best["f1"]
+    f1s = {t: skm.f1_score(y, (s >= t).astype(int)) for t in np.unique(s)}
+    assert f1s[best] == pytest.approx(max(f1s.values()))
+
+
+def test_default_threshold_probabilities_and_decision_values() -> None:
+    assert clfeval.evaluate([0, 1, 1], y_score=[0.2, 0.6, 0.9]).threshold == 0.5
+    assert clfeval.evaluate([0, 1, 1], y_score=[-2.0, 0.6, 3.0]).threshold == 0.0
+
+
+def test_multiclass_and_score_matrix() -> None:
+    y = RNG.integers(0, 3, 300)
+    p = RNG.dirichlet([1, 1, 1], 300)
+    p[np.arange(300), y] += 0.3
+    p /= p.sum(1, keepdims=True)
+    r = clfeval.evaluate(y, y_score=p)
+    pred = p.argmax(1)
+    assert r.confusion.counts.tolist() == skm.confusion_matrix(y, pred).tolist()
+    assert r.metric("f1_macro") == pytest.approx(skm.f1_score(y, pred, average="macro"))
+    assert r.metric("f1_weighted") == pytest.approx(skm.f1_score(y, pred, average="weighted"))
+    assert r.metric("mcc") == pytest.approx(skm.matthews_corrcoef(y, pred))
+    assert len(r.roc) == 3
+    assert r.metric("roc_auc_macro") == pytest.approx(
+        skm.roc_auc_score(y, p, multi_class="ovr", average="macro"))
+    assert r.per_class.row("tpr") == pytest.approx(skm.recall_score(y, pred, average=None))
+    assert r.sweep is None
+    acc = np.array(r.accuracy_matrix)
+    assert acc == pytest.approx(skm.confusion_matrix(y, pred, normalize="true"))
+    err = np.array(r.error_matrix)
+    assert np.diag(err) == pytest.approx(0.0)
+    assert err.sum() == pytest.approx(
+        acc.sum() - np.trace(acc))
+
+
+def test_estimator_duck_typing_and_threshold_moving() -> None:
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import train_test_split
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_breast_cancer(return_X_y=True)
+    xtr, xte, ytr, yte = train_test_split(X, y, random_state=0)
+    est = make_pipeline(StandardScaler(), LogisticRegression()).fit(xtr, ytr)
+    r = clfeval.evaluate(est, xte, yte)
+    assert r.confusion.counts.tolist() == skm.confusion_matrix(yte, est.predict(xte)).tolist()
+    assert r.metric("roc_auc") == pytest.approx(
+        skm.roc_auc_score(yte, est.predict_proba(xte)[:, 1]))
+    r2 = clfeval.evaluate(est, xte, yte, threshold=1.0, response_method="decision_function")
+    pred = (est.decision_function(xte) >= 1.0).astype(int)
+    assert r2.threshold == 1.0
+    assert r2.confusion.counts.tolist() == skm.confusion_matrix(yte, pred).tolist()
+
+
+def test_cost_analysis_minimum_is_brute_force_minimum() -> None:
+    y, s = _binary(200)
+    cost = np.array([[0.0, 1.0], [5.0, 0.0]])
+    r = clfeval.evaluate(y, y_score=s, cost_matrix=cost)
+    assert r.cost is not None
+    c = skm.confusion_matrix(y, (s >= 0.0).astype(int))
+    assert r.cost.total_cost == pytest.approx((cost * c).sum())
+    brute = min((cost * skm.confusion_matrix(y, (s >= t).astype(int), labels=[0, 1])).sum()
+                for t in np.r_[np.unique(s), np.inf])
+    assert r.cost.best_mean_cost == pytest.approx(brute / len(y))
+    with pytest.raises(InvalidInputError, match="cost_matrix must be 2×2"):
+        clfeval.evaluate(y, y_score=s, cost_matrix=np.eye(3))
+
+
+def test_warnings_accuracy_paradox_seed000() -> None:
+    # seed 000 "why accuracy is not enough": 95 of class 0, 5 of class 1, always predict 0
+    y = np.r_[np.zeros(95, int), np.ones(5, int)]
+    r = clfeval.evaluate(y, np.zeros(100, int))
+    codes = {w.code for w in r.warnings}
+    assert {"accuracy_paradox", "never_predicted", "undefined_metric",
+            "class_imbalance"} <= codes
+    assert r.metric("accuracy") == pytest.approx(0.95)
+    assert r.metric("ppv") is None  # undefined: TP + FP = 0 (seed 000)
+    msgs = [w.message for w in r.warnings if w.code == "undefined_metric"]
+    assert any(m.startswith("class 1:") and "never predicted" in m and "ppv" in m for m in msgs)
+    assert any(m.startswith("class 0:") and "every sample is predicted" in m for m in msgs)
+
+
+def test_no_spurious_warnings_on_balanced_good_model() -> None:
+    y = np.repeat([0, 1], 50)
+    pred = y.copy()
+    pred[[0, 60]] = 1 - pred[[0, 60]]
+    assert clfeval.evaluate(y, pred).warnings == ()
+
+
+def test_string_labels_without_positive_class() -> None:
+    r = clfeval.evaluate(["cat", "dog", "dog"], ["cat", "dog", "cat"])
+    assert r.pos_label is None
+    assert r.metric("f1_macro") == pytest.approx(
+        skm.f1_score(["cat", "dog", "dog"], ["cat", "dog", "cat"], average="macro"))
+    r2 = clfeval.evaluate(["cat", "dog", "dog"], ["cat", "dog", "cat"], pos_label="dog")
+    assert r2.metric("tpr") == 0.5
+
+
+def test_bad_inputs() -> None:
+    with pytest.raises(InvalidInputError, match="needs y_pred, y_score"):
+        clfeval.evaluate([0, 1])
+    with pytest.raises(InvalidParameterError, match="either y_pred or threshold"):
+        clfeval.evaluate([0, 1], [0, 1], threshold=0.5)
+    with pytest.raises(InvalidInputError, match="inconsistent lengths"):
+        clfeval.evaluate([0, 1, 1], y_score=[0.1, 0.2])
+    with pytest.raises(InvalidInputError, match="1-D but there are 3 classes"):
+        clfeval.evaluate([0, 1, 2], [0, 1, 2], [0.1, 0.2, 0.3])
+    with pytest.raises(InvalidParameterError, match="ci must be"):
+        clfeval.evaluate([0, 1], [0, 1], ci=1.5)
+
+
+def test_json_round_trip_every_part() -> None:
+    y, s = _binary(120, ties=True)
+    reports = [
+        clfeval.evaluate(y, y_score=s, cost_matrix=[[0, 1], [4, 0]], title="t",
+                         source={"file": "a.csv"}),
+        clfeval.evaluate(["a", "b", "c", "a"], ["a", "c", "c", "b"],
+                         sample_weight=[1.5, 2, 1, 0.5]),
+        clfeval.evaluate([True, False, True], [True, True, True]),
+    ]
+    for r in reports:
+        text = to_json(r)
+        json.loads(text)  # strict JSON (no NaN/Infinity tokens)
+        assert "NaN" not in text
+        assert "Infinity" not in text
+        back = from_json(text)
+        assert back == r
+        assert isinstance(back, Report)
+        assert to_json(back) == text
+    c = clfeval.compare({"x": s, "y": (s > 0.5).astype(int)}, y, title="cmp")
+    assert from_json(to_json(c)) == c
+
+
+def test_json_schema_is_checked() -> None:
+    from clfeval import IncompatibleStateError
+
+    with pytest.raises(IncompatibleStateError, match=r"not a clfeval\.Report"):
+        from_json('{"schema": "other"}')
+    d = json.loads(to_json(clfeval.evaluate([0, 1], [0, 1])))
+    d["version"] = 99
+    with pytest.raises(IncompatibleStateError, match=r"unsupported clfeval\.Report version 99"):
+        from_json(json.dumps(d))
+
+
+def test_compare_side_by_side_and_ranks() -> None:
+    y, s = _binary(300)
+    good = (s >= 0.45).astype(int)
+    bad = RNG.integers(0, 2, 300)
+    c = clfeval.compare({"scores": s, "good": good, "coin": bad}, y)
+    assert c.names == ("scores", "good", "coin")
+    acc = {n: r.metric("accuracy") for n, r in zip(c.names, c.reports, strict=False)}
+    assert acc["good"] == pytest.approx(skm.accuracy_score(y, good))
+    assert acc["coin"] == pytest.approx(skm.accuracy_score(y, bad))
+    i = c.ranks.metrics.index("accuracy")
+    ranked = sorted(c.names, key=lambda n: -acc[n])
+    assert c.ranks.ranks[i][c.names.index(ranked[0])] == 1.0
+    assert c.ranks.ranks[i][c.names.index(ranked[-1])] == 3.0
+    # a model given as a mapping of y_pred and y_score
+    c2 = clfeval.compare({"m": {"y_pred": good, "y_score": s}}, y)
+    assert c2.reports[0].confusion.counts.tolist() == skm.confusion_matrix(y, good).tolist()
+    with pytest.raises(InvalidParameterError, match="unknown keys"):
+        clfeval.compare({"m": {"pred": good}}, y)

@@ -1,0 +1,165 @@
+"""Renderers: HTML validity and self-containment, escaping, CSV formula-injection safety."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+
+import clfeval
+from clfeval.report import safe_cell, to_csv, to_html, to_markdown, to_text
+
+EVIL = "<script>alert(1)</script>"
+FORMULA = "=cmd|' /C calc'!A0"
+VOID = {"meta", "input", "br", "img", "link", "hr", "rect", "line", "circle", "polyline",
+        "path"}
+
+
+class _Checker(HTMLParser):
+    """Checks that every element is closed in order (a strict well-formedness check)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+        self.scripts: list[str] = []
+        self.ids: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for k, v in attrs:
+            if k == "id" and v is not None:
+                self.ids.append(v)
+        if tag == "script":
+            self._in_script = True
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for k, v in attrs:
+            if k == "id" and v is not None:
+                self.ids.append(v)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script":
+            self._in_script = False
+        if tag in VOID:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"unexpected </{tag}>, open: {self.stack[-3:]}")
+            return
+        self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        if self._in_script:
+            self.scripts.append(data)
+
+
+def _check_html(page: str) -> _Checker:
+    assert page.startswith("<!DOCTYPE html>")
+    p = _Checker()
+    p.feed(page)
+    p.close()
+    assert p.errors == []
+    assert p.stack == []
+    assert len(p.ids) == len(set(p.ids)), "duplicate ids"
+    # self-contained: no reference to anything on a network
+    assert not re.search(r"https?://", page)
+    assert not re.search(r"""(src|href)\s*=\s*["'](?!#)""", page)
+    assert "@import" not in page
+    assert "url(" not in page.replace("url(#", "")
+    return p
+
+
+def _evil_reports() -> list[clfeval.Report | clfeval.Comparison]:
+    rng = np.random.default_rng(3)
+    y = rng.choice([EVIL, FORMULA], 80)
+    s = (y == EVIL) * 0.7 + rng.normal(0, 0.5, 80)
+    r = clfeval.evaluate(y, y_score=s, pos_label=EVIL, title=EVIL,
+                         source={"file": f"{EVIL}.csv", "y_true": FORMULA},
+                         cost_matrix=[[0, 1], [2, 0]])
+    r3 = clfeval.evaluate(np.r_[y, ["a&b"] * 5], np.r_[y[::-1], [EVIL] * 5], title=FORMULA)
+    c = clfeval.compare({EVIL: s, FORMULA: (s > 0.4).astype(int) * 0 + (y == EVIL)},
+                        (y == EVIL).astype(int), title=EVIL)
+    return [r, r3, c]
+
+
+def test_html_valid_self_contained_and_escaped() -> None:
+    items = _evil_reports()
+    page = to_html(items, title=EVIL)
+    p = _check_html(page)
+    # the only <script> elements are ours: the JSON data blocks and the control script
+    assert EVIL not in page
+    assert page.count("<script") == len(p.scripts)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    for single in items:
+        _check_html(to_html(single))
+
+
+def test_html_threshold_control_data_is_embedded() -> None:
+    r = _evil_reports()[0]
+    page = to_html(r)
+    assert 'type="range"' in page
+    m = re.search(r'<script type="application/json" id="s0-data">(.*?)</script>', page)
+    assert m is not None
+    import json
+
+    data = json.loads(m.group(1))
+    assert r.sweep is not None
+    assert data["tp"] == list(r.sweep.tp)
+    assert data["metrics"]["f1"] == list(r.sweep.values[r.sweep.metrics.index("f1")])
+    # every chart is there: 3 heatmap/metric cards, ROC, PR, sweep, cost
+    for elem in ("s0-roc", "s0-pr", "s0-sw", "s0-cost", "s0-cm-0-0"):
+        assert f'id="{elem}"' in page
+
+
+def test_csv_is_formula_injection_safe() -> None:
+    for obj in _evil_reports():
+        text = to_csv(obj)
+        for row in csv.reader(io.StringIO(text)):
+            for cell in row:
+                if cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
+                    float(cell)  # only numbers may start with a sign
+        assert "'" + FORMULA in text
+
+
+@pytest.mark.parametrize(("cell", "safe"), [
+    ("=1+1", "'=1+1"), ("+SUM(A1)", "'+SUM(A1)"), ("-2+3", "'-2+3"), ("@A1", "'@A1"),
+    ("\tx", "'\tx"), ("\rx", "'\rx"), ("-0.5", "-0.5"), ("plain", "plain"), ("", ""),
+])
+def test_safe_cell(cell: str, safe: str) -> None:
+    assert safe_cell(cell) == safe
+
+
+def test_markdown_escapes_user_strings() -> None:
+    md = to_markdown(_evil_reports()[0])
+    assert EVIL not in md
+    assert "&lt;script&gt;" in md
+    # a pipe in a class name must not break a table row
+    r = clfeval.evaluate(["a|b", "c"], ["a|b", "c"], pos_label="c")
+    assert "| a\\|b | 1 | 0 | 1 |" in to_markdown(r).splitlines()
+
+
+def test_text_plain_and_colour() -> None:
+    r = _evil_reports()[0]
+    plain = to_text(r, color=False)
+    assert "\x1b[" not in plain
+    assert str(r) == plain
+    assert "Confusion matrix" in plain
+    pytest.importorskip("rich")
+    coloured = to_text(r, color=True)
+    assert "\x1b[" in coloured
+    # the same numbers appear in both renderings
+    assert f"{r.metric('f1'):.4f}" in plain
+    assert f"{r.metric('f1'):.4f}" in coloured
+
+
+def test_full_text_lists_every_registered_metric() -> None:
+    r = clfeval.evaluate([0, 1, 1, 0, 1], [0, 1, 0, 0, 1])
+    text = to_text(r, color=False, full=True)
+    for spec in clfeval.list_metrics():
+        assert spec.name in text
