@@ -1,0 +1,827 @@
+"""Bootstrap confidence intervals and tests for any metric.
+
+Three resampling engines, one interval code path (percentile or BCa):
+
+* **counts** — a metric that depends only on the confusion matrix is resampled by
+  drawing replicate matrices from a multinomial on the cells (optionally one
+  multinomial per actual class: ``stratified=True``). All ``B`` replicates are
+  drawn at once as a ``(B, K, K)`` stack and the metric is evaluated once on the
+  stack, so the cost does not grow with the number of samples N.
+* **rows** — score metrics (ROC AUC, partial AUC, average precision) resample
+  rows through multinomial replicate weights on the once-sorted scores.
+* **stream** — :class:`PoissonBootstrap`, a mergeable state: each batch adds
+  Poisson(1)-weighted counts to B replicate matrices. Because a sum of
+  independent Poisson(1) row weights over the n_c rows of a cell is Poisson(n_c),
+  a batch costs O(B·K²), whatever its size; states merge by addition.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from scipy import stats as _st
+
+from .._validation import (
+    as_1d_labels,
+    as_scores,
+    check_choice,
+    check_consistent_length,
+    check_level,
+    check_zero_division,
+)
+from ..core.counts import ConfusionMatrix
+from ..core.labels import encode_binary_true, to_python
+from ..exceptions import (
+    IncompatibleStateError,
+    InvalidInputError,
+    InvalidParameterError,
+    UndefinedMetricWarning,
+)
+from ..metrics.registry import MetricSpec, evaluate_counts, get_metric, list_metrics
+from ._results import ConfidenceInterval, TestResult
+
+__all__ = [
+    "SCORE_METRICS",
+    "PoissonBootstrap",
+    "bootstrap_interval",
+    "bootstrap_intervals",
+    "bootstrap_score_interval",
+    "bootstrap_test",
+]
+
+Array = npt.NDArray[np.float64]
+SCORE_METRICS = ("roc_auc", "average_precision", "partial_auc")
+_CI_METHODS = ("percentile", "bca")
+_MAX_CELLS = 20_000_000  # replicate weights held in memory at once (B_chunk × N)
+NAN = float("nan")
+
+
+# ------------------------------------------------------------------ shared helpers
+def _rng(seed: Any) -> np.random.Generator:
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(seed)
+
+
+def _check_resamples(n_resamples: Any) -> int:
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) \
+            or n_resamples < 2:
+        raise InvalidParameterError(f"n_resamples must be an integer >= 2, got {n_resamples!r}")
+    return int(n_resamples)
+
+
+def _ratio(num: float, den: float) -> float:
+    """num / den, with 0/0 = 0 and x/0 = ±inf (degenerate tests, documented)."""
+    if den == 0.0:
+        return 0.0 if num == 0.0 else float(np.sign(num) * np.inf)
+    return num / den
+
+
+def _drop_undefined(reps: Array, what: str, zero_division: Any) -> Array:
+    """Replicates where the metric is undefined: fill (numeric policy) or drop with a warning."""
+    bad = np.isnan(reps)
+    if not bad.any():
+        return reps
+    zd = check_zero_division(zero_division)
+    if isinstance(zd, float) and not np.isnan(zd):
+        return np.where(bad, zd, reps)
+    if zd == "warn":
+        share = bad.mean()
+        warnings.warn(
+            f"{what} is undefined (zero denominator) in {share:.1%} of the bootstrap replicates; "
+            "they are left out of the interval",
+            UndefinedMetricWarning,
+            stacklevel=4,
+        )
+    return reps
+
+
+def _interval_from_replicates(
+    theta: Array,
+    reps: Array,
+    level: float,
+    method: str,
+    jack: Array | None = None,
+    jack_w: Array | None = None,
+) -> tuple[Array, Array]:
+    """Percentile or BCa bounds, column-wise over trailing dims; NaN replicates ignored."""
+    alpha = 1.0 - level
+    theta = np.asarray(theta, dtype=np.float64)
+    shape = theta.shape
+    r = reps.reshape(len(reps), -1)
+    t = theta.reshape(-1)
+    lo = np.full(t.shape, NAN)
+    hi = np.full(t.shape, NAN)
+    q = np.array([alpha / 2, 1 - alpha / 2])
+    for j in range(r.shape[1]):  # one column per class at most
+        col = r[:, j]
+        col = col[~np.isnan(col)]
+        if len(col) == 0 or np.isnan(t[j]):
+            continue
+        qj = q
+        if method == "bca" and jack is not None:
+            qj = _bca_levels(t[j], col, jack.reshape(len(jack), -1)[:, j], jack_w, q)
+        lo[j], hi[j] = np.quantile(col, qj)
+    return lo.reshape(shape), hi.reshape(shape)
+
+
+def _bca_levels(theta: float, col: Array, jack: Array, w: Array | None, q: Array) -> Array:
+    b = len(col)
+    prop = (np.count_nonzero(col < theta) + 0.5 * np.count_nonzero(col == theta)) / b
+    prop = min(max(prop, 0.5 / b), 1 - 0.5 / b)
+    z0 = _st.norm.ppf(prop)
+    ok = ~np.isnan(jack)
+    jv = jack[ok]
+    ww = np.ones_like(jv) if w is None else w[ok]
+    if ww.sum() == 0:
+        a = 0.0
+    else:
+        mean = np.average(jv, weights=ww)
+        d = mean - jv
+        num = (ww * d**3).sum()
+        den = 6.0 * (ww * d**2).sum() ** 1.5
+        a = float(num / den) if den > 0 else 0.0
+    zq = _st.norm.ppf(q)
+    adj = _st.norm.cdf(z0 + (z0 + zq) / (1 - a * (z0 + zq)))
+    return np.clip(np.nan_to_num(adj, nan=0.5), 0.0, 1.0)
+
+
+# ------------------------------------------------------------------ count metrics
+def _integer_counts(cm: ConfusionMatrix) -> npt.NDArray[np.int64]:
+    if not isinstance(cm, ConfusionMatrix):
+        raise InvalidInputError(f"cm must be a ConfusionMatrix, got {type(cm).__name__}")
+    c = np.asarray(cm.counts)
+    if c.dtype.kind == "f":
+        if not np.all(c == np.round(c)):
+            raise InvalidInputError(
+                "resampling a confusion matrix needs integer counts; a weighted matrix cannot "
+                "be resampled without its rows"
+            )
+        c = c.astype(np.int64)
+    if c.sum() == 0:
+        raise InvalidInputError("cannot bootstrap an empty confusion matrix")
+    return c
+
+
+def _resample_counts(
+    c: npt.NDArray[np.int64], b: int, rng: np.random.Generator, stratified: bool
+) -> npt.NDArray[np.int64]:
+    """A (b, K, K) stack of multinomial replicates of the matrix ``c``."""
+    k = c.shape[0]
+    if not stratified:
+        n = int(c.sum())
+        draws = rng.multinomial(n, c.ravel() / n, size=b)
+        return draws.reshape(b, k, k)
+    rows = c.sum(axis=1)
+    pv = np.where(rows[:, None] > 0, c / np.maximum(rows, 1)[:, None], 1.0 / k)
+    return rng.multinomial(np.broadcast_to(rows, (b, k)), pv)
+
+
+def _jackknife_counts(c: npt.NDArray[np.int64]) -> tuple[Array, Array]:
+    """Leave-one-out matrices: one per non-empty cell, weighted by the cell count."""
+    k = c.shape[0]
+    cells = np.flatnonzero(c.ravel())
+    stack = np.repeat(c[None].astype(np.float64), len(cells), axis=0).reshape(len(cells), -1)
+    stack[np.arange(len(cells)), cells] -= 1
+    return stack.reshape(-1, k, k), c.ravel()[cells].astype(np.float64)
+
+
+class _CountMetric:
+    """A metric bound to averaging options, evaluated on stacks of matrices."""
+
+    def __init__(self, cm: ConfusionMatrix, spec: MetricSpec, average: Any, pos_label: Any,
+                 params: Mapping[str, Any]) -> None:
+        self.spec = spec
+        self.params = dict(params)
+        self.pos_index: int | None = None
+        self.labels: tuple[Any, ...] | None = None
+        if spec.per_class:
+            if average == "auto":
+                average = "binary" if cm.n_classes == 2 else "macro"
+            if average == "binary":
+                self.pos_index = cm.pos_index(pos_label)
+            elif average is None:
+                self.labels = cm.labels
+        else:
+            if average not in ("auto", None):
+                raise InvalidParameterError(
+                    f"{spec.name} is an overall metric; it takes no average")
+            if not spec.multiclass and cm.n_classes > 2:
+                raise InvalidParameterError(f"{spec.name} is defined for binary problems only")
+            average = None
+        self.average = average
+
+    def __call__(self, c: Any, zero_division: Any = NAN) -> Array:
+        return evaluate_counts(self.spec, c, average=self.average, pos_index=self.pos_index,
+                               zero_division=zero_division, **self.params)
+
+
+def _count_interval(cm: ConfusionMatrix, c: npt.NDArray[np.int64], f: _CountMetric,
+                    reps_c: npt.NDArray[np.int64], level: float, method: str,
+                    zero_division: Any, jack: tuple[Array, Array] | None) -> ConfidenceInterval:
+    est = f(c.astype(np.float64), zero_division)
+    theta = f(c.astype(np.float64), NAN)
+    reps = _drop_undefined(f(reps_c), f.spec.name, zero_division)
+    jv, jw = (f(jack[0]), jack[1]) if jack is not None else (None, None)
+    lo, hi = _interval_from_replicates(theta, reps, level, method, jv, jw)
+    if np.isnan(theta).any():  # undefined estimate: bounds follow the same policy
+        lo = np.where(np.isnan(theta), est, lo)
+        hi = np.where(np.isnan(theta), est, hi)
+    sd = np.nanstd(reps, axis=0, ddof=1) if len(reps) > 1 else np.full(np.shape(theta), NAN)
+    def s(a: Any) -> Any:
+        return float(a) if np.ndim(a) == 0 else np.asarray(a)
+    return ConfidenceInterval(s(est), s(lo), s(hi), level, f"bootstrap_{method}",
+                              std_err=s(sd), labels=f.labels)
+
+
+def bootstrap_interval(
+    cm: ConfusionMatrix,
+    metric: str,
+    *,
+    n_resamples: int = 1000,
+    level: float = 0.95,
+    method: str = "percentile",
+    stratified: bool = False,
+    seed: Any = None,
+    average: str | None = "auto",
+    pos_label: Any = None,
+    zero_division: Any = "warn",
+    **params: Any,
+) -> ConfidenceInterval:
+    """Bootstrap confidence interval of any registered metric of a confusion matrix.
+
+    Replicate matrices are drawn from a multinomial on the cells (the sampling
+    distribution of the counts), all at once as a ``(B, K, K)`` stack, and the
+    metric is evaluated once on the stack: the cost is independent of N.
+
+    Parameters
+    ----------
+    cm : ConfusionMatrix
+        Integer counts (a weighted matrix cannot be resampled without its rows).
+    metric : str
+        Any registered metric (see :func:`clfeval.list_metrics`).
+    n_resamples : int, default 1000
+    level : float, default 0.95
+    method : {"percentile", "bca"}
+        Percentile interval, or bias-corrected and accelerated (the acceleration
+        from the exact jackknife over the samples, computed per cell).
+    stratified : bool, default False
+        Keep each actual class's count fixed (one multinomial per row).
+    seed : int, SeedSequence or Generator, optional
+    average, pos_label, zero_division, **params
+        As in :meth:`ConfusionMatrix.metric`. Replicates where the metric is
+        undefined are left out (with an :class:`~clfeval.UndefinedMetricWarning`
+        under ``"warn"``) or set to the numeric ``zero_division`` value.
+
+    Returns
+    -------
+    ConfidenceInterval
+        ``method`` is ``"bootstrap_percentile"`` or ``"bootstrap_bca"``; ``std_err``
+        is the standard deviation of the replicates.
+
+    Examples
+    --------
+    >>> cm = ConfusionMatrix([[50, 10], [5, 35]])
+    >>> ci = bootstrap_interval(cm, "f1", seed=0)
+    >>> round(ci.estimate, 4), ci.low < ci.estimate < ci.high
+    (0.8235, True)
+    """
+    return bootstrap_intervals(
+        cm, [metric], n_resamples=n_resamples, level=level, method=method,
+        stratified=stratified, seed=seed, average=average, pos_label=pos_label,
+        zero_division=zero_division, **params,
+    )[get_metric(metric).name]
+
+
+def bootstrap_intervals(
+    cm: ConfusionMatrix,
+    metrics: Sequence[str] | None = None,
+    *,
+    n_resamples: int = 1000,
+    level: float = 0.95,
+    method: str = "percentile",
+    stratified: bool = False,
+    seed: Any = None,
+    average: str | None = "auto",
+    pos_label: Any = None,
+    zero_division: Any = "warn",
+    **params: Any,
+) -> dict[str, ConfidenceInterval]:
+    """Bootstrap intervals of several metrics from one shared set of replicates.
+
+    ``metrics=None`` means every registered metric that applies to this matrix.
+    Other parameters as in :func:`bootstrap_interval` (``**params`` are passed to
+    the metrics that accept them). Returns a dict keyed by canonical metric name.
+
+    Examples
+    --------
+    >>> cm = ConfusionMatrix([[50, 10], [5, 35]])
+    >>> cis = bootstrap_intervals(cm, ["accuracy", "mcc"], seed=1)
+    >>> sorted(cis)
+    ['accuracy', 'mcc']
+    """
+    level = check_level(level)
+    check_choice("method", method, _CI_METHODS)
+    b = _check_resamples(n_resamples)
+    check_zero_division(zero_division)
+    c = _integer_counts(cm)
+    if metrics is None:
+        specs = [s for s in list_metrics() if s.multiclass or cm.n_classes == 2]
+    else:
+        specs = [get_metric(m) for m in metrics]
+    reps_c = _resample_counts(c, b, _rng(seed), bool(stratified))
+    jack = _jackknife_counts(c) if method == "bca" else None
+    out: dict[str, ConfidenceInterval] = {}
+    for spec in specs:
+        kw = {k: v for k, v in params.items() if k in spec.params}
+        if metrics is not None:
+            unknown = set(params) - set(spec.params)
+            if unknown and len(specs) == 1:
+                raise InvalidParameterError(
+                    f"{spec.name} takes no parameter(s) {sorted(unknown)}")
+        f = _CountMetric(cm, spec, average, pos_label, kw)
+        out[spec.name] = _count_interval(cm, c, f, reps_c, level, method, zero_division, jack)
+    return out
+
+
+# ------------------------------------------------------------------ score metrics
+class _Sorted:
+    """Scores sorted once (descending) with their tie groups, for weighted curve sums."""
+
+    def __init__(self, is_pos: npt.NDArray[np.bool_], scores: Array) -> None:
+        order = np.argsort(-scores, kind="mergesort")
+        self.order = order
+        s = scores[order]
+        self.pos = is_pos[order].astype(np.float64)
+        self.starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+
+    def tallies(self, w: Array) -> tuple[Array, Array]:
+        """Per tie group positive and negative weight, for weights ``w`` (B, N) in sorted order."""
+        p = np.add.reduceat(w * self.pos, self.starts, axis=1)
+        q = np.add.reduceat(w * (1.0 - self.pos), self.starts, axis=1)
+        return p, q
+
+
+def _score_metric(name: str, p: Array, q: Array, max_fpr: float | None, mcclish: bool) -> Array:
+    """Metric value per row of group tallies ``p``, ``q`` of shape (B, G); NaN if undefined."""
+    tps = np.cumsum(p, axis=1)
+    fps = np.cumsum(q, axis=1)
+    ptot = tps[:, -1]
+    qtot = fps[:, -1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if name == "roc_auc":
+            below = tps - p  # positives strictly above each group
+            val = (q * (below + 0.5 * p)).sum(axis=1) / (ptot * qtot)
+        elif name == "average_precision":
+            prec = tps / (tps + fps)
+            val = (p * np.nan_to_num(prec)).sum(axis=1) / ptot
+        else:
+            assert max_fpr is not None
+            fpr = np.concatenate([np.zeros((len(p), 1)), fps / qtot[:, None]], axis=1)
+            tpr = np.concatenate([np.zeros((len(p), 1)), tps / ptot[:, None]], axis=1)
+            seg = np.diff(fpr, axis=1) * (tpr[:, 1:] + tpr[:, :-1]) / 2
+            cum = np.concatenate([np.zeros((len(p), 1)), np.cumsum(seg, axis=1)], axis=1)
+            j = np.clip((fpr <= max_fpr).sum(axis=1) - 1, 0, fpr.shape[1] - 2)[:, None]
+            f0 = np.take_along_axis(fpr, j, 1)[:, 0]
+            f1 = np.take_along_axis(fpr, j + 1, 1)[:, 0]
+            t0 = np.take_along_axis(tpr, j, 1)[:, 0]
+            t1 = np.take_along_axis(tpr, j + 1, 1)[:, 0]
+            base = np.take_along_axis(cum, j, 1)[:, 0]
+            frac = np.where(f1 > f0, (max_fpr - f0) / np.where(f1 > f0, f1 - f0, 1.0), 0.0)
+            frac = np.clip(frac, 0.0, 1.0)
+            t_at = t0 + frac * (t1 - t0)
+            val = base + (np.minimum(max_fpr, f1) - f0).clip(min=0) * (t0 + t_at) / 2
+            if mcclish:
+                lo, hi = 0.5 * max_fpr**2, max_fpr
+                val = 0.5 * (1 + (val - lo) / (hi - lo))
+    return np.where((ptot > 0) & (qtot > 0), val, NAN)
+
+
+def _row_weights(rng: np.random.Generator, b: int, is_pos_sorted: Array, stratified: bool
+                 ) -> Array:
+    n = len(is_pos_sorted)
+    if not stratified:
+        return rng.multinomial(n, np.full(n, 1.0 / n), size=b).astype(np.float64)
+    w = np.empty((b, n))
+    for mask in (is_pos_sorted == 1.0, is_pos_sorted == 0.0):
+        k = int(mask.sum())
+        w[:, mask] = rng.multinomial(k, np.full(k, 1.0 / k), size=b)
+    return w
+
+
+def _check_score_metric(metric: Any, max_fpr: float | None) -> None:
+    if callable(metric):
+        return
+    check_choice("metric", metric, SCORE_METRICS)
+    if metric == "partial_auc" and (max_fpr is None or not 0.0 < float(max_fpr) <= 1.0):
+            raise InvalidParameterError(f"partial_auc needs max_fpr in (0, 1], got {max_fpr!r}")
+
+
+def _score_replicates(
+    is_pos: npt.NDArray[np.bool_], scores: Sequence[Array], metric: Any, b: int,
+    rng: np.random.Generator, stratified: bool, max_fpr: float | None, mcclish: bool,
+) -> tuple[list[float], list[Array]]:
+    """Observed values and (b,) replicates of ``metric`` for each score vector (paired draws)."""
+    n = len(is_pos)
+    if callable(metric):
+        idx_pos = np.flatnonzero(is_pos)
+        idx_neg = np.flatnonzero(~is_pos)
+        obs = [float(metric(is_pos, s)) for s in scores]
+        reps = [np.empty(b) for _ in scores]
+        for i in range(b):  # a Python-level metric: one call per replicate
+            if stratified:
+                idx = np.concatenate([rng.choice(idx_pos, len(idx_pos)),
+                                      rng.choice(idx_neg, len(idx_neg))])
+            else:
+                idx = rng.integers(0, n, n)
+            for r, s in zip(reps, scores, strict=True):
+                yt = is_pos[idx]
+                r[i] = float(metric(yt, s[idx])) if 0 < yt.sum() < len(yt) else NAN
+        return obs, reps
+    sorted_ = [_Sorted(is_pos, s) for s in scores]
+    ones = np.ones((1, n))
+    obs = [float(_score_metric(metric, *so.tallies(ones), max_fpr, mcclish)[0])
+           for so in sorted_]
+    chunk = max(1, min(b, _MAX_CELLS // max(n, 1)))
+    reps = [np.empty(b) for _ in scores]
+    base_pos = is_pos.astype(np.float64)
+    for start in range(0, b, chunk):
+        m = min(chunk, b - start)
+        w = _row_weights(rng, m, base_pos, stratified)  # in original row order
+        for r, so in zip(reps, sorted_, strict=True):
+            r[start:start + m] = _score_metric(metric, *so.tallies(w[:, so.order]), max_fpr,
+                                               mcclish)
+    return obs, reps
+
+
+def _binary_scores(y_true: Any, scores: Sequence[Any], pos_label: Any
+                   ) -> tuple[npt.NDArray[np.bool_], list[Array]]:
+    _, is_pos = encode_binary_true(y_true, pos_label)
+    arrs = [as_scores(s, f"y_score{'' if len(scores) == 1 else '_' + 'ab'[i]}", ndim=1)
+            for i, s in enumerate(scores)]
+    check_consistent_length(("y_true", is_pos), *((f"y_score_{i}", a) for i, a in
+                                                   enumerate(arrs)))
+    if is_pos.all() or not is_pos.any():
+        raise InvalidInputError("y_true needs both positive and negative samples for a score "
+                                "metric")
+    return is_pos, arrs
+
+
+def bootstrap_score_interval(
+    y_true: Any,
+    y_score: Any,
+    metric: str | Callable[[Any, Any], float] = "roc_auc",
+    *,
+    n_resamples: int = 2000,
+    level: float = 0.95,
+    method: str = "percentile",
+    stratified: bool = True,
+    seed: Any = None,
+    pos_label: Any = None,
+    max_fpr: float | None = None,
+    mcclish: bool = False,
+) -> ConfidenceInterval:
+    """Bootstrap confidence interval of a score metric, resampling rows.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (N,)
+        Binary ground truth.
+    y_score : array-like of shape (N,)
+        Scores, higher meaning more likely positive.
+    metric : {"roc_auc", "average_precision", "partial_auc"} or callable
+        ``"partial_auc"`` is the area under the ROC curve for FPR in
+        ``[0, max_fpr]`` (unstandardised, as pROC's default; ``mcclish=True``
+        standardises it as McClish 1989 / scikit-learn's ``roc_auc_score(max_fpr=)``).
+        A callable ``metric(y_true_bool, y_score) -> float`` is called once per
+        replicate (slower).
+    n_resamples, level, seed
+        As in :func:`bootstrap_interval`.
+    method : {"percentile", "bca"}
+        BCa takes its acceleration from a jackknife over at most 200 groups of rows.
+    stratified : bool, default True
+        Resample positives and negatives separately (pROC's default), so every
+        replicate has both classes.
+
+    Examples
+    --------
+    >>> y = [0, 0, 1, 1, 0, 1, 1, 0, 1, 0]
+    >>> s = [.1, .4, .35, .8, .2, .7, .5, .6, .9, .3]
+    >>> ci = bootstrap_score_interval(y, s, seed=0)
+    >>> round(ci.estimate, 2), ci.method
+    (0.88, 'bootstrap_percentile')
+    """
+    level = check_level(level)
+    check_choice("method", method, _CI_METHODS)
+    b = _check_resamples(n_resamples)
+    _check_score_metric(metric, max_fpr)
+    is_pos, (s,) = _binary_scores(y_true, [y_score], pos_label)
+    rng = _rng(seed)
+    obs, (reps,) = _score_replicates(is_pos, [s], metric, b, rng, bool(stratified), max_fpr,
+                                     mcclish)
+    name = metric if isinstance(metric, str) else getattr(metric, "__name__", "metric")
+    reps = _drop_undefined(reps, name, "warn")
+    jack = jw = None
+    if method == "bca":
+        jack, jw = _group_jackknife(is_pos, s, metric, rng, max_fpr, mcclish)
+    lo, hi = _interval_from_replicates(np.asarray(obs[0]), reps, level, method, jack, jw)
+    return ConfidenceInterval(obs[0], float(lo), float(hi), level, f"bootstrap_{method}",
+                              std_err=float(np.nanstd(reps, ddof=1)))
+
+
+def _group_jackknife(is_pos: npt.NDArray[np.bool_], s: Array, metric: Any,
+                     rng: np.random.Generator, max_fpr: float | None, mcclish: bool
+                     ) -> tuple[Array, Array]:
+    n = len(s)
+    g = min(n, 200)
+    groups = rng.permutation(n) % g
+    w = np.ones((g, n))
+    w[groups, np.arange(n)] = 0.0  # row i left out of jackknife replicate groups[i]
+    if callable(metric):
+        vals = np.array([float(metric(is_pos[row > 0], s[row > 0])) for row in w])
+    else:
+        so = _Sorted(is_pos, s)
+        vals = _score_metric(metric, *so.tallies(w[:, so.order]), max_fpr, mcclish)
+    return vals, np.bincount(groups, minlength=g).astype(np.float64)
+
+
+# ------------------------------------------------------------------ paired test
+def bootstrap_test(
+    y_true: Any,
+    y_a: Any,
+    y_b: Any,
+    metric: str | Callable[[Any, Any], float] = "accuracy",
+    *,
+    n_resamples: int = 2000,
+    level: float = 0.95,
+    stratified: bool = True,
+    seed: Any = None,
+    alternative: str = "two-sided",
+    average: str | None = "auto",
+    pos_label: Any = None,
+    max_fpr: float | None = None,
+    mcclish: bool = False,
+    **params: Any,
+) -> TestResult:
+    """Paired bootstrap test of H0: metric(a) = metric(b) on the same samples.
+
+    For a registered count metric, ``y_a``/``y_b`` are two models' predicted
+    labels and the joint K×K×K table of (truth, a, b) is resampled with a
+    multinomial (cost independent of N). For a score metric (``"roc_auc"``,
+    ``"average_precision"``, ``"partial_auc"`` or a callable), they are scores and
+    rows are resampled with the same weights for both models.
+
+    As pROC's bootstrap ``roc.test``: D = (θa − θb) / sd(θa* − θb*), referred to
+    the standard normal. ``interval`` is the percentile interval of the difference.
+    Identical models give D = 0, p = 1.
+
+    Examples
+    --------
+    >>> y = [0, 1, 1, 0, 1, 0, 1, 1, 0, 0] * 5
+    >>> a = [0, 1, 1, 0, 1, 0, 1, 0, 0, 0] * 5
+    >>> r = bootstrap_test(y, a, a, "f1", seed=0)
+    >>> r.statistic, r.p_value
+    (0.0, 1.0)
+    """
+    level = check_level(level)
+    check_choice("alternative", alternative, ("two-sided", "greater", "less"))
+    b = _check_resamples(n_resamples)
+    rng = _rng(seed)
+    if callable(metric) or metric in SCORE_METRICS:
+        _check_score_metric(metric, max_fpr)
+        is_pos, (sa, sb) = _binary_scores(y_true, [y_a, y_b], pos_label)
+        obs, (ra, rb) = _score_replicates(is_pos, [sa, sb], metric, b, rng, bool(stratified),
+                                          max_fpr, mcclish)
+        diff = obs[0] - obs[1]
+        d = ra - rb
+        name = metric if isinstance(metric, str) else getattr(metric, "__name__", "metric")
+        n = len(is_pos)
+    else:
+        spec = get_metric(metric)
+        yt = as_1d_labels(y_true, "y_true")
+        ya = as_1d_labels(y_a, "y_a")
+        yb = as_1d_labels(y_b, "y_b")
+        n = check_consistent_length(("y_true", yt), ("y_a", ya), ("y_b", yb))
+        try:
+            labels, inv = np.unique(np.concatenate([yt, ya, yb]), return_inverse=True)
+        except TypeError as exc:
+            raise InvalidInputError("y_true, y_a and y_b mix label types") from exc
+        k = len(labels)
+        t, pa, pb = inv[:n], inv[n:2 * n], inv[2 * n:]
+        joint = np.bincount((t * k + pa) * k + pb, minlength=k**3).reshape(k, k, k)
+        cm = ConfusionMatrix(joint.sum(axis=2), [to_python(v) for v in labels])
+        f = _CountMetric(cm, spec, average, pos_label, params)
+        if f.average is None and spec.per_class:
+            raise InvalidParameterError("bootstrap_test compares one number per model; choose "
+                                        "an average other than None")
+        if stratified:
+            rows = joint.reshape(k, -1)
+            tot = rows.sum(axis=1)
+            pv = np.where(tot[:, None] > 0, rows / np.maximum(tot, 1)[:, None], 1.0 / k**2)
+            reps = rng.multinomial(np.broadcast_to(tot, (b, k)), pv).reshape(b, k, k, k)
+        else:
+            reps = rng.multinomial(n, joint.ravel() / n, size=b).reshape(b, k, k, k)
+        obs_a = float(f(joint.sum(axis=2).astype(np.float64)))
+        obs_b = float(f(joint.sum(axis=1).astype(np.float64)))
+        diff = obs_a - obs_b
+        d = f(reps.sum(axis=3)) - f(reps.sum(axis=2))
+        name = spec.name
+    if np.isnan(diff):
+        raise InvalidInputError(f"{name} is undefined for at least one model on these data")
+    d = _drop_undefined(d, f"difference of {name}", "warn")
+    d = d[~np.isnan(d)]
+    sd = float(np.std(d, ddof=1)) if len(d) > 1 else 0.0
+    # degenerate (documented): no variability in the difference
+    stat = _ratio(diff, sd)
+    if alternative == "two-sided":
+        p = float(min(1.0, 2 * _st.norm.sf(abs(stat))))
+    elif alternative == "greater":
+        p = float(_st.norm.sf(stat))
+    else:
+        p = float(_st.norm.cdf(stat))
+    lo, hi = (np.quantile(d, [(1 - level) / 2, (1 + level) / 2]) if len(d)
+              else (diff, diff))
+    ci = ConfidenceInterval(diff, float(lo), float(hi), level, "bootstrap_percentile",
+                            std_err=sd)
+    return TestResult(float(stat), p, f"paired bootstrap test of {name}", alternative,
+                      estimate=diff, interval=ci, n=int(n))
+
+
+# ------------------------------------------------------------------ streaming
+_PB_SCHEMA = "clfeval.PoissonBootstrap"
+_PB_VERSION = 1
+
+
+class PoissonBootstrap:
+    """A mergeable Poisson-bootstrap state for streamed hard predictions.
+
+    Holds the observed :class:`~clfeval.ConfusionMatrix` and ``B`` replicate
+    matrices. Each row of each batch enters replicate b with an independent
+    Poisson(1) weight; summed within a cell that is a Poisson(cell count) draw,
+    so an update costs O(B·K²) whatever the batch size. States built on disjoint
+    shards merge with ``+`` (give each shard its own ``seed``; merging two states
+    drawn from the same seed raises, as their resamples would be identical).
+
+    Parameters
+    ----------
+    labels : sequence
+        The classes, in matrix order.
+    n_resamples : int, default 1000
+    seed : int or sequence of int, optional
+        Entropy for this shard's random stream, e.g. ``seed=(base, shard_id)``.
+    pos_label : label, optional
+
+    Examples
+    --------
+    >>> a = PoissonBootstrap([0, 1], n_resamples=200, seed=(7, 0)).update([0, 1, 1], [0, 1, 0])
+    >>> b = PoissonBootstrap([0, 1], n_resamples=200, seed=(7, 1)).update([1, 0], [1, 1])
+    >>> ab = a + b
+    >>> ab.confusion_matrix.counts.tolist()
+    [[1, 1], [1, 2]]
+    >>> ab.replicates.shape
+    (200, 2, 2)
+    """
+
+    __slots__ = ("_cm", "_keys", "_reps", "_state")
+
+    def __init__(self, labels: Sequence[Any], *, n_resamples: int = 1000, seed: Any = None,
+                 pos_label: Any = None) -> None:
+        b = _check_resamples(n_resamples)
+        cm = ConfusionMatrix.empty(labels, pos_label=pos_label)
+        ss = np.random.SeedSequence(seed) if not isinstance(seed, np.random.SeedSequence) \
+            else seed
+        k = cm.n_classes
+        self._cm = cm
+        self._reps = np.zeros((b, k, k), dtype=np.int64)
+        self._keys: tuple[str, ...] = (repr((ss.entropy, tuple(ss.spawn_key))),)
+        self._state: dict[str, Any] = dict(np.random.PCG64(ss).state)
+
+    @classmethod
+    def _make(cls, cm: ConfusionMatrix, reps: npt.NDArray[np.int64], keys: tuple[str, ...],
+              state: dict[str, Any]) -> PoissonBootstrap:
+        obj = cls.__new__(cls)
+        obj._cm, obj._reps, obj._keys, obj._state = cm, reps, keys, state
+        reps.setflags(write=False)
+        return obj
+
+    @property
+    def confusion_matrix(self) -> ConfusionMatrix:
+        """The observed counts."""
+        return self._cm
+
+    @property
+    def replicates(self) -> npt.NDArray[np.int64]:
+        """The (B, K, K) replicate matrices (read-only)."""
+        return self._reps
+
+    @property
+    def n_resamples(self) -> int:
+        """B, the number of replicates."""
+        return int(self._reps.shape[0])
+
+    def update(self, y_true: Any, y_pred: Any) -> PoissonBootstrap:
+        """Return a new state with one more batch of predictions folded in."""
+        batch = ConfusionMatrix.from_predictions(y_true, y_pred, labels=self._cm.labels)
+        return self.update_counts(batch)
+
+    def update_counts(self, batch: ConfusionMatrix) -> PoissonBootstrap:
+        """Return a new state with a batch given as a confusion matrix (integer counts)."""
+        c = _integer_counts(batch) if batch.total else np.zeros_like(self._reps[0])
+        if batch.labels != self._cm.labels:
+            raise IncompatibleStateError(
+                f"batch labels {list(batch.labels)[:10]} differ from {list(self._cm.labels)[:10]}")
+        bg = np.random.PCG64()
+        bg.state = self._state  # type: ignore[assignment]
+        draws = np.random.Generator(bg).poisson(np.broadcast_to(c, self._reps.shape))
+        cm = self._cm + ConfusionMatrix(c, self._cm.labels)
+        return PoissonBootstrap._make(cm, self._reps + draws, self._keys, dict(bg.state))
+
+    def __add__(self, other: object) -> PoissonBootstrap:
+        if not isinstance(other, PoissonBootstrap):
+            return NotImplemented
+        if self._reps.shape != other._reps.shape:
+            raise IncompatibleStateError(
+                f"cannot merge Poisson bootstraps with {self.n_resamples} and "
+                f"{other.n_resamples} replicates")
+        if set(self._keys) & set(other._keys):
+            raise IncompatibleStateError(
+                "both states were drawn from the same seed, so their resamples are identical; "
+                "give each shard its own seed, e.g. seed=(base, shard_id)")
+        cm = self._cm + other._cm
+        return PoissonBootstrap._make(cm, self._reps + other._reps,
+                                      tuple(sorted(self._keys + other._keys)), self._state)
+
+    def interval(
+        self,
+        metric: str,
+        *,
+        level: float = 0.95,
+        method: str = "percentile",
+        average: str | None = "auto",
+        pos_label: Any = None,
+        zero_division: Any = "warn",
+        **params: Any,
+    ) -> ConfidenceInterval:
+        """Bootstrap interval of a registered metric from the replicates so far.
+
+        Examples
+        --------
+        >>> pb = PoissonBootstrap([0, 1], n_resamples=500, seed=3)
+        >>> pb = pb.update([0, 1] * 50, [0, 1] * 40 + [1, 0] * 10)
+        >>> ci = pb.interval("accuracy")
+        >>> ci.estimate, ci.low < 0.8 < ci.high
+        (0.8, True)
+        """
+        level = check_level(level)
+        check_choice("method", method, _CI_METHODS)
+        c = _integer_counts(self._cm)
+        f = _CountMetric(self._cm, get_metric(metric), average, pos_label, params)
+        jack = _jackknife_counts(c) if method == "bca" else None
+        return _count_interval(self._cm, c, f, self._reps, level, method, zero_division, jack)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A versioned, JSON-safe dict; :meth:`from_dict` restores the state exactly."""
+        return {
+            "schema": _PB_SCHEMA,
+            "version": _PB_VERSION,
+            "confusion_matrix": self._cm.to_dict(),
+            "replicates": self._reps.tolist(),
+            "seed_keys": list(self._keys),
+            "rng_state": self._state,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PoissonBootstrap:
+        """Rebuild a state saved with :meth:`to_dict`."""
+        if not isinstance(data, Mapping) or data.get("schema") != _PB_SCHEMA:
+            raise IncompatibleStateError(f"not a {_PB_SCHEMA} state")
+        if data.get("version") != _PB_VERSION:
+            raise IncompatibleStateError(
+                f"unsupported {_PB_SCHEMA} version {data.get('version')!r}")
+        try:
+            cm = ConfusionMatrix.from_dict(data["confusion_matrix"])
+            reps = np.asarray(data["replicates"], dtype=np.int64)
+            keys = tuple(str(k) for k in data["seed_keys"])
+            state = dict(data["rng_state"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise IncompatibleStateError(f"malformed {_PB_SCHEMA} state: {exc}") from exc
+        k = cm.n_classes
+        if reps.ndim != 3 or reps.shape[1:] != (k, k):
+            raise IncompatibleStateError(f"replicates must have shape (B, {k}, {k})")
+        return cls._make(cm, reps, keys, state)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PoissonBootstrap):
+            return NotImplemented
+        return self._cm == other._cm and bool(np.array_equal(self._reps, other._reps)) \
+            and self._keys == other._keys
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"PoissonBootstrap(labels={list(self._cm.labels)!r}, "
+                f"n_resamples={self.n_resamples}, total={self._cm.total})")
