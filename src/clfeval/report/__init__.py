@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from ._build import compare, evaluate
+from ._build import compare, evaluate, from_states
 from ._export import from_json, safe_cell, to_csv, to_json
 from ._html import to_html
 from ._model import (
@@ -43,6 +43,7 @@ __all__ = [
     "compare",
     "evaluate",
     "from_json",
+    "from_states",
     "safe_cell",
     "to_csv",
     "to_html",

@@ -29,7 +29,7 @@ from ._model import (
     num,
 )
 
-__all__ = ["compare", "evaluate"]
+__all__ = ["compare", "evaluate", "from_states"]
 
 Array = npt.NDArray[Any]
 NAN = float("nan")
@@ -153,6 +153,10 @@ def evaluate(
             raise InvalidInputError("with an estimator, call evaluate(estimator, X, y)")
         y_pred, y_score, score_labels = _from_estimator(est, X, response_method)
         y_true = y
+        if (y_score is not None and np.ndim(y_score) == 1 and score_labels is not None
+                and len(score_labels) == 2 and pos_label is not None
+                and to_python(pos_label) == score_labels[0]):
+            y_score = -np.asarray(y_score)  # decision_function scores classes_[1]
         if threshold is not None:
             y_pred = None  # threshold moving on the estimator's scores (seed 004)
         if labels is None and score_labels is not None:
@@ -213,29 +217,101 @@ def evaluate(
         with contextlib.suppress(InvalidParameterError):
             cm = cm.with_pos_label(cm.labels[cm.pos_index(None)])
 
+    sc = None
+    if s is not None:
+        from ..core.scores import ScoreCounts
+
+        if s.ndim == 1:
+            sc = ScoreCounts.from_scores(yt, s, labels=labs, pos_label=cm.labels[
+                cm.pos_index(pos_label)], sample_weight=w, max_distinct=None)
+        else:
+            sc = ScoreCounts.from_scores(yt, s, labels=labs, sample_weight=w, max_distinct=None)
+    return from_states(cm, sc, threshold=thr_used, cost_matrix=cost_matrix, ci=ci, title=title,
+                       source=source, max_points=max_points)
+
+
+def from_states(
+    confusion: ConfusionMatrix | None,
+    scores: Any = None,
+    *,
+    threshold: float | None = None,
+    cost_matrix: Any = None,
+    ci: float | None = 0.95,
+    title: str = "",
+    source: Mapping[str, str] | None = None,
+    max_points: int = 400,
+) -> Report:
+    """Build a report from the mergeable states alone (no rows needed).
+
+    Parameters
+    ----------
+    confusion : ConfusionMatrix or None
+        The confusion matrix. ``None`` with binary ``scores``: the matrix at ``threshold``
+        is read off the score state.
+    scores : ScoreCounts, optional
+        The score state (binary, or one column per class).
+    threshold : float, optional
+        The threshold that produced ``confusion`` from binary scores (marked on the curves
+        and the threshold control).
+    cost_matrix, ci, title, source, max_points
+        As in :func:`evaluate`.
+
+    Examples
+    --------
+    >>> from clfeval import ConfusionMatrix, ScoreCounts
+    >>> sc = ScoreCounts.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> r = from_states(None, sc, threshold=0.3)
+    >>> r.confusion.counts.tolist(), r.roc[0].area
+    ([[1, 1], [0, 2]], 0.75)
+    """
+    if max_points < 2:
+        raise InvalidParameterError(f"max_points must be at least 2, got {max_points}")
+    full: _scores.BinaryCounts | None = None
+    tables: list[tuple[str, _scores.BinaryCounts]] = []
+    if scores is not None:
+        if scores.is_multiclass:
+            for j, lab in enumerate(scores.labels):
+                tables.append((str(lab), _scores.from_table(*scores.ovr_table(j))))
+        else:
+            full = _scores.from_table(*scores.binary_table())
+    if confusion is None:
+        if full is None:
+            raise InvalidInputError(
+                "no confusion matrix: give predictions, or binary scores and a threshold")
+        if threshold is None:
+            lo, hi = float(full.thresholds.min()), float(full.thresholds.max())
+            threshold = 0.5 if lo >= 0.0 and hi <= 1.0 else 0.0
+        j = int(np.searchsorted(-full.thresholds, -threshold, side="right")) - 1
+        tp = float(full.tp[j]) if j >= 0 else 0.0
+        fp = float(full.fp[j]) if j >= 0 else 0.0
+        labs = scores.labels
+        pi = scores.pos_index
+        mat = np.zeros((2, 2))
+        mat[pi, pi], mat[pi, 1 - pi] = tp, full.n_pos - tp
+        mat[1 - pi, pi], mat[1 - pi, 1 - pi] = fp, full.n_neg - fp
+        if scores.is_weighted is False and np.all(mat == np.round(mat)):
+            mat = mat.astype(np.int64)
+        confusion = ConfusionMatrix(mat, labs, pos_label=labs[pi])
+    cm = confusion
+    if cm.n_classes == 2 and cm.pos_label is None:
+        with contextlib.suppress(InvalidParameterError):
+            cm = cm.with_pos_label(cm.labels[cm.pos_index(None)])
+    if full is not None and cm.pos_label is not None and cm.pos_label != scores.pos_label:
+        raise InvalidInputError(
+            f"the confusion matrix's positive class {cm.pos_label!r} differs from the score "
+            f"state's {scores.pos_label!r}")
     roc: tuple[Curve, ...] = ()
     pr: tuple[Curve, ...] = ()
     sweep: ThresholdSweep | None = None
-    full: _scores.BinaryCounts | None = None
-    if s is not None:
-        if s.ndim == 1:
-            pos = cm.labels[cm.pos_index(pos_label)]
-            is_pos = _is(yt, pos)
-            full = _scores.binary_counts(is_pos, s, w)
-            name = title or "model"
-            roc = (_scores.roc_curve(full, name, max_points),)
-            pr = (_scores.pr_curve(full, name, max_points),)
-            sweep = _sweep(full, thr_used, max_points)
-        else:
-            rocs, prs = [], []
-            for j, lab in enumerate(cm.labels):
-                is_pos = _is(yt, lab)
-                if not is_pos.any() or is_pos.all():
-                    continue
-                bc = _scores.binary_counts(is_pos, s[:, j], w)
-                rocs.append(_scores.roc_curve(bc, str(lab), max_points))
-                prs.append(_scores.pr_curve(bc, str(lab), max_points))
-            roc, pr = tuple(rocs), tuple(prs)
+    if full is not None:
+        name = title or "model"
+        roc = (_scores.roc_curve(full, name, max_points),)
+        pr = (_scores.pr_curve(full, name, max_points),)
+        sweep = _sweep(full, threshold, max_points)
+    elif tables:
+        ok = [(n, t) for n, t in tables if t.n_pos > 0 and t.n_neg > 0]
+        roc = tuple(_scores.roc_curve(t, n, max_points) for n, t in ok)
+        pr = tuple(_scores.pr_curve(t, n, max_points) for n, t in ok)
 
     cost = None if cost_matrix is None else _cost(cm, cost_matrix, full, sweep)
     overall, per_class = _metric_rows(cm, ci)
@@ -252,7 +328,7 @@ def evaluate(
         overall=overall,
         per_class=per_class,
         warnings=warns,
-        threshold=None if thr_used is None else float(thr_used),
+        threshold=None if threshold is None or full is None else float(threshold),
         roc=roc,
         pr=pr,
         sweep=sweep,

@@ -55,6 +55,16 @@ def _trapezoid(x: Array, y: Array) -> float:
     return float(np.sum(np.diff(x) * (y[1:] + y[:-1]) / 2.0))
 
 
+def from_table(values: Array, w_pos: Array, w_neg: Array) -> BinaryCounts:
+    """From a score state's table (ascending distinct scores, positive/negative weight)."""
+    v = np.asarray(values, dtype=np.float64)[::-1]
+    tp = np.cumsum(np.asarray(w_pos, dtype=np.float64)[::-1])
+    fp = np.cumsum(np.asarray(w_neg, dtype=np.float64)[::-1])
+    n_pos = float(tp[-1]) if len(tp) else 0.0
+    n_neg = float(fp[-1]) if len(fp) else 0.0
+    return BinaryCounts(v, tp, fp, n_pos, n_neg)
+
+
 def thin(n: int, max_points: int) -> Array:
     """Indices 0 … n-1 thinned to at most ``max_points`` (ends always kept)."""
     if n <= max_points:
