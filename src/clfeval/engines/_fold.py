@@ -1,0 +1,620 @@
+"""Folding batches of rows into a mergeable partial state (private).
+
+Every engine — the file streamer, the process pool, the Dask and Spark adapters —
+turns its rows into :class:`Partial` objects with :class:`Folder` and adds partials
+together; only the final :meth:`Partial.finalize` orders labels and builds the public
+:class:`~clfeval.engines.state.EvalState`. The partial keeps labels in the order they
+were first seen, so a shard never needs to know the other shards' classes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core.counts import ConfusionMatrix
+from ..core.labels import to_python
+from ..exceptions import (
+    FileFormatError,
+    IncompatibleStateError,
+    InvalidInputError,
+    InvalidParameterError,
+)
+from ..io.columns import ColumnMap
+from ..io.readers import Chunk, Column
+from .state import REASONS, EvalState, Exclusions
+
+__all__ = ["Folder", "Partial", "Spec"]
+
+_REASON_ORDER = tuple(REASONS)
+_DIRECT_RANGE = 1 << 16
+
+
+def _kind(v: Any) -> str:
+    if isinstance(v, (bool, np.bool_)):
+        return "bool"
+    if isinstance(v, (int, float, np.integer, np.floating)):
+        return "number"
+    return "str"
+
+
+@dataclass(frozen=True)
+class Spec:
+    """Everything a worker needs to fold rows the same way (picklable)."""
+
+    columns: ColumnMap
+    labels: tuple[Any, ...] | None = None
+    pos_label: Any = None
+    threshold: float | None = None
+    on_invalid: str = "raise"
+    bins: Any = None
+    max_distinct: Any = None
+    chunk_rows: int = 1 << 20
+    format: str | None = None
+
+    @property
+    def has_scores(self) -> bool:
+        return bool(self.columns.y_score)
+
+    @property
+    def multiclass_scores(self) -> bool:
+        return len(self.columns.y_score) > 1
+
+    @property
+    def weighted(self) -> bool:
+        return self.columns.weight is not None
+
+    def score_labels(self) -> tuple[Any, ...] | None:
+        """The label set K-class score columns refer to (declared, or from column names)."""
+        if self.labels is not None:
+            return self.labels
+        return self.columns.score_labels
+
+
+class LabelSpace:
+    """Labels in first-seen order (or declared), with one kind of value."""
+
+    def __init__(self, declared: Sequence[Any] | None) -> None:
+        self.declared = declared is not None
+        self.labels: list[Any] = []
+        self.index: dict[tuple[str, Any], int] = {}
+        self.kind: str | None = None
+        for v in declared or ():
+            self._add(to_python(v))
+
+    def _add(self, v: Any) -> int:
+        k = _kind(v)
+        if self.kind is None:
+            self.kind = k
+        self.index[(k, v)] = len(self.labels)
+        self.labels.append(v)
+        return len(self.labels) - 1
+
+    def code(self, v: Any) -> int:
+        """Code of ``v`` (-1 if unknown), never registering."""
+        v = to_python(v)
+        got = self.index.get((_kind(v), v))
+        if got is None and self.kind == "str" and _kind(v) != "str":
+            got = self.index.get(("str", str(v)))
+        return -1 if got is None else got
+
+    def lookup(self, values: Sequence[Any]) -> tuple[npt.NDArray[np.intp], int | None]:
+        """Codes for distinct values, registering new ones unless declared.
+
+        Returns the codes (-1 = not a declared label) and the position of the first
+        value whose kind differs from the labels seen so far (``None`` if none).
+        """
+        out = np.empty(len(values), dtype=np.intp)
+        for j, raw in enumerate(values):
+            v = to_python(raw)
+            c = self.code(v)
+            if c < 0 and not self.declared:
+                if self.kind is not None and _kind(v) != self.kind:
+                    return out, j
+                c = self._add(v)
+            out[j] = c
+        return out, None
+
+
+@dataclass
+class Partial:
+    """A mergeable partial result over labels in first-seen order (private)."""
+
+    labels: list[Any]
+    declared: bool
+    weighted: bool
+    cm: npt.NDArray[Any] | None          # K×K over ``labels`` (y_pred given)
+    tallies: npt.NDArray[Any] | None     # 2×2 [is_pos][score >= threshold]
+    scores: Any                          # ScoreCounts or None
+    n_rows: int = 0
+    excluded: npt.NDArray[np.int64] = field(
+        default_factory=lambda: np.zeros(len(_REASON_ORDER), np.int64))
+    sources: tuple[str, ...] = ()
+
+    def __add__(self, other: Partial) -> Partial:
+        labels = list(self.labels)
+        space = LabelSpace(None)
+        for v in labels:
+            space._add(v)
+        codes, bad = space.lookup(other.labels)
+        if bad is not None:
+            raise IncompatibleStateError(
+                f"cannot merge partial results whose labels have different types: "
+                f"{self.labels[:5]} vs {other.labels[:5]}")
+        if self.declared and len(space.labels) != len(labels):
+            raise IncompatibleStateError("partial results have different declared labels")
+        k = len(space.labels)
+        cm = None
+        if self.cm is not None and other.cm is not None:
+            cm = _pad(self.cm, k)
+            cm[np.ix_(codes, codes)] += other.cm
+        elif self.cm is not None or other.cm is not None:
+            raise IncompatibleStateError("one partial has predictions and the other not")
+        tallies = None if self.tallies is None else self.tallies + other.tallies
+        scores = None if self.scores is None else self.scores + other.scores
+        return Partial(space.labels, self.declared, self.weighted, cm, tallies, scores,
+                       self.n_rows + other.n_rows, self.excluded + other.excluded,
+                       self.sources + other.sources)
+
+    def finalize(self, spec: Spec) -> EvalState:
+        """Order the labels (declared order, else sorted) and build the public state."""
+        labels = list(self.labels)
+        if self.declared or not labels:
+            order = list(range(len(labels)))
+        else:
+            order = sorted(range(len(labels)), key=lambda i: labels[i])
+        labs = tuple(labels[i] for i in order)
+        excl = Exclusions(**{r: int(c) for r, c in zip(_REASON_ORDER, self.excluded, strict=False)})
+        n_used = self.n_rows - excl.total
+        confusion = None
+        if n_used == 0:
+            raise InvalidInputError(
+                f"no usable rows in {', '.join(self.sources[:5]) or 'the input'} "
+                f"({self.n_rows} read, {excl.total} excluded): there is nothing to evaluate")
+        pos_label = None
+        if spec.has_scores and not spec.multiclass_scores:
+            pos_label = _binary_pos_label(labs, spec.pos_label)
+        if self.cm is not None:
+            o = np.asarray(order, dtype=np.intp)
+            counts = self.cm[np.ix_(o, o)]
+            confusion = ConfusionMatrix(counts, labs, pos_label=pos_label)
+        elif self.tallies is not None:
+            confusion = _threshold_matrix(self.tallies, labs, pos_label, spec)
+        scores = None
+        if self.scores is not None:
+            scores = relabel_scores(self.scores, labs, pos_label)
+        return EvalState(confusion, scores, int(self.n_rows), int(n_used), excl,
+                         self.sources, self.declared, pos_label, spec.threshold)
+
+
+def _pad(m: npt.NDArray[Any], k: int) -> npt.NDArray[Any]:
+    out = np.zeros((k, k), dtype=m.dtype)
+    out[: m.shape[0], : m.shape[1]] = m
+    return out
+
+
+def _binary_pos_label(labels: tuple[Any, ...], pos_label: Any) -> Any:
+    if pos_label is not None:
+        return to_python(pos_label)
+    kinds = {_kind(v) for v in labels}
+    if kinds == {"bool"}:
+        return True
+    if kinds <= {"number"}:
+        return 1
+    raise InvalidParameterError(
+        f"pos_label is needed: the labels are {list(labels)[:10]} and none of them is 1; "
+        "pass pos_label=<the positive class>")
+
+
+def _threshold_matrix(t: npt.NDArray[Any], labels: tuple[Any, ...], pos_label: Any,
+                      spec: Spec) -> ConfusionMatrix:
+    neg = [v for v in labels if not (v == pos_label and _kind(v) == _kind(pos_label))]
+    if len(labels) > 2:
+        raise InvalidInputError(
+            f"y_true has {len(labels)} classes {list(labels)[:10]}; scores at a threshold "
+            "need a binary task")
+    if len(neg) != 1 or len(labels) != 2:
+        raise InvalidInputError(
+            f"y_true contains only the class {labels[0]!r}; pass labels=(negative, positive) "
+            f"so the matrix has both classes (pos_label={pos_label!r})")
+    # t is [[tn, fp], [fn, tp]] in (negative, positive) order
+    mat = t if labels[0] == neg[0] else t[::-1, ::-1]
+    return ConfusionMatrix(mat, labels, pos_label=pos_label)
+
+
+class Folder:
+    """Fold chunks into a :class:`Partial` following one :class:`Spec`."""
+
+    def __init__(self, spec: Spec) -> None:
+        self.spec = spec
+        if spec.on_invalid not in ("raise", "exclude"):
+            raise InvalidParameterError(
+                f"on_invalid must be 'raise' or 'exclude', got {spec.on_invalid!r}")
+        if spec.threshold is not None and spec.columns.y_pred is not None:
+            raise InvalidParameterError(
+                "give either a prediction column or a threshold on the scores, not both")
+        if spec.threshold is not None and spec.multiclass_scores:
+            raise InvalidParameterError("threshold= applies to binary scores only")
+        if spec.threshold is not None and not spec.has_scores:
+            raise InvalidParameterError("threshold= needs a score column")
+        declared = spec.labels
+        if declared is None and spec.multiclass_scores:
+            declared = spec.columns.score_labels
+            if declared is None:
+                raise InvalidParameterError(
+                    "K-class scores need labels=(one per score column, in column order)")
+        if declared is not None and spec.multiclass_scores and \
+                len(declared) != len(spec.columns.y_score):
+            raise InvalidParameterError(
+                f"{len(spec.columns.y_score)} score columns but {len(declared)} labels")
+        self.space = LabelSpace(declared)
+        if declared is not None and spec.pos_label is not None and not spec.multiclass_scores \
+                and self.space.code(spec.pos_label) < 0:
+            raise InvalidParameterError(
+                f"pos_label={spec.pos_label!r} is not one of the labels {list(declared)[:10]}")
+        self.weighted = spec.weighted
+        dt = np.float64 if self.weighted else np.int64
+        self.cm: npt.NDArray[Any] | None = (
+            np.zeros((len(self.space.labels),) * 2, dt) if spec.columns.y_pred else None)
+        self.tallies = np.zeros((2, 2), dt) if spec.threshold is not None else None
+        self.scores: Any = _empty_scores(spec, self.space) if spec.has_scores else None
+        self.n_rows = 0
+        self.excluded = np.zeros(len(_REASON_ORDER), np.int64)
+        self.sources: list[str] = []
+
+    # ------------------------------------------------------------------ result
+    def partial(self) -> Partial:
+        return Partial(list(self.space.labels), self.space.declared, self.weighted,
+                       None if self.cm is None else self.cm.copy(),
+                       None if self.tallies is None else self.tallies.copy(),
+                       self.scores, self.n_rows, self.excluded.copy(), tuple(self.sources))
+
+    def add_source(self, name: str) -> None:
+        self.sources.append(name)
+
+    # -------------------------------------------------------------------- fold
+    def fold(self, chunk: Chunk) -> None:
+        """Fold one chunk; invalid rows raise (naming file, row, column) or are counted."""
+        spec = self.spec
+        cols = spec.columns
+        n = chunk.n_rows
+        if n == 0:
+            return
+        masks: dict[str, tuple[npt.NDArray[np.bool_], str]] = {}
+
+        def flag(reason: str, m: npt.NDArray[np.bool_] | None, column: str) -> None:
+            if m is None or not m.any():
+                return
+            if reason in masks:
+                old, c = masks[reason]
+                masks[reason] = (old | m, c)
+            else:
+                masks[reason] = (m, column)
+
+        tcol = chunk.columns[cols.y_true]
+        pcol = chunk.columns[cols.y_pred] if cols.y_pred else None
+        flag("missing_label", tcol.missing, cols.y_true)
+        if pcol is not None:
+            flag("missing_label", pcol.missing, str(cols.y_pred))
+        t_local, t_uniq, t_nan = _local_codes(tcol)
+        flag("missing_label", t_nan, cols.y_true)
+        if pcol is not None:
+            p_local, p_uniq, p_nan = _local_codes(pcol)
+            flag("missing_label", p_nan, str(cols.y_pred))
+        missing = masks.get("missing_label", (None, ""))[0]
+        gt = self._map_labels(chunk, cols.y_true, t_local, t_uniq, missing)
+        flag("unknown_label", _unknown(gt, missing), cols.y_true)
+        if pcol is not None:
+            gp = self._map_labels(chunk, str(cols.y_pred), p_local, p_uniq, missing)
+            flag("unknown_label", _unknown(gp, missing), str(cols.y_pred))
+        scores: list[npt.NDArray[Any]] = []
+        for name in cols.y_score:
+            sc = chunk.columns[name]
+            flag("missing_score", sc.missing, name)
+            flag("bad_score", sc.bad, name)
+            s = sc.values
+            if s.dtype.kind == "f":
+                fin = np.isfinite(s)
+                if not fin.all():
+                    m = ~fin
+                    for other in (sc.missing, sc.bad):
+                        if other is not None:
+                            m &= ~other
+                    flag("nonfinite_score", m, name)
+            scores.append(s)
+        w = None
+        if cols.weight is not None:
+            wc = chunk.columns[cols.weight]
+            flag("missing_weight", wc.missing, cols.weight)
+            flag("bad_weight", wc.bad, cols.weight)
+            w = wc.values.astype(np.float64, copy=False)
+            okw = np.isfinite(w) & (w >= 0)
+            if not okw.all():
+                m = ~okw
+                for other in (wc.missing, wc.bad):
+                    if other is not None:
+                        m &= ~other
+                flag("bad_weight", m, cols.weight)
+        keep = None
+        if masks:
+            keep = self._apply_policy(chunk, masks)
+        self.n_rows += n
+        if keep is not None:
+            gt = gt[keep]
+            if pcol is not None:
+                gp = gp[keep]
+            scores = [s[keep] for s in scores]
+            w = None if w is None else w[keep]
+        if gt.size == 0:
+            return
+        k = len(self.space.labels)
+        if self.cm is not None:
+            if self.cm.shape[0] < k:
+                self.cm = _pad(self.cm, k)
+            idx = gt * k
+            idx += gp
+            self.cm += _bincount(idx, w, k * k).reshape(k, k)
+        if scores:
+            self._fold_scores(gt, scores, w)
+
+    def _map_labels(self, chunk: Chunk, column: str, local: npt.NDArray[np.intp],
+                    uniq: Sequence[Any], missing: npt.NDArray[np.bool_] | None
+                    ) -> npt.NDArray[np.intp]:
+        valid_local = local[~missing] if missing is not None and missing.any() else local
+        present = np.bincount(valid_local, minlength=len(uniq)) > 0
+        pidx = np.flatnonzero(present)
+        codes, bad = self.space.lookup([uniq[int(i)] for i in pidx])
+        if bad is not None:
+            v = uniq[pidx[bad]]
+            hit = np.flatnonzero(local == pidx[bad])
+            if missing is not None:
+                hit = hit[~missing[hit]]
+            raise FileFormatError(
+                f"label {v!r} is a {_kind(v)} but the labels seen before are "
+                f"{self.space.kind}s ({self.space.labels[:5]}); labels must have one type",
+                path=chunk.path, row=chunk.row(int(hit[0])), column=column)
+        lut = np.full(len(uniq), -1, dtype=np.intp)
+        lut[pidx] = codes
+        g = lut[local]
+        if missing is not None and missing.any():
+            g[missing] = 0
+        return g
+
+    def _apply_policy(self, chunk: Chunk,
+                      masks: dict[str, tuple[npt.NDArray[np.bool_], str]]
+                      ) -> npt.NDArray[np.bool_]:
+        if self.spec.on_invalid == "raise":
+            first = min((int(np.argmax(m)), _REASON_ORDER.index(r), r, c)
+                        for r, (m, c) in masks.items())
+            i, _, reason, column = first
+            val = chunk.columns[column]
+            detail = ""
+            if reason in ("unknown_label",):
+                declared = list(self.space.labels)[:10]
+                if val.dictionary is not None:
+                    detail = f" ({val.dictionary[int(val.values[i])]!r} not in {declared})"
+                else:
+                    detail = f" ({to_python(val.values[i])!r} not in {declared})"
+            elif reason in ("nonfinite_score", "bad_weight") and val.bad is None:
+                detail = f" (value {to_python(val.values[i])!r})"
+            raise FileFormatError(
+                f"{REASONS[reason]}{detail}; fix the file or pass on_invalid='exclude' to "
+                "leave such rows out (they are then counted and reported)",
+                path=chunk.path, row=chunk.row(i), column=column)
+        taken = np.zeros(chunk.n_rows, dtype=bool)
+        for j, r in enumerate(_REASON_ORDER):
+            if r in masks:
+                m = masks[r][0] & ~taken
+                self.excluded[j] += int(m.sum())
+                taken |= m
+        return ~taken
+
+    def _fold_scores(self, gt: npt.NDArray[np.intp], scores: list[npt.NDArray[Any]],
+                     w: npt.NDArray[np.float64] | None) -> None:
+        if len(scores) == 1:
+            s = scores[0]
+            pos_code = self.space.code(_binary_pos_label_value(self.spec, self.space))
+            is_pos = gt == pos_code if pos_code >= 0 else np.zeros(len(gt), bool)
+            if self.space.declared is False and len(self.space.labels) > 2:
+                raise InvalidInputError(
+                    f"y_true has {len(self.space.labels)} classes "
+                    f"{list(self.space.labels)[:10]}; one score column needs a binary task "
+                    "(give one score column per class for K classes)")
+            if self.tallies is not None:
+                thr = float(self.spec.threshold)  # type: ignore[arg-type]
+                idx = is_pos.astype(np.intp) * 2
+                idx += s >= thr
+                self.tallies += _bincount(idx, w, 4).reshape(2, 2)
+            self.scores = _update_binary(self.scores, is_pos, s, w)
+        else:
+            self.scores = _update_multi(self.scores, gt, np.column_stack(scores), w)
+
+
+def _binary_pos_label_value(spec: Spec, space: LabelSpace) -> Any:
+    if spec.pos_label is not None:
+        return spec.pos_label
+    if space.kind == "bool":
+        return True
+    if space.kind in (None, "number"):
+        return 1
+    raise InvalidParameterError(
+        f"pos_label is needed: the labels are {space.labels[:10]} and none of them is 1; "
+        "pass pos_label=<the positive class>")
+
+
+def _unknown(g: npt.NDArray[np.intp], missing: npt.NDArray[np.bool_] | None
+             ) -> npt.NDArray[np.bool_] | None:
+    m = g < 0
+    if not m.any():
+        return None
+    if missing is not None:
+        m &= ~missing
+    return m
+
+
+def _bincount(idx: npt.NDArray[Any], w: npt.NDArray[np.float64] | None,
+              size: int) -> npt.NDArray[Any]:
+    if w is None:
+        return np.bincount(idx, minlength=size).astype(np.int64, copy=False)
+    return np.bincount(idx, weights=w, minlength=size)
+
+
+def _local_codes(col: Column) -> tuple[npt.NDArray[np.intp], Sequence[Any],
+                                       npt.NDArray[np.bool_] | None]:
+    """Chunk-local codes, the distinct values they index, and a mask of NaN labels."""
+    v = col.values
+    if col.dictionary is not None:
+        return v.astype(np.intp, copy=False), col.dictionary, None
+    kind = v.dtype.kind
+    if kind == "b":
+        return v.view(np.uint8).astype(np.intp), (False, True), None
+    if kind in "iu" and v.size:
+        lo, hi = int(v.min()), int(v.max())
+        if hi - lo < _DIRECT_RANGE:
+            codes = v.astype(np.intp)
+            if lo:
+                codes -= lo
+            return codes, range(lo, hi + 1), None
+    nan = None
+    if kind == "f":
+        bad = np.isnan(v)
+        if bad.any():
+            nan = bad
+            v = np.where(bad, 0.0, v)
+        if np.all(np.isfinite(v)) and np.all(v == np.round(v)):
+            # integral float labels (e.g. 0.0/1.0 from a float column) keep their values
+            pass
+    if kind in "US":
+        v = v.astype(str)
+    if kind == "O":
+        raise InvalidInputError("object label columns are not supported; use str or int")
+    uniq, codes = np.unique(v, return_inverse=True)
+    return codes.reshape(-1).astype(np.intp, copy=False), uniq.tolist(), nan
+
+
+# ------------------------------------------------------------------ score state
+# The folder keeps score states over placeholder labels (binary: 0 = negative,
+# 1 = positive; K classes: 0 … K-1 in declared order), because a shard may not have
+# seen every class; ``Partial.finalize`` puts the real labels back.
+def _binning(spec: Spec) -> Any:
+    from ..core.scores import Binning
+
+    b = spec.bins
+    if b is None:
+        return None
+    if isinstance(b, (int, np.integer)) and not isinstance(b, bool):
+        return Binning.from_bits(int(b))
+    return Binning.from_edges(b)
+
+
+def _empty_scores(spec: Spec, space: LabelSpace) -> Any:
+    from ..core.scores import DEFAULT_CONVERT_BITS, ScoreCounts
+
+    b = _binning(spec)
+    k = len(spec.columns.y_score)
+    labels = (0, 1) if k == 1 else tuple(range(k))
+    bins = None if b is None or b.kind != "edges" else b.edges
+    bits = None if b is None or b.kind != "bits" else b.bits
+    return ScoreCounts.empty(labels, pos_label=1 if k == 1 else None, multiclass=k > 1,
+                             weighted=spec.weighted, bins=bins, bits=bits,
+                             max_distinct=spec.max_distinct, convert_bits=DEFAULT_CONVERT_BITS)
+
+
+def _chunk_table(state: Any, s: npt.NDArray[Any], codes: npt.NDArray[np.intp],
+                 w: npt.NDArray[np.float64] | None, k: int
+                 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[Any]]:
+    """(values, (k, U) weights) of one chunk's score column, in the state's mode."""
+    s = s.astype(np.float64, copy=False)
+    b = state.binning
+    if b is None:
+        uniq, inv = np.unique(s, return_inverse=True)
+        idx = inv.reshape(-1).astype(np.intp) * k
+        idx += codes
+        c = _bincount(idx, w, uniq.size * k).reshape(uniq.size, k)
+        return uniq, np.ascontiguousarray(c.T)
+    keys = b.keys(s)
+    kmin = keys.min()
+    span = int(keys.max() - kmin) + 1
+    if span <= max(1 << 22, 4 * keys.size):
+        idx = (keys - kmin).astype(np.intp)
+        idx *= k
+        idx += codes
+        c = _bincount(idx, w, span * k).reshape(span, k)
+        nz = np.flatnonzero(c.any(axis=1))
+        ukeys = nz.astype(np.uint64) + kmin
+        return b.floors(ukeys), np.ascontiguousarray(c[nz].T)
+    ukeys, inv = np.unique(keys, return_inverse=True)
+    idx = inv.reshape(-1).astype(np.intp) * k
+    idx += codes
+    c = _bincount(idx, w, ukeys.size * k).reshape(ukeys.size, k)
+    return b.floors(ukeys), np.ascontiguousarray(c.T)
+
+
+def _with_table(state: Any, tables: list[tuple[Any, Any]]) -> Any:
+    from ..core.scores import DEFAULT_CONVERT_BITS, ScoreCounts
+
+    batch = ScoreCounts(
+        [t[0] for t in tables], [t[1] for t in tables], state.labels,
+        pos_label=state.pos_label, multiclass=state.is_multiclass, binning=state.binning,
+        max_distinct=None, convert_bits=DEFAULT_CONVERT_BITS)
+    return state + batch
+
+
+def _drop_zero(w: npt.NDArray[np.float64] | None) -> npt.NDArray[np.bool_] | None:
+    if w is None or w.all():
+        return None
+    return w > 0  # as in memory: zero-weight rows do not enter the score state
+
+
+def _update_binary(state: Any, is_pos: npt.NDArray[np.bool_], s: npt.NDArray[Any],
+                   w: npt.NDArray[np.float64] | None) -> Any:
+    keep = _drop_zero(w)
+    if keep is not None:
+        is_pos, s, w = is_pos[keep], s[keep], w[keep]  # type: ignore[index]
+        if s.size == 0:
+            return state
+    return _with_table(state, [_chunk_table(state, s, is_pos.view(np.uint8), w, 2)])
+
+
+def _update_multi(state: Any, gt: npt.NDArray[np.intp], s: npt.NDArray[Any],
+                  w: npt.NDArray[np.float64] | None) -> Any:
+    keep = _drop_zero(w)
+    if keep is not None:
+        gt, s, w = gt[keep], s[keep], w[keep]  # type: ignore[index]
+        if s.size == 0:
+            return state
+    k = s.shape[1]
+    return _with_table(state, [_chunk_table(state, np.ascontiguousarray(s[:, c]), gt, w, k)
+                               for c in range(k)])
+
+
+def relabel_scores(state: Any, labels: tuple[Any, ...], pos_label: Any) -> Any:
+    """Put the real labels on a score state built over placeholder labels."""
+    from ..core.scores import DEFAULT_CONVERT_BITS, ScoreCounts
+
+    if state.is_multiclass:
+        values = [state.values(c) for c in range(len(labels))]
+        weights = [state.weights(c) for c in range(len(labels))]
+        return ScoreCounts(values, weights, labels, multiclass=True, binning=state.binning,
+                           max_distinct=state.max_distinct, convert_bits=DEFAULT_CONVERT_BITS,
+                           n_omitted=state.n_omitted, converted=state.converted)
+    neg = [v for v in labels if not (v == pos_label and _kind(v) == _kind(pos_label))]
+    if len(labels) != 2 or len(neg) != 1:
+        if len(labels) > 2:
+            raise InvalidInputError(
+                f"y_true has {len(labels)} classes {list(labels)[:10]}; one score column "
+                "needs a binary task (give one score column per class for K classes)")
+        raise InvalidInputError(
+            f"the data contain only the class {labels[0]!r}; pass labels=(negative, positive) "
+            f"so the score state knows both classes (pos_label={pos_label!r})")
+    w = state.weights(0)
+    if labels[0] != neg[0]:
+        w = w[::-1]
+    return ScoreCounts([state.values(0)], [w], labels, pos_label=pos_label,
+                       binning=state.binning, max_distinct=state.max_distinct,
+                       convert_bits=DEFAULT_CONVERT_BITS, n_omitted=state.n_omitted,
+                       converted=state.converted)

@@ -1,0 +1,350 @@
+"""``evaluate_files``: stream prediction files of any size through the states.
+
+One process reads chunk after chunk and folds each into the states, so memory is
+bounded by the chunk and the state, never by the number of rows; with ``workers > 1``
+the files (and the row groups of Parquet files, the row ranges of NPY files) are
+sharded over a process pool and the partial states merged — the counts are identical
+to one process.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from ..exceptions import FileFormatError, InvalidParameterError
+from ..io.columns import detect_columns
+from ..io.readers import (
+    DEFAULT_CHUNK_ROWS,
+    check_file,
+    column_names,
+    detect_format,
+    iter_chunks,
+    numpy_rows,
+    parquet_row_groups,
+)
+from ._fold import Folder, Partial, Spec
+from .state import EvalState
+
+DEFAULT_MAX_DISTINCT = 1 << 20
+
+__all__ = ["Progress", "TerminalProgress", "evaluate_files", "expand_paths"]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A progress report, passed to the ``progress`` callback after every chunk.
+
+    Attributes
+    ----------
+    rows : int
+        Rows read so far.
+    total_rows : int or None
+        Rows in all inputs when the formats tell (Parquet, NPY/NPZ), else ``None``.
+    elapsed : float
+        Seconds since the start.
+    files_done, files_total : int
+        Files (shards) finished / in all.
+    """
+
+    rows: int
+    total_rows: int | None
+    elapsed: float
+    files_done: int
+    files_total: int
+
+    @property
+    def rate(self) -> float:
+        """Rows per second so far."""
+        return self.rows / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def eta(self) -> float | None:
+        """Estimated seconds left (``None`` when the total is unknown)."""
+        if self.total_rows is None or self.rate == 0:
+            return None
+        return max(self.total_rows - self.rows, 0) / self.rate
+
+
+class TerminalProgress:
+    """A one-line progress bar (rows, rows/s, ETA) on a terminal; silent otherwise.
+
+    Parameters
+    ----------
+    stream : text stream, optional
+        Where to draw (default ``sys.stderr``). Nothing is written unless it is a TTY
+        (or ``force=True``).
+    min_interval : float
+        Seconds between redraws.
+    """
+
+    def __init__(self, stream: TextIO | None = None, *, force: bool = False,
+                 min_interval: float = 0.2) -> None:
+        self.stream = sys.stderr if stream is None else stream
+        isatty = getattr(self.stream, "isatty", None)
+        self.enabled = force or bool(isatty and isatty())
+        self.min_interval = min_interval
+        self._last = 0.0
+
+    def __call__(self, p: Progress) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        done = p.files_done == p.files_total
+        if not done and now - self._last < self.min_interval:
+            return
+        self._last = now
+        if p.total_rows:
+            frac = min(p.rows / p.total_rows, 1.0)
+            bar = "#" * int(frac * 24)
+            head = f"[{bar:<24}] {frac:6.1%}"
+        else:
+            head = f"file {p.files_done}/{p.files_total}"
+        eta = "" if p.eta is None else f", ETA {p.eta:,.0f} s"
+        self.stream.write(f"\r{head}  {p.rows:,} rows, {p.rate:,.0f} rows/s{eta}   ")
+        if done:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def expand_paths(paths_or_glob: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
+                 ) -> list[str]:
+    """Files named by a path, a glob pattern, a directory, or a list of those (sorted)."""
+    items = [paths_or_glob] if isinstance(paths_or_glob, (str, os.PathLike)) \
+        else list(paths_or_glob)
+    out: list[str] = []
+    for item in items:
+        p = os.fspath(item)
+        if any(ch in p for ch in "*?["):
+            hits = sorted(glob.glob(p, recursive=True))
+            if not hits:
+                raise FileFormatError("the pattern matches no file", path=p)
+            out.extend(h for h in hits if os.path.isfile(h))
+        elif os.path.isdir(p):
+            hits = sorted(
+                os.path.join(p, f) for f in os.listdir(p)
+                if os.path.isfile(os.path.join(p, f)) and not f.startswith((".", "_")))
+            if not hits:
+                raise FileFormatError("the directory holds no file", path=p)
+            out.extend(hits)
+        else:
+            out.append(p)
+    if not out:
+        raise InvalidParameterError("no input files given")
+    return out
+
+
+@dataclass(frozen=True)
+class _Shard:
+    path: str
+    row_groups: tuple[int, ...] | None = None
+    rows: tuple[int, int] | None = None
+    n_rows: int | None = None
+
+
+def _plan(paths: Sequence[str], spec: Spec, workers: int) -> list[_Shard]:
+    """Split the inputs into shards: whole files, Parquet row groups, NPY row ranges."""
+    sizes: list[int | None] = []
+    for p in paths:
+        check_file(p)
+        fmt = detect_format(p, spec.format)
+        if fmt == "parquet":
+            sizes.append(sum(parquet_row_groups(p)))
+        elif fmt in ("npy", "npz"):
+            sizes.append(numpy_rows(p, format=spec.format))
+        else:
+            sizes.append(None)
+    known = [s for s in sizes if s]
+    target = max(sum(known) // max(4 * workers, 1), 1) if known and workers > 1 else None
+    shards: list[_Shard] = []
+    for p, n in zip(paths, sizes, strict=False):
+        fmt = detect_format(p, spec.format)
+        if target is None or n is None or n <= target:
+            shards.append(_Shard(p, n_rows=n))
+        elif fmt == "parquet":
+            groups = parquet_row_groups(p)
+            cur: list[int] = []
+            rows = 0
+            for g, r in enumerate(groups):
+                cur.append(g)
+                rows += r
+                if rows >= target:
+                    shards.append(_Shard(p, tuple(cur), n_rows=rows))
+                    cur, rows = [], 0
+            if cur:
+                shards.append(_Shard(p, tuple(cur), n_rows=rows))
+        else:
+            step = max(target, spec.chunk_rows)
+            for s in range(0, n, step):
+                e = min(s + step, n)
+                shards.append(_Shard(p, rows=(s, e), n_rows=e - s))
+    return shards
+
+
+def _fold_shard(spec: Spec, shard: _Shard, on_chunk: Callable[[int], None] | None = None,
+                folder: Folder | None = None) -> Partial:
+    if folder is None:
+        folder = Folder(spec)
+    folder.add_source(shard.path)
+    for ch in iter_chunks(shard.path, spec.columns, chunk_rows=spec.chunk_rows,
+                          format=spec.format, row_groups=shard.row_groups, rows=shard.rows):
+        folder.fold(ch)
+        if on_chunk is not None:
+            on_chunk(ch.n_rows)
+    return folder.partial()
+
+
+def _merge_partials(parts: list[Partial]) -> Partial:
+    out = parts[0]
+    for p in parts[1:]:
+        out = out + p
+    # a file split into several shards is one source
+    seen: dict[str, None] = dict.fromkeys(out.sources)
+    out.sources = tuple(seen)
+    return out
+
+
+def evaluate_files(
+    paths_or_glob: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    *,
+    y_true: str | None = None,
+    y_pred: str | None = None,
+    y_score: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    labels: Sequence[Any] | None = None,
+    pos_label: Any = None,
+    threshold: float | None = None,
+    on_invalid: str = "raise",
+    bins: Any = None,
+    max_distinct: int | None = DEFAULT_MAX_DISTINCT,
+    workers: int = 1,
+    chunk_rows: int = DEFAULT_CHUNK_ROWS,
+    format: str | None = None,
+    progress: Callable[[Progress], None] | bool | None = None,
+) -> EvalState:
+    """Evaluate predictions stored in files, in bounded memory, on one or more cores.
+
+    The files are read chunk by chunk (Parquet row group by row group) and folded into
+    the confusion matrix and the score state; peak memory is about ``chunk_rows`` times
+    the row width (a few tens of MiB by default) plus the state (a K×K matrix; the score
+    state's bins), independent of the number of rows.
+
+    Parameters
+    ----------
+    paths_or_glob : path, glob pattern, directory, or list of those
+        CSV/TSV, Parquet, JSON Lines, NPY (structured) or NPZ files, all with the
+        same columns.
+    y_true, y_pred, weight : str, optional
+        Column names; detected by name when not given (see
+        :func:`clfeval.io.detect_columns`).
+    y_score : str or sequence of str, optional
+        One score column (binary) or one per class in label order (K classes).
+    labels : sequence, optional
+        The declared label set and order (rows with other labels are invalid). Default:
+        the sorted labels found in the data.
+    pos_label : label, optional
+        Positive class for binary scores (default 1 / True).
+    threshold : float, optional
+        With scores and no prediction column: the confusion matrix of
+        ``score >= threshold``.
+    on_invalid : {"raise", "exclude"}
+        Rows with a missing or unknown label, a missing, unparseable or NaN/inf score,
+        or a bad weight: ``"raise"`` a :class:`~clfeval.FileFormatError` naming file,
+        row and column (default), or ``"exclude"`` them and count them per reason in
+        :attr:`EvalState.excluded`. Rows are never dropped silently.
+    bins : int or sequence of float, optional
+        Score state mode. ``None`` (default): exact, one entry per distinct score, until
+        ``max_distinct`` distinct scores, then binned on 24 leading bits of the float
+        (the state records it in ``converted``; AUCs then carry a certified bound).
+        An int: binned from the start on that many leading bits of the float64
+        (no score range needed; 20–28 is typical). A sequence: declared bin edges.
+    max_distinct : int or None
+        The exact-mode limit (default 2**20, which bounds the state to about 24 MiB
+        per score column; ``None``: never convert).
+    workers : int
+        Processes to use (``-1``: all cores). The result is the same as with one.
+    chunk_rows : int
+        Rows per chunk.
+    format : str, optional
+        Force a format (``csv, tsv, parquet, jsonl, npy, npz``) instead of the extension.
+    progress : callable, bool or None
+        A callable receiving :class:`Progress` after each chunk, ``True`` for a bar on
+        stderr when it is a terminal, ``None``/``False`` for silence.
+
+    Returns
+    -------
+    EvalState
+        The merged states, rows read / used / excluded per reason, and the files.
+
+    Examples
+    --------
+    >>> import numpy as np, os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "preds.npz")
+    >>> np.savez(p, y_true=np.array([0, 1, 1, 0, 1]), y_pred=np.array([0, 1, 0, 0, 1]))
+    >>> res = evaluate_files(p)
+    >>> res.confusion.counts.tolist(), res.n_rows
+    ([[2, 0], [1, 2]], 5)
+    """
+    paths = expand_paths(paths_or_glob)
+    if workers == -1:
+        workers = os.cpu_count() or 1
+    if not isinstance(workers, int) or workers < 1:
+        raise InvalidParameterError(f"workers must be a positive int or -1, got {workers!r}")
+    if not isinstance(chunk_rows, int) or chunk_rows < 1:
+        raise InvalidParameterError(f"chunk_rows must be a positive int, got {chunk_rows!r}")
+    names = column_names(paths[0], format=format)
+    cmap = detect_columns(names, y_true=y_true, y_pred=y_pred, y_score=y_score, weight=weight,
+                          path=paths[0])
+    if threshold is not None:
+        try:
+            threshold = float(threshold)
+        except (TypeError, ValueError) as exc:
+            raise InvalidParameterError(f"threshold must be a number, got {threshold!r}") \
+                from exc
+    spec = Spec(cmap, None if labels is None else tuple(labels), pos_label, threshold,
+                on_invalid, bins, max_distinct, chunk_rows, format)
+    Folder(spec)  # validate the options before any work
+    shards = _plan(paths, spec, workers)
+    reporter: Callable[[Progress], None] | None
+    if progress is True:
+        reporter = TerminalProgress()
+    elif progress is False or progress is None:
+        reporter = None
+    else:
+        reporter = progress
+    sizes = [s.n_rows for s in shards]
+    total = None if any(s is None for s in sizes) else sum(s for s in sizes if s is not None)
+    t0 = time.monotonic()
+    state = {"rows": 0, "done": 0}
+
+    def tick(rows: int) -> None:
+        state["rows"] += rows
+        if reporter is not None:
+            reporter(Progress(state["rows"], total, time.monotonic() - t0, state["done"],
+                              len(shards)))
+
+    parts: list[Partial] = []
+    if workers == 1 or len(shards) == 1:
+        folder = Folder(spec)  # one folder: errors name the file and row, not a merge
+        for sh in shards:
+            _fold_shard(spec, sh, tick, folder)
+            state["done"] += 1
+            tick(0)
+        parts.append(folder.partial())
+    else:
+        import multiprocessing as mp
+
+        ctx = mp.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=min(workers, len(shards)), mp_context=ctx) as ex:
+            futures = [ex.submit(_fold_shard, spec, sh) for sh in shards]
+            for fut in futures:
+                parts.append(fut.result())
+                state["done"] += 1
+                tick(parts[-1].n_rows)
+    return _merge_partials(parts).finalize(spec)
