@@ -1,0 +1,62 @@
+"""Curves and threshold analysis read from a :class:`~clfeval.ScoreCounts`:
+ROC, precision–recall, DET and cost curves, AUC / AP / BEP, threshold sweeps and
+threshold choice."""
+
+from __future__ import annotations
+
+from .api import (
+    auc,
+    average_precision_score,
+    break_even_point,
+    cost_curve,
+    det_curve,
+    precision_recall_curve,
+    roc_auc,
+    roc_auc_score,
+    roc_curve,
+)
+from .cost import CostCurve, cost_sensitive_error, expected_cost
+from .multiclass import (
+    MulticlassAuc,
+    average_precision_multiclass,
+    ovo_auc,
+    ovr_auc,
+    ovr_curves,
+)
+from .pr import BreakEvenPoint, PrecisionRecallCurve
+from .roc import AucResult, RocCurve, RocHull, rank_loss, roc_dominance
+from .sweep import ThresholdChoice, ThresholdSweep, choose_threshold, threshold_sweep
+from .thresholds import ThresholdCounts, threshold_counts
+
+__all__ = [
+    "AucResult",
+    "BreakEvenPoint",
+    "CostCurve",
+    "MulticlassAuc",
+    "PrecisionRecallCurve",
+    "RocCurve",
+    "RocHull",
+    "ThresholdChoice",
+    "ThresholdCounts",
+    "ThresholdSweep",
+    "auc",
+    "average_precision_multiclass",
+    "average_precision_score",
+    "break_even_point",
+    "choose_threshold",
+    "cost_curve",
+    "cost_sensitive_error",
+    "det_curve",
+    "expected_cost",
+    "ovo_auc",
+    "ovr_auc",
+    "ovr_curves",
+    "precision_recall_curve",
+    "rank_loss",
+    "roc_auc",
+    "roc_auc_score",
+    "roc_curve",
+    "roc_dominance",
+    "threshold_counts",
+    "threshold_sweep",
+]

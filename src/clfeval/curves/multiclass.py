@@ -1,0 +1,193 @@
+"""Multiclass curves and areas from an N×K score state: one-vs-rest ROC and P-R per
+class, macro / weighted / micro averaged AUC and AP, and one-vs-one AUC (Hand & Till 2001).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._validation import check_choice
+from ..core.scores import ScoreCounts, _merge
+from ..exceptions import InvalidParameterError
+from ..metrics.divide import divide, fill_undefined
+from .pr import PrecisionRecallCurve
+from .roc import RocCurve
+from .thresholds import ThresholdCounts, threshold_counts
+
+__all__ = ["MulticlassAuc", "average_precision_multiclass", "ovo_auc", "ovr_auc", "ovr_curves"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class MulticlassAuc:
+    """Per-class (or per-pair) areas and their average.
+
+    Attributes
+    ----------
+    labels : tuple
+        The classes (one-vs-rest) or the class pairs (one-vs-one).
+    per_class : ndarray
+        Area of each class / pair (NaN where undefined).
+    weights : ndarray
+        Averaging weights (class support, or pair support for one-vs-one).
+    value : float
+        The requested average.
+    average : str
+        ``"macro"``, ``"weighted"`` or ``"micro"``.
+    """
+
+    labels: tuple[Any, ...]
+    per_class: FloatArray
+    weights: FloatArray
+    value: float
+    average: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict (NaN as ``None``)."""
+        return {
+            "labels": [list(x) if isinstance(x, tuple) else x for x in self.labels],
+            "per_class": [None if np.isnan(v) else float(v) for v in self.per_class],
+            "weights": self.weights.tolist(),
+            "value": None if np.isnan(self.value) else self.value,
+            "average": self.average,
+        }
+
+
+def _require_multiclass(state: ScoreCounts) -> None:
+    if not state.is_multiclass:
+        raise InvalidParameterError("this needs a multiclass (N×K scores) state")
+
+
+def _micro_counts(state: ScoreCounts) -> ThresholdCounts:
+    """All K one-vs-rest tables pooled into one (scikit-learn's 'micro' average)."""
+    values = np.zeros(0)
+    w: Any = np.zeros((2, 0), dtype=state.weights(0).dtype)
+    for k in range(len(state.labels)):
+        v, p, n = state.ovr_table(k)
+        values, w = _merge(values, w, v, np.stack([p, n]))
+    return ThresholdCounts.from_table(values, w[0], w[1], binned=state.is_binned)
+
+
+def _average(vals: FloatArray, weights: FloatArray, average: str, zero_division: Any,
+             what: str) -> float:
+    ok = ~np.isnan(vals)
+    wts = weights if average == "weighted" else np.ones_like(vals)
+    num = float(np.sum(np.where(ok, vals * wts, 0.0)))
+    den = float(np.sum(np.where(ok, wts, 0.0)))
+    return float(divide(num, den, zero_division=zero_division, what=what))
+
+
+def ovr_auc(
+    state: ScoreCounts, *, average: str | None = "macro", zero_division: Any = "warn"
+) -> MulticlassAuc:
+    """One-vs-rest ROC AUC of every class and their average.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from clfeval import ScoreCounts
+    >>> y = [0, 1, 2, 2]
+    >>> p = np.array([[.6, .3, .1], [.2, .5, .3], [.1, .2, .7], [.3, .3, .4]])
+    >>> ovr_auc(ScoreCounts.from_scores(y, p)).per_class.tolist()
+    [1.0, 1.0, 1.0]
+    """
+    _require_multiclass(state)
+    check_choice("average", average, ("macro", "weighted", "micro", None))
+    k = len(state.labels)
+    support = np.asarray(state.total_weight(), dtype=np.float64)
+    per = np.array([threshold_counts(state, class_index=i).auc() for i in range(k)])
+    if np.isnan(per).any():
+        per = fill_undefined(per, np.isnan(per), zero_division=zero_division,
+                             what="one-vs-rest AUC (a class has no positive or no negative)")
+    if average == "micro":
+        value = _micro_counts(state).auc()
+    elif average is None:
+        value = float("nan")
+    else:
+        value = _average(per, support, average, zero_division, "average AUC")
+    return MulticlassAuc(state.labels, per, support, value, str(average))
+
+
+def ovo_auc(
+    state: ScoreCounts, *, average: str = "macro", zero_division: Any = "warn"
+) -> MulticlassAuc:
+    """One-vs-one AUC (Hand & Till 2001): for each pair, the mean of AUC(j | k) on
+    column j and AUC(k | j) on column k; averaged over pairs uniformly (``"macro"``)
+    or weighted by the pair's support (``"weighted"``), as scikit-learn's
+    ``roc_auc_score(multi_class="ovo")``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from clfeval import ScoreCounts
+    >>> y = [0, 1, 2, 2]
+    >>> p = np.array([[.6, .3, .1], [.2, .5, .3], [.1, .2, .7], [.3, .3, .4]])
+    >>> ovo_auc(ScoreCounts.from_scores(y, p)).value
+    1.0
+    """
+    _require_multiclass(state)
+    check_choice("average", average, ("macro", "weighted"))
+    k = len(state.labels)
+    support = np.asarray(state.total_weight(), dtype=np.float64)
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    per = np.empty(len(pairs))
+    wts = np.empty(len(pairs))
+    for n, (i, j) in enumerate(pairs):
+        a = threshold_counts(state, class_index=i, versus=j).auc()
+        b = threshold_counts(state, class_index=j, versus=i).auc()
+        per[n] = 0.5 * (a + b)
+        wts[n] = support[i] + support[j]
+    if np.isnan(per).any():
+        per = fill_undefined(per, np.isnan(per), zero_division=zero_division,
+                             what="one-vs-one AUC (a pair lacks a class)")
+    value = _average(per, wts, average, zero_division, "average one-vs-one AUC")
+    labels = tuple((state.labels[i], state.labels[j]) for i, j in pairs)
+    return MulticlassAuc(labels, per, wts, value, average)
+
+
+def average_precision_multiclass(
+    state: ScoreCounts, *, average: str | None = "macro", zero_division: Any = "warn"
+) -> MulticlassAuc:
+    """One-vs-rest average precision of every class and their average."""
+    _require_multiclass(state)
+    check_choice("average", average, ("macro", "weighted", "micro", None))
+    k = len(state.labels)
+    support = np.asarray(state.total_weight(), dtype=np.float64)
+    per = np.array([
+        PrecisionRecallCurve.from_threshold_counts(
+            threshold_counts(state, class_index=i), zero_division=np.nan
+        ).average_precision
+        for i in range(k)
+    ])
+    if np.isnan(per).any():
+        per = fill_undefined(per, np.isnan(per), zero_division=zero_division,
+                             what="average precision (a class has no positive sample)")
+    if average == "micro":
+        value = PrecisionRecallCurve.from_threshold_counts(
+            _micro_counts(state), zero_division=zero_division).average_precision
+    elif average is None:
+        value = float("nan")
+    else:
+        value = _average(per, support, average, zero_division, "average AP")
+    return MulticlassAuc(state.labels, per, support, value, str(average))
+
+
+def ovr_curves(
+    state: ScoreCounts, *, drop_intermediate: bool = False, zero_division: Any = "warn"
+) -> tuple[tuple[RocCurve, ...], tuple[PrecisionRecallCurve, ...]]:
+    """Per-class one-vs-rest ROC and P-R curves (seed 003's per-class figures)."""
+    _require_multiclass(state)
+    rocs = []
+    prs = []
+    for i in range(len(state.labels)):
+        tc = threshold_counts(state, class_index=i)
+        rocs.append(RocCurve.from_threshold_counts(
+            tc, drop_intermediate=drop_intermediate, zero_division=zero_division))
+        prs.append(PrecisionRecallCurve.from_threshold_counts(
+            tc, drop_intermediate=drop_intermediate, zero_division=zero_division))
+    return tuple(rocs), tuple(prs)

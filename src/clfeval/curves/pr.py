@@ -1,0 +1,196 @@
+"""Precision–recall curves, average precision, PR-AUC and the break-even point."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._validation import check_choice
+from ..core.scores import ScoreCounts
+from ..metrics.divide import divide
+from .thresholds import ThresholdCounts, as_score_counts, check_drop, threshold_counts
+
+__all__ = ["BreakEvenPoint", "PrecisionRecallCurve"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class BreakEvenPoint:
+    """Where precision equals recall on the P-R curve (Zhou §2.3.2).
+
+    Attributes
+    ----------
+    value : float
+        The common value of precision and recall, interpolated linearly between the
+        two curve points where ``precision - recall`` changes sign.
+    threshold_high, threshold_low : float
+        Thresholds of those two points (equal when the curve meets P = R exactly at
+        a point).
+    """
+
+    value: float
+    threshold_high: float
+    threshold_low: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict (``inf`` as ``None``)."""
+        def c(v: float) -> float | None:
+            return None if np.isinf(v) else v
+        return {"value": self.value, "threshold_high": c(self.threshold_high),
+                "threshold_low": c(self.threshold_low)}
+
+
+@dataclass(frozen=True)
+class PrecisionRecallCurve:
+    """A precision–recall curve with its summaries, as scikit-learn orders it.
+
+    Attributes
+    ----------
+    precision, recall : ndarray of shape (T + 1,)
+        Recall decreasing; the last point is (recall 0, precision 1) with no threshold.
+    thresholds : ndarray of shape (T,)
+        Increasing thresholds.
+    average_precision : float
+        Step-wise AP, ``sum_n (R_n - R_{n-1}) P_n`` (scikit-learn's definition).
+    chance_level : float
+        The precision of a random ranking: the prevalence ``P / (P + N)``.
+    n_pos, n_neg : float
+        Total positive and negative weight.
+
+    Examples
+    --------
+    >>> pr = PrecisionRecallCurve.from_predictions([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> pr.precision.round(4).tolist()
+    [0.5, 0.6667, 0.5, 1.0, 1.0]
+    >>> pr.recall.tolist()
+    [1.0, 1.0, 0.5, 0.5, 0.0]
+    >>> round(pr.average_precision, 4), pr.chance_level
+    (0.8333, 0.5)
+    """
+
+    precision: FloatArray
+    recall: FloatArray
+    thresholds: FloatArray
+    average_precision: float
+    chance_level: float
+    n_pos: float
+    n_neg: float
+
+    @classmethod
+    def from_threshold_counts(
+        cls, tc: ThresholdCounts, *, drop_intermediate: bool = False, zero_division: Any = "warn"
+    ) -> PrecisionRecallCurve:
+        """Build from the threshold primitive."""
+        tps = np.asarray(tc.tps, dtype=np.float64)
+        fps = np.asarray(tc.fps, dtype=np.float64)
+        thr = tc.thresholds
+        P = tc.n_pos
+        total = tc.n_pos + tc.n_neg
+        # AP over every threshold, before any point is dropped
+        precision_all = divide(tps, tps + fps, zero_division=0.0)
+        if P > 0:
+            ap = float(np.dot(np.asarray(tc.pos, dtype=np.float64), precision_all) / P)
+            ap = max(0.0, min(1.0, ap))
+        else:
+            ap = float(divide(0.0, 0.0, zero_division=zero_division,
+                              what="average precision (no positive samples)"))
+        if check_drop(drop_intermediate) and tps.size > 2:
+            keep = np.flatnonzero(np.concatenate(
+                [[True], np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:])), [True]]))
+            tps, fps, thr = tps[keep], fps[keep], thr[keep]
+            precision = divide(tps, tps + fps, zero_division=0.0)
+        else:
+            precision = precision_all
+        recall = divide(tps, np.full(tps.shape, P), zero_division=zero_division,
+                        what="recall (no positive samples)")
+        chance = float(divide(P, total, zero_division=zero_division, what="prevalence"))
+        return cls(
+            np.concatenate([precision[::-1], [1.0]]),
+            np.concatenate([recall[::-1], [0.0]]),
+            np.ascontiguousarray(thr[::-1]),
+            ap, chance, P, tc.n_neg,
+        )
+
+    @classmethod
+    def from_counts(
+        cls,
+        state: ScoreCounts,
+        *,
+        class_index: int | None = None,
+        drop_intermediate: bool = False,
+        zero_division: Any = "warn",
+    ) -> PrecisionRecallCurve:
+        """P-R curve of a binary state or of one class (one-vs-rest) of a multiclass one."""
+        tc = threshold_counts(state, class_index=class_index)
+        return cls.from_threshold_counts(tc, drop_intermediate=drop_intermediate,
+                                         zero_division=zero_division)
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true: Any,
+        y_score: Any,
+        *,
+        pos_label: Any = None,
+        sample_weight: Any = None,
+        drop_intermediate: bool = False,
+        zero_division: Any = "warn",
+    ) -> PrecisionRecallCurve:
+        """P-R curve from binary labels and scores."""
+        state = as_score_counts(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+        return cls.from_counts(state, drop_intermediate=drop_intermediate,
+                               zero_division=zero_division)
+
+    def auc(self, method: str = "trapezoid") -> float:
+        """Area under the P-R curve: ``"trapezoid"`` (linear interpolation between the
+        points, as ``sklearn.metrics.auc(recall, precision)``) or ``"step"`` (= AP)."""
+        check_choice("method", method, ("trapezoid", "step"))
+        if method == "step":
+            return self.average_precision
+        r, p = self.recall[::-1], self.precision[::-1]
+        return float(np.sum(np.diff(r) * (p[1:] + p[:-1])) / 2.0)
+
+    def break_even_point(self) -> BreakEvenPoint:
+        """Where precision = recall (Zhou's BEP), interpolated on the curve.
+
+        Examples
+        --------
+        >>> pr = PrecisionRecallCurve.from_predictions([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> bep = pr.break_even_point()
+        >>> bep.value, bep.threshold_high, bep.threshold_low
+        (0.5, 0.4, 0.4)
+        """
+        # walk from (recall 0, precision 1) towards recall 1
+        r = self.recall[::-1]
+        p = self.precision[::-1]
+        t = np.concatenate([[np.inf], self.thresholds[::-1]])
+        d = p - r
+        hit = np.flatnonzero(d <= 0)
+        if hit.size == 0:  # precision stays above recall: meets it only at recall 1
+            return BreakEvenPoint(float(r[-1]), float(t[-1]), float(t[-1]))
+        i = int(hit[0])
+        if d[i] == 0 or i == 0:
+            return BreakEvenPoint(float(p[i]), float(t[i]), float(t[i]))
+        f = d[i - 1] / (d[i - 1] - d[i])
+        value = float(r[i - 1] + f * (r[i] - r[i - 1]))
+        return BreakEvenPoint(value, float(t[i - 1]), float(t[i]))
+
+    def as_arrays(self) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """``(precision, recall, thresholds)`` as scikit-learn returns them."""
+        return self.precision, self.recall, self.thresholds
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict."""
+        return {
+            "precision": self.precision.tolist(),
+            "recall": self.recall.tolist(),
+            "thresholds": self.thresholds.tolist(),
+            "average_precision": self.average_precision,
+            "chance_level": self.chance_level,
+            "n_pos": self.n_pos,
+            "n_neg": self.n_neg,
+        }

@@ -1,0 +1,403 @@
+"""ROC curves: points, AUC (with its certified bound when binned), partial AUC,
+rank loss, convex hull and dominance — all read from one :class:`ThresholdCounts`.
+
+Tied scores form one step, drawn as a diagonal segment (Zhou, *Machine Learning*,
+§2.3.3): the trapezoid area of that step counts each tied (positive, negative) pair
+as one half, so ``AUC = 1 - rank loss = U / (m+ m-)`` (Mann–Whitney).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core.scores import ScoreCounts
+from ..exceptions import InvalidParameterError
+from ..metrics.divide import divide
+from .thresholds import ThresholdCounts, as_score_counts, check_drop, threshold_counts
+
+__all__ = [
+    "AucResult",
+    "RocCurve",
+    "RocHull",
+    "rank_loss",
+    "roc_dominance",
+]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class AucResult:
+    """An AUC with the certified bound of a binned state.
+
+    Attributes
+    ----------
+    value : float
+        Trapezoid AUC (ties, including pairs within one bin, count one half).
+    bound : float
+        ``sum_b p_b n_b / (2 P N)``; the exact AUC lies in ``[value - bound, value + bound]``
+        (0 for an exact state).
+    binned : bool
+        Whether the state was binned.
+    """
+
+    value: float
+    bound: float
+    binned: bool
+
+    @property
+    def lower(self) -> float:
+        """Lower end of the certified interval."""
+        return max(0.0, self.value - self.bound)
+
+    @property
+    def upper(self) -> float:
+        """Upper end of the certified interval."""
+        return min(1.0, self.value + self.bound)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict."""
+        return {"value": self.value, "bound": self.bound, "binned": self.binned,
+                "lower": self.lower, "upper": self.upper}
+
+
+def _drop_collinear(fps: FloatArray, tps: FloatArray) -> npt.NDArray[np.intp]:
+    """scikit-learn's rule: keep the ends and every point where the slope changes."""
+    if fps.size <= 2:
+        return np.arange(fps.size)
+    keep = np.concatenate([[True], np.logical_or(np.diff(fps, 2), np.diff(tps, 2)), [True]])
+    return np.flatnonzero(keep)
+
+
+@dataclass(frozen=True)
+class RocCurve:
+    """A receiver operating characteristic curve with its summaries.
+
+    Attributes
+    ----------
+    fpr, tpr : ndarray
+        The points, starting at (0, 0) (threshold ``+inf``).
+    thresholds : ndarray
+        ``thresholds[i]``: predict positive when ``score >= thresholds[i]``.
+    fps, tps : ndarray
+        False- and true-positive weight at each point.
+    n_pos, n_neg : float
+        Total positive and negative weight.
+    auc : float
+        Trapezoid area (NaN when a class is missing).
+    auc_bound : float
+        Certified bound on ``|AUC_exact - auc|`` (binned states; 0 when exact).
+    binned : bool
+        Whether the thresholds are bin edges.
+
+    Examples
+    --------
+    >>> roc = RocCurve.from_predictions([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> roc.fpr.tolist(), roc.tpr.tolist()
+    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    >>> roc.auc
+    0.75
+    """
+
+    fpr: FloatArray
+    tpr: FloatArray
+    thresholds: FloatArray
+    fps: FloatArray
+    tps: FloatArray
+    n_pos: float
+    n_neg: float
+    auc: float
+    auc_bound: float = 0.0
+    binned: bool = False
+
+    @classmethod
+    def from_threshold_counts(
+        cls, tc: ThresholdCounts, *, drop_intermediate: bool = False, zero_division: Any = "warn"
+    ) -> RocCurve:
+        """Build from the threshold primitive."""
+        fps = np.asarray(tc.fps, dtype=np.float64)
+        tps = np.asarray(tc.tps, dtype=np.float64)
+        thr = tc.thresholds
+        if check_drop(drop_intermediate):
+            idx = _drop_collinear(fps, tps)
+            fps, tps, thr = fps[idx], tps[idx], thr[idx]
+        fps = np.concatenate([[0.0], fps])
+        tps = np.concatenate([[0.0], tps])
+        thr = np.concatenate([[np.inf], thr])
+        fpr = divide(fps, np.full(fps.shape, tc.n_neg), zero_division=zero_division,
+                     what="false positive rate (no negative samples)")
+        tpr = divide(tps, np.full(tps.shape, tc.n_pos), zero_division=zero_division,
+                     what="true positive rate (no positive samples)")
+        return cls(fpr, tpr, thr, fps, tps, tc.n_pos, tc.n_neg, tc.auc(), tc.tie_bound(),
+                   tc.binned)
+
+    @classmethod
+    def from_counts(
+        cls,
+        state: ScoreCounts,
+        *,
+        class_index: int | None = None,
+        versus: int | None = None,
+        drop_intermediate: bool = False,
+        zero_division: Any = "warn",
+    ) -> RocCurve:
+        """ROC of a binary state, or of one class (one-vs-rest / one-vs-one) of a multiclass one."""
+        tc = threshold_counts(state, class_index=class_index, versus=versus)
+        return cls.from_threshold_counts(tc, drop_intermediate=drop_intermediate,
+                                         zero_division=zero_division)
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true: Any,
+        y_score: Any,
+        *,
+        pos_label: Any = None,
+        sample_weight: Any = None,
+        drop_intermediate: bool = False,
+        zero_division: Any = "warn",
+    ) -> RocCurve:
+        """ROC from binary labels and scores (probabilities, logits or decision values)."""
+        state = as_score_counts(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+        return cls.from_counts(state, drop_intermediate=drop_intermediate,
+                               zero_division=zero_division)
+
+    # ----------------------------------------------------------------- summaries
+    def auc_result(self) -> AucResult:
+        """The AUC with its certified bound."""
+        return AucResult(self.auc, self.auc_bound, self.binned)
+
+    @property
+    def rank_loss(self) -> float:
+        """Zhou's rank loss ``1 - AUC`` (eq. 2.21–2.22)."""
+        return 1.0 - self.auc
+
+    def partial_auc(
+        self, max_fpr: float, *, min_fpr: float = 0.0, mcclish: bool = False
+    ) -> float:
+        """Area under the curve for ``min_fpr <= FPR <= max_fpr``.
+
+        With ``mcclish=True`` the area is standardised (McClish 1989) to 0.5 for a
+        chance curve and 1 for a perfect one: ``(1 + (A - Amin) / (Amax - Amin)) / 2``
+        with ``Amin = (max² - min²)/2`` and ``Amax = max - min``; for ``min_fpr=0``
+        this is scikit-learn's ``roc_auc_score(max_fpr=...)``.
+
+        Examples
+        --------
+        >>> roc = RocCurve.from_predictions([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> roc.partial_auc(0.5)
+        0.25
+        >>> round(roc.partial_auc(0.5, mcclish=True), 6)
+        0.666667
+        """
+        lo, hi = float(min_fpr), float(max_fpr)
+        if not 0.0 <= lo < hi <= 1.0:
+            raise InvalidParameterError(
+                f"need 0 <= min_fpr < max_fpr <= 1, got min_fpr={min_fpr}, max_fpr={max_fpr}"
+            )
+        if np.isnan(self.auc):
+            return float("nan")
+        area = _area_between(self.fpr, self.tpr, lo, hi)
+        if not mcclish:
+            return area
+        amin = 0.5 * (hi * hi - lo * lo)
+        amax = hi - lo
+        return 0.5 * (1.0 + (area - amin) / (amax - amin))
+
+    def convex_hull(self) -> RocHull:
+        """The ROC convex hull (the potentially optimal operating points)."""
+        return RocHull.from_curve(self)
+
+    def dominates(self, other: RocCurve, *, strict: bool = False) -> bool:
+        """Whether this curve is nowhere below ``other`` (seed 000: one curve above another)."""
+        rel = roc_dominance(self, other)
+        return rel == "first" or (not strict and rel == "equal")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict (lists; the first threshold ``inf`` is written as ``None``)."""
+        return {
+            "fpr": self.fpr.tolist(),
+            "tpr": self.tpr.tolist(),
+            "thresholds": [None if np.isinf(t) else float(t) for t in self.thresholds],
+            "auc": self.auc,
+            "auc_bound": self.auc_bound,
+            "binned": self.binned,
+            "n_pos": self.n_pos,
+            "n_neg": self.n_neg,
+        }
+
+    def as_arrays(self) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """``(fpr, tpr, thresholds)`` as scikit-learn returns them."""
+        return self.fpr, self.tpr, self.thresholds
+
+
+def _area_between(x: FloatArray, y: FloatArray, lo: float, hi: float) -> float:
+    """Trapezoid area under a monotone polyline between x = lo and x = hi."""
+    # value at the cut points: the last point at x (top of a vertical step)
+    # for the left cut, the first point at x (bottom of a vertical step) for the right one
+    def at(v: float, side: str) -> float:
+        i = int(np.searchsorted(x, v, side=side))  # type: ignore[call-overload]
+        if side == "right":
+            i -= 1
+            if i < x.size - 1 and x[i] < v:
+                return float(np.interp(v, x[i:i + 2], y[i:i + 2]))
+            return float(y[i])
+        if i > 0 and x[i] > v:
+            return float(np.interp(v, x[i - 1:i + 1], y[i - 1:i + 1]))
+        return float(y[i])
+
+    inner = (x > lo) & (x < hi)
+    xs = np.concatenate([[lo], x[inner], [hi]])
+    ys = np.concatenate([[at(lo, "right")], y[inner], [at(hi, "left")]])
+    return float(np.trapezoid(ys, xs)) if hasattr(np, "trapezoid") else float(
+        np.sum(np.diff(xs) * (ys[1:] + ys[:-1])) / 2.0
+    )
+
+
+@dataclass(frozen=True)
+class RocHull:
+    """The upper convex hull of a ROC curve.
+
+    Attributes
+    ----------
+    fpr, tpr : ndarray
+        Hull vertices from (0, 0) to (1, 1).
+    thresholds : ndarray
+        Threshold of each vertex (``inf`` for (0, 0)); points between two vertices
+        are reached by randomising between their thresholds.
+    auc : float
+        Area under the hull (>= the curve's AUC).
+    """
+
+    fpr: FloatArray
+    tpr: FloatArray
+    thresholds: FloatArray
+    auc: float
+
+    @classmethod
+    def from_curve(cls, roc: RocCurve) -> RocHull:
+        """Monotone-chain upper hull of the curve's points."""
+        x, y, t = roc.fpr, roc.tpr, roc.thresholds
+        # candidates: the top point at each fpr (a hull vertex is never below another at same x)
+        last = np.concatenate([x[1:] != x[:-1], [True]])
+        x, y, t = x[last], y[last], t[last]
+        if x[0] > 0 or y[0] > 0:  # keep the origin
+            x = np.concatenate([[0.0], x])
+            y = np.concatenate([[0.0], y])
+            t = np.concatenate([[np.inf], t])
+        idx = _upper_hull(x, y)
+        hx, hy = x[idx], y[idx]
+        area = float(np.sum(np.diff(hx) * (hy[1:] + hy[:-1])) / 2.0)
+        return cls(hx, hy, t[idx], area)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict."""
+        return {"fpr": self.fpr.tolist(), "tpr": self.tpr.tolist(),
+                "thresholds": [None if np.isinf(v) else float(v) for v in self.thresholds],
+                "auc": self.auc}
+
+
+def _upper_hull(x: FloatArray, y: FloatArray) -> npt.NDArray[np.intp]:
+    """Indices of the upper hull of points sorted by x (distinct x), left to right.
+
+    Uses scipy's Qhull on large inputs and a monotone chain on small ones.
+    """
+    n = x.size
+    if n <= 2:
+        return np.arange(n)
+    if n > 2000:
+        from scipy.spatial import ConvexHull, QhullError
+
+        try:
+            verts = np.unique(ConvexHull(np.column_stack([x, y])).vertices)
+        except QhullError:  # all points collinear
+            return np.array([0, n - 1])
+        # vertices on or above the chord from the first to the last point
+        x0, y0, x1, y1 = x[0], y[0], x[-1], y[-1]
+        cross = (x1 - x0) * (y[verts] - y0) - (y1 - y0) * (x[verts] - x0)
+        up = verts[cross >= 0]
+        return np.unique(np.concatenate([[0], up, [n - 1]]))
+    hull: list[int] = []
+    for i in range(n):
+        while len(hull) >= 2:
+            a, b = hull[-2], hull[-1]
+            if (x[b] - x[a]) * (y[i] - y[a]) - (y[b] - y[a]) * (x[i] - x[a]) >= 0:
+                hull.pop()
+            else:
+                break
+        hull.append(i)
+    return np.array(hull, dtype=np.intp)
+
+
+def _envelope(x: FloatArray, y: FloatArray, q: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Lowest and highest value of a monotone polyline at each query x."""
+    ux_first = np.concatenate([[True], x[1:] != x[:-1]])
+    ux_last = np.concatenate([x[1:] != x[:-1], [True]])
+    ux = x[ux_first]
+    ymin = y[ux_first]
+    ymax = y[ux_last]
+    i = np.clip(np.searchsorted(ux, q, side="left"), 0, ux.size - 1)
+    exact = ux[i] == q
+    j = np.maximum(i - 1, 0)
+    span = np.where(ux[i] > ux[j], ux[i] - ux[j], 1.0)
+    frac = np.clip((q - ux[j]) / span, 0.0, 1.0)
+    between = ymax[j] + frac * (ymin[i] - ymax[j])
+    return np.where(exact, ymin[i], between), np.where(exact, ymax[i], between)
+
+
+def roc_dominance(a: RocCurve, b: RocCurve, *, atol: float = 1e-12) -> str:
+    """Compare two ROC curves everywhere in FPR.
+
+    Returns ``"first"`` when ``a`` is nowhere below ``b`` and somewhere above,
+    ``"second"`` for the converse, ``"equal"`` when they coincide and
+    ``"crossing"`` otherwise.
+
+    Examples
+    --------
+    >>> y = [0, 0, 1, 1]
+    >>> good = RocCurve.from_predictions(y, [0.1, 0.2, 0.8, 0.9])
+    >>> poor = RocCurve.from_predictions(y, [0.1, 0.9, 0.2, 0.8])
+    >>> roc_dominance(good, poor)
+    'first'
+    """
+    q = np.union1d(a.fpr, b.fpr)
+    alo, ahi = _envelope(a.fpr, a.tpr, q)
+    blo, bhi = _envelope(b.fpr, b.tpr, q)
+    d = np.concatenate([alo - blo, ahi - bhi])
+    above = bool((d > atol).any())
+    below = bool((d < -atol).any())
+    if above and below:
+        return "crossing"
+    if above:
+        return "first"
+    if below:
+        return "second"
+    return "equal"
+
+
+def rank_loss(state: ScoreCounts, *, class_index: int | None = None) -> float:
+    """Zhou's rank loss (eq. 2.21): the weighted share of (positive, negative) pairs
+    ranked the wrong way, ties counting one half — computed pair-wise per positive,
+    independently of the ROC trapezoids.
+
+    Examples
+    --------
+    >>> from clfeval import ScoreCounts
+    >>> rank_loss(ScoreCounts.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]))
+    0.25
+    """
+    if state.is_multiclass and class_index is None:
+        raise InvalidParameterError("a multiclass state needs class_index=")
+    _, pos, neg = (state.binary_table() if class_index is None else state.ovr_table(class_index))
+    pos = np.asarray(pos, dtype=np.float64)
+    neg = np.asarray(neg, dtype=np.float64)
+    p, n = pos.sum(), neg.sum()
+    if p <= 0 or n <= 0:
+        return float("nan")
+    # negatives strictly above each value (ascending table): suffix sums
+    above = np.concatenate([np.cumsum(neg[::-1])[::-1][1:], [0.0]])
+    return float(np.dot(pos, above + 0.5 * neg) / (p * n))

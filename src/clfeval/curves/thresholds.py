@@ -1,0 +1,214 @@
+"""The one thresholds-to-counts primitive every curve is built from.
+
+A table ``(values ascending, positive weight, negative weight)`` read from a
+:class:`~clfeval.ScoreCounts` becomes, with two cumulative sums over the
+descending distinct scores, the true- and false-positive weight at every
+threshold ("predict positive when score >= t"). ROC, precision–recall, DET and
+cost curves, and the threshold sweep of any registered metric (as one stack of
+2×2 matrices), are all read from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._validation import as_1d_labels, check_choice
+from ..core.labels import to_python
+from ..core.scores import ScoreCounts
+from ..exceptions import InvalidParameterError
+
+__all__ = ["ThresholdCounts", "as_score_counts", "threshold_counts"]
+
+Array = npt.NDArray[Any]
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class ThresholdCounts:
+    """Counts at every distinct threshold, highest threshold first.
+
+    Attributes
+    ----------
+    thresholds : ndarray of shape (T,)
+        Distinct scores (or bin lower edges), descending; at ``thresholds[i]`` the
+        samples with ``score >= thresholds[i]`` are predicted positive.
+    tps, fps : ndarray of shape (T,)
+        Cumulative positive / negative weight at or above each threshold.
+    pos, neg : ndarray of shape (T,)
+        Positive / negative weight exactly at each threshold (in each bin).
+    n_pos, n_neg : float
+        Total positive and negative weight.
+    binned : bool
+        Whether the thresholds are bin edges (pairs within a bin count as ties).
+    """
+
+    thresholds: FloatArray
+    tps: Array
+    fps: Array
+    pos: Array
+    neg: Array
+    n_pos: float
+    n_neg: float
+    binned: bool = False
+
+    @classmethod
+    def from_table(
+        cls, values: FloatArray, pos: Array, neg: Array, *, binned: bool = False
+    ) -> ThresholdCounts:
+        """Build from an ascending table (rows with no weight are skipped)."""
+        keep = (pos + neg) > 0
+        if not keep.all():
+            values, pos, neg = values[keep], pos[keep], neg[keep]
+        pos = pos[::-1]
+        neg = neg[::-1]
+        tps = np.cumsum(pos)
+        fps = np.cumsum(neg)
+        n_pos = float(tps[-1]) if tps.size else 0.0
+        n_neg = float(fps[-1]) if fps.size else 0.0
+        return cls(values[::-1], tps, fps, pos, neg, n_pos, n_neg, binned)
+
+    @property
+    def fns(self) -> Array:
+        """Positive weight below each threshold."""
+        return self.n_pos - self.tps
+
+    @property
+    def tns(self) -> Array:
+        """Negative weight below each threshold."""
+        return self.n_neg - self.fps
+
+    def stack(self, *, include_all_negative: bool = False) -> FloatArray:
+        """The (T, 2, 2) stack of matrices ``[[tn, fp], [fn, tp]]``, one per threshold.
+
+        With ``include_all_negative`` a first matrix for ``t = +inf`` (nothing
+        predicted positive) is prepended.
+        """
+        tps = np.asarray(self.tps, dtype=np.float64)
+        fps = np.asarray(self.fps, dtype=np.float64)
+        if include_all_negative:
+            tps = np.concatenate([[0.0], tps])
+            fps = np.concatenate([[0.0], fps])
+        out = np.empty((tps.size, 2, 2))
+        out[:, 0, 0] = self.n_neg - fps
+        out[:, 0, 1] = fps
+        out[:, 1, 0] = self.n_pos - tps
+        out[:, 1, 1] = tps
+        return out
+
+    def auc(self) -> float:
+        """Trapezoid area under (fps/N, tps/P) — NaN when a class has no weight."""
+        if self.n_pos <= 0 or self.n_neg <= 0:
+            return float("nan")
+        neg = np.asarray(self.neg, dtype=np.float64)
+        pos = np.asarray(self.pos, dtype=np.float64)
+        tps = np.asarray(self.tps, dtype=np.float64)
+        # each step adds neg_i * (tps_before + tps_after) / 2
+        area = float(np.dot(neg, 2.0 * tps - pos)) / 2.0
+        return min(1.0, max(0.0, area / (self.n_pos * self.n_neg)))
+
+    def tie_bound(self) -> float:
+        """``sum_b p_b n_b / (2 P N)``: the most that splitting each bin could move the AUC."""
+        if not self.binned or self.n_pos <= 0 or self.n_neg <= 0:
+            return 0.0
+        pos = np.asarray(self.pos, dtype=np.float64)
+        neg = np.asarray(self.neg, dtype=np.float64)
+        return float(np.dot(pos, neg)) / (2.0 * self.n_pos * self.n_neg)
+
+
+def as_score_counts(
+    y_true: Any,
+    y_score: Any = None,
+    *,
+    pos_label: Any = None,
+    labels: Any = None,
+    sample_weight: Any = None,
+    **options: Any,
+) -> ScoreCounts:
+    """Accept a :class:`ScoreCounts` or raw ``(y_true, y_score)`` and return the state.
+
+    One-class binary data are allowed here (the curves report what is undefined):
+    the missing class is represented by a placeholder label.
+    """
+    if isinstance(y_true, ScoreCounts):
+        if y_score is not None:
+            raise InvalidParameterError("pass either a ScoreCounts or (y_true, y_score), not both")
+        return y_true
+    if y_score is None:
+        raise InvalidParameterError("y_score is required with raw y_true")
+    s = np.asarray(y_score)
+    if s.ndim == 1 and labels is None:
+        yt = as_1d_labels(y_true, "y_true")
+        present = np.unique(yt[:1]) if yt.size else yt
+        if yt.size and bool((yt == yt[0]).all()):
+            # one class only: positive when it is pos_label (or 1/True), else negative
+            only = to_python(present[0])
+            if pos_label is None:
+                is_positive = only is True or (not isinstance(only, str) and only == 1)
+            else:
+                is_positive = only == to_python(pos_label)
+            return ScoreCounts.from_scores(
+                np.full(yt.size, is_positive), s, labels=[False, True], pos_label=True,
+                sample_weight=sample_weight, **options,
+            )
+        return ScoreCounts.from_scores(
+            yt, s, pos_label=pos_label, sample_weight=sample_weight, **options
+        )
+    return ScoreCounts.from_scores(
+        y_true, s, labels=labels, pos_label=pos_label, sample_weight=sample_weight, **options
+    )
+
+
+def threshold_counts(
+    state: ScoreCounts, *, class_index: int | None = None, versus: int | None = None
+) -> ThresholdCounts:
+    """Counts at every threshold of a binary state, or of one class of a multiclass state.
+
+    Parameters
+    ----------
+    state : ScoreCounts
+        The score state.
+    class_index : int, optional
+        Multiclass: the positive class (one-vs-rest on its score column).
+    versus : int, optional
+        Multiclass: the negative class for one-vs-one (default: all other classes).
+
+    Examples
+    --------
+    >>> from clfeval import ScoreCounts
+    >>> tc = threshold_counts(ScoreCounts.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]))
+    >>> tc.thresholds.tolist(), tc.tps.tolist(), tc.fps.tolist()
+    ([0.8, 0.4, 0.35, 0.1], [1, 1, 2, 2], [0, 1, 1, 2])
+    >>> tc.auc()
+    0.75
+    """
+    binned = state.is_binned
+    if not state.is_multiclass:
+        if class_index is not None and class_index != state.pos_index:
+            v, p, n = state.ovr_table(class_index)
+        else:
+            v, p, n = state.binary_table()
+        return ThresholdCounts.from_table(v, p, n, binned=binned)
+    if class_index is None:
+        raise InvalidParameterError(
+            "a multiclass score state needs class_index= (one-vs-rest) or a binary state"
+        )
+    k = len(state.labels)
+    if not 0 <= class_index < k:
+        raise InvalidParameterError(f"class_index must be in 0..{k - 1}, got {class_index}")
+    if versus is None:
+        v, p, n = state.ovr_table(class_index)
+    else:
+        if not 0 <= versus < k or versus == class_index:
+            raise InvalidParameterError(f"versus must be another class index, got {versus}")
+        v, p, n = state.ovo_table(class_index, versus)
+    return ThresholdCounts.from_table(v, p, n, binned=binned)
+
+
+def check_drop(drop_intermediate: Any) -> bool:
+    """Validate a boolean flag."""
+    check_choice("drop_intermediate", drop_intermediate, (True, False))
+    return bool(drop_intermediate)
