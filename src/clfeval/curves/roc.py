@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._validation import check_choice
 from ..core.scores import ScoreCounts
 from ..exceptions import InvalidParameterError
 from ..metrics.divide import divide
@@ -177,9 +178,14 @@ class RocCurve:
         return 1.0 - self.auc
 
     def partial_auc(
-        self, max_fpr: float, *, min_fpr: float = 0.0, mcclish: bool = False
+        self, max_fpr: float, *, min_fpr: float = 0.0, mcclish: bool = False,
+        focus: str = "fpr",
     ) -> float:
         """Area under the curve for ``min_fpr <= FPR <= max_fpr``.
+
+        With ``focus="tpr"`` the two bounds are true-positive rates instead and the
+        area is the one between the curve and the right edge (FPR = 1) over that
+        band of TPR (pROC's ``partial.auc.focus="sensitivity"``).
 
         With ``mcclish=True`` the area is standardised (McClish 1989) to 0.5 for a
         chance curve and 1 for a perfect one: ``(1 + (A - Amin) / (Amax - Amin)) / 2``
@@ -199,9 +205,14 @@ class RocCurve:
             raise InvalidParameterError(
                 f"need 0 <= min_fpr < max_fpr <= 1, got min_fpr={min_fpr}, max_fpr={max_fpr}"
             )
+        check_choice("focus", focus, ("fpr", "tpr"))
         if np.isnan(self.auc):
             return float("nan")
-        area = _area_between(self.fpr, self.tpr, lo, hi)
+        if focus == "fpr":
+            area = _area_between(self.fpr, self.tpr, lo, hi)
+        else:  # the same curve seen from the other class: x = 1 - TPR, y = 1 - FPR
+            lo, hi = 1.0 - hi, 1.0 - lo
+            area = _area_between(1.0 - self.tpr[::-1], 1.0 - self.fpr[::-1], lo, hi)
         if not mcclish:
             return area
         amin = 0.5 * (hi * hi - lo * lo)
