@@ -117,9 +117,10 @@ def _bounds(x: Array, n: Array, level: float, method: str) -> tuple[Array, Array
             lo = np.where(x > 0, _st.beta.ppf(alpha / 2, np.maximum(x, 1e-300), n - x + 1), 0.0)
             hi = np.where(x < n, _st.beta.ppf(1 - alpha / 2, x + 1, np.maximum(n - x, 1e-300)),
                           1.0)
-        else:  # jeffreys: equal-tailed Beta(x + 1/2, n - x + 1/2) posterior interval
-            lo = _st.beta.ppf(alpha / 2, x + 0.5, n - x + 0.5)
-            hi = _st.beta.ppf(1 - alpha / 2, x + 0.5, n - x + 0.5)
+        else:  # jeffreys: equal-tailed Beta(x + 1/2, n - x + 1/2) posterior interval,
+            # with Brown, Cai & DasGupta's (2001) boundary rule: low = 0 at x = 0, high = 1 at x = n
+            lo = np.where(x > 0, _st.beta.ppf(alpha / 2, x + 0.5, n - x + 0.5), 0.0)
+            hi = np.where(x < n, _st.beta.ppf(1 - alpha / 2, x + 0.5, n - x + 0.5), 1.0)
     return np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
 
 
@@ -151,7 +152,8 @@ def proportion_interval(
         ``"wilson"`` (score interval, the default), ``"wilson_cc"`` (with
         continuity correction, Newcombe 1998 method 4), ``"clopper_pearson"``
         (exact; alias ``"exact"``), ``"agresti_coull"``, ``"jeffreys"``
-        (equal-tailed Beta(x+½, n−x+½)) or ``"normal"`` (Wald; alias ``"wald"``,
+        (equal-tailed Beta(x+½, n−x+½); low = 0 at x = 0 and high = 1 at x = n,
+        as Brown, Cai & DasGupta 2001 recommend) or ``"normal"`` (Wald; alias ``"wald"``,
         clipped to [0, 1]).
     zero_division : "warn", 0.0, 1.0 or nan
         Estimate where ``trials == 0``; the interval is then the whole [0, 1]
