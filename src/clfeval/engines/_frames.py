@@ -1,0 +1,69 @@
+"""Turn pandas / Arrow partitions into :class:`~clfeval.io.Chunk` objects (private)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..io.columns import ColumnMap, detect_columns
+from ..io.readers import Chunk, Column
+from ._fold import Spec
+
+__all__ = ["make_spec", "pandas_chunk"]
+
+
+def make_spec(names: list[str], *, y_true: str | None, y_pred: str | None,
+              y_score: Any, weight: str | None, labels: Any, pos_label: Any,
+              threshold: float | None, on_invalid: str, bins: Any, max_distinct: Any,
+              source: str) -> Spec:
+    """Detect columns and build (and validate) the folding spec."""
+    from ._fold import Folder
+
+    cmap: ColumnMap = detect_columns(names, y_true=y_true, y_pred=y_pred, y_score=y_score,
+                                     weight=weight, path=source)
+    spec = Spec(cmap, None if labels is None else tuple(labels), pos_label,
+                None if threshold is None else float(threshold), on_invalid, bins,
+                max_distinct)
+    Folder(spec)
+    return spec
+
+
+def _pandas_column(s: Any, is_label: bool) -> Column:
+    import pandas as pd
+
+    missing = np.asarray(s.isna().to_numpy(), dtype=bool)
+    miss = missing if missing.any() else None
+    dt = s.dtype
+    if is_label:
+        if pd.api.types.is_bool_dtype(dt) and miss is None:
+            return Column(np.asarray(s.to_numpy(dtype=bool)))
+        if pd.api.types.is_integer_dtype(dt) and miss is None:
+            return Column(np.asarray(s.to_numpy()))
+        if pd.api.types.is_float_dtype(dt):
+            v = np.asarray(s.to_numpy(dtype=np.float64, na_value=np.nan))
+            return Column(np.where(missing, 0.0, v), None, miss)
+        codes, uniq = pd.factorize(s, use_na_sentinel=True)
+        codes = np.where(codes < 0, 0, codes).astype(np.intp)
+        vals = [v.item() if isinstance(v, np.generic) else v for v in list(uniq)] or [0]
+        return Column(codes, tuple(vals), miss)
+    if isinstance(dt, np.dtype) and dt.kind in "iuf":
+        return Column(np.asarray(s.to_numpy()))  # NaN stays NaN: a non-finite score
+    if pd.api.types.is_numeric_dtype(dt) and not pd.api.types.is_bool_dtype(dt):
+        v = np.asarray(s.to_numpy(dtype=np.float64, na_value=np.nan)) if miss is not None \
+            else np.asarray(s.to_numpy())
+        if miss is not None:
+            v = np.where(missing, 0.0, v)
+        return Column(v, None, miss)
+    num = pd.to_numeric(s, errors="coerce")
+    bad = np.asarray(num.isna().to_numpy(), dtype=bool) & ~missing
+    v = np.asarray(num.to_numpy(dtype=np.float64, na_value=0.0))
+    return Column(v, None, miss, bad if bad.any() else None)
+
+
+def pandas_chunk(df: Any, spec: Spec, source: str, start: int = 0) -> Chunk:
+    """A pandas DataFrame (one partition) as a chunk."""
+    cols = spec.columns
+    label_cols = {cols.y_true} | ({cols.y_pred} if cols.y_pred else set())
+    out = {name: _pandas_column(df[name], name in label_cols) for name in cols.names}
+    return Chunk(source, start, len(df), out)

@@ -1,0 +1,80 @@
+"""Dask adapter: partitions → states → tree merge equals the in-memory states."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from clfeval import ConfusionMatrix, FileFormatError, ScoreCounts
+from clfeval.engines import evaluate_files
+
+dd = pytest.importorskip("dask.dataframe")
+pd = pytest.importorskip("pandas")
+
+
+@pytest.fixture(scope="module")
+def frame(data):
+    return pd.DataFrame({
+        "y_true": data["y_true"], "score": data["score"], "weight": data["weight"],
+        "label3": data["y_true3"], "pred3": data["y_pred3"],
+        "proba_0": data["proba"][:, 0], "proba_1": data["proba"][:, 1],
+        "proba_2": data["proba"][:, 2],
+    })
+
+
+@pytest.mark.parametrize("scheduler", ["sync", "threads"])
+def test_dask_binary_and_multiclass_match_in_memory(frame, data, scheduler):
+    import clfeval.dask
+
+    ddf = dd.from_pandas(frame, npartitions=11)  # early partitions have no positives
+    res = clfeval.dask.evaluate(ddf, y_true="y_true", y_score="score", weight="weight",
+                                threshold=0.5, bins=20, scheduler=scheduler, split_every=3)
+    assert res.scores == ScoreCounts.from_scores(data["y_true"], data["score"],
+                                                 sample_weight=data["weight"], bits=20)
+    assert res.confusion == ConfusionMatrix.from_scores(data["y_true"], data["score"], 0.5,
+                                                        sample_weight=data["weight"])
+    assert res.n_rows == len(frame)
+    assert len(res.sources) == 11
+    res3 = clfeval.dask.evaluate(ddf, y_true="label3", y_pred="pred3",
+                                 y_score=["proba_0", "proba_1", "proba_2"], labels=[0, 1, 2],
+                                 scheduler=scheduler)
+    assert res3.confusion == ConfusionMatrix.from_predictions(data["y_true3"], data["y_pred3"])
+    assert res3.scores == ScoreCounts.from_scores(data["y_true3"], data["proba"],
+                                                  labels=[0, 1, 2])
+
+
+def test_dask_equals_streamed_parquet(frame, parquet_file):
+    import clfeval.dask
+
+    ddf = dd.from_pandas(frame, npartitions=5)
+    a = clfeval.dask.evaluate(ddf, y_true="y_true", y_score="score", threshold=0.5,
+                              scheduler="sync")
+    b = evaluate_files(parquet_file, y_true="y_true", y_score="score", threshold=0.5)
+    assert a.scores == b.scores
+    assert a.confusion == b.confusion
+
+
+def test_dask_invalid_rows_name_partition_and_row():
+    import clfeval.dask
+
+    df = pd.DataFrame({"y_true": [0, 1, 1, 0, 1, 0], "score": [0.1, 0.2, np.nan, 0.4, 0.5, 0.6]})
+    ddf = dd.from_pandas(df, npartitions=2)
+    with pytest.raises(FileFormatError, match=r"<dask partition 0>, row 3, column 'score'"):
+        clfeval.dask.evaluate(ddf, scheduler="sync")
+    res = clfeval.dask.evaluate(ddf, on_invalid="exclude", scheduler="sync")
+    assert res.excluded.nonfinite_score == 1
+    assert res.n_used == 5
+
+
+def test_dask_local_cluster_with_processes(frame, data):
+    distributed = pytest.importorskip("distributed")
+    import clfeval.dask
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        ddf = dd.from_pandas(frame, npartitions=8)
+        res = clfeval.dask.evaluate(ddf, y_true="label3", y_pred="pred3", weight="weight")
+        assert client.status == "running"
+    assert res.confusion == ConfusionMatrix.from_predictions(
+        data["y_true3"], data["y_pred3"], sample_weight=data["weight"])
