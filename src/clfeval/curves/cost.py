@@ -166,7 +166,7 @@ class CostCurve:
     def from_counts(cls, state: ScoreCounts, *, class_index: int | None = None) -> CostCurve:
         """Cost curve of a binary state (or one class of a multiclass state)."""
         tc = threshold_counts(state, class_index=class_index)
-        return cls.from_roc(RocCurve.from_threshold_counts(tc))
+        return cls.from_roc(RocCurve.from_threshold_counts(tc, zero_division=np.nan))
 
     @classmethod
     def from_predictions(cls, y_true: Any, y_score: Any, *, pos_label: Any = None,
