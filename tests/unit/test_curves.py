@@ -155,7 +155,7 @@ def test_cost_sensitive_error_zhou_eq_2_23():
     # Zhou eq. 2.23 by hand: 2 positives (class 0 in Zhou's table) missed at cost01 = 5,
     # 1 negative false alarm at cost10 = 1, m = 10 -> (2*5 + 1*1) / 10
     y_true = [0] * 5 + [1] * 5
-    y_pred = [0, 0, 0, 1, 1] + [0, 1, 1, 1, 1]
+    y_pred = [0, 0, 0, 1, 1, 0, 1, 1, 1, 1]
     assert cost_sensitive_error(y_true, y_pred, cost=[[0, 5], [1, 0]]) == pytest.approx(1.1)
     cm = ConfusionMatrix.from_predictions(y_true, y_pred)
     assert cost_sensitive_error(cm, cost=[[0, 5], [1, 0]]) == pytest.approx(1.1)
