@@ -227,3 +227,57 @@ def test_compare_side_by_side_and_ranks() -> None:
     assert c2.reports[0].confusion.counts.tolist() == skm.confusion_matrix(y, good).tolist()
     with pytest.raises(InvalidParameterError, match="unknown keys"):
         clfeval.compare({"m": {"pred": good}}, y)
+
+
+def test_intervals_wilson_against_statsmodels() -> None:
+    from statsmodels.stats.proportion import proportion_confint
+
+    y, s = _binary(250)
+    r = clfeval.evaluate(y, y_score=s, threshold=0.4)
+    (tn, fp), (fn, tp) = r.confusion.counts.tolist()
+    n = tn + fp + fn + tp
+    for name, x, trials in (("accuracy", tp + tn, n), ("tpr", tp, tp + fn),
+                            ("ppv", tp, tp + fp), ("tnr", tn, tn + fp)):
+        iv = r.row(name).interval
+        assert iv is not None
+        assert iv.method == "wilson"
+        lo, hi = proportion_confint(x, trials, alpha=0.05, method="wilson")
+        assert (iv.lower, iv.upper) == pytest.approx((lo, hi))
+    r90 = clfeval.evaluate(y, y_score=s, threshold=0.4, ci=0.9)
+    lo, hi = proportion_confint(tp, tp + fn, alpha=0.1, method="wilson")
+    iv90 = r90.row("tpr").interval
+    assert iv90 is not None
+    assert (iv90.lower, iv90.upper) == pytest.approx((lo, hi))
+    assert clfeval.evaluate(y, y_score=s, ci=None).row("tpr").interval is None
+
+
+def test_bootstrap_intervals_bracket_the_estimate_and_are_reproducible() -> None:
+    y, s = _binary(300)
+    r = clfeval.evaluate(y, y_score=s)
+    for name in ("f1", "mcc", "cohen_kappa", "balanced_accuracy"):
+        iv = r.row(name).interval
+        v = r.metric(name)
+        assert iv is not None
+        assert v is not None
+        assert iv.method.startswith("bootstrap")
+        assert iv.lower < v < iv.upper
+    assert clfeval.evaluate(y, y_score=s) == r  # fixed seed: same report twice
+
+
+def test_compare_pairwise_tests_mcnemar_against_statsmodels() -> None:
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    y, s = _binary(300)
+    a = (s >= 0.45).astype(int)
+    b = (s >= 0.8).astype(int)
+    c = clfeval.compare({"a": a, "b": b, "sa": s, "sb": s + RNG.normal(0, 0.5, len(s))}, y)
+    t = next(t for t in c.tests if t.test == "mcnemar" and (t.model_a, t.model_b) == ("a", "b"))
+    ca, cb = a == y, b == y
+    table = [[np.sum(ca & cb), np.sum(ca & ~cb)], [np.sum(~ca & cb), np.sum(~ca & ~cb)]]
+    ref = mcnemar(table, exact=True)
+    assert t.p_value == pytest.approx(ref.pvalue)
+    assert t.statistic == pytest.approx(ref.statistic)
+    assert t.difference == pytest.approx(ca.mean() - cb.mean())
+    d = next(t for t in c.tests if t.test == "delong")
+    assert (d.model_a, d.model_b) == ("sa", "sb")
+    assert d.difference == pytest.approx(skm.roc_auc_score(y, s) - c.reports[3].metric("roc_auc"))

@@ -392,7 +392,7 @@ def _interval_fn(cm: ConfusionMatrix, ci: float | None) -> Any:
         raise InvalidParameterError(f"ci must be a level in (0, 1) or None, got {ci!r}")
     from ._intervals import provider
 
-    return provider(cm, float(ci)) or none
+    return provider(cm, float(ci))
 
 
 def _curve_rows(cm: ConfusionMatrix, roc: tuple[Curve, ...],

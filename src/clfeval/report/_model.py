@@ -518,7 +518,8 @@ class PairwiseTest:
     p_value : float or None
         Two-sided p-value.
     difference : float or None
-        What differs: b − a in error counts (McNemar: n01 − n10) or in AUC (DeLong).
+        The effect, positive when model A is better: accuracy(A) − accuracy(B) for
+        McNemar, AUC(A) − AUC(B) for DeLong.
     """
 
     test: str
