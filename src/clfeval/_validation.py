@@ -43,7 +43,13 @@ def as_1d_labels(y: Any, name: str) -> npt.NDArray[Any]:
         raise InvalidInputError(f"{name} is required, got None")
     if isinstance(y, (str, bytes)):
         raise InvalidInputError(f"{name} must be a sequence of labels, got a single string")
-    arr = np.asarray(y)
+    if isinstance(y, (list, tuple)):
+        # numpy would silently turn [0, "a"] into strings: inspect Python sequences as objects
+        arr = np.asarray(y, dtype=object)
+        if arr.ndim == 1 and arr.size:
+            return _narrow_object(arr, name)
+    else:
+        arr = np.asarray(y)
     if arr.ndim == 0:
         raise InvalidInputError(f"{name} must be a 1-D sequence of labels, got a scalar")
     if arr.ndim != 1:
@@ -139,7 +145,9 @@ def as_weights(w: Any, n: int, name: str = "sample_weight") -> npt.NDArray[np.fl
         raise InvalidInputError(f"{name} must be numeric, got dtype {arr.dtype}")
     arr = arr.astype(np.float64, copy=False)
     if len(arr) != n:
-        raise InvalidInputError(f"inconsistent lengths: {name} has {len(arr)} values, labels have {n}")
+        raise InvalidInputError(
+            f"inconsistent lengths: {name} has {len(arr)} values, labels have {n}"
+        )
     if not np.isfinite(arr).all():
         i = int(np.flatnonzero(~np.isfinite(arr))[0])
         raise InvalidInputError(f"{name} contains NaN/inf, first at index {i}")
@@ -164,7 +172,9 @@ def as_scores(s: Any, name: str = "y_score", *, ndim: int | None = None) -> npt.
     if not np.isfinite(arr).all():
         bad = ~np.isfinite(arr)
         i = int(np.flatnonzero(bad.reshape(len(arr), -1).any(axis=1))[0])
-        raise InvalidInputError(f"{name} contains {int(bad.sum())} NaN/inf value(s), first at row {i}")
+        raise InvalidInputError(
+            f"{name} contains {int(bad.sum())} NaN/inf value(s), first at row {i}"
+        )
     return arr
 
 

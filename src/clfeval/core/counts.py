@@ -381,7 +381,9 @@ class ConfusionMatrix:
         [966.6666666666666, 33.333333333333336]
         """
         if not np.isfinite(population) or population < 0:
-            raise InvalidParameterError(f"population must be a non-negative number, got {population}")
+            raise InvalidParameterError(
+                f"population must be a non-negative number, got {population}"
+            )
         b = self.binary(pos_label).counts.astype(np.float64)
         pos, neg = b[1].sum(), b[0].sum()
         if prevalence is None:
@@ -467,11 +469,12 @@ class ConfusionMatrix:
         w0 = max([len("actual \\ pred"), *map(len, names)])
         widths = [max(len(n), *(len(r[j]) for r in cells)) for j, n in enumerate(names)]
         head = "actual \\ pred".ljust(w0) + "  " + "  ".join(
-            n.rjust(w) for n, w in zip(names, widths)
+            n.rjust(w) for n, w in zip(names, widths, strict=True)
         )
         lines = [head]
-        for name, row in zip(names, cells):
-            lines.append(name.ljust(w0) + "  " + "  ".join(c.rjust(w) for c, w in zip(row, widths)))
+        for name, row in zip(names, cells, strict=True):
+            cols = "  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True))
+            lines.append(name.ljust(w0) + "  " + cols)
         return "\n".join(lines)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -512,7 +515,7 @@ class ConfusionMatrix:
             types = data.get("label_types")
             if types is not None:
                 conv = {"int": int, "float": float, "str": str, "bool": bool}
-                labels = [conv[t](v) for t, v in zip(types, labels)]
+                labels = [conv[t](v) for t, v in zip(types, labels, strict=True)]
             dtype = np.float64 if data["dtype"] == "float64" else np.int64
             counts = np.asarray(data["counts"], dtype=dtype)
         except (KeyError, TypeError, ValueError) as exc:

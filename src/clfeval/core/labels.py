@@ -84,29 +84,53 @@ def _bincount(
     return np.bincount(idx, weights=w, minlength=size)
 
 
+_CHUNK = 1 << 16  # rows per cache-sized block of the integer fast path
+
+
 def _count_small_int(
     yt: npt.NDArray[Any],
     yp: npt.NDArray[Any],
     w: npt.NDArray[np.float64] | None,
     declared: npt.NDArray[Any] | None,
 ) -> tuple[tuple[Any, ...], npt.NDArray[Any]] | None:
+    """Direct counting of small-range integer labels, one cache-sized block at a time.
+
+    Each block is read from memory once: its min/max, the fused cell index
+    ``(t - lo) * r + (p - lo)`` and the bincount all run on data already in cache.
+    Returns ``None`` (caller falls back to sorting) when the label range is too wide.
+    """
     is_bool = yt.dtype.kind == "b"
     if is_bool:
         yt, yp = yt.view(np.uint8), yp.view(np.uint8)
-    lo = min(int(yt.min()), int(yp.min()))
-    hi = max(int(yt.max()), int(yp.max()))
-    r = hi - lo + 1
-    if r * r > _DIRECT_CELLS:
-        return None
-    # one fused index: (t - lo) * r + (p - lo), built in place in a single temporary
-    idx = yt.astype(np.intp, copy=True)
-    if r != 1:
-        idx *= r
-    idx += yp
-    shift = lo * r + lo
-    if shift:
-        idx -= shift
-    full = _bincount(idx, w, r * r).reshape(r, r)
+    n = len(yt)
+    buf = np.empty(min(n, _CHUNK), np.intp)
+    blocks: list[tuple[int, int, npt.NDArray[Any]]] = []
+    glo, ghi = None, None
+    for s in range(0, n, _CHUNK):
+        a, b = yt[s : s + _CHUNK], yp[s : s + _CHUNK]
+        lo = int(min(a.min(), b.min()))
+        hi = int(max(a.max(), b.max()))
+        r = hi - lo + 1
+        if r * r > _DIRECT_CELLS:
+            return None
+        glo = lo if glo is None else min(glo, lo)
+        ghi = hi if ghi is None else max(ghi, hi)
+        if ghi - glo + 1 > 1 << 11:
+            return None
+        o = buf[: len(a)]
+        np.multiply(a, np.intp(r), out=o, casting="unsafe")
+        np.add(o, b, out=o, casting="unsafe")
+        if lo:
+            o -= lo * r + lo
+        blocks.append((lo, r, _bincount(o, None if w is None else w[s : s + _CHUNK], r * r)))
+    assert glo is not None
+    assert ghi is not None
+    r = ghi - glo + 1
+    full = np.zeros((r, r), np.float64 if w is not None else np.int64)
+    for lo, rb, cnt in blocks:
+        o0 = lo - glo
+        full[o0 : o0 + rb, o0 : o0 + rb] += cnt.reshape(rb, rb)
+    lo = glo
     present = np.flatnonzero(full.any(axis=0) | full.any(axis=1))
     values = present + lo
     if declared is None:

@@ -84,8 +84,11 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
 
 
 def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
-                            adjusted: bool = False) -> float:
+                            adjusted: bool = False, zero_division: Any = "warn") -> float:
     """Mean recall over the classes present in ``y_true`` (optionally chance-adjusted).
+
+    The adjusted score is undefined when ``y_true`` holds a single class
+    (``zero_division`` decides; scikit-learn returns NaN there).
 
     Examples
     --------
@@ -93,7 +96,7 @@ def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = No
     0.625
     """
     cm = ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=sample_weight)
-    return float(cm.metric("balanced_accuracy", adjusted=adjusted, zero_division=0.0))
+    return float(cm.metric("balanced_accuracy", adjusted=adjusted, zero_division=zero_division))
 
 
 def _binary_or_average(
@@ -115,7 +118,8 @@ def _binary_or_average(
         if pos_label not in labs or (isinstance(pos_label, str) != isinstance(labs[0], str)):
             if len(labs) == 2:
                 raise InvalidParameterError(
-                    f"pos_label={pos_label!r} is not a valid label; it should be one of {list(labs)}"
+                    f"pos_label={pos_label!r} is not a valid label; "
+                    f"it should be one of {list(labs)}"
                 )
             # one class only: the positive class is absent (or is the only one)
             cm = ConfusionMatrix(np.pad(cm.counts, (0, 1)), (*labs, pos_label))

@@ -75,7 +75,8 @@ def error_rate(c: Array) -> Array:
 
 @_overall("balanced_accuracy", "Balanced accuracy: unweighted mean of per-class recalls over "
           "the classes present in y_true.", aliases=("mean_class_accuracy", "macro_recall"),
-          params={"adjusted": False}, reference="seed 000 (mean per-class accuracy); Brodersen 2010")
+          params={"adjusted": False},
+          reference="seed 000 (mean per-class accuracy); Brodersen 2010")
 def balanced_accuracy(c: Array, adjusted: bool = False) -> Array:
     d, row, _, _ = _parts(c)
     present = row > 0
@@ -380,17 +381,17 @@ def kl_divergence(c: Array) -> Array:
           reference="Hubert & Arabie 1985")
 def adjusted_rand_index(c: Array) -> Array:
     _, row, col, n = _parts(c)
-
-    def comb2(x: Array) -> Array:
-        return x * (x - 1.0) / 2.0
-
-    sum_comb = comb2(c).sum((-2, -1))
-    sa, sb = comb2(row).sum(-1), comb2(col).sum(-1)
-    expected = _nan_div(sa * sb, comb2(n))
-    mx = (sa + sb) / 2.0
-    out = _nan_div(sum_comb - expected, mx - expected)
-    # identical trivial partitions: scikit-learn's convention is 1.0
-    return np.where((mx == expected) & (sum_comb == expected) & (n > 0), 1.0, out)
+    # pair confusion matrix: pairs together/apart in truth and in prediction
+    s = (c**2).sum((-2, -1))
+    together_both = s - n
+    split_true = (row**2).sum(-1) - s  # together in truth, apart in prediction
+    split_pred = (col**2).sum(-1) - s
+    apart_both = n**2 - split_true - split_pred - s
+    num = 2.0 * (together_both * apart_both - split_true * split_pred)
+    den = ((together_both + split_true) * (split_true + apart_both)
+           + (together_both + split_pred) * (split_pred + apart_both))
+    # no pair disagrees: full agreement by convention (as scikit-learn)
+    return np.where((split_true == 0) & (split_pred == 0) & (n > 0), 1.0, _nan_div(num, den))
 
 
 @_overall("goodman_kruskal_lambda_a", "Goodman–Kruskal lambda: error reduction in predicting "

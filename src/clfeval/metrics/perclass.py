@@ -228,10 +228,9 @@ def _mcc(tp: Array, fn: Array, fp: Array, tn: Array) -> Array:
 
 @_compound("kappa_ovr", "One-vs-rest Cohen's kappa of class k vs rest.", (-1.0, 1.0))
 def _kappa(tp: Array, fn: Array, fp: Array, tn: Array) -> Array:
-    n = tp + fn + fp + tn
     num = 2.0 * (tp * tn - fn * fp)
     den = (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)
-    return divide(num, den, zero_division=float("nan")) + 0.0 * n
+    return divide(num, den, zero_division=float("nan"))
 
 
 @_compound("prevalence_threshold", "Prevalence threshold (√(TPR·FPR) − FPR) / (TPR − FPR).",
@@ -274,8 +273,8 @@ def _op(tp: Array, fn: Array, fp: Array, tn: Array) -> Array:
     return acc - divide(np.abs(tnr - tpr), tnr + tpr, zero_division=float("nan"))
 
 
-@_compound("discriminant_power", "Discriminant power (√3/π)·(ln(TPR/FNR) + ln(TNR/FPR)).",
+@_compound("discriminant_power", "Discriminant power (√3/π)·(log10(TPR/FNR) + log10(TNR/FPR)).",
            (-INF, INF), reference="Sokolova et al. 2006")
 def _dp(tp: Array, fn: Array, fp: Array, tn: Array) -> Array:
     x = divide(tp, fn, zero_division=float("nan")) * divide(tn, fp, zero_division=float("nan"))
-    return np.sqrt(3.0) / np.pi * np.log(x)
+    return np.sqrt(3.0) / np.pi * np.log10(x)

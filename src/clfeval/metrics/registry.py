@@ -186,8 +186,15 @@ def evaluate_counts(
 
 
 def _nanmean(vals: Array, w: Array, zd: Any, name: str) -> Array:
+    """Weighted mean over the last axis leaving NaN out.
+
+    When every remaining weight is zero the plain mean of the remaining values is used
+    (scikit-learn's convention, e.g. a weighted average whose supported classes are all
+    undefined); when every value is NaN the average is undefined.
+    """
     ok = ~np.isnan(vals)
     w = np.where(ok, w, 0.0)
+    w = np.where((w.sum(-1, keepdims=True) == 0) & ok, 1.0, w)
     num = np.where(ok, vals, 0.0) * w
     den = w.sum(-1)
     with warnings.catch_warnings():
@@ -200,7 +207,7 @@ def _nanmean(vals: Array, w: Array, zd: Any, name: str) -> Array:
 def _macro_pr(spec: MetricSpec, tp: Array, fn: Array, fp: Array, tn: Array, zd: Any,
               kw: Mapping[str, Any]) -> Array:
     """Zhou's macro-F: F-beta of the macro-averaged precision and recall (seed 001, eq. 2.14)."""
-    if spec.name != "fbeta":
+    if spec.name not in ("fbeta", "f1"):
         raise InvalidParameterError(
             f"average='macro_pr' (Zhou's macro-F1) applies to f1/fbeta only, not {spec.name!r}"
         )

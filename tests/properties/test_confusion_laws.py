@@ -1,0 +1,147 @@
+"""Laws of the ConfusionMatrix state: merging, weights, permutations, serialisation."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tests.strategies import count_matrices, expand, label_pairs
+
+from clfeval import ConfusionMatrix, IncompatibleStateError
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(label_pairs(max_n=80), st.data())
+def test_any_sharding_merged_in_any_order_equals_one_shot(data: Any, draw: Any) -> None:
+    yt, yp, universe = data
+    whole = ConfusionMatrix.from_predictions(yt, yp, labels=universe)
+    n = len(yt)
+    cuts = sorted(draw.draw(st.lists(st.integers(0, n), max_size=6)))
+    bounds = [0, *cuts, n]
+    shards = [
+        ConfusionMatrix.from_predictions(yt[a:b], yp[a:b], labels=universe)
+        for a, b in zip(bounds[:-1], bounds[1:])
+        if b > a
+    ]
+    order = draw.draw(st.permutations(range(len(shards))))
+    merged = sum((shards[i] for i in order), ConfusionMatrix.empty(universe))
+    assert merged == whole
+    assert merged.counts.dtype == np.int64  # integer counts stay exact
+    # streaming update gives the same state
+    acc = ConfusionMatrix.empty(universe)
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        if b > a:
+            acc = acc.update(yt[a:b], yp[a:b])
+    assert acc == whole
+
+
+@SETTINGS
+@given(label_pairs(max_n=40), st.data())
+def test_integer_weights_equal_repetition_and_zero_weight_equals_dropping(
+    data: Any, draw: Any
+) -> None:
+    yt, yp, universe = data
+    w = np.array(draw.draw(st.lists(st.integers(0, 4), min_size=len(yt), max_size=len(yt))))
+    weighted = ConfusionMatrix.from_predictions(yt, yp, labels=universe, sample_weight=w)
+    repeated_t, repeated_p = np.repeat(yt, w), np.repeat(yp, w)
+    if len(repeated_t):
+        repeated = ConfusionMatrix.from_predictions(repeated_t, repeated_p, labels=universe)
+        np.testing.assert_array_equal(weighted.counts, repeated.counts)
+    keep = w > 0
+    if keep.any():
+        dropped = ConfusionMatrix.from_predictions(yt[keep], yp[keep], labels=universe,
+                                                   sample_weight=w[keep])
+        np.testing.assert_array_equal(weighted.counts, dropped.counts)
+
+
+@SETTINGS
+@given(label_pairs(max_n=50), st.randoms(use_true_random=False))
+def test_sample_order_does_not_matter(data: Any, rnd: Any) -> None:
+    yt, yp, universe = data
+    perm = np.array(rnd.sample(range(len(yt)), len(yt)))
+    a = ConfusionMatrix.from_predictions(yt, yp, labels=universe)
+    b = ConfusionMatrix.from_predictions(yt[perm], yp[perm], labels=universe)
+    assert a == b
+
+
+@SETTINGS
+@given(count_matrices(min_k=2, max_k=5), st.randoms(use_true_random=False))
+def test_relabelling_classes_permutes_per_class_metrics_and_keeps_overall(
+    m: np.ndarray, rnd: Any
+) -> None:
+    k = m.shape[0]
+    perm = np.array(rnd.sample(range(k), k))
+    a = ConfusionMatrix(m)
+    b = ConfusionMatrix(m[np.ix_(perm, perm)])
+    nan = float("nan")
+    for name in ("tpr", "ppv", "f1", "mcc_ovr", "informedness", "jaccard"):
+        np.testing.assert_allclose(b.metric(name, average=None, zero_division=nan),
+                                   a.metric(name, average=None, zero_division=nan)[perm])
+    for name in ("accuracy", "mcc", "cohen_kappa", "scott_pi", "mutual_information",
+                 "chi_squared", "krippendorff_alpha", "g_mean", "mcc_product"):
+        np.testing.assert_allclose(b.metric(name, zero_division=nan),
+                                   a.metric(name, zero_division=nan), rtol=1e-10)
+
+
+@SETTINGS
+@given(count_matrices(min_k=2, max_k=5))
+def test_swapping_truth_and_prediction_transposes(m: np.ndarray) -> None:
+    a, t = ConfusionMatrix(m), ConfusionMatrix(m.T)
+    nan = float("nan")
+    np.testing.assert_allclose(a.metric("tpr", average=None, zero_division=nan),
+                               t.metric("ppv", average=None, zero_division=nan))
+    for sym in ("mcc", "cohen_kappa", "accuracy", "mutual_information", "adjusted_rand_index"):
+        np.testing.assert_allclose(a.metric(sym, zero_division=nan),
+                                   t.metric(sym, zero_division=nan), rtol=1e-10)
+
+
+@SETTINGS
+@given(count_matrices(min_k=1, max_k=6))
+def test_rows_expand_back_to_the_same_matrix(m: np.ndarray) -> None:
+    yt, yp = expand(m)
+    cm = ConfusionMatrix.from_predictions(yt, yp, labels=list(range(m.shape[0])))
+    np.testing.assert_array_equal(cm.counts, m)
+
+
+@SETTINGS
+@given(count_matrices(min_k=2, max_k=5), st.booleans())
+def test_to_dict_round_trips_through_json_and_pickle(m: np.ndarray, weighted: bool) -> None:
+    counts = m * 0.5 if weighted else m
+    cm = ConfusionMatrix(counts, [f"c{i}" for i in range(m.shape[0])], pos_label="c1")
+    back = ConfusionMatrix.from_dict(json.loads(json.dumps(cm.to_dict())))
+    assert back == cm and back.counts.dtype == cm.counts.dtype
+    assert pickle.loads(pickle.dumps(cm)) == cm
+
+
+@SETTINGS
+@given(count_matrices(min_k=2, max_k=4))
+def test_bounded_metrics_stay_in_their_range(m: np.ndarray) -> None:
+    from clfeval import list_metrics
+
+    cm = ConfusionMatrix(m)
+    for spec in list_metrics():
+        v = np.atleast_1d(cm.metric(spec.name, **({"average": None} if spec.per_class else {}),
+                                    zero_division=float("nan")))
+        v = v[~np.isnan(v)]
+        lo, hi = spec.bounds
+        assert np.all(v >= lo - 1e-12) and np.all(v <= hi + 1e-12), (spec.name, m.tolist(), v)
+
+
+def test_merging_different_labels_is_refused() -> None:
+    a = ConfusionMatrix([[1, 0], [0, 1]], ["a", "b"])
+    b = ConfusionMatrix([[1, 0], [0, 1]], ["a", "c"])
+    with pytest.raises(IncompatibleStateError, match="different labels"):
+        _ = a + b
+    c = ConfusionMatrix([[1, 0], [0, 1]], [0, 1])
+    d = ConfusionMatrix([[1, 0], [0, 1]], ["0", "1"])
+    with pytest.raises(IncompatibleStateError):
+        _ = c + d
+    with pytest.raises(IncompatibleStateError, match="pos_label"):
+        _ = a.with_pos_label("a") + a.with_pos_label("b")
