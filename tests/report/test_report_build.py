@@ -281,3 +281,19 @@ def test_compare_pairwise_tests_mcnemar_against_statsmodels() -> None:
     d = next(t for t in c.tests if t.test == "delong")
     assert (d.model_a, d.model_b) == ("sa", "sb")
     assert d.difference == pytest.approx(skm.roc_auc_score(y, s) - c.reports[3].metric("roc_auc"))
+
+
+def test_cost_curve_envelope_is_lower_envelope_of_roc_lines() -> None:
+    # Drummond & Holte: NE(PC) = FNR·PC + FPR·(1 − PC); the envelope is the minimum over
+    # every ROC point (checked on a grid against the sklearn ROC points)
+    y, s = _binary(150)
+    r = clfeval.evaluate(y, y_score=s)
+    cc = r.cost_curve
+    assert cc is not None
+    fpr, tpr, _ = skm.roc_curve(y, s, drop_intermediate=False)
+    grid = np.linspace(0, 1, 101)
+    lines = (1 - tpr)[:, None] * grid + fpr[:, None] * (1 - grid)
+    assert np.interp(grid, cc.pc, cc.envelope) == pytest.approx(lines.min(axis=0), abs=1e-12)
+    env = lines.min(axis=0)
+    assert cc.area == pytest.approx(float(np.sum(np.diff(grid) * (env[1:] + env[:-1]) / 2)),
+                                    abs=1e-3)

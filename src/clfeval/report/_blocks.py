@@ -112,6 +112,10 @@ def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Bloc
         out.append(_table("curves", ["curve", "ROC AUC", "average precision", "P-R break-even"], [
             [roc.name, fmt(roc.area), fmt(pr.area), fmt(pr.break_even)]
             for roc, pr in zip(r.roc, r.pr, strict=False)]))
+    if r.cost_curve is not None:
+        out.append(Block("p", f"Cost curve (Drummond & Holte): area under the lower envelope "
+                              f"{r.cost_curve.area:.4f} (expected normalised cost over all "
+                              "operating conditions)."))
     if r.sweep is not None and r.sweep.best:
         out.append(Block(h2, "Threshold analysis"))
         rows = [[m, f"{t:g}"] for m, t in r.sweep.best.items() if m in SWEEP_OPTIMA]

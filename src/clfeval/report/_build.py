@@ -271,9 +271,9 @@ def from_states(
     if scores is not None:
         if scores.is_multiclass:
             for j, lab in enumerate(scores.labels):
-                tables.append((str(lab), _scores.from_table(*scores.ovr_table(j))))
+                tables.append((str(lab), _scores.counts(scores, j)))
         else:
-            full = _scores.from_table(*scores.binary_table())
+            full = _scores.counts(scores)
     if confusion is None:
         if full is None:
             raise InvalidInputError(
@@ -303,11 +303,13 @@ def from_states(
     roc: tuple[Curve, ...] = ()
     pr: tuple[Curve, ...] = ()
     sweep: ThresholdSweep | None = None
+    ccurve = None
     if full is not None:
         name = title or "model"
         roc = (_scores.roc_curve(full, name, max_points),)
         pr = (_scores.pr_curve(full, name, max_points),)
         sweep = _sweep(full, threshold, max_points)
+        ccurve = _scores.cost_curve(full)
     elif tables:
         ok = [(n, t) for n, t in tables if t.n_pos > 0 and t.n_neg > 0]
         roc = tuple(_scores.roc_curve(t, n, max_points) for n, t in ok)
@@ -334,6 +336,7 @@ def from_states(
         sweep=sweep,
         cost=cost,
         source=dict(source or {}),
+        cost_curve=ccurve,
     )
 
 

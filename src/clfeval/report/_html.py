@@ -195,6 +195,17 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2") -> str:
                 series, title="Metrics versus threshold", xlabel="threshold θ",
                 ylabel="metric", xlim=(lo, hi), ylim=(ymin, 1.0), vline_id=f"{p}-sw-vl",
                 uid=f"{p}-sw"), f"{p}-sw") + "</div>")
+        if r.cost_curve is not None:
+            cc = r.cost_curve
+            lines = [Series("", (0.0, 1.0), (f, n), "#c7c7c7")
+                     for f, n in zip(cc.line_fpr, cc.line_fnr, strict=True)]
+            lines.append(Series(f"lower envelope (area {cc.area:.4f})", cc.pc, cc.envelope,
+                                PALETTE[0]))
+            out.append('<div class="card">' + _svg_id(line_chart(
+                lines, title="Cost curve (Drummond & Holte)",
+                xlabel="probability cost PC(+)", ylabel="normalised expected cost",
+                ylim=(0.0, 0.5 if max(cc.envelope) <= 0.5 else 1.0), uid=f"{p}-cc"),
+                f"{p}-cc") + "</div>")
         if r.cost is not None and r.cost.thresholds:
             c = r.cost
             ys = [v for v in c.mean_costs if v is not None]

@@ -20,6 +20,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "Comparison",
     "CostAnalysis",
+    "CostCurveData",
     "Curve",
     "Interval",
     "MetricRow",
@@ -355,6 +356,41 @@ class CostAnalysis:
                    _tup(d["mean_costs"]), dec(d["best_threshold"]), dec(d["best_mean_cost"]))
 
 
+@dataclass(frozen=True)
+class CostCurveData:
+    """Drummond & Holte's cost curve (from :class:`clfeval.curves.CostCurve`).
+
+    Attributes
+    ----------
+    pc : tuple of float
+        Probability cost PC(+) at the vertices of the lower envelope (0 … 1).
+    envelope : tuple of float
+        Normalised expected cost of the lower envelope at ``pc``.
+    line_fpr, line_fnr : tuple of float
+        A thinned set of ROC points, each drawn as the line from (0, FPR) to (1, FNR).
+    area : float
+        Area under the lower envelope (expected cost over all operating conditions).
+    """
+
+    pc: tuple[float, ...]
+    envelope: tuple[float, ...]
+    line_fpr: tuple[float, ...]
+    line_fnr: tuple[float, ...]
+    area: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict."""
+        return {"pc": list(self.pc), "envelope": list(self.envelope),
+                "line_fpr": list(self.line_fpr), "line_fnr": list(self.line_fnr),
+                "area": self.area}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> CostCurveData:
+        """Inverse of :meth:`to_dict`."""
+        return cls(_tup(d["pc"]), _tup(d["envelope"]), _tup(d["line_fpr"]),
+                   _tup(d["line_fnr"]), float(d["area"]))
+
+
 # ----------------------------------------------------------------- the report
 @dataclass(frozen=True)
 class Report:
@@ -387,6 +423,8 @@ class Report:
         Counts and metrics at every threshold (binary scores only).
     cost : CostAnalysis or None
         Present when a cost matrix was given.
+    cost_curve : CostCurveData or None
+        Drummond–Holte cost curve (binary scores only).
     source : mapping of str to str
         Where the data came from (file, columns); shown escaped in every renderer.
     """
@@ -404,6 +442,7 @@ class Report:
     sweep: ThresholdSweep | None = None
     cost: CostAnalysis | None = None
     source: Mapping[str, str] = field(default_factory=dict)
+    cost_curve: CostCurveData | None = None
 
     # ------------------------------------------------------------ accessors
     @property
@@ -460,6 +499,7 @@ class Report:
             "pr": [c.to_dict() for c in self.pr],
             "sweep": None if self.sweep is None else self.sweep.to_dict(),
             "cost": None if self.cost is None else self.cost.to_dict(),
+            "cost_curve": None if self.cost_curve is None else self.cost_curve.to_dict(),
         }
 
     @classmethod
@@ -481,6 +521,8 @@ class Report:
                 sweep=None if d["sweep"] is None else ThresholdSweep.from_dict(d["sweep"]),
                 cost=None if d["cost"] is None else CostAnalysis.from_dict(d["cost"]),
                 source={str(k): str(v) for k, v in d.get("source", {}).items()},
+                cost_curve=None if d.get("cost_curve") is None
+                else CostCurveData.from_dict(d["cost_curve"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise IncompatibleStateError(f"malformed {SCHEMA} document: {exc!r}") from exc
