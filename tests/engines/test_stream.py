@@ -204,3 +204,25 @@ def test_missing_file_in_list_names_it(tmp_path, parquet_file):
     with pytest.raises(FileFormatError, match=r"nope\.parquet: no such file"):
         evaluate_files([parquet_file, os.path.join(tmp_path, "nope.parquet")],
                        y_true="y_true", y_score="score")
+
+
+@pytest.mark.parametrize("kind", ["logits", "nonneg_with_zeros", "bool_labels"])
+def test_bit_bins_match_in_memory_for_any_sign(tmp_path, kind):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(5)
+    n = 5000
+    y = rng.random(n) < 0.4
+    if kind == "logits":
+        s = rng.normal(size=n) * 50 + y  # negative and positive decision values
+    else:
+        s = np.round(rng.random(n), 2) * y
+        s[:7] = -0.0  # negative zero is the same score as zero
+    yt = y if kind == "bool_labels" else y.astype(np.int8)
+    p = tmp_path / "s.parquet"
+    pq.write_table(pa.table({"y_true": yt, "score": s}), p, row_group_size=700)
+    for bits in (12, 28):
+        res = evaluate_files(str(p), y_true="y_true", y_score="score", bins=bits,
+                             chunk_rows=300)
+        assert res.scores == ScoreCounts.from_scores(yt, s, bits=bits)

@@ -300,17 +300,22 @@ class Folder:
         flag("missing_label", tcol.missing, cols.y_true)
         if pcol is not None:
             flag("missing_label", pcol.missing, str(cols.y_pred))
-        t_local, t_uniq, t_nan = _local_codes(tcol)
-        flag("missing_label", t_nan, cols.y_true)
-        if pcol is not None:
-            p_local, p_uniq, p_nan = _local_codes(pcol)
-            flag("missing_label", p_nan, str(cols.y_pred))
-        missing = masks.get("missing_label", (None, ""))[0]
-        gt = self._map_labels(chunk, cols.y_true, t_local, t_uniq, missing)
-        flag("unknown_label", _unknown(gt, missing), cols.y_true)
-        if pcol is not None:
-            gp = self._map_labels(chunk, str(cols.y_pred), p_local, p_uniq, missing)
-            flag("unknown_label", _unknown(gp, missing), str(cols.y_pred))
+        gt: npt.NDArray[np.intp] | None = None
+        is_pos: npt.NDArray[np.bool_] | None = None
+        if pcol is None and len(cols.y_score) == 1:
+            is_pos = self._fast_binary_truth(tcol)
+        if is_pos is None:
+            t_local, t_uniq, t_nan = _local_codes(tcol)
+            flag("missing_label", t_nan, cols.y_true)
+            if pcol is not None:
+                p_local, p_uniq, p_nan = _local_codes(pcol)
+                flag("missing_label", p_nan, str(cols.y_pred))
+            missing = masks.get("missing_label", (None, ""))[0]
+            gt = self._map_labels(chunk, cols.y_true, t_local, t_uniq, missing)
+            flag("unknown_label", _unknown(gt, missing), cols.y_true)
+            if pcol is not None:
+                gp = self._map_labels(chunk, str(cols.y_pred), p_local, p_uniq, missing)
+                flag("unknown_label", _unknown(gp, missing), str(cols.y_pred))
         scores: list[npt.NDArray[Any]] = []
         for name in cols.y_score:
             sc = chunk.columns[name]
@@ -344,22 +349,54 @@ class Folder:
             keep = self._apply_policy(chunk, masks)
         self.n_rows += n
         if keep is not None:
-            gt = gt[keep]
+            if gt is not None:
+                gt = gt[keep]
+            if is_pos is not None:
+                is_pos = is_pos[keep]
             if pcol is not None:
                 gp = gp[keep]
             scores = [s[keep] for s in scores]
             w = None if w is None else w[keep]
-        if gt.size == 0:
-            return
+            if not keep.any():
+                return
         k = len(self.space.labels)
         if self.cm is not None:
+            assert gt is not None
             if self.cm.shape[0] < k:
                 self.cm = _pad(self.cm, k)
             idx = gt * k
             idx += gp
             self.cm += _bincount(idx, w, k * k).reshape(k, k)
         if scores:
-            self._fold_scores(gt, scores, w)
+            self._fold_scores(gt, is_pos, scores, w)
+
+    def _fast_binary_truth(self, col: Column) -> npt.NDArray[np.bool_] | None:
+        """``y_true == positive`` for integer/bool labels with at most two values.
+
+        Skips the general label encoding (the hot path of billion-row streams);
+        returns ``None`` when the general path is needed (other dtypes, missing
+        values, unknown labels or more than two values — it then reports them).
+        """
+        v = col.values
+        if col.dictionary is not None or col.missing is not None or v.dtype.kind not in "iub" \
+                or v.size == 0:
+            return None
+        is_bool = v.dtype.kind == "b"
+        u = v.view(np.uint8) if is_bool else v
+        lo, hi = int(u.min()), int(u.max())
+        if hi - lo > 1:
+            return None
+        present: list[Any] = [lo] if lo == hi else [lo, hi]
+        if is_bool:
+            present = [bool(x) for x in present]
+        codes, bad = self.space.lookup(present)
+        if bad is not None or (codes < 0).any():
+            return None
+        pos = _binary_pos_label_value(self.spec, self.space)
+        for x in present:
+            if x == pos and _kind(x) == _kind(pos):
+                return v == (bool(x) if is_bool else x)
+        return np.zeros(v.size, dtype=bool)
 
     def _map_labels(self, chunk: Chunk, column: str, local: npt.NDArray[np.intp],
                     uniq: Sequence[Any], missing: npt.NDArray[np.bool_] | None
@@ -413,12 +450,15 @@ class Folder:
                 taken |= m
         return ~taken
 
-    def _fold_scores(self, gt: npt.NDArray[np.intp], scores: list[npt.NDArray[Any]],
+    def _fold_scores(self, gt: npt.NDArray[np.intp] | None,
+                     is_pos: npt.NDArray[np.bool_] | None, scores: list[npt.NDArray[Any]],
                      w: npt.NDArray[np.float64] | None) -> None:
         if len(scores) == 1:
             s = scores[0]
-            pos_code = self.space.code(_binary_pos_label_value(self.spec, self.space))
-            is_pos = gt == pos_code if pos_code >= 0 else np.zeros(len(gt), bool)
+            if is_pos is None:
+                assert gt is not None
+                pos_code = self.space.code(_binary_pos_label_value(self.spec, self.space))
+                is_pos = gt == pos_code if pos_code >= 0 else np.zeros(len(gt), bool)
             if self.space.declared is False and len(self.space.labels) > 2:
                 raise InvalidInputError(
                     f"y_true has {len(self.space.labels)} classes "
@@ -426,11 +466,20 @@ class Folder:
                     "(give one score column per class for K classes)")
             if self.tallies is not None:
                 thr = float(self.spec.threshold)  # type: ignore[arg-type]
-                idx = is_pos.astype(np.intp) * 2
-                idx += s >= thr
-                self.tallies += _bincount(idx, w, 4).reshape(2, 2)
+                pred = s >= thr
+                if w is None:
+                    n_pos = int(np.count_nonzero(is_pos))
+                    n_pred = int(np.count_nonzero(pred))
+                    tp = int(np.count_nonzero(is_pos & pred))
+                    fp, fn = n_pred - tp, n_pos - tp
+                    self.tallies += np.array([[is_pos.size - n_pos - fp, fp], [fn, tp]])
+                else:
+                    idx = is_pos.astype(np.intp) * 2
+                    idx += pred
+                    self.tallies += _bincount(idx, w, 4).reshape(2, 2)
             self.scores = _update_binary(self.scores, is_pos, s, w)
         else:
+            assert gt is not None
             self.scores = _update_multi(self.scores, gt, np.column_stack(scores), w)
 
 
@@ -536,6 +585,10 @@ def _chunk_table(state: Any, s: npt.NDArray[Any], codes: npt.NDArray[np.intp],
         idx += codes
         c = _bincount(idx, w, uniq.size * k).reshape(uniq.size, k)
         return uniq, np.ascontiguousarray(c.T)
+    if b.kind == "bits" and b.bits < 64:
+        fast = _fast_bits_table(s, codes, w, k, b)
+        if fast is not None:
+            return fast
     keys = b.keys(s)
     kmin = keys.min()
     span = int(keys.max() - kmin) + 1
@@ -552,6 +605,37 @@ def _chunk_table(state: Any, s: npt.NDArray[Any], codes: npt.NDArray[np.intp],
     idx += codes
     c = _bincount(idx, w, ukeys.size * k).reshape(ukeys.size, k)
     return b.floors(ukeys), np.ascontiguousarray(c.T)
+
+
+def _fast_bits_table(s: npt.NDArray[np.float64], codes: npt.NDArray[Any],
+                     w: npt.NDArray[np.float64] | None, k: int, b: Any
+                     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[Any]] | None:
+    """Bit bins of non-negative scores with in-place integer work (no temporaries).
+
+    For ``x >= +0.0`` the order key is ``bits(x) | 2**63``, so the key's leading
+    ``b`` bits are ``(bits(x) >> (64 - b)) | 2**(b-1)`` — the same bins as
+    :meth:`Binning.keys`, computed in a few passes over one array.
+    """
+    if s.size == 0 or not s.min() >= 0.0:
+        return None
+    shift = np.uint64(64 - b.bits)
+    u = np.add(s, 0.0, dtype=np.float64).view(np.uint64)  # a fresh array; -0.0 → +0.0
+    u >>= shift
+    umin = u.min()
+    span = int(u.max() - umin) + 1
+    if span > max(1 << 22, 4 * u.size):
+        return None
+    u -= umin
+    idx = u.view(np.int64)
+    if k == 2:
+        idx <<= 1
+    else:
+        idx *= k
+    idx += codes
+    c = _bincount(idx, w, span * k).reshape(span, k)
+    nz = np.flatnonzero(c.any(axis=1))
+    ukeys = nz.astype(np.uint64) + umin + (np.uint64(1) << np.uint64(b.bits - 1))
+    return b.floors(ukeys), np.ascontiguousarray(c[nz].T)
 
 
 def _with_table(state: Any, tables: list[tuple[Any, Any]]) -> Any:

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import glob
 import os
+import queue
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -22,6 +24,7 @@ from ..exceptions import FileFormatError, InvalidParameterError
 from ..io.columns import detect_columns
 from ..io.readers import (
     DEFAULT_CHUNK_ROWS,
+    Chunk,
     check_file,
     column_names,
     detect_format,
@@ -192,12 +195,55 @@ def _fold_shard(spec: Spec, shard: _Shard, on_chunk: Callable[[int], None] | Non
     if folder is None:
         folder = Folder(spec)
     folder.add_source(shard.path)
-    for ch in iter_chunks(shard.path, spec.columns, chunk_rows=spec.chunk_rows,
-                          format=spec.format, row_groups=shard.row_groups, rows=shard.rows):
+    chunks = iter_chunks(shard.path, spec.columns, chunk_rows=spec.chunk_rows,
+                         format=spec.format, row_groups=shard.row_groups, rows=shard.rows)
+    for ch in _prefetch(chunks):
         folder.fold(ch)
         if on_chunk is not None:
             on_chunk(ch.n_rows)
     return folder.partial()
+
+
+_DONE = object()
+
+
+def _prefetch(it: Iterator[Chunk], depth: int = 2) -> Iterator[Chunk]:
+    """Read the next chunks in a background thread while this one is folded.
+
+    Decoding (pyarrow, memory-mapped copies) releases the GIL, so reading and
+    folding overlap; at most ``depth`` chunks wait, which keeps memory bounded.
+    """
+    q: queue.Queue[Any] = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def run() -> None:
+        try:
+            for ch in it:
+                while not stop.is_set():
+                    try:
+                        q.put(ch, timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+            q.put(_DONE)
+        except BaseException as exc:  # handed to the consumer, re-raised there
+            q.put(exc)
+
+    t = threading.Thread(target=run, name="clfeval-prefetch", daemon=True)
+    t.start()
+    try:
+        while True:
+            item = q.get()
+            if item is _DONE:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        t.join()
 
 
 def _merge_partials(parts: list[Partial]) -> Partial:

@@ -406,8 +406,15 @@ def _iter_parquet(path: str, names: list[str], label_cols: set[str], chunk_rows:
     for g in groups:
         done = starts[g]
         try:
-            for batch in pf.iter_batches(batch_size=chunk_rows, row_groups=[g], columns=names,
-                                         use_threads=True):
+            if sizes[g] <= 4 * chunk_rows:
+                # one multi-threaded read of the row group, then zero-copy slices
+                table = pf.read_row_group(g, columns=names, use_threads=True)
+                batches: Any = (table.slice(o, chunk_rows)
+                                for o in range(0, table.num_rows, chunk_rows))
+            else:
+                batches = pf.iter_batches(batch_size=chunk_rows, row_groups=[g],
+                                          columns=names, use_threads=False)
+            for batch in batches:
                 yield _table_chunk(batch, path, done, names, label_cols, text=False)
                 done += batch.num_rows
         except (pa.ArrowException, OSError) as exc:
