@@ -362,7 +362,8 @@ class _Sorted:
     def tallies(self, w: Array) -> tuple[Array, Array]:
         """Per tie group positive and negative weight, for weights ``w`` (B, N) in sorted order."""
         p = np.add.reduceat(w * self.pos, self.starts, axis=1)
-        q = np.add.reduceat(w * (1.0 - self.pos), self.starts, axis=1)
+        q = np.add.reduceat(w, self.starts, axis=1)
+        q -= p
         return p, q
 
 
@@ -401,16 +402,28 @@ def _score_metric(name: str, p: Array, q: Array, max_fpr: float | None, mcclish:
     return np.where((ptot > 0) & (qtot > 0), val, NAN)
 
 
-def _row_weights(rng: np.random.Generator, b: int, is_pos_sorted: Array, stratified: bool
-                 ) -> Array:
-    n = len(is_pos_sorted)
+def _row_weights(rng: np.random.Generator, b: int, is_pos: npt.NDArray[np.bool_],
+                 stratified: bool) -> tuple[Array, npt.NDArray[np.intp]]:
+    """(b, n) resampling counts and the column of each original row in them.
+
+    Stratified draws keep the columns grouped by class (positives first), so that
+    no per-replicate gather is needed; ``col[i]`` is row i's column.
+    """
+    n = len(is_pos)
+    offsets = (np.arange(b, dtype=np.int64) * n)[:, None]
     if not stratified:
-        return rng.multinomial(n, np.full(n, 1.0 / n), size=b).astype(np.float64)
-    w = np.empty((b, n))
-    for mask in (is_pos_sorted == 1.0, is_pos_sorted == 0.0):
-        k = int(mask.sum())
-        w[:, mask] = rng.multinomial(k, np.full(k, 1.0 / k), size=b)
-    return w
+        idx = rng.integers(0, n, size=(b, n))
+        col = np.arange(n)
+    else:  # positives among positives (columns 0..m-1), negatives among the rest
+        m = int(is_pos.sum())
+        idx = np.empty((b, n), dtype=np.int64)
+        idx[:, :m] = rng.integers(0, m, size=(b, m))
+        idx[:, m:] = rng.integers(m, n, size=(b, n - m))
+        col = np.empty(n, dtype=np.intp)
+        col[np.flatnonzero(is_pos)] = np.arange(m)
+        col[np.flatnonzero(~is_pos)] = np.arange(m, n)
+    w = np.bincount((idx + offsets).ravel(), minlength=b * n).reshape(b, n)
+    return w.astype(np.float64), col
 
 
 def _check_score_metric(metric: Any, max_fpr: float | None) -> None:
@@ -448,13 +461,12 @@ def _score_replicates(
            for so in sorted_]
     chunk = max(1, min(b, _MAX_CELLS // max(n, 1)))
     reps = [np.empty(b) for _ in scores]
-    base_pos = is_pos.astype(np.float64)
     for start in range(0, b, chunk):
         m = min(chunk, b - start)
-        w = _row_weights(rng, m, base_pos, stratified)  # in original row order
+        w, col = _row_weights(rng, m, is_pos, stratified)
         for r, so in zip(reps, sorted_, strict=True):
-            r[start:start + m] = _score_metric(metric, *so.tallies(w[:, so.order]), max_fpr,
-                                               mcclish)
+            r[start:start + m] = _score_metric(metric, *so.tallies(w[:, col[so.order]]),
+                                               max_fpr, mcclish)
     return obs, reps
 
 
