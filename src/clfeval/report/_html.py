@@ -26,7 +26,7 @@ h1{font-size:24px;margin:18px 0 4px}h2{font-size:19px;margin:28px 0 6px;border-b
 #ddd;padding-bottom:3px}h3{font-size:15px;margin:18px 0 6px}
 table{border-collapse:collapse;margin:6px 0 12px;background:#fff}
 td,th{border:1px solid #ddd;padding:3px 8px;text-align:right;font-variant-numeric:tabular-nums}
-td:first-child,th:first-child,td.def{text-align:left}td.def{color:#555;max-width:520px}
+td:first-child,th:first-child,td.def,th.def{text-align:left}td.def{color:#555;max-width:520px}
 .row{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}
 .card{background:#fff;border:1px solid #e3e3e3;border-radius:6px;padding:6px}
 .warn{background:#fff7e0;border-left:4px solid #e0a800;padding:6px 10px;margin:4px 0}
@@ -58,12 +58,16 @@ function init(box){
   var p=box.dataset.prefix;
   var data=JSON.parse(document.getElementById(p+'-data').textContent);
   var slider=box.querySelector('input[type=range]');var out=box.querySelector('output');
+  var top=1;
   function setCell(i,j,v){
     var el=document.getElementById(p+'-cm-'+i+'-'+j);if(el)el.textContent=cnt(v);
+    var r=document.getElementById(p+'-cm-r-'+i+'-'+j);var a=top>0?v/top:0;
+    if(r)r.setAttribute('fill','rgba(31,119,180,'+(0.06+0.94*a).toFixed(3)+')');
+    if(el)el.setAttribute('fill',a>0.55?'#fff':'#111');
   }
   function update(){
     var j=+slider.value,tp=data.tp[j],fp=data.fp[j],fn=data.P-tp,tn=data.N-fp,pi=data.pi,ni=1-pi;
-    out.textContent=data.thr[j].toPrecision(5);
+    out.textContent=data.thr[j].toPrecision(5);top=Math.max(tp,fn,fp,tn)||1;
     setCell(pi,pi,tp);setCell(pi,ni,fn);setCell(ni,pi,fp);setCell(ni,ni,tn);
     var live={tp:tp,fn:fn,fp:fp,tn:tn};
     for(var k in live){var e=document.getElementById(p+'-n-'+k);if(e)e.textContent=cnt(live[k]);}
@@ -85,7 +89,8 @@ document.querySelectorAll('[data-sweep]').forEach(init);
 
 
 def _table_html(b: Block, ids: dict[str, str] | None = None) -> str:
-    head = "".join(f"<th>{escape(h)}</th>" for h in b.headers)
+    head = "".join(f'<th class="def">{escape(h)}</th>' if h == "definition"
+                   else f"<th>{escape(h)}</th>" for h in b.headers)
     body = []
     for r in b.rows:
         cells = []

@@ -176,7 +176,7 @@ def heatmap(
     cell = max(22, min(56, 400 // max(k, 1)))
     names = [escape(_short(str(x), 14)) for x in labels]
     lw = 14 + 7 * max(len(n) for n in names)
-    w = lw + cell * k + 10
+    w = max(lw + cell * k + 10, int(len(title) * 6.8) + 16)
     h = 40 + lw + cell * k
     flat = [v for row in values for v in row if v is not None]
     top = vmax if vmax is not None else (max(flat) if flat else 1.0)
@@ -194,8 +194,10 @@ def heatmap(
             cid = f' id="{cell_ids}-{i}-{j}"' if cell_ids else ""
             x, y = float(lw + j * cell), float(y0 + i * cell)
             fs = max(8, min(13, cell // 3))
-            out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" '
-                       f'class="cell"/><text{cid} x="{x + cell / 2}" y="{y + cell / 2 + 4}" '
+            rid = f' id="{cell_ids}-r-{i}-{j}"' if cell_ids else ""
+            out.append(f'<rect{rid} x="{x}" y="{y}" width="{cell}" height="{cell}" '
+                       f'fill="{fill}" class="cell"/>'
+                       f'<text{cid} x="{x + cell / 2}" y="{y + cell / 2 + 4}" '
                        f'text-anchor="middle" fill="{tc}" font-size="{fs}">'
                        f'{escape(texts[i][j])}</text>')
         out.append(f'<text x="{lw - 4}" y="{y0 + i * cell + cell / 2 + 4}" text-anchor="end" '
