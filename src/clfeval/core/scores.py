@@ -151,6 +151,42 @@ class Binning:
             return np.searchsorted(np.asarray(self.edges), s, side="right").astype(np.uint64)
         return order_keys(s) >> np.uint64(64 - self.bits)
 
+    def offset_keys(self, s: FloatArray, lo: float, hi: float) -> tuple[Array, int, int]:
+        """``(keys - kmin, kmin, span)`` as intp, computed with one temporary.
+
+        ``lo``/``hi`` are the (finite) minimum and maximum of ``s``; the key range is
+        read from them, so no pass over the keys is needed.
+        """
+        if self.kind == "edges":
+            e = np.asarray(self.edges)
+            kmin = int(np.searchsorted(e, lo, side="right"))
+            kmax = int(np.searchsorted(e, hi, side="right"))
+            idx = np.searchsorted(e, s, side="right")
+            if kmin:
+                idx -= kmin
+            return idx, kmin, kmax - kmin + 1
+        shift = np.uint64(64 - self.bits)
+        kmin = int(order_keys(np.array([lo]))[0] >> shift)
+        kmax = int(order_keys(np.array([hi]))[0] >> shift)
+        if lo > 0.0:  # positive floats: the raw bits are already order keys (minus the sign)
+            u = s.view(np.uint64) >> shift
+            u -= np.uint64(kmin - (1 << (self.bits - 1)) if self.bits < 64 else kmin ^ (1 << 63))
+        else:
+            u = (s + 0.0).view(np.uint64)  # a copy; also folds -0.0 into 0.0
+            neg = u >> np.uint64(63)
+            np.subtract(np.uint64(0), neg, out=neg)
+            neg |= _SIGN
+            u ^= neg
+            del neg
+            u >>= shift
+            u -= np.uint64(kmin)
+        return u.view(np.int64), kmin, kmax - kmin + 1
+
+    def key_floors(self, offset: Array, kmin: int) -> FloatArray:
+        """Floors of bins given as offsets from ``kmin``."""
+        keys = offset.astype(np.uint64) + np.uint64(kmin)
+        return self.floors(keys)
+
     def floors(self, keys: npt.NDArray[np.uint64]) -> FloatArray:
         """The lower edge of each bin (``-inf`` for an unbounded first bin)."""
         if self.kind == "edges":
@@ -203,13 +239,18 @@ def _merge(a: FloatArray, wa: Array, b: FloatArray, wb: Array) -> tuple[FloatArr
     if b.size == 0:
         return a, wa.astype(np.result_type(wa, wb), copy=False)
     ip = np.searchsorted(b, a, side="left")  # number of b values < a[i]
-    match = ip < b.size
-    match[match] = b[ip[match]] == a[match]
-    cm: npt.NDArray[np.intp] = np.cumsum(match, dtype=np.intp) - match
-    a_idx = np.arange(a.size) + ip - cm
-    m = a.size + b.size - int(np.count_nonzero(match))
+    match = b[np.minimum(ip, b.size - 1)] == a  # (ip == b.size means all of b is below)
+    n_match = int(np.count_nonzero(match))
+    a_idx = ip
+    a_idx += np.arange(a.size)
+    if n_match:
+        cm: npt.NDArray[np.intp] = np.cumsum(match, dtype=np.intp)
+        cm -= match
+        a_idx -= cm
+        del cm
+    m = a.size + b.size - n_match
     free = np.ones(m, dtype=bool)
-    free[a_idx[~match]] = False
+    free[a_idx[~match] if n_match else a_idx] = False
     b_idx = np.flatnonzero(free)
     values = np.empty(m, dtype=np.float64)
     values[b_idx] = b
@@ -247,8 +288,10 @@ def _table_binary_unweighted(
     Two sorts of the two halves cost about one sort of the whole, and no argsort
     or gather is needed.
     """
-    sp = np.sort(s[is_pos])
-    sn = np.sort(s[~is_pos])
+    sp = s[is_pos]
+    sp.sort()
+    sn = s[~is_pos]
+    sn.sort()
     up, cp = _unique_counts(sp)
     un, cn = _unique_counts(sn)
     wp = np.zeros((2, up.size), dtype=np.int64)
@@ -259,33 +302,33 @@ def _table_binary_unweighted(
 
 
 def _table_binned(
-    keys: npt.NDArray[np.uint64],
+    s: FloatArray,
+    lo: float,
+    hi: float,
     codes: npt.NDArray[np.intp] | npt.NDArray[np.bool_],
     w: FloatArray | None,
     k: int,
     binning: Binning,
 ) -> tuple[FloatArray, Array]:
     """Binned table: a dense ``bincount`` over the key range, or a sort when it is wide."""
-    if keys.size == 0:
+    if s.size == 0:
         return np.zeros(0), np.zeros((k, 0), dtype=np.int64 if w is None else np.float64)
-    kmin = keys.min()
-    span = int(keys.max() - kmin) + 1
-    if span <= max(_DENSE_BINS, 4 * keys.size) and span * k <= 1 << 31:
-        idx = (keys - kmin).astype(np.intp)
+    idx, kmin, span = binning.offset_keys(s, lo, hi)
+    if span <= max(_DENSE_BINS, 4 * s.size) and span * k <= 1 << 31:
         if k == 2:
             idx <<= 1
         else:
             idx *= k
-        idx += codes
+        np.add(idx, codes, out=idx, casting="unsafe")
         if w is None:
             c = np.bincount(idx, minlength=span * k).astype(np.int64, copy=False)
         else:
             c = np.bincount(idx, weights=w, minlength=span * k)
+        del idx
         c = c.reshape(span, k)
         nz = np.flatnonzero(c.any(axis=1))
-        ukeys = nz.astype(np.uint64) + kmin
-        return binning.floors(ukeys), np.ascontiguousarray(c[nz].T)
-    fl = binning.floors(keys)
+        return binning.key_floors(nz, kmin), np.ascontiguousarray(c[nz].T)
+    fl = binning.key_floors(idx, kmin)
     return _table_general(fl, codes.astype(np.intp), w, k)
 
 
@@ -304,6 +347,17 @@ def _fast_binary_encode(
 ) -> tuple[tuple[Any, ...], npt.NDArray[np.bool_]]:
     """(labels, is_positive) for binary ground truth, without sorting the labels."""
     arr = np.asarray(y) if not isinstance(y, np.ndarray) else y
+    if (labels is not None and arr.ndim == 1 and arr.size and arr.dtype.kind in "biu"
+            and len(labels) == 2):
+        declared = validate_labels(labels)
+        if declared.dtype.kind in "biu" and (declared.dtype.kind == "b") == (arr.dtype.kind == "b"):
+            a0, a1 = sorted(int(v) for v in declared)
+            lo, hi = int(arr.min()), int(arr.max())
+            if a0 <= lo and hi <= a1 and (a1 - a0 == 1 or bool(((arr == a0) | (arr == a1)).all())):
+                labs = tuple(to_python(v) for v in declared)
+                i = resolve_pos_label(labs, pos_label)
+                return labs, arr == labs[i]
+        return encode_binary_true(y, pos_label, labels)
     if labels is None and arr.ndim == 1 and arr.size and arr.dtype.kind in "biu":
         if arr.dtype.kind == "b":
             any_t = bool(arr.any())
@@ -411,6 +465,7 @@ class ScoreCounts:
         convert_bits: int = DEFAULT_CONVERT_BITS,
         n_omitted: int = 0,
         converted: bool = False,
+        _trusted: bool = False,
     ) -> None:
         labs = tuple(to_python(v) for v in validate_labels(labels))
         k = len(labs)
@@ -443,12 +498,16 @@ class ScoreCounts:
                     f"a table needs values of shape (U,) and weights of shape ({k}, U); "
                     f"got {va.shape} and {wa.shape}"
                 )
-            if va.size > 1 and not (np.diff(va) > 0).all():
-                raise InvalidInputError("table values must be strictly increasing")
-            if np.isnan(va).any() or (binning is None and not np.isfinite(va).all()):
-                raise InvalidInputError("table values must be finite")
-            if (wa < 0).any():
-                raise InvalidInputError("table weights must be non-negative")
+            if not _trusted:  # tables built here are valid by construction
+                if va.size > 1 and not (np.diff(va) > 0).all():
+                    raise InvalidInputError("table values must be strictly increasing")
+                if np.isnan(va).any() or (binning is None and not np.isfinite(va).all()):
+                    raise InvalidInputError("table values must be finite")
+                if (wa < 0).any():
+                    raise InvalidInputError("table weights must be non-negative")
+                keep = wa.sum(axis=0) > 0  # rows without weight carry no threshold
+                if not keep.all():
+                    va, wa = va[keep], np.ascontiguousarray(wa[:, keep])
             va.setflags(write=False)
             wa.setflags(write=False)
             vals.append(va)
@@ -594,13 +653,15 @@ class ScoreCounts:
                 if binning is None:
                     v, wt = _table_general(col, codes, w, k)
                 else:
-                    v, wt = _table_binned(binning.keys(col), codes, w, k, binning)
+                    v, wt = _table_binned(col, float(col.min()), float(col.max()), codes, w, k,
+                                          binning)
                 values.append(v)
                 weights.append(wt)
         else:
             if binning is not None:
+                lo, hi = (float(s.min()), float(s.max())) if s.size else (0.0, 0.0)
                 v, wt = _table_binned(
-                    binning.keys(s), is_pos if pos_i == 1 else ~is_pos, w, 2, binning
+                    s, lo, hi, is_pos if pos_i == 1 else ~is_pos, w, 2, binning
                 )
             elif w is None:
                 v, wt = _table_binary_unweighted(s, is_pos, pos_i)
@@ -611,6 +672,7 @@ class ScoreCounts:
         return cls(
             values, weights, labs, pos_label=pl, multiclass=multiclass, binning=binning,
             max_distinct=max_distinct, convert_bits=convert_bits, n_omitted=n_omitted,
+            _trusted=True,
         )
 
     @classmethod
@@ -648,7 +710,7 @@ class ScoreCounts:
         return cls(
             [np.zeros(0)] * ncol, [np.zeros((k, 0), dtype=dt)] * ncol, labels,
             pos_label=pos_label, multiclass=multiclass, binning=binning,
-            max_distinct=max_distinct, convert_bits=convert_bits,
+            max_distinct=max_distinct, convert_bits=convert_bits, _trusted=True,
         )
 
     def update(self, y_true: Any, y_score: Any, sample_weight: Any = None, *,
@@ -809,6 +871,7 @@ class ScoreCounts:
             pos_label=self._pos_label, multiclass=self.is_multiclass, binning=a._binning,
             max_distinct=md, convert_bits=self._convert_bits,
             n_omitted=a._n_omitted + b._n_omitted, converted=a._converted or b._converted,
+            _trusted=True,
         )
 
     def __radd__(self, other: object) -> ScoreCounts:
@@ -823,7 +886,7 @@ class ScoreCounts:
             [t[0] for t in tables], [t[1] for t in tables], self._labels,
             pos_label=self._pos_label, multiclass=self.is_multiclass, binning=binning,
             max_distinct=self._max_distinct, convert_bits=self._convert_bits,
-            n_omitted=self._n_omitted, converted=True,
+            n_omitted=self._n_omitted, converted=True, _trusted=True,
         )
 
     def __eq__(self, other: object) -> bool:

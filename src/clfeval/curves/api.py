@@ -208,14 +208,16 @@ def roc_auc_score(
         return res.per_class if average is None else res.value
     state = as_score_counts(y_true, s.ravel() if s.ndim == 2 else s, pos_label=pos_label,
                             sample_weight=sample_weight)
-    roc = RocCurve.from_counts(state, zero_division=np.nan)
-    if np.isnan(roc.auc):
+    if max_fpr is not None and not 0 < max_fpr <= 1:
+        raise InvalidParameterError(f"max_fpr must be in (0, 1], got {max_fpr!r}")
+    tc = threshold_counts(state)
+    value = tc.auc()
+    if np.isnan(value):
         return float(fill_undefined(np.array(np.nan), True, zero_division=zero_division,
                                     what="ROC AUC (only one class present in y_true)"))
     if max_fpr is None or max_fpr == 1:
-        return roc.auc
-    if not 0 < max_fpr <= 1:
-        raise InvalidParameterError(f"max_fpr must be in (0, 1], got {max_fpr!r}")
+        return value
+    roc = RocCurve.from_threshold_counts(tc, zero_division=np.nan)
     return roc.partial_auc(float(max_fpr), mcclish=True)
 
 

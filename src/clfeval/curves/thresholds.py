@@ -57,12 +57,15 @@ class ThresholdCounts:
 
     @classmethod
     def from_table(
-        cls, values: FloatArray, pos: Array, neg: Array, *, binned: bool = False
+        cls, values: FloatArray, pos: Array, neg: Array, *, binned: bool = False,
+        skip_empty: bool = True,
     ) -> ThresholdCounts:
-        """Build from an ascending table (rows with no weight are skipped)."""
-        keep = (pos + neg) > 0
-        if not keep.all():
-            values, pos, neg = values[keep], pos[keep], neg[keep]
+        """Build from an ascending table (rows with no weight are skipped unless the
+        caller guarantees there are none with ``skip_empty=False``)."""
+        if skip_empty:
+            keep = (pos + neg) > 0
+            if not keep.all():
+                values, pos, neg = values[keep], pos[keep], neg[keep]
         pos = pos[::-1]
         neg = neg[::-1]
         tps = np.cumsum(pos)
@@ -191,7 +194,8 @@ def threshold_counts(
             v, p, n = state.ovr_table(class_index)
         else:
             v, p, n = state.binary_table()
-        return ThresholdCounts.from_table(v, p, n, binned=binned)
+        # every row of a state table carries weight (zero-weight rows are never stored)
+        return ThresholdCounts.from_table(v, p, n, binned=binned, skip_empty=False)
     if class_index is None:
         raise InvalidParameterError(
             "a multiclass score state needs class_index= (one-vs-rest) or a binary state"
