@@ -169,3 +169,36 @@ def test_zhou_roc_drawing_procedure_with_ties():
     assert roc.auc == pytest.approx(0.75)
     # eq. 2.21: pairs (+0.8, -0.8) tie -> 0.5; (+0.7, -0.8) wrong -> 1; total 1.5 / 6
     assert roc.rank_loss == pytest.approx(0.25)
+
+
+@pytest.fixture(scope="module")
+def digits9_scores():
+    """Seed 004's digits experiment: y = (digit == 9), train_test_split(random_state=666),
+    LogisticRegression — the liblinear solver (scikit-learn's default when the seed was
+    written) reproduces the printed matrices exactly."""
+    sk_datasets = pytest.importorskip("sklearn.datasets")
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import train_test_split
+
+    d = sk_datasets.load_digits()
+    y = (d.target == 9).astype(int)
+    x_tr, x_te, y_tr, y_te = train_test_split(d.data, y, random_state=666)
+    model = LogisticRegression(solver="liblinear").fit(x_tr, y_tr)
+    return y_te, model.decision_function(x_te)
+
+
+@pytest.mark.parametrize("case_id", ["digits9_logreg_threshold_0", "digits9_logreg_threshold_5",
+                                     "digits9_logreg_threshold_minus5"])
+def test_seed004_threshold_sweep_on_decision_scores(digits9_scores, case_id):
+    """Seed 004 moves the threshold of decision_function to 0, 5 and -5 and prints the
+    confusion matrix, precision and recall at each; one sweep over all thresholds holds them."""
+    from clfeval import threshold_sweep
+
+    case = next(c for c in json.loads((GOLDEN / "seed004.json").read_text())["cases"]
+                if c["id"] == case_id)
+    y, s = digits9_scores
+    sw = threshold_sweep(y, s, metrics=["ppv", "tpr"])
+    i = int(np.flatnonzero(sw.thresholds >= case["decision_threshold"])[-1])
+    assert sw.counts[i].tolist() == case["matrix"]
+    for name in ("ppv", "tpr"):
+        assert sw[name][i] == pytest.approx(case["expected"][name], abs=case["tolerance"])
