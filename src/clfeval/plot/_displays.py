@@ -1,0 +1,575 @@
+"""Display objects in scikit-learn's style: hold the numbers, draw on demand.
+
+Each display is built from predictions, from a :class:`~clfeval.report.Report` (or a
+comparison) or from states, and draws with ``plot(ax=None)``. matplotlib is imported
+only inside ``plot``; without it a :class:`~clfeval.MissingDependencyError` names the
+``plot`` extra. The drawn artists are kept as attributes (``lines_``, ``text_`` …) so
+tests and users can read exactly what was drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core.counts import ConfusionMatrix
+from ..exceptions import InvalidInputError, InvalidParameterError, MissingDependencyError
+from ..report._model import Comparison, CostCurveData, Curve, Report
+
+__all__ = [
+    "ConfusionMatrixDisplay",
+    "CostCurveDisplay",
+    "CriticalDifferenceDisplay",
+    "PrecisionRecallDisplay",
+    "RocCurveDisplay",
+    "ThresholdDisplay",
+    "savefig",
+]
+
+Array = npt.NDArray[Any]
+
+
+def _plt() -> Any:
+    try:
+        import matplotlib
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise MissingDependencyError("matplotlib", "plot", "plotting") from None
+    matplotlib.rcParams["svg.hashsalt"] = "clfeval"  # deterministic SVG ids
+    return plt
+
+
+def _axes(ax: Any) -> tuple[Any, Any]:
+    plt = _plt()
+    if ax is None:
+        _fig, ax = plt.subplots()
+    return ax, ax.figure
+
+
+def savefig(fig: Any, path: str, **kwargs: Any) -> None:
+    """Save a figure as PNG or SVG with reproducible bytes (no dates, fixed ids).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> d = RocCurveDisplay.from_predictions([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).plot()
+    >>> p = os.path.join(tempfile.mkdtemp(), "roc.svg")
+    >>> savefig(d.figure_, p)
+    >>> with open(p, encoding="utf-8") as f:
+    ...     print(f.read().count("<svg"))
+    1
+    """
+    _plt()
+    ext = path.rsplit(".", 1)[-1].lower()
+    meta: dict[str, Any] = {}
+    if ext == "svg":
+        meta = {"Date": None, "Creator": "clfeval"}
+    elif ext == "png":
+        meta = {"Software": "clfeval"}
+    elif ext == "pdf":
+        meta = {"CreationDate": None, "Creator": "clfeval"}
+    fig.savefig(path, metadata=meta, **kwargs)
+
+
+def _reports(obj: Report | Comparison) -> list[tuple[str, Report]]:
+    if isinstance(obj, Comparison):
+        return list(zip(obj.names, obj.reports, strict=True))
+    return [(obj.title or "model", obj)]
+
+
+# --------------------------------------------------------------- confusion matrix
+@dataclass
+class ConfusionMatrixDisplay:
+    """Heatmap of a confusion matrix: counts, row percentages or the error matrix.
+
+    Parameters
+    ----------
+    confusion : ConfusionMatrix
+    kind : {"counts", "row", "error"}
+        Counts; row-normalised percentages (seed 000's accuracy matrix); or row
+        percentages with the diagonal zeroed (seed 004's error matrix).
+
+    Attributes (after ``plot``)
+    ---------------------------
+    im_ : AxesImage
+    text_ : ndarray of Text, shape (K, K)
+    ax_, figure_
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> d = ConfusionMatrixDisplay.from_predictions([0, 1, 1, 0], [0, 1, 0, 0]).plot()
+    >>> [[t.get_text() for t in row] for row in d.text_]
+    [['2', '0'], ['1', '1']]
+    """
+
+    confusion: ConfusionMatrix
+    kind: str = "counts"
+    im_: Any = field(default=None, init=False, repr=False)
+    text_: Any = field(default=None, init=False, repr=False)
+    ax_: Any = field(default=None, init=False, repr=False)
+    figure_: Any = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("counts", "row", "error"):
+            raise InvalidParameterError(
+                f"kind must be 'counts', 'row' or 'error', got {self.kind!r}")
+
+    @classmethod
+    def from_predictions(cls, y_true: Any, y_pred: Any, *, labels: Any = None,
+                         sample_weight: Any = None, kind: str = "counts") -> ConfusionMatrixDisplay:
+        """Count the predictions first."""
+        return cls(ConfusionMatrix.from_predictions(y_true, y_pred, labels=labels,
+                                                    sample_weight=sample_weight), kind)
+
+    @classmethod
+    def from_report(cls, report: Report, *, kind: str = "counts") -> ConfusionMatrixDisplay:
+        """Use a report's confusion matrix."""
+        return cls(report.confusion, kind)
+
+    def values(self) -> Array:
+        """The numbers drawn: counts, or row percentages (NaN for empty rows)."""
+        if self.kind == "counts":
+            return np.asarray(self.confusion.counts, dtype=np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if self.kind == "row":
+                return np.asarray(self.confusion.accuracy_matrix(
+                    percent=True, zero_division=np.nan))
+            return np.asarray(self.confusion.error_matrix(percent=True, zero_division=np.nan))
+
+    def plot(self, ax: Any = None, *, cmap: str = "Blues", colorbar: bool = True,
+             values_format: str | None = None) -> ConfusionMatrixDisplay:
+        """Draw the heatmap with a number in every cell."""
+        ax, fig = _axes(ax)
+        v = self.values()
+        k = v.shape[0]
+        im = ax.imshow(np.nan_to_num(v), cmap=cmap, vmin=0.0)
+        fmt = values_format or ("g" if self.kind == "counts" else ".1f")
+        finite = v[np.isfinite(v)]
+        mid = (finite.max() / 2.0) if finite.size else 0.0
+        texts = np.empty((k, k), dtype=object)
+        for i in range(k):
+            for j in range(k):
+                x = v[i, j]
+                label = "n/a" if not np.isfinite(x) else format(x, fmt)
+                color = "white" if np.isfinite(x) and x > mid else "black"
+                texts[i, j] = ax.text(j, i, label, ha="center", va="center", color=color)
+        names = [str(x) for x in self.confusion.labels]
+        ax.set(xticks=range(k), yticks=range(k), xticklabels=names, yticklabels=names,
+               xlabel="predicted", ylabel="actual",
+               title={"counts": "Confusion matrix", "row": "Accuracy matrix (row %)",
+                      "error": "Error matrix (row %, diagonal zeroed)"}[self.kind])
+        ax.tick_params(axis="x", labelrotation=45 if k > 6 else 0)
+        if colorbar:
+            fig.colorbar(im, ax=ax)
+        self.im_, self.text_, self.ax_, self.figure_ = im, texts, ax, fig
+        return self
+
+
+# --------------------------------------------------------------- ROC
+def _theta_indices(c: Curve, n: int) -> list[int]:
+    idx = [i for i, t in enumerate(c.thresholds) if np.isfinite(t) and c.y[i] is not None]
+    if not idx or n <= 0:
+        return []
+    x = np.array([c.x[i] for i in idx])
+    y = np.array([c.y[i] for i in idx], dtype=float)
+    arc = np.r_[0.0, np.cumsum(np.hypot(np.diff(x), np.diff(y)))]
+    if arc[-1] == 0:
+        return [idx[0]]
+    targets = arc[-1] * (np.arange(1, n + 1) / (n + 1))
+    picks = sorted({int(np.searchsorted(arc, t)) for t in targets})
+    return [idx[min(p, len(idx) - 1)] for p in picks]
+
+
+@dataclass
+class RocCurveDisplay:
+    """One or several ROC curves, with θ marks, the chance diagonal and an optional inset.
+
+    Attributes (after ``plot``)
+    ---------------------------
+    lines_ : list of Line2D
+        One per curve (x = FPR, y = TPR).
+    chance_line_ : Line2D
+    theta_points_ : list of (x, y, θ)
+        The annotated operating points.
+    inset_ax_ : Axes or None
+    ax_, figure_
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> d = RocCurveDisplay.from_predictions([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).plot()
+    >>> d.lines_[0].get_xdata().tolist(), d.lines_[0].get_ydata().tolist()
+    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    """
+
+    curves: Sequence[Curve]
+    lines_: list[Any] = field(default_factory=list, init=False, repr=False)
+    chance_line_: Any = field(default=None, init=False, repr=False)
+    theta_points_: list[tuple[float, float, float]] = field(default_factory=list, init=False,
+                                                            repr=False)
+    inset_ax_: Any = field(default=None, init=False, repr=False)
+    ax_: Any = field(default=None, init=False, repr=False)
+    figure_: Any = field(default=None, init=False, repr=False)
+
+    @classmethod
+    def from_predictions(cls, y_true: Any, y_score: Any, *, pos_label: Any = None,
+                         sample_weight: Any = None, name: str = "model",
+                         max_points: int = 2000) -> RocCurveDisplay:
+        """Curves computed from scores (binary: one curve; a score matrix: one per class)."""
+        from ..report import evaluate
+
+        r = evaluate(y_true, y_score=y_score, pos_label=pos_label, sample_weight=sample_weight,
+                     ci=None, title=name, max_points=max_points)
+        return cls(r.roc)
+
+    @classmethod
+    def from_report(cls, obj: Report | Comparison) -> RocCurveDisplay:
+        """The curves of a report, or one curve per model of a comparison."""
+        from dataclasses import replace
+
+        curves = []
+        for name, r in _reports(obj):
+            if len(r.roc) == 1 and isinstance(obj, Comparison):
+                curves.append(replace(r.roc[0], name=name))
+            else:
+                curves.extend(r.roc)
+        if not curves:
+            raise InvalidInputError("no ROC curve: the report was made without scores")
+        return cls(curves)
+
+    def plot(self, ax: Any = None, *, thetas: int = 5,
+             inset: tuple[float, float, float, float] | None = None) -> RocCurveDisplay:
+        """Draw; ``thetas`` annotated thresholds per curve (single curve only);
+        ``inset=(x0, x1, y0, y1)`` adds a zoomed inset (seed 000, figure 11-3)."""
+        ax, fig = _axes(ax)
+        self.lines_, self.theta_points_ = [], []
+        for c in self.curves:
+            label = f"{c.name} (AUC = {c.area:.3f})" if c.area is not None else c.name
+            y = np.array([np.nan if v is None else v for v in c.y], dtype=float)
+            (line,) = ax.plot(c.x, y, drawstyle="default", label=label)
+            self.lines_.append(line)
+        (self.chance_line_,) = ax.plot([0, 1], [0, 1], linestyle="--", color="grey",
+                                       linewidth=1, label="chance")
+        if len(self.curves) == 1:
+            c = self.curves[0]
+            for i in _theta_indices(c, thetas):
+                yv = c.y[i]
+                assert yv is not None
+                ax.plot([c.x[i]], [yv], "o", color=self.lines_[0].get_color(), markersize=4)
+                ax.annotate(f"θ={c.thresholds[i]:.3g}", (c.x[i], yv), textcoords="offset points",
+                            xytext=(6, -10), fontsize=8)
+                self.theta_points_.append((c.x[i], yv, c.thresholds[i]))
+        ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), xlabel="false positive rate",
+               ylabel="true positive rate", title="ROC curve", aspect="equal")
+        ax.legend(loc="lower right", fontsize=8)
+        self.inset_ax_ = None
+        if inset is not None:
+            x0, x1, y0, y1 = inset
+            ins = ax.inset_axes((0.45, 0.3, 0.45, 0.4))
+            for line in self.lines_:
+                ins.plot(line.get_xdata(), line.get_ydata(), color=line.get_color())
+            ins.set(xlim=(x0, x1), ylim=(y0, y1))
+            ins.tick_params(labelsize=7)
+            ax.indicate_inset_zoom(ins, edgecolor="grey")
+            self.inset_ax_ = ins
+        self.ax_, self.figure_ = ax, fig
+        return self
+
+
+# --------------------------------------------------------------- PR
+@dataclass
+class PrecisionRecallDisplay:
+    """Precision–recall curves with the break-even point and iso-F1 lines.
+
+    Attributes (after ``plot``)
+    ---------------------------
+    lines_ : list of Line2D (x = recall, y = precision)
+    bep_points_ : list of Line2D (one marker per curve at P = R)
+    iso_f1_lines_ : list of Line2D
+    ax_, figure_
+    """
+
+    curves: Sequence[Curve]
+    lines_: list[Any] = field(default_factory=list, init=False, repr=False)
+    bep_points_: list[Any] = field(default_factory=list, init=False, repr=False)
+    iso_f1_lines_: list[Any] = field(default_factory=list, init=False, repr=False)
+    ax_: Any = field(default=None, init=False, repr=False)
+    figure_: Any = field(default=None, init=False, repr=False)
+
+    @classmethod
+    def from_predictions(cls, y_true: Any, y_score: Any, *, pos_label: Any = None,
+                         sample_weight: Any = None, name: str = "model",
+                         max_points: int = 2000) -> PrecisionRecallDisplay:
+        """Curves computed from scores."""
+        from ..report import evaluate
+
+        r = evaluate(y_true, y_score=y_score, pos_label=pos_label, sample_weight=sample_weight,
+                     ci=None, title=name, max_points=max_points)
+        return cls(r.pr)
+
+    @classmethod
+    def from_report(cls, obj: Report | Comparison) -> PrecisionRecallDisplay:
+        """The curves of a report, or one per model of a comparison."""
+        from dataclasses import replace
+
+        curves = []
+        for name, r in _reports(obj):
+            if len(r.pr) == 1 and isinstance(obj, Comparison):
+                curves.append(replace(r.pr[0], name=name))
+            else:
+                curves.extend(r.pr)
+        if not curves:
+            raise InvalidInputError("no PR curve: the report was made without scores")
+        return cls(curves)
+
+    def plot(self, ax: Any = None, *, iso_f1: Sequence[float] = (0.2, 0.4, 0.6, 0.8),
+             break_even: bool = True) -> PrecisionRecallDisplay:
+        """Draw the curves (step-wise), the iso-F1 curves and each break-even point."""
+        ax, fig = _axes(ax)
+        self.iso_f1_lines_ = []
+        for f in iso_f1:
+            r = np.linspace(f / (2 - f) + 1e-9, 1, 200)
+            p = f * r / (2 * r - f)
+            (line,) = ax.plot(r, p, color="lightgrey", linewidth=0.8, linestyle=":")
+            ax.annotate(f"F1={f:g}", (0.9, f * 0.9 / (1.8 - f) + 0.02), fontsize=7,
+                        color="grey")
+            self.iso_f1_lines_.append(line)
+        self.lines_, self.bep_points_ = [], []
+        for c in self.curves:
+            label = f"{c.name} (AP = {c.area:.3f})" if c.area is not None else c.name
+            y = np.array([np.nan if v is None else v for v in c.y], dtype=float)
+            (line,) = ax.plot(c.x, y, drawstyle="steps-post", label=label)
+            self.lines_.append(line)
+            if break_even and c.break_even is not None:
+                (pt,) = ax.plot([c.break_even], [c.break_even], "o", mfc="none",
+                                color=line.get_color(), label=f"BEP {c.break_even:.3f}")
+                self.bep_points_.append(pt)
+        ax.plot([0, 1], [0, 1], color="lightgrey", linewidth=0.6)  # P = R
+        ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.05), xlabel="recall", ylabel="precision",
+               title="Precision–recall curve", aspect="equal")
+        ax.legend(loc="lower left", fontsize=8)
+        self.ax_, self.figure_ = ax, fig
+        return self
+
+
+# --------------------------------------------------------------- metric vs threshold
+@dataclass
+class ThresholdDisplay:
+    """Metrics as functions of the threshold (seed 004's precision/recall vs θ).
+
+    Attributes (after ``plot``)
+    ---------------------------
+    lines_ : dict of str to Line2D
+    chosen_line_ : Line2D or None (the report's threshold)
+    ax_, figure_
+    """
+
+    thresholds: Sequence[float]
+    values: Mapping[str, Sequence[float | None]]
+    chosen: float | None = None
+    lines_: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+    chosen_line_: Any = field(default=None, init=False, repr=False)
+    ax_: Any = field(default=None, init=False, repr=False)
+    figure_: Any = field(default=None, init=False, repr=False)
+
+    @classmethod
+    def from_report(cls, report: Report,
+                    metrics: Sequence[str] = ("ppv", "tpr", "f1", "mcc")) -> ThresholdDisplay:
+        """Use a binary report's threshold sweep."""
+        sw = report.sweep
+        if sw is None:
+            raise InvalidInputError("no threshold sweep: the report needs binary scores")
+        unknown = [m for m in metrics if m not in sw.metrics]
+        if unknown:
+            raise InvalidParameterError(f"the sweep has no {unknown}; it has {list(sw.metrics)}")
+        return cls(sw.thresholds, {m: sw.values[sw.metrics.index(m)] for m in metrics},
+                   sw.chosen)
+
+    @classmethod
+    def from_predictions(cls, y_true: Any, y_score: Any, *, pos_label: Any = None,
+                         sample_weight: Any = None, threshold: float | None = None,
+                         metrics: Sequence[str] = ("ppv", "tpr", "f1", "mcc"),
+                         max_points: int = 2000) -> ThresholdDisplay:
+        """Sweep the thresholds of binary scores first."""
+        from ..report import evaluate
+
+        r = evaluate(y_true, y_score=y_score, pos_label=pos_label, sample_weight=sample_weight,
+                     threshold=threshold, ci=None, max_points=max_points)
+        return cls.from_report(r, metrics)
+
+    def plot(self, ax: Any = None) -> ThresholdDisplay:
+        """One line per metric; a vertical line at the chosen threshold."""
+        ax, fig = _axes(ax)
+        names = {"ppv": "precision", "tpr": "recall", "f1": "F1", "mcc": "MCC",
+                 "fpr": "FPR", "npv": "NPV", "accuracy": "accuracy",
+                 "balanced_accuracy": "balanced accuracy", "informedness": "informedness"}
+        self.lines_ = {}
+        for m, v in self.values.items():
+            y = np.array([np.nan if x is None else x for x in v], dtype=float)
+            (self.lines_[m],) = ax.plot(self.thresholds, y, label=names.get(m, m))
+        self.chosen_line_ = None
+        if self.chosen is not None:
+            self.chosen_line_ = ax.axvline(self.chosen, color="grey", linestyle="--",
+                                           linewidth=1, label=f"θ = {self.chosen:g}")
+        ax.set(xlabel="threshold θ (score ≥ θ is positive)", ylabel="metric",
+               title="Metrics versus threshold")
+        ax.legend(fontsize=8)
+        self.ax_, self.figure_ = ax, fig
+        return self
+
+
+# --------------------------------------------------------------- cost curves
+@dataclass
+class CostCurveDisplay:
+    """Drummond & Holte cost curves: one line per ROC point and their lower envelope.
+
+    Attributes (after ``plot``)
+    ---------------------------
+    envelope_lines_ : list of Line2D (one per model)
+    point_lines_ : list of Line2D
+    ax_, figure_
+    """
+
+    curves: Sequence[tuple[str, CostCurveData]]
+    envelope_lines_: list[Any] = field(default_factory=list, init=False, repr=False)
+    point_lines_: list[Any] = field(default_factory=list, init=False, repr=False)
+    ax_: Any = field(default=None, init=False, repr=False)
+    figure_: Any = field(default=None, init=False, repr=False)
+
+    @classmethod
+    def from_report(cls, obj: Report | Comparison) -> CostCurveDisplay:
+        """The cost curve of a binary report, or of each model of a comparison."""
+        curves = [(n, r.cost_curve) for n, r in _reports(obj) if r.cost_curve is not None]
+        if not curves:
+            raise InvalidInputError("no cost curve: the report needs binary scores")
+        return cls(curves)
+
+    @classmethod
+    def from_predictions(cls, y_true: Any, y_score: Any, *, pos_label: Any = None,
+                         sample_weight: Any = None, name: str = "model") -> CostCurveDisplay:
+        """From binary scores."""
+        from ..report import evaluate
+
+        return cls.from_report(evaluate(y_true, y_score=y_score, pos_label=pos_label,
+                                        sample_weight=sample_weight, ci=None, title=name))
+
+    def plot(self, ax: Any = None, *, point_lines: bool = True) -> CostCurveDisplay:
+        """Draw (single model: every ROC point's line in grey, plus the envelope)."""
+        ax, fig = _axes(ax)
+        self.point_lines_, self.envelope_lines_ = [], []
+        if point_lines and len(self.curves) == 1:
+            cc = self.curves[0][1]
+            for f, n in zip(cc.line_fpr, cc.line_fnr, strict=True):
+                (ln,) = ax.plot([0, 1], [f, n], color="lightgrey", linewidth=0.6)
+                self.point_lines_.append(ln)
+        for name, cc in self.curves:
+            (ln,) = ax.plot(cc.pc, cc.envelope, linewidth=2,
+                            label=f"{name} (area {cc.area:.4f})")
+            self.envelope_lines_.append(ln)
+        ax.plot([0, 0.5, 1], [0, 0.5, 0], color="grey", linestyle="--", linewidth=1,
+                label="trivial classifiers")
+        ax.set(xlim=(0, 1), ylim=(0, 1), xlabel="probability cost PC(+)",
+               ylabel="normalised expected cost", title="Cost curves")
+        ax.legend(fontsize=8)
+        self.ax_, self.figure_ = ax, fig
+        return self
+
+
+# --------------------------------------------------------------- critical difference
+@dataclass
+class CriticalDifferenceDisplay:
+    """Demšar's critical-difference diagram: average ranks on an axis, groups joined.
+
+    Parameters
+    ----------
+    names : sequence of str
+    average_ranks : sequence of float
+    cd : float
+        The critical difference (Nemenyi or Bonferroni–Dunn).
+    cliques : sequence of sequence of str
+        Groups of models not significantly different (drawn as bars).
+
+    Attributes (after ``plot``)
+    ---------------------------
+    rank_points_ : dict of str to float (x of each model's marker)
+    clique_lines_ : list of Line2D
+    cd_line_ : Line2D
+    ax_, figure_
+    """
+
+    names: Sequence[str]
+    average_ranks: Sequence[float]
+    cd: float
+    cliques: Sequence[Sequence[str]] = ()
+    rank_points_: dict[str, float] = field(default_factory=dict, init=False, repr=False)
+    clique_lines_: list[Any] = field(default_factory=list, init=False, repr=False)
+    cd_line_: Any = field(default=None, init=False, repr=False)
+    ax_: Any = field(default=None, init=False, repr=False)
+    figure_: Any = field(default=None, init=False, repr=False)
+
+    @classmethod
+    def from_scores(cls, scores: Any, *, model_names: Sequence[str] | None = None,
+                    alpha: float = 0.05, higher_is_better: bool = True,
+                    method: str = "nemenyi") -> CriticalDifferenceDisplay:
+        """From a (data sets × models) score table, via :func:`clfeval.stats.critical_difference`.
+
+        Examples
+        --------
+        >>> d = CriticalDifferenceDisplay.from_scores(
+        ...     [[0.8, 0.7, 0.6], [0.9, 0.85, 0.7], [0.75, 0.7, 0.72], [0.6, 0.5, 0.4]],
+        ...     model_names=["a", "b", "c"])
+        >>> list(d.average_ranks), round(d.cd, 3)
+        ([1.0, 2.25, 2.75], 1.657)
+        """
+        from ..stats import critical_difference
+
+        res = critical_difference(scores, alpha=alpha, method=method,
+                                  higher_is_better=higher_is_better, model_names=model_names)
+        return cls(res.models, [float(x) for x in res.average_ranks], float(res.cd),
+                   res.cliques)
+
+    def plot(self, ax: Any = None) -> CriticalDifferenceDisplay:
+        """Draw the rank axis (1 on the left), each model's rank, the CD bar and cliques."""
+        ax, fig = _axes(ax)
+        k = len(self.names)
+        order = np.argsort(self.average_ranks)
+        ax.set_xlim(1 - 0.1, k + 0.1)
+        ax.set_ylim(0, 1)
+        ax.spines[["left", "right", "bottom"]].set_visible(False)
+        ax.xaxis.set_ticks_position("top")
+        ax.set_xticks(range(1, k + 1))
+        ax.set_yticks([])
+        self.rank_points_ = {}
+        half = (len(order) + 1) // 2
+        for pos, i in enumerate(order):
+            r = float(self.average_ranks[i])
+            left = pos < half
+            y = 0.85 - 0.12 * (pos if left else len(order) - 1 - pos)
+            ax.plot([r, r], [1.0, y], color="black", linewidth=0.8)
+            ax.plot([r], [1.0], "o", color="black", markersize=3)
+            xe = 1 - 0.05 if left else k + 0.05
+            ax.plot([r, xe], [y, y], color="black", linewidth=0.8)
+            ax.text(xe, y, f" {self.names[i]} ({r:.2f}) ", ha="right" if left else "left",
+                    va="center", fontsize=8)
+            self.rank_points_[str(self.names[i])] = r
+        (self.cd_line_,) = ax.plot([1, 1 + self.cd], [0.08, 0.08], color="black", linewidth=2)
+        ax.text(1 + self.cd / 2, 0.1, f"CD = {self.cd:.3f}", ha="center", va="bottom",
+                fontsize=8)
+        self.clique_lines_ = []
+        for j, group in enumerate(self.cliques):
+            rs = [self.rank_points_[g] for g in group]
+            y = 0.93 - 0.04 * j
+            (ln,) = ax.plot([min(rs) - 0.03, max(rs) + 0.03], [y, y], color="red", linewidth=3)
+            self.clique_lines_.append(ln)
+        ax.set_title("Critical difference diagram (average ranks, 1 = best)", pad=20)
+        self.ax_, self.figure_ = ax, fig
+        return self
