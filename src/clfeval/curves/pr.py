@@ -90,8 +90,13 @@ class PrecisionRecallCurve:
         thr = tc.thresholds
         P = tc.n_pos
         total = tc.n_pos + tc.n_neg
-        # AP over every threshold, before any point is dropped
-        precision_all = divide(tps, tps + fps, zero_division=0.0)
+        # AP over every threshold, before any point is dropped (tps + fps > 0 at every
+        # threshold of a state; a row without weight would give precision 0)
+        ps = tps + fps
+        if ps.size == 0 or ps[0] > 0:
+            precision_all = tps / ps
+        else:
+            precision_all = divide(tps, ps, zero_division=0.0)
         if P > 0:
             ap = float(np.dot(np.asarray(tc.pos, dtype=np.float64), precision_all) / P)
             ap = max(0.0, min(1.0, ap))
@@ -105,8 +110,9 @@ class PrecisionRecallCurve:
             precision = divide(tps, tps + fps, zero_division=0.0)
         else:
             precision = precision_all
-        recall = divide(tps, np.full(tps.shape, P), zero_division=zero_division,
-                        what="recall (no positive samples)")
+        recall = tps / P if P > 0 else divide(tps, np.zeros(tps.shape),
+                                                zero_division=zero_division,
+                                                what="recall (no positive samples)")
         chance = float(divide(P, total, zero_division=zero_division, what="prevalence"))
         return cls(
             np.concatenate([precision[::-1], [1.0]]),

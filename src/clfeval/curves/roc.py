@@ -129,10 +129,12 @@ class RocCurve:
         fps = np.concatenate([[0.0], fps])
         tps = np.concatenate([[0.0], tps])
         thr = np.concatenate([[np.inf], thr])
-        fpr = divide(fps, np.full(fps.shape, tc.n_neg), zero_division=zero_division,
-                     what="false positive rate (no negative samples)")
-        tpr = divide(tps, np.full(tps.shape, tc.n_pos), zero_division=zero_division,
-                     what="true positive rate (no positive samples)")
+        fpr = fps / tc.n_neg if tc.n_neg > 0 else divide(
+            fps, np.zeros(fps.shape), zero_division=zero_division,
+            what="false positive rate (no negative samples)")
+        tpr = tps / tc.n_pos if tc.n_pos > 0 else divide(
+            tps, np.zeros(tps.shape), zero_division=zero_division,
+            what="true positive rate (no positive samples)")
         return cls(fpr, tpr, thr, fps, tps, tc.n_pos, tc.n_neg, tc.auc(), tc.tie_bound(),
                    tc.binned)
 
