@@ -177,3 +177,28 @@ def test_one_class_policy_matches_sklearn_nan():
     assert np.isnan(clfeval.roc_auc_score(y, s, zero_division=np.nan))
     with pytest.warns(clfeval.UndefinedMetricWarning, match="only one class"):
         assert clfeval.roc_auc_score(y, s) == 0.0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_per_class_ovr_curves_and_binned_multiclass(seed):
+    from sklearn.preprocessing import label_binarize
+
+    from clfeval.curves import ovr_curves
+
+    y, p, w = _mc_case(seed)
+    k = p.shape[1]
+    yb = label_binarize(y, classes=np.arange(k))
+    rocs, prs = ovr_curves(ScoreCounts.from_scores(y, p, sample_weight=w))
+    for c in range(k):
+        f, t, thr = skm.roc_curve(yb[:, c], p[:, c], sample_weight=w, drop_intermediate=False)
+        np.testing.assert_allclose(rocs[c].fpr, f, atol=1e-12)
+        np.testing.assert_allclose(rocs[c].tpr, t, atol=1e-12)
+        np.testing.assert_array_equal(rocs[c].thresholds, thr)
+        pp, rr, _ = skm.precision_recall_curve(yb[:, c], p[:, c], sample_weight=w)
+        np.testing.assert_allclose(prs[c].precision, pp, atol=1e-12)
+        np.testing.assert_allclose(prs[c].recall, rr, atol=1e-12)
+    # a 64-bit float-key binned multiclass state is the exact state
+    exact = ScoreCounts.from_scores(y, p, sample_weight=w)
+    binned = ScoreCounts.from_scores(y, p, sample_weight=w, bits=64)
+    assert ovr_auc(binned).value == pytest.approx(ovr_auc(exact).value, abs=1e-12)
+    assert ovo_auc(binned).value == pytest.approx(ovo_auc(exact).value, abs=1e-12)
