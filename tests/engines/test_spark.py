@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 import sys
 
+import numpy as np
 import pytest
 
-from clfeval import ConfusionMatrix, FileFormatError, ScoreCounts
+from clfeval import ConfusionMatrix, FileFormatError, InvalidInputError, ScoreCounts
 from clfeval.engines import evaluate_files
 
 pytest.importorskip("pyspark")
@@ -45,18 +46,42 @@ def spark():
 def test_spark_scores_and_threshold_match_in_memory(spark, parquet_file, data):
     import clfeval.spark
 
-    sdf = spark.read.parquet(parquet_file).repartition(7)
-    res = clfeval.spark.evaluate(sdf, y_true="y_true", y_score="score", weight="weight",
-                                 threshold=0.5, bins=20)
-    assert res.scores == ScoreCounts.from_scores(data["y_true"], data["score"],
-                                                 sample_weight=data["weight"], bits=20)
-    assert res.confusion == ConfusionMatrix.from_scores(data["y_true"], data["score"], 0.5,
-                                                        sample_weight=data["weight"])
-    assert res.n_rows == len(data["y_true"])
+    sdf = spark.read.parquet(parquet_file).repartition(3)
+    ref_sc = ScoreCounts.from_scores(data["y_true"], data["score"],
+                                     sample_weight=data["weight"], bits=20)
+    ref_cm = ConfusionMatrix.from_scores(data["y_true"], data["score"], 0.5,
+                                         sample_weight=data["weight"])
     streamed = evaluate_files(parquet_file, y_true="y_true", y_score="score",
                               weight="weight", threshold=0.5, bins=20)
-    assert res.scores == streamed.scores
-    assert res.confusion == streamed.confusion
+    for engine in ("sql", "arrow"):
+        res = clfeval.spark.evaluate(sdf, y_true="y_true", y_score="score", weight="weight",
+                                     threshold=0.5, bins=20, engine=engine)
+        assert res.scores == ref_sc
+        assert res.confusion == ref_cm
+        assert res.n_rows == len(data["y_true"])
+        assert res.scores == streamed.scores
+        assert res.confusion == streamed.confusion
+
+
+def test_spark_sql_bins_equal_float_bit_bins_for_any_score(spark, tmp_path):
+    """The SQL bin index reproduces Binning.from_bits on negatives, zeros, subnormals,
+    powers of two and their neighbours, and huge values."""
+    import clfeval.spark
+
+    rng = np.random.default_rng(3)
+    special = [0.0, -0.0, 1.0, 2.0, 0.5, -1.0, -2.0, 5e-324, -5e-324, 2.2250738585072014e-308,
+               1e-310, 1.7976931348623157e308, -1.7976931348623157e308,
+               np.nextafter(1.0, 0.0), np.nextafter(2.0, 0.0), np.nextafter(0.5, 1.0)]
+    s = np.concatenate([rng.normal(size=3000) * 20, rng.random(500) ** 8, special])
+    y = (rng.random(s.size) < 0.5).astype(int)
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"y_true": y, "score": s}), tmp_path / "s.parquet")
+    sdf = spark.read.parquet(str(tmp_path / "s.parquet"))
+    for bits in (12, 40):
+        res = clfeval.spark.evaluate(sdf, bins=bits, engine="sql")
+        assert res.scores == ScoreCounts.from_scores(y, s, bits=bits)
 
 
 def test_spark_multiclass_and_sql_counts(spark, parquet_file, data):
@@ -86,6 +111,12 @@ def test_spark_excluded_rows_are_counted(spark):
     assert res.excluded.missing_label == 1
     assert res.excluded.nonfinite_score == 1
     assert res.scores == ScoreCounts.from_scores([0, 1, 0], [0.1, 0.9, 0.3])
+    sql = clfeval.spark.evaluate(sdf, on_invalid="exclude", bins=30)
+    assert sql.excluded == res.excluded
+    assert sql.scores == ScoreCounts.from_scores([0, 1, 0], [0.1, 0.9, 0.3], bits=30)
+    with pytest.raises(InvalidInputError, match=r"1 row\(s\) of the Spark DataFrame: the label "
+                                                "is missing"):
+        clfeval.spark.evaluate(sdf, bins=30)
     with pytest.raises(FileFormatError, match=r"<spark partition \d+>, row \d, column 'y_true': "
                                               "the label is missing"):
         clfeval.spark.evaluate(sdf)

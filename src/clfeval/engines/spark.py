@@ -1,9 +1,6 @@
-"""Spark adapter: partitions are folded into states by Python workers (``mapInArrow``);
-only the pickled partial states (a few hundred KiB at most each) reach the driver.
-
-The hard-prediction counts are also available from a pure JVM aggregation
-(``engine="sql"``: a ``groupBy`` of (truth, prediction) with ``count``/``sum``), which
-needs no Python workers at all.
+"""Spark adapter: rows are turned into counts where they are — by a JVM ``groupBy`` on
+SQL-computed score bins, or by Python workers folding Arrow batches (``mapInArrow``) —
+and only counts or partial states (a few hundred KiB at most) reach the driver.
 """
 
 from __future__ import annotations
@@ -14,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import InvalidParameterError, MissingDependencyError
+from ..exceptions import InvalidInputError, InvalidParameterError, MissingDependencyError
 from ..io.readers import _table_chunk
 from ._fold import Folder, Partial, Spec
 from ._frames import make_spec
@@ -46,46 +43,146 @@ def _fold_batches(spec: Spec) -> Any:
     return run
 
 
-def _sql_counts(df: Any, spec: Spec) -> Partial:
-    """(truth, prediction) counts aggregated in the JVM; only the K×K cells come back."""
+def _bit_key(x: Any, bits: int) -> Any:
+    """Spark SQL expression of ``Binning.from_bits(bits).keys(x)`` (exactly the same bins).
+
+    For ``a = |x| > 0`` the IEEE-754 bits are ``E * 2**52 + m52`` with the biased
+    exponent ``E`` and the 52 mantissa bits ``m52``; both are computed exactly in
+    double arithmetic (``floor(log2(a))`` corrected by exact powers of two; the
+    subnormal range scaled by ``2**1074``). The order key's leading ``bits`` bits are
+    then ``2**(bits-1) + T(x)`` for ``x >= 0`` and ``2**(bits-1) - 1 - T(-x)`` for
+    ``x < 0``, with ``T(a) = (E * 2**52 + m52) >> (64 - bits)``.
+    """
     from pyspark.sql import functions as sf
 
+    a = sf.abs(x)
+    e0 = sf.floor(sf.log2(sf.when(a > 0, a).otherwise(sf.lit(1.0))))
+    e1 = sf.when(sf.pow(sf.lit(2.0), e0) > a, e0 - 1).otherwise(e0)
+    e = sf.when(sf.pow(sf.lit(2.0), e1 + 1) <= a, e1 + 1).otherwise(e1)
+    normal = a >= sf.lit(2.0 ** -1022)
+    big_e = sf.when(normal, e + 1023).otherwise(sf.lit(0)).cast("long")
+    m52 = sf.when(normal, (a / sf.pow(sf.lit(2.0), e) - 1) * sf.lit(2.0 ** 52)) \
+        .otherwise(a * sf.lit(2.0 ** 537) * sf.lit(2.0 ** 537)).cast("long")
+    t = sf.shiftright(big_e * sf.lit(1 << 52) + m52, 64 - bits)
+    half = sf.lit(1 << (bits - 1)).cast("long")
+    return sf.when(x >= 0, half + t).otherwise(half - 1 - t)
+
+
+def _sql_eligible(spec: Spec) -> bool:
+    if not spec.columns.y_score:
+        return True
+    b = spec.bins
+    return (len(spec.columns.y_score) == 1 and isinstance(b, int) and not isinstance(b, bool)
+            and 1 <= b <= 63)
+
+
+def _sql_partial(df: Any, spec: Spec) -> Partial:
+    """Aggregate in the JVM: one ``groupBy`` returns counts per (reason, truth,
+    prediction / score bin, side of the threshold) — never rows."""
+    from pyspark.sql import functions as sf
+
+    from ._fold import _binary_pos_label_value, _kind, _with_table
+
     cols = spec.columns
-    if cols.y_pred is None or cols.y_score or spec.on_invalid != "raise":
-        raise InvalidParameterError(
-            "engine='sql' computes hard-prediction counts only (y_pred, no scores, "
-            "on_invalid='raise'); use engine='arrow' for the rest")
-    t, p = sf.col(cols.y_true), sf.col(cols.y_pred)
+    t = sf.col(cols.y_true)
+    cases: list[tuple[str, Any]] = [("missing_label", t.isNull())]
+    if cols.y_pred is not None:
+        cases[0] = ("missing_label", t.isNull() | sf.col(cols.y_pred).isNull())
+    if spec.labels is not None:
+        known = t.isin(list(spec.labels))
+        if cols.y_pred is not None:
+            known = known & sf.col(cols.y_pred).isin(list(spec.labels))
+        cases.append(("unknown_label", ~known))
+    if cols.y_score:
+        x = sf.col(cols.y_score[0]).cast("double")
+        cases += [("missing_score", x.isNull()),
+                  ("nonfinite_score", sf.isnan(x) | (sf.abs(x) == float("inf")))]
+    if cols.weight is not None:
+        w = sf.col(cols.weight).cast("double")
+        cases += [("missing_weight", w.isNull()),
+                  ("bad_weight", sf.isnan(w) | (w == float("inf")) | (w < 0))]
+    reason = sf.lit(None).cast("string")
+    for name, cond in reversed(cases):
+        reason = sf.when(cond, sf.lit(name)).otherwise(reason)
+    ok = reason.isNull()
+    keys = [reason.alias("reason"), sf.when(ok, t).alias("t")]
+    if cols.y_pred is not None:
+        keys.append(sf.when(ok, sf.col(cols.y_pred)).alias("p"))
+    if cols.y_score:
+        keys.append(sf.when(ok, _bit_key(x, int(spec.bins))).alias("k"))
+        if spec.threshold is not None:
+            keys.append(sf.when(ok, x >= float(spec.threshold)).alias("hit"))
     aggs = [sf.count(sf.lit(1)).alias("n")]
     if cols.weight is not None:
         aggs.append(sf.sum(sf.col(cols.weight).cast("double")).alias("w"))
-        aggs.append(sf.min(sf.col(cols.weight).cast("double")).alias("wmin"))
-    rows = df.groupBy(t.alias("t"), p.alias("p")).agg(*aggs).collect()
+    rows = df.groupBy(*keys).agg(*aggs).collect()
+
     folder = Folder(spec)
     folder.add_source("<spark dataframe>")
-    for r in rows:
-        if r["t"] is None or r["p"] is None:
-            raise InvalidParameterError(
-                f"{r['n']} row(s) have a missing label; use engine='arrow' with "
-                "on_invalid='exclude' to count and exclude them")
-        if cols.weight is not None and (r["w"] is None or not np.isfinite(r["w"])
-                                        or r["wmin"] < 0):
-            raise InvalidParameterError("the weights must be finite and non-negative")
-    truth = [r["t"] for r in rows]
-    pred = [r["p"] for r in rows]
-    space_codes_t, bad_t = folder.space.lookup(truth)
-    space_codes_p, bad_p = folder.space.lookup(pred)
-    if bad_t is not None or bad_p is not None or (space_codes_t < 0).any() \
-            or (space_codes_p < 0).any():
-        raise InvalidParameterError(
-            "labels of mixed types or outside the declared labels; use engine='arrow' for "
-            "row-level errors")
-    k = len(folder.space.labels)
-    cm = np.zeros((k, k), np.float64 if cols.weight is not None else np.int64)
-    vals = [r["w"] for r in rows] if cols.weight is not None else [r["n"] for r in rows]
-    np.add.at(cm, (space_codes_t, space_codes_p), np.asarray(vals, dtype=cm.dtype))
-    folder.cm = cm
+    bad = [r for r in rows if r["reason"] is not None]
+    if bad:
+        from .state import REASONS
+
+        if spec.on_invalid == "raise":
+            first = min(bad, key=lambda r: list(REASONS).index(r["reason"]))
+            n_bad = sum(r["n"] for r in bad if r["reason"] == first["reason"])
+            raise InvalidInputError(
+                f"{n_bad} row(s) of the Spark DataFrame: {REASONS[first['reason']]}; pass "
+                "on_invalid='exclude' to leave such rows out (they are counted and reported)")
+        order = list(REASONS)
+        for r in bad:
+            folder.excluded[order.index(r["reason"])] += int(r["n"])
+    good = [r for r in rows if r["reason"] is None]
     folder.n_rows = int(sum(r["n"] for r in rows))
+    if not good:
+        return folder.partial()
+    weighted = cols.weight is not None
+    amount = np.asarray([r["w"] if weighted else r["n"] for r in good],
+                        dtype=np.float64 if weighted else np.int64)
+    truth = [r["t"] for r in good]
+    uniq_t = list(dict.fromkeys(truth))
+    codes_t, bad_kind = folder.space.lookup(uniq_t)
+    if bad_kind is not None:
+        raise InvalidInputError(
+            f"label {uniq_t[bad_kind]!r} is a {_kind(uniq_t[bad_kind])} but other labels are "
+            f"{folder.space.kind}s; labels must have one type")
+    pos_t = {v: i for i, v in enumerate(uniq_t)}
+    gt = codes_t[[pos_t[v] for v in truth]]
+    if cols.y_pred is not None:
+        pred = [r["p"] for r in good]
+        uniq_p = list(dict.fromkeys(pred))
+        codes_p, bad_kind = folder.space.lookup(uniq_p)
+        if bad_kind is not None:
+            raise InvalidInputError("labels of y_true and y_pred have different types")
+        pos_p = {v: i for i, v in enumerate(uniq_p)}
+        gp = codes_p[[pos_p[v] for v in pred]]
+        k = len(folder.space.labels)
+        cm = np.zeros((k, k), dtype=amount.dtype)
+        np.add.at(cm, (gt, gp), amount)
+        folder.cm = cm
+    if cols.y_score:
+        from ..core.scores import Binning
+
+        pos = _binary_pos_label_value(spec, folder.space)
+        pos_code = folder.space.code(pos)
+        if len(folder.space.labels) > 2:
+            raise InvalidInputError(
+                f"y_true has {len(folder.space.labels)} classes; one score column needs a "
+                "binary task")
+        is_pos = (gt == pos_code).astype(np.intp)
+        if spec.threshold is not None:
+            hit = np.asarray([bool(r["hit"]) for r in good], dtype=np.intp)
+            tal = np.zeros(4, dtype=amount.dtype)
+            np.add.at(tal, is_pos * 2 + hit, amount)
+            folder.tallies = tal.reshape(2, 2)
+        key = np.asarray([r["k"] for r in good], dtype=np.int64)
+        ukeys, inv = np.unique(key, return_inverse=True)
+        table = np.zeros((2, ukeys.size), dtype=amount.dtype)
+        np.add.at(table, (is_pos, inv.reshape(-1)), amount)
+        keep = table.any(axis=0)  # bins holding only zero-weight rows do not exist in memory
+        b = Binning.from_bits(int(spec.bins))
+        folder.scores = _with_table(
+            folder.scores, [(b.floors(ukeys[keep].astype(np.uint64)), table[:, keep])])
     return folder.partial()
 
 
@@ -115,15 +212,23 @@ def evaluate(
     on_invalid: str = "raise",
     bins: Any = None,
     max_distinct: int | None = 1 << 20,
-    engine: str = "arrow",
+    engine: str = "auto",
 ) -> EvalState:
     """Evaluate a Spark DataFrame of predictions without collecting its rows.
 
-    With ``engine="arrow"`` (default) each partition is streamed as Arrow batches
-    to a Python worker (``mapInArrow``) and folded into a partial state with the very
-    code :func:`clfeval.evaluate_files` uses; the driver collects one pickled state per
-    partition and merges them. With ``engine="sql"`` the (truth, prediction) counts
-    are aggregated by Spark itself (``groupBy``) — hard predictions only.
+    Two engines, chosen by ``engine="auto"``:
+
+    ``"sql"`` (hard predictions, and one binary score column with ``bins=<bits>``)
+        Spark computes each row's score bin in SQL — the very bins of
+        :class:`~clfeval.Binning` ``.from_bits`` — and counts per (truth, prediction or
+        bin, side of the threshold, reason a row is invalid) with one JVM ``groupBy``;
+        the driver receives only those counts. No Python worker runs. Invalid rows are
+        reported by reason and count (Spark rows have no row number).
+    ``"arrow"`` (everything else: exact scores, declared edges, K-class scores)
+        each partition is streamed as Arrow batches to a Python worker
+        (``mapInArrow``) and folded into a partial state with the very code of
+        :func:`clfeval.evaluate_files`; the driver collects one pickled state per
+        partition and merges them. Errors name the partition and the row in it.
     The options are those of :func:`clfeval.evaluate_files`; results equal the
     in-memory ones (integer counts bit for bit).
 
@@ -134,14 +239,21 @@ def evaluate(
         import pyspark  # noqa: F401
     except ImportError as exc:  # pragma: no cover - exercised only without pyspark
         raise MissingDependencyError("pyspark", "spark", "clfeval.spark.evaluate") from exc
-    if engine not in ("arrow", "sql"):
-        raise InvalidParameterError(f"engine must be 'arrow' or 'sql', got {engine!r}")
+    if engine not in ("auto", "arrow", "sql"):
+        raise InvalidParameterError(f"engine must be 'auto', 'arrow' or 'sql', got {engine!r}")
     spec = make_spec([str(c) for c in df.columns], y_true=y_true, y_pred=y_pred,
                      y_score=y_score, weight=weight, labels=labels, pos_label=pos_label,
                      threshold=threshold, on_invalid=on_invalid, bins=bins,
                      max_distinct=max_distinct, source="<spark dataframe>")
+    if engine == "auto":
+        engine = "sql" if _sql_eligible(spec) else "arrow"
     if engine == "sql":
-        return _sql_counts(df, spec).finalize(spec)
+        if not _sql_eligible(spec):
+            raise InvalidParameterError(
+                "engine='sql' handles hard predictions and one binary score column with "
+                "bins=<bits>; use engine='arrow' for exact or declared-edge bins and K-class "
+                "scores")
+        return _sql_partial(df, spec).finalize(spec)
     sub = df.select(*spec.columns.names)
     try:
         blobs = sub.mapInArrow(_fold_batches(spec), "state binary").collect()
