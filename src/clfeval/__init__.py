@@ -77,6 +77,15 @@ from .metrics.api import (
 from .metrics.interpret import kappa_interpretation
 from .metrics.registry import MetricSpec, MetricSummary, get_metric, list_metrics
 from .report import Comparison, Report, compare, evaluate
+from .stats import (
+    ConfidenceInterval,
+    TestResult,
+    bootstrap_interval,
+    delong_test,
+    friedman_test,
+    mcnemar_test,
+    metric_interval,
+)
 
 __version__ = "0.1.0"
 
@@ -87,6 +96,7 @@ __all__ = [
     "BreakEvenPoint",
     "ClfevalError",
     "Comparison",
+    "ConfidenceInterval",
     "ConfusionMatrix",
     "CostCurve",
     "EvalState",
@@ -106,6 +116,7 @@ __all__ = [
     "RocHull",
     "ScoreBinningWarning",
     "ScoreCounts",
+    "TestResult",
     "ThresholdChoice",
     "ThresholdCounts",
     "ThresholdSweep",
@@ -116,6 +127,7 @@ __all__ = [
     "auc",
     "average_precision_score",
     "balanced_accuracy_score",
+    "bootstrap_interval",
     "break_even_point",
     "choose_threshold",
     "classification_report",
@@ -124,12 +136,14 @@ __all__ = [
     "confusion_matrix",
     "cost_curve",
     "cost_sensitive_error",
+    "delong_test",
     "det_curve",
     "evaluate",
     "evaluate_files",
     "expected_cost",
     "f1_score",
     "fbeta_score",
+    "friedman_test",
     "g_mean_score",
     "get_metric",
     "informedness_score",
@@ -139,7 +153,9 @@ __all__ = [
     "load_state",
     "markedness_score",
     "matthews_corrcoef",
+    "mcnemar_test",
     "merge_states",
+    "metric_interval",
     "npv_score",
     "ovo_auc",
     "ovr_auc",
