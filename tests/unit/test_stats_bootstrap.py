@@ -188,3 +188,28 @@ def test_poisson_bootstrap_interval_close_to_multinomial():
     assert abs(a.low - b.low) < 0.01
     assert abs(a.high - b.high) < 0.01
     assert pb.interval("accuracy", method="bca").method == "bootstrap_bca"
+
+
+def test_all_undefined_replicates_give_nan_silently_under_nan_policy():
+    import warnings
+
+    cm = ConfusionMatrix([[10, 0], [0, 0]])  # no positives: recall undefined everywhere
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ci = bootstrap_interval(cm, "tpr", seed=0, n_resamples=50, zero_division=float("nan"))
+    assert np.isnan(ci.estimate)
+    assert np.isnan(ci.low)
+    assert np.isnan(ci.std_err)
+
+
+def test_partial_auc_estimate_matches_the_curves_module():
+    from clfeval.curves.roc import RocCurve
+
+    roc = RocCurve.from_predictions(Y, S)
+    for max_fpr in (0.1, 0.3):
+        for mcclish in (False, True):
+            ci = bootstrap_score_interval(Y, S, "partial_auc", max_fpr=max_fpr, mcclish=mcclish,
+                                          n_resamples=20, seed=0)
+            assert ci.estimate == pytest.approx(roc.partial_auc(max_fpr, mcclish=mcclish))
+    assert bootstrap_score_interval(Y, S, n_resamples=20, seed=0).estimate == pytest.approx(
+        roc.auc)

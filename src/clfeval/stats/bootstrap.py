@@ -81,6 +81,16 @@ def _ratio(num: float, den: float) -> float:
     return num / den
 
 
+def _nanstd(reps: Array) -> Array:
+    """Column-wise sample standard deviation ignoring NaN; NaN (silently) below 2 values."""
+    ok = ~np.isnan(reps)
+    k = ok.sum(axis=0)
+    x = np.where(ok, reps, 0.0)
+    mean = x.sum(axis=0) / np.maximum(k, 1)
+    ss = (np.where(ok, reps - mean, 0.0) ** 2).sum(axis=0)
+    return np.where(k > 1, np.sqrt(ss / np.maximum(k - 1, 1)), NAN)
+
+
 def _drop_undefined(reps: Array, what: str, zero_division: Any) -> Array:
     """Replicates where the metric is undefined: fill (numeric policy) or drop with a warning."""
     bad = np.isnan(reps)
@@ -231,7 +241,7 @@ def _count_interval(cm: ConfusionMatrix, c: npt.NDArray[np.int64], f: _CountMetr
     if np.isnan(theta).any():  # undefined estimate: bounds follow the same policy
         lo = np.where(np.isnan(theta), est, lo)
         hi = np.where(np.isnan(theta), est, hi)
-    sd = np.nanstd(reps, axis=0, ddof=1) if len(reps) > 1 else np.full(np.shape(theta), NAN)
+    sd = _nanstd(reps)
     def s(a: Any) -> Any:
         return float(a) if np.ndim(a) == 0 else np.asarray(a)
     return ConfidenceInterval(s(est), s(lo), s(hi), level, f"bootstrap_{method}",
@@ -542,7 +552,7 @@ def bootstrap_score_interval(
         jack, jw = _group_jackknife(is_pos, s, metric, rng, max_fpr, mcclish)
     lo, hi = _interval_from_replicates(np.asarray(obs[0]), reps, level, method, jack, jw)
     return ConfidenceInterval(obs[0], float(lo), float(hi), level, f"bootstrap_{method}",
-                              std_err=float(np.nanstd(reps, ddof=1)))
+                              std_err=float(_nanstd(reps)))
 
 
 def _group_jackknife(is_pos: npt.NDArray[np.bool_], s: Array, metric: Any,
