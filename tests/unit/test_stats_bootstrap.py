@@ -213,3 +213,12 @@ def test_partial_auc_estimate_matches_the_curves_module():
             assert ci.estimate == pytest.approx(roc.partial_auc(max_fpr, mcclish=mcclish))
     assert bootstrap_score_interval(Y, S, n_resamples=20, seed=0).estimate == pytest.approx(
         roc.auc)
+
+
+def test_poisson_bootstrap_pickles():
+    import pickle
+
+    pb = PoissonBootstrap([0, 1], n_resamples=30, seed=2).update([0, 1, 1], [0, 1, 0])
+    back = pickle.loads(pickle.dumps(pb))
+    assert back == pb
+    assert back.update([1], [1]) == pb.update([1], [1])

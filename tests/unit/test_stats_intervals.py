@@ -199,3 +199,17 @@ def test_interval_is_frozen():
     ci = ConfidenceInterval(0.5, 0.4, 0.6, 0.95, "x")
     with pytest.raises(AttributeError):
         ci.low = 0.0  # type: ignore[misc]
+
+
+def test_array_results_compare_and_pickle():
+    import pickle
+
+    a = metric_interval(CM3, "tpr", average=None)
+    b = metric_interval(CM3, "tpr", average=None)
+    assert a == b
+    assert a != metric_interval(CM3, "ppv", average=None)
+    assert pickle.loads(pickle.dumps(a)) == a
+    nan = proportion_interval([0, 1], [0, 2], zero_division=float("nan"))
+    assert nan == proportion_interval([0, 1], [0, 2], zero_division=float("nan"))
+    k = kappa_test(CM3)
+    assert pickle.loads(pickle.dumps(k)) == k

@@ -7,12 +7,12 @@ Both are small immutable records with a JSON-safe :meth:`to_dict`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 
-__all__ = ["ConfidenceInterval", "TestResult", "jsonable"]
+__all__ = ["ConfidenceInterval", "ResultEq", "TestResult", "jsonable"]
 
 
 def jsonable(v: Any) -> Any:
@@ -38,8 +38,33 @@ def jsonable(v: Any) -> Any:
     return v
 
 
-@dataclass(frozen=True)
-class ConfidenceInterval:
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        try:
+            return bool(np.array_equal(a, b, equal_nan=True))
+        except TypeError:  # non-numeric arrays
+            return bool(np.array_equal(a, b))
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return bool(a == b)
+
+
+class ResultEq:
+    """Field-wise equality for frozen results that may hold arrays (NaN equals NaN)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(_same(getattr(self, f.name), getattr(other, f.name))
+                   for f in fields(self))  # type: ignore[arg-type]
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, eq=False)
+class ConfidenceInterval(ResultEq):
     """A point estimate with a two-sided confidence interval.
 
     Scalar inputs give float fields; vectorised inputs (several proportions, or a
@@ -98,8 +123,8 @@ class ConfidenceInterval:
         return repr(self)
 
 
-@dataclass(frozen=True)
-class TestResult:
+@dataclass(frozen=True, eq=False)
+class TestResult(ResultEq):
     """The outcome of a significance test.
 
     Attributes

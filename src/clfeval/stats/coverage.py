@@ -11,14 +11,14 @@ from scipy import stats as _st
 
 from .._validation import check_level
 from ..exceptions import InvalidParameterError
-from ._results import jsonable
+from ._results import ResultEq, jsonable
 from .intervals import proportion_interval
 
 __all__ = ["CoverageResult", "interval_coverage"]
 
 
-@dataclass(frozen=True)
-class CoverageResult:
+@dataclass(frozen=True, eq=False)
+class CoverageResult(ResultEq):
     """Coverage probability of a proportion interval at given true proportions.
 
     Attributes

@@ -18,7 +18,7 @@ from scipy import stats as _st
 from .._validation import as_scores, check_choice, check_consistent_length, check_level
 from ..core.labels import encode_binary_true
 from ..exceptions import InvalidInputError
-from ._results import ConfidenceInterval, TestResult, jsonable
+from ._results import ConfidenceInterval, ResultEq, TestResult, jsonable
 from .bootstrap import _ratio
 
 __all__ = ["DeLongCovariance", "delong_covariance", "delong_interval", "delong_test"]
@@ -26,8 +26,8 @@ __all__ = ["DeLongCovariance", "delong_covariance", "delong_interval", "delong_t
 Array = npt.NDArray[np.float64]
 
 
-@dataclass(frozen=True)
-class DeLongCovariance:
+@dataclass(frozen=True, eq=False)
+class DeLongCovariance(ResultEq):
     """AUCs of several scores of the same samples and their DeLong covariance.
 
     Attributes

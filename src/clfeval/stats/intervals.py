@@ -20,7 +20,7 @@ from ..exceptions import InvalidInputError, InvalidParameterError
 from ..metrics.base import tallies
 from ..metrics.divide import divide
 from ..metrics.registry import get_metric
-from ._results import ConfidenceInterval, TestResult, jsonable
+from ._results import ConfidenceInterval, ResultEq, TestResult, jsonable
 
 __all__ = [
     "PROPORTION_METHODS",
@@ -261,8 +261,8 @@ def metric_interval(
 
 
 # --------------------------------------------------------------------------- accuracy
-@dataclass(frozen=True)
-class AccuracyTest:
+@dataclass(frozen=True, eq=False)
+class AccuracyTest(ResultEq):
     """Accuracy with its exact interval and the test "accuracy > no-information rate".
 
     As printed by caret's ``confusionMatrix``: the Clopper–Pearson interval of
@@ -339,8 +339,8 @@ def accuracy_test(cm: ConfusionMatrix, *, level: float = 0.95) -> AccuracyTest:
 
 
 # ------------------------------------------------------------------------------ kappa
-@dataclass(frozen=True)
-class KappaTest:
+@dataclass(frozen=True, eq=False)
+class KappaTest(ResultEq):
     """Cohen's kappa with its asymptotic standard errors, interval and z test.
 
     Attributes

@@ -21,7 +21,7 @@ from scipy import stats as _st
 from .._validation import as_1d_labels, check_choice, check_consistent_length
 from ..core.counts import ConfusionMatrix
 from ..exceptions import InvalidInputError, InvalidParameterError
-from ._results import ConfidenceInterval, TestResult, jsonable
+from ._results import ConfidenceInterval, ResultEq, TestResult, jsonable
 from .bootstrap import _ratio
 
 __all__ = [
@@ -261,8 +261,8 @@ def _ranks(x: Array, higher_is_better: bool) -> Array:
     return _st.rankdata(-x if higher_is_better else x, axis=1)
 
 
-@dataclass(frozen=True)
-class FriedmanResult:
+@dataclass(frozen=True, eq=False)
+class FriedmanResult(ResultEq):
     """Friedman test over data sets, with the Iman–Davenport F variant.
 
     Attributes
@@ -348,8 +348,8 @@ def friedman_test(
     return FriedmanResult(names, avg, n, fr, idv)
 
 
-@dataclass(frozen=True)
-class CriticalDifference:
+@dataclass(frozen=True, eq=False)
+class CriticalDifference(ResultEq):
     """Average ranks and the critical difference of a post-hoc test (Demšar 2006).
 
     The data a critical-difference diagram draws.
@@ -467,8 +467,8 @@ def critical_difference(
     return CriticalDifference(names, avg, n, alpha, method, q, cd, clique, names[ci])
 
 
-@dataclass(frozen=True)
-class ControlComparison:
+@dataclass(frozen=True, eq=False)
+class ControlComparison(ResultEq):
     """Each model compared with a control by average ranks, Holm step-down adjusted.
 
     Attributes
