@@ -308,3 +308,20 @@ def test_row_bootstrap_bca_agrees_with_scipy():
         y.sum() * (~y).sum()))
     assert ours.low == pytest.approx(ref.low, abs=0.012)
     assert ours.high == pytest.approx(ref.high, abs=0.012)
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 7, 10])
+@pytest.mark.parametrize("alpha", [0.05, 0.10])
+def test_critical_values_vs_scipy_distributions(k, alpha):
+    """Nemenyi: studentized range (infinite df) / sqrt(2); Bonferroni–Dunn: normal quantile
+    at alpha / (2 (k - 1)) (Demšar 2006, §3.2.2); CD = q sqrt(k (k + 1) / (6 N))."""
+    from clfeval.stats import critical_difference
+
+    x = np.random.default_rng(k).random((9, k))
+    se = np.sqrt(k * (k + 1) / (6 * 9))
+    nem = critical_difference(x, alpha=alpha)
+    q = stats.studentized_range(k, np.inf).ppf(1 - alpha) / np.sqrt(2)
+    assert nem.q_alpha == pytest.approx(q, rel=1e-9)
+    assert nem.cd == pytest.approx(q * se, rel=1e-9)
+    bd = critical_difference(x, alpha=alpha, method="bonferroni_dunn")
+    assert bd.q_alpha == pytest.approx(stats.norm.isf(alpha / (2 * (k - 1))), rel=1e-12)
