@@ -376,6 +376,8 @@ def evaluate_files(
                               len(shards)))
 
     parts: list[Partial] = []
+    if total is not None and total < 4 * spec.chunk_rows:
+        workers = 1  # a pool's start-up (about a second) would cost more than it saves
     if workers == 1 or len(shards) == 1:
         folder = Folder(spec)  # one folder: errors name the file and row, not a merge
         for sh in shards:
@@ -386,7 +388,10 @@ def evaluate_files(
     else:
         import multiprocessing as mp
 
-        ctx = mp.get_context("spawn")
+        # forkserver: workers fork from a clean server that imported clfeval once (no
+        # fork of this possibly multi-threaded process, no per-worker re-import)
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(["clfeval.engines.local"])
         with ProcessPoolExecutor(max_workers=min(workers, len(shards)), mp_context=ctx) as ex:
             futures = [ex.submit(_fold_shard, spec, sh) for sh in shards]
             for fut in futures:

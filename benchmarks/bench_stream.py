@@ -1,0 +1,229 @@
+"""Streaming benchmark: rows/s and peak memory of ``clfeval.evaluate_files`` (run by hand).
+
+Writes Parquet files of (int8 label, float32 score) with 2**20-row row groups, then
+times, each in a fresh subprocess (so the peak RSS is that run's own):
+
+* the single-process streamer: counts at a threshold + a binned score state
+  (``bins=BITS`` leading bits of the float; no score range needed);
+* the process pool (``workers=2``) and its speed-up;
+* optionally Dask (``LocalCluster``, 2 worker processes) and Spark (``local[2]``,
+  both engines), and Spark MLlib's ``BinaryClassificationEvaluator`` AUROC;
+* for reference, reading the file into memory with pyarrow and building the same
+  state with ``ScoreCounts.from_scores`` in one shot (memory grows with N).
+
+Usage::
+
+    python benchmarks/bench_stream.py --sizes 1e6 1e7 1e8 [--dask] [--spark] [--mllib 1e7]
+
+Results print as a table with rows/s, ns/row (flat = cost per row independent of N)
+and peak RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+import warnings
+
+ROW_GROUP = 1 << 20
+
+
+def generate(path: str, n: int) -> None:
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(0)
+    schema = pa.schema([("y_true", pa.int8()), ("score", pa.float32())])
+    with pq.ParquetWriter(path + ".tmp", schema) as w:
+        for s in range(0, n, 1 << 22):
+            m = min(1 << 22, n - s)
+            y = (rng.random(m) < 0.3).astype(np.int8)
+            z = rng.normal(size=m).astype(np.float32) + y
+            sc = (1.0 / (1.0 + np.exp(-z))).astype(np.float32)
+            w.write_table(pa.table({"y_true": y, "score": sc}, schema=schema),
+                          row_group_size=ROW_GROUP)
+    os.replace(path + ".tmp", path)
+
+
+def peak_rss_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
+    """One measurement in this (fresh) process; returns seconds and peak RSS."""
+    warnings.simplefilter("ignore")
+    out: dict[str, float] = {}
+    if kind in ("stream", "pool"):
+        from clfeval import evaluate_files
+
+        workers = 2 if kind == "pool" else 1
+        # warm-up on a small file: imports, thread pools (one-off costs, not per row)
+        warm = os.path.join(os.path.dirname(path), "warm-up.parquet")
+        if not os.path.exists(warm):
+            generate(warm, 50_000)
+        evaluate_files(warm, y_true="y_true", y_score="score", threshold=0.5, bins=bits)
+        t0 = time.perf_counter()
+        res = evaluate_files(path, y_true="y_true", y_score="score", threshold=0.5,
+                             bins=bits, workers=workers)
+        out["seconds"] = time.perf_counter() - t0
+        out["rows"] = res.n_rows
+        out["bins"] = res.scores.values().size
+    elif kind == "memory":
+        import pyarrow.parquet as pq
+
+        from clfeval import ConfusionMatrix, ScoreCounts
+
+        t0 = time.perf_counter()
+        tab = pq.read_table(path)
+        y = tab.column("y_true").to_numpy()
+        s = tab.column("score").to_numpy()
+        sc = ScoreCounts.from_scores(y, s, bits=bits)
+        ConfusionMatrix.from_scores(y, s, 0.5)
+        out["seconds"] = time.perf_counter() - t0
+        out["rows"] = len(y)
+        out["bins"] = sc.values().size
+    elif kind == "dask":
+        import dask.dataframe as dd
+        from distributed import Client, LocalCluster
+
+        import clfeval.dask
+
+        t_start = time.perf_counter()
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                          host="127.0.0.1", dashboard_address=None) as cluster, \
+                Client(cluster):
+            out["startup"] = time.perf_counter() - t_start
+            ddf = dd.read_parquet(path, split_row_groups=True)
+            t0 = time.perf_counter()
+            res = clfeval.dask.evaluate(ddf, y_true="y_true", y_score="score", threshold=0.5,
+                                        bins=bits)
+            out["seconds"] = time.perf_counter() - t0
+            out["rows"] = res.n_rows
+    elif kind.startswith("spark") or kind == "mllib":
+        os.environ["PYSPARK_PYTHON"] = sys.executable
+        from pyspark.sql import SparkSession
+
+        import clfeval.spark
+
+        t_start = time.perf_counter()
+        spark = (SparkSession.builder.master("local[2]")
+                 .config("spark.driver.host", "127.0.0.1")
+                 .config("spark.driver.bindAddress", "127.0.0.1")
+                 .config("spark.ui.enabled", "false")
+                 .config("spark.driver.memory", "4g")
+                 .config("spark.sql.shuffle.partitions", "4")
+                 .config("spark.ui.showConsoleProgress", "false").getOrCreate())
+        spark.sparkContext.setLogLevel("ERROR")
+        out["startup"] = time.perf_counter() - t_start
+        df = spark.read.parquet(path)
+        if kind == "mllib":
+            from pyspark.ml.evaluation import BinaryClassificationEvaluator
+            from pyspark.sql import functions as sf
+
+            lab = df.select(sf.col("y_true").cast("double").alias("label"),
+                            sf.col("score").cast("double").alias("rawPrediction"))
+            t0 = time.perf_counter()
+            auc = BinaryClassificationEvaluator(metricName="areaUnderROC").evaluate(lab)
+            out["seconds"] = time.perf_counter() - t0
+            out["auc"] = auc
+            out["rows"] = float("nan")
+        else:
+            engine = kind.split("-", 1)[1]
+            # warm-up on a small sample (JIT and Python worker start are one-off costs)
+            clfeval.spark.evaluate(df.limit(10000), y_true="y_true", y_score="score",
+                                   threshold=0.5, bins=bits, engine=engine)
+            t0 = time.perf_counter()
+            res = clfeval.spark.evaluate(df, y_true="y_true", y_score="score", threshold=0.5,
+                                         bins=bits, engine=engine)
+            out["seconds"] = time.perf_counter() - t0
+            out["rows"] = res.n_rows
+        spark.stop()
+    else:
+        raise SystemExit(f"unknown kind {kind}")
+    out["rss_mib"] = peak_rss_mib()
+    return out
+
+
+def measure(kind: str, path: str, bits: int) -> dict[str, float]:
+    cmd = [sys.executable, __file__, "--one", kind, path, "--bits", str(bits)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        raise RuntimeError(f"{kind} failed:\n{proc.stderr[-3000:]}")
+    result: dict[str, float] = json.loads(lines[-1])
+    return result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sizes", nargs="*", default=["1e6", "1e7", "1e8"])
+    ap.add_argument("--dir", default="/tmp/clfeval-bench")
+    ap.add_argument("--bits", type=int, default=24)
+    ap.add_argument("--memory-max", type=float, default=1e8,
+                    help="largest N for the in-memory reference")
+    ap.add_argument("--pool", action="store_true", help="also time workers=2")
+    ap.add_argument("--dask", action="store_true")
+    ap.add_argument("--spark", action="store_true")
+    ap.add_argument("--mllib", type=float, default=0, help="N for the MLlib AUROC comparison")
+    ap.add_argument("--one", nargs=2, metavar=("KIND", "PATH"), help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.one:
+        print(json.dumps(run_one(args.one[0], args.one[1], args.bits)))
+        return
+    os.makedirs(args.dir, exist_ok=True)
+    print(f"clfeval streaming benchmark: Parquet (int8 label, float32 score), row groups of "
+          f"{ROW_GROUP:,}; counts at a threshold + {args.bits}-bit binned score state; "
+          f"{os.cpu_count()} cores")
+    print(f"{'N':>14} {'engine':<18} {'seconds':>9} {'M rows/s':>9} {'ns/row':>7} "
+          f"{'peak RSS MiB':>12} {'vs stream':>9}  notes")
+    sizes = sorted({int(float(s)) for s in args.sizes})
+    if args.mllib:
+        sizes = sorted(set(sizes) | {int(args.mllib)})
+    for n in sizes:
+        path = os.path.join(args.dir, f"preds-{n}.parquet")
+        if not os.path.exists(path):
+            t0 = time.perf_counter()
+            generate(path, n)
+            print(f"{n:>14,} (generated in {time.perf_counter() - t0:.1f} s, "
+                  f"{os.path.getsize(path) / 2**20:,.0f} MiB)")
+        kinds = ["stream"]
+        if args.pool:
+            kinds.append("pool")
+        if n <= args.memory_max:
+            kinds.append("memory")
+        if args.dask and n >= 10**7:
+            kinds.append("dask")
+        if args.spark and n >= 10**7:
+            kinds += ["spark-sql", "spark-arrow"]
+        if args.mllib and n == int(args.mllib):
+            kinds.append("mllib")
+        base = None
+        for kind in kinds:
+            try:
+                r = measure(kind, path, args.bits)
+            except RuntimeError as exc:
+                print(f"{n:>14,} {kind:<18} failed: {str(exc).splitlines()[-1]}")
+                continue
+            sec = r["seconds"]
+            if kind == "stream":
+                base = sec
+            ratio = f"{sec / base:8.2f}x" if base else ""
+            notes = []
+            if "bins" in r:
+                notes.append(f"{int(r['bins']):,} bins")
+            if "startup" in r:
+                notes.append(f"startup {r['startup']:.1f} s")
+            if "auc" in r:
+                notes.append(f"AUROC {r['auc']:.6f}")
+            print(f"{n:>14,} {kind:<18} {sec:9.3f} {n / sec / 1e6:9.1f} {sec / n * 1e9:7.1f} "
+                  f"{r['rss_mib']:12.0f} {ratio:>9}  {', '.join(notes)}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
