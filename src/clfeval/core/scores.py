@@ -231,34 +231,23 @@ def _unique_counts(v: FloatArray) -> tuple[FloatArray, npt.NDArray[np.int64]]:
 def _merge(a: FloatArray, wa: Array, b: FloatArray, wb: Array) -> tuple[FloatArray, Array]:
     """Merge two tables (strictly increasing values, (K, U) weights) by value.
 
-    Linear in the sizes (one ``searchsorted`` of sorted keys, no sort); integer
-    weights are added exactly.
+    A stable argsort of the two concatenated runs (a linear timsort merge); equal
+    values, at most one from each side, are added — exactly for integer weights.
     """
+    dt = np.result_type(wa, wb)
     if a.size == 0:
-        return b, wb.astype(np.result_type(wa, wb), copy=False)
+        return b, wb.astype(dt, copy=False)
     if b.size == 0:
-        return a, wa.astype(np.result_type(wa, wb), copy=False)
-    ip = np.searchsorted(b, a, side="left")  # number of b values < a[i]
-    match = b[np.minimum(ip, b.size - 1)] == a  # (ip == b.size means all of b is below)
-    n_match = int(np.count_nonzero(match))
-    a_idx = ip
-    a_idx += np.arange(a.size)
-    if n_match:
-        cm: npt.NDArray[np.intp] = np.cumsum(match, dtype=np.intp)
-        cm -= match
-        a_idx -= cm
-        del cm
-    m = a.size + b.size - n_match
-    free = np.ones(m, dtype=bool)
-    free[a_idx[~match] if n_match else a_idx] = False
-    b_idx = np.flatnonzero(free)
-    values = np.empty(m, dtype=np.float64)
-    values[b_idx] = b
-    values[a_idx] = a
-    w = np.zeros((wa.shape[0], m), dtype=np.result_type(wa, wb))
-    w[:, b_idx] = wb
-    w[:, a_idx] += wa
-    return values, w
+        return a, wa.astype(dt, copy=False)
+    v = np.concatenate([a, b])
+    order = np.argsort(v, kind="stable")
+    vs = v[order]
+    w = np.concatenate([wa.astype(dt, copy=False), wb.astype(dt, copy=False)], axis=1)
+    w = w[:, order]
+    starts = _runs(vs)
+    if starts.size == vs.size:
+        return vs, w
+    return vs[starts], np.add.reduceat(w, starts, axis=1)
 
 
 def _table_general(
@@ -285,20 +274,34 @@ def _table_binary_unweighted(
 ) -> tuple[FloatArray, Array]:
     """Exact binary table: sort positives and negatives apart, then merge.
 
-    Two sorts of the two halves cost about one sort of the whole, and no argsort
-    or gather is needed.
+    Two sorts of the two halves cost about one sort of the whole (numpy's vectorised
+    sort); the merge is a stable argsort of the two concatenated sorted runs, which
+    timsort does in linear time. No argsort of random data, no second full sort.
     """
     sp = s[is_pos]
     sp.sort()
     sn = s[~is_pos]
     sn.sort()
-    up, cp = _unique_counts(sp)
-    un, cn = _unique_counts(sn)
-    wp = np.zeros((2, up.size), dtype=np.int64)
-    wp[pos_i] = cp
-    wn = np.zeros((2, un.size), dtype=np.int64)
-    wn[1 - pos_i] = cn
-    return _merge(up, wp, un, wn)
+    v = np.concatenate([sp, sn])
+    n_pos = sp.size
+    del sp, sn
+    order = np.argsort(v, kind="stable")
+    vs = v[order]
+    del v
+    pos = order < n_pos
+    del order
+    starts = _runs(vs)
+    if starts.size == vs.size:  # all scores distinct
+        w = np.empty((2, vs.size), dtype=np.int64)
+        w[pos_i] = pos
+        np.logical_not(pos, out=pos)
+        w[1 - pos_i] = pos
+        return vs, w
+    cnt = np.diff(np.append(starts, vs.size))
+    w = np.empty((2, starts.size), dtype=np.int64)
+    w[pos_i] = np.add.reduceat(pos, starts, dtype=np.int64)
+    w[1 - pos_i] = cnt - w[pos_i]
+    return vs[starts], w
 
 
 def _table_binned(
