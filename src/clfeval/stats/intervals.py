@@ -317,6 +317,17 @@ def accuracy_test(cm: ConfusionMatrix, *, level: float = 0.95) -> AccuracyTest:
     Works at any sample size (the binomial tail is computed with
     :func:`scipy.stats.binom.sf`, not by summing terms).
 
+    Parameters
+    ----------
+    cm : ConfusionMatrix
+        Integer counts (a weighted matrix raises :class:`~clfeval.InvalidInputError`).
+    level : float, default 0.95
+        Level of the Clopper–Pearson interval.
+
+    Returns
+    -------
+    AccuracyTest
+
     Examples
     --------
     >>> cm = ConfusionMatrix([[54, 32], [27, 231]], ["normal", "abnormal"])

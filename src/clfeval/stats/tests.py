@@ -518,6 +518,25 @@ def holm_test(
 ) -> ControlComparison:
     """Compare every model with a control over data sets, Holm step-down (Demšar 2006 §3.2.2).
 
+    z = (R_model − R_control)/sqrt(k(k + 1)/(6N)) from the average ranks; the
+    two-sided normal p-values are tested in increasing order against
+    α/(k − 1), α/(k − 2), … (Holm 1979); ``adjusted_p_values`` are Holm's
+    adjusted p-values (reject where adjusted < α).
+
+    Parameters
+    ----------
+    scores : array-like of shape (N, k)
+        One row per data set, one column per model.
+    control : str or int, optional
+        The control model (default: the best-ranked).
+    alpha : float, default 0.05
+    higher_is_better, model_names
+        As in :func:`friedman_test`.
+
+    Returns
+    -------
+    ControlComparison
+
     Examples
     --------
     >>> r = holm_test([[0.8, 0.7, 0.6], [0.9, 0.85, 0.7], [0.75, 0.7, 0.72], [0.6, 0.5, 0.4]],
@@ -663,6 +682,22 @@ def _t_result(d: Array, var_factor: float, alternative: str, name: str, level: f
 def paired_t_test(scores_a: Any, scores_b: Any, *, alternative: str = "two-sided",
                   level: float = 0.95) -> TestResult:
     """Paired t-test of two models' per-fold (or per-data-set) results.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array-like of shape (J,)
+        The two models' results on the same folds.
+    alternative : {"two-sided", "greater", "less"}
+        "greater": model A scores higher.
+    level : float, default 0.95
+        Level of the t interval of the mean difference (``interval``).
+
+    Returns
+    -------
+    TestResult
+        t with J − 1 degrees of freedom; ``estimate`` is the mean difference. If
+        every difference is equal the test is degenerate: t = 0 and p = 1 when
+        they are all zero, else t = ±inf and p = 0.
 
     Examples
     --------
