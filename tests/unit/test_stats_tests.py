@@ -218,3 +218,8 @@ def test_t_tests_degenerate_and_errors():
     assert abs(c.statistic) < abs(paired_t_test(a, b).statistic)
     assert c.interval is not None
     assert c.interval.low < c.estimate < c.interval.high
+
+
+def test_t_test_level_validated():
+    with pytest.raises(InvalidParameterError, match="confidence level"):
+        paired_t_test([0.8, 0.9], [0.7, 0.8], level=1.0)

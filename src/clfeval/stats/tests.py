@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats as _st
 
-from .._validation import as_1d_labels, check_choice, check_consistent_length
+from .._validation import as_1d_labels, check_choice, check_consistent_length, check_level
 from ..core.counts import ConfusionMatrix
 from ..exceptions import InvalidInputError, InvalidParameterError
 from ._results import ConfidenceInterval, ResultEq, TestResult, jsonable
@@ -667,6 +667,7 @@ def _paired(a: Any, b: Any, min_n: int) -> tuple[Array, Array]:
 
 def _t_result(d: Array, var_factor: float, alternative: str, name: str, level: float
               ) -> TestResult:
+    level = check_level(level)
     j = len(d)
     mean = float(d.mean())
     sd = float(d.std(ddof=1))
