@@ -202,3 +202,58 @@ def test_seed004_threshold_sweep_on_decision_scores(digits9_scores, case_id):
     assert sw.counts[i].tolist() == case["matrix"]
     for name in ("ppv", "tpr"):
         assert sw[name][i] == pytest.approx(case["expected"][name], abs=case["tolerance"])
+
+
+# ROCR's reference example (github.com/ipa-tys/ROCR, tests/testthat/test-simple.r): ten
+# predictions, five positives; every reference vector there is "manually calculated".
+ROCR_PRED = [0.02495517, 0.92535646, 0.86251887, 0.80946685, 0.70922858, 0.69762824,
+             0.50604485, 0.25446810, 0.10837728, 0.07250349]
+ROCR_LABELS = [0, 1, 1, 0, 1, 1, 0, 1, 0, 0]
+
+
+def test_rocr_reference_rates_auc_hull_and_prbe():
+    roc = RocCurve.from_predictions(ROCR_LABELS, ROCR_PRED)
+    np.testing.assert_allclose(roc.tpr, [0.0, 0.2, 0.4, 0.4, 0.6, 0.8, 0.8, 1.0, 1.0, 1.0, 1.0])
+    np.testing.assert_allclose(roc.fpr, [0.0, 0.0, 0.0, 0.2, 0.2, 0.2, 0.4, 0.4, 0.6, 0.8, 1.0])
+    assert roc.auc == pytest.approx(0.84)  # auc.reference
+    hull = roc.convex_hull()  # rch.reference: points 1, 3, 6, 8, 11 of the curve
+    np.testing.assert_allclose(hull.fpr, [0.0, 0.0, 0.2, 0.4, 1.0])
+    np.testing.assert_allclose(hull.tpr, [0.0, 0.4, 0.8, 1.0, 1.0])
+    from clfeval import break_even_point
+
+    bep = break_even_point(ROCR_LABELS, ROCR_PRED)  # prbe.reference 0.8 at cutoff 0.69762824
+    assert bep.value == pytest.approx(0.8)
+    assert bep.threshold_high == bep.threshold_low == 0.69762824
+
+
+def test_rocr_reference_sweep_of_registered_metrics():
+    from clfeval import threshold_sweep
+
+    sw = threshold_sweep(ROCR_LABELS, ROCR_PRED, metrics=["accuracy", "ppv", "npv", "mcc"],
+                         include_all_negative=True, zero_division=np.nan)
+    np.testing.assert_allclose(sw["accuracy"],
+                               [0.5, 0.6, 0.7, 0.6, 0.7, 0.8, 0.7, 0.8, 0.7, 0.6, 0.5])
+    nan = np.nan
+    np.testing.assert_allclose(sw["ppv"],
+                               [nan, 1, 1, 2 / 3, 3 / 4, 4 / 5, 4 / 6, 5 / 7, 5 / 8, 5 / 9, 5 / 10])
+    np.testing.assert_allclose(sw["npv"],
+                               [5 / 10, 5 / 9, 5 / 8, 4 / 7, 4 / 6, 4 / 5, 3 / 4, 1, 1, 1, nan])
+    # phi.reference = (tp tn - fp fn) / sqrt(p n pp np)
+    tp = np.array([0, 1, 2, 2, 3, 4, 4, 5, 5, 5, 5])
+    fp = np.array([0, 0, 0, 1, 1, 1, 2, 2, 3, 4, 5])
+    pp = np.arange(11)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        phi = (tp * (5 - fp) - fp * (5 - tp)) / np.sqrt(25 * pp * (10 - pp))
+    np.testing.assert_allclose(sw["mcc"], phi)
+
+
+def test_rocr_reference_cost_curve():
+    from clfeval import cost_curve, expected_cost
+
+    cc = cost_curve(ROCR_LABELS, ROCR_PRED)  # ecost.x/y.reference
+    np.testing.assert_allclose(cc.pc, [0.0, 1 / 3, 0.5, 1.0])
+    np.testing.assert_allclose(cc.envelope, [0.0, 0.2, 0.2, 0.0])
+    # cost.reference with unit costs: fpr * n/N + fnr * p/N at each cutoff
+    for t, fpr, fnr in [(0.92535646, 0.0, 0.8), (0.69762824, 0.2, 0.2), (0.25446810, 0.4, 0.0)]:
+        got = expected_cost(ROCR_LABELS, ROCR_PRED, threshold=t, cost=[[0, 1], [1, 0]])
+        assert got == pytest.approx(fpr * 0.5 + fnr * 0.5)

@@ -133,7 +133,7 @@ class CostCurve:
     --------
     >>> cc = CostCurve.from_predictions([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     >>> cc.pc.tolist(), cc.envelope.tolist()
-    ([0.0, 0.0, 0.5, 1.0, 1.0], [0.0, 0.0, 0.25, 0.0, 0.0])
+    ([0.0, 0.5, 1.0], [0.0, 0.25, 0.0])
     >>> cc.area
     0.125
     """
@@ -160,7 +160,10 @@ class CostCurve:
         pc = np.concatenate([[0.0], x, [1.0]])
         env = np.concatenate([[f[0]], y, [1.0 - t[-1]]])
         area = float(np.sum(np.diff(pc) * (env[1:] + env[:-1])) / 2.0)
-        return cls(roc.fpr, 1.0 - roc.tpr, roc.thresholds, pc, env, hull.thresholds, area)
+        seg = np.diff(pc) > 0  # hull line j is the lowest on [pc[j], pc[j+1]]; drop empty ones
+        keep = np.concatenate([[True], seg])
+        return cls(roc.fpr, 1.0 - roc.tpr, roc.thresholds, pc[keep], env[keep],
+                   hull.thresholds[seg], area)
 
     @classmethod
     def from_counts(cls, state: ScoreCounts, *, class_index: int | None = None) -> CostCurve:
