@@ -76,7 +76,7 @@ from .metrics.api import (
 )
 from .metrics.interpret import kappa_interpretation
 from .metrics.registry import MetricSpec, MetricSummary, get_metric, list_metrics
-from .report import Comparison, Report, compare, evaluate
+from .report import Comparison, DatasetComparison, Report, compare, compare_datasets, evaluate
 from .stats import (
     ConfidenceInterval,
     TestResult,
@@ -99,6 +99,7 @@ __all__ = [
     "ConfidenceInterval",
     "ConfusionMatrix",
     "CostCurve",
+    "DatasetComparison",
     "EvalState",
     "Exclusions",
     "FileFormatError",
@@ -133,6 +134,7 @@ __all__ = [
     "classification_report",
     "cohen_kappa_score",
     "compare",
+    "compare_datasets",
     "confusion_matrix",
     "cost_curve",
     "cost_sensitive_error",

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from ._build import compare, evaluate, from_states
+from ._datasets import DatasetComparison, compare_datasets
 from ._export import from_json, safe_cell, to_csv, to_json
 from ._html import to_html
 from ._model import (
@@ -34,6 +35,7 @@ __all__ = [
     "CostAnalysis",
     "CostCurveData",
     "Curve",
+    "DatasetComparison",
     "Interval",
     "MetricRow",
     "PairwiseTest",
@@ -43,6 +45,7 @@ __all__ = [
     "ReportWarning",
     "ThresholdSweep",
     "compare",
+    "compare_datasets",
     "evaluate",
     "from_json",
     "from_states",

@@ -192,8 +192,32 @@ def comparison_blocks(c: Comparison, *, full: bool = False) -> list[Block]:
     return out
 
 
-def blocks(obj: Report | Comparison, *, full: bool = False) -> list[Block]:
-    """Blocks of a report or a comparison."""
+def dataset_blocks(d: Any) -> list[Block]:
+    """Blocks of a comparison over several data sets."""
+    out = [Block("h1", "clfeval comparison over data sets" + (f" — {d.title}" if d.title else "")),
+           Block("p", f"{len(d.models)} models on {len(d.datasets)} data sets, compared on "
+                      f"{d.metric} ({'higher' if d.higher_is_better else 'lower'} is better)")]
+    out.append(Block("h2", f"{d.metric} per data set"))
+    out.append(_table("scores", ["data set", *d.models],
+                      [[n, *(fmt(v) for v in row)] for n, row in zip(d.datasets, d.scores,
+                                                                      strict=True)]
+                      + [["average rank", *(fmt(v, 3) for v in d.average_ranks)]]))
+    out.append(Block("h2", "Friedman test and Nemenyi post-hoc test (Demšar 2006)"))
+    out.append(_table("friedman", ["test", "statistic", "p-value"], [
+        ["Friedman chi-squared", fmt(d.friedman_statistic), fmt(d.friedman_p)],
+        ["Iman-Davenport F", fmt(d.iman_davenport_statistic), fmt(d.iman_davenport_p)]]))
+    groups = "; ".join(", ".join(c) for c in d.cliques) or "none"
+    out.append(Block("p", f"Nemenyi critical difference at alpha = {d.alpha:g}: {d.cd:.4f}. "
+                          f"Not significantly different: {groups}."))
+    return out
+
+
+def blocks(obj: Any, *, full: bool = False) -> list[Block]:
+    """Blocks of a report, a comparison or a comparison over data sets."""
+    from ._datasets import DatasetComparison
+
+    if isinstance(obj, DatasetComparison):
+        return dataset_blocks(obj)
     if isinstance(obj, Comparison):
         return comparison_blocks(obj, full=full)
     return report_blocks(obj, full=full)

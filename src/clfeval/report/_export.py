@@ -14,7 +14,7 @@ from ._model import COMPARISON_SCHEMA, Comparison, Report
 __all__ = ["from_json", "safe_cell", "to_csv", "to_json"]
 
 
-def to_json(obj: Report | Comparison, *, indent: int | None = 2) -> str:
+def to_json(obj: Any, *, indent: int | None = 2) -> str:
     """The versioned JSON document (schema ``clfeval.Report`` / ``clfeval.Comparison``).
 
     Strict JSON: undefined values are ``null``, infinities the strings ``"inf"``/``"-inf"``.
@@ -29,14 +29,18 @@ def to_json(obj: Report | Comparison, *, indent: int | None = 2) -> str:
     return json.dumps(obj.to_dict(), indent=indent, ensure_ascii=False, allow_nan=False)
 
 
-def from_json(text: str | bytes) -> Report | Comparison:
-    """Read a report (or comparison) written by :func:`to_json`."""
+def from_json(text: str | bytes) -> Any:
+    """Read a report, comparison or data-set comparison written by :func:`to_json`."""
+    from ._datasets import DATASETS_SCHEMA, DatasetComparison
+
     try:
         d = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidInputError(f"not a JSON document: {exc}") from exc
     if isinstance(d, dict) and d.get("schema") == COMPARISON_SCHEMA:
         return Comparison.from_dict(d)
+    if isinstance(d, dict) and d.get("schema") == DATASETS_SCHEMA:
+        return DatasetComparison.from_dict(d)
     return Report.from_dict(d)
 
 
@@ -64,7 +68,7 @@ def safe_cell(s: str) -> str:
     return s
 
 
-def to_csv(obj: Report | Comparison, *, full: bool = True) -> str:
+def to_csv(obj: Any, *, full: bool = True) -> str:
     """Every table of the report as CSV sections (``table`` column first), injection-safe.
 
     Examples

@@ -14,7 +14,7 @@ from typing import Any
 
 from ._blocks import Block, blocks, fmt, fmt_count
 from ._model import Comparison, Curve, Report
-from ._svg import PALETTE, Series, heatmap, line_chart
+from ._svg import PALETTE, Series, cd_diagram, heatmap, line_chart
 
 __all__ = ["to_html"]
 
@@ -315,19 +315,34 @@ def _comparison_html(c: Comparison, p: str, *, full: bool) -> str:
     return "".join(out)
 
 
+def _datasets_html(d: Any, p: str) -> str:
+    bl = {b.key: b for b in blocks(d) if b.kind == "table"}
+    groups = "; ".join(", ".join(c) for c in d.cliques) or "none"
+    return (f'<section id="{p}"><h2>{escape(d.title or "Comparison over data sets")}</h2>'
+            f'<p class="facts">{len(d.models)} models on {len(d.datasets)} data sets, compared '
+            f"on {escape(d.metric)}</p>"
+            '<div class="row"><div class="card">' + _table_html(bl["scores"]) + "</div>"
+            '<div class="card">' + _table_html(bl["friedman"])
+            + f"<p>Nemenyi CD at α = {d.alpha:g}: {d.cd:.4f}.<br>Not significantly different: "
+            f"{escape(groups)}.</p></div></div>"
+            '<div class="card">' + cd_diagram(d.models, d.average_ranks, d.cd, d.cliques,
+                                               title="Critical difference diagram")
+            + "</div></section>")
+
+
 def _renamed(c: Curve, name: str) -> Curve:
     from dataclasses import replace
 
     return replace(c, name=name)
 
 
-def to_html(obj: Report | Comparison | Sequence[Report | Comparison], *,
+def to_html(obj: Any, *,
             title: str | None = None, full: bool = True, intro: str = "") -> str:
     """One self-contained HTML page (inline SVG, CSS and script; no network needed).
 
     Parameters
     ----------
-    obj : Report, Comparison, or a sequence of them
+    obj : Report, Comparison, DatasetComparison, or a sequence of them
         What to render; a sequence becomes one page with a table of contents.
     title : str, optional
         Page title (default: the first object's title).
@@ -343,6 +358,8 @@ def to_html(obj: Report | Comparison | Sequence[Report | Comparison], *,
     >>> page.startswith("<!DOCTYPE html>") and "http://" not in page
     True
     """
+    from ._datasets import DatasetComparison
+
     items = list(obj) if isinstance(obj, Sequence) else [obj]
     if title is None:
         title = (items[0].title if items and items[0].title else "") or "clfeval report"
@@ -350,9 +367,11 @@ def to_html(obj: Report | Comparison | Sequence[Report | Comparison], *,
     toc = []
     for i, it in enumerate(items):
         p = f"s{i}"
-        name = it.title or ("Comparison" if isinstance(it, Comparison) else "Report")
+        name = it.title or type(it).__name__
         toc.append(f'<li><a href="#{p}">{escape(name)}</a></li>')
-        if isinstance(it, Comparison):
+        if isinstance(it, DatasetComparison):
+            parts.append(_datasets_html(it, p))
+        elif isinstance(it, Comparison):
             parts.append(_comparison_html(it, p, full=full))
         else:
             parts.append(_report_html(it, p, full=full))

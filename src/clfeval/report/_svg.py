@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-__all__ = ["PALETTE", "Series", "heatmap", "line_chart"]
+__all__ = ["PALETTE", "Series", "cd_diagram", "heatmap", "line_chart"]
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf")
@@ -207,5 +207,52 @@ def heatmap(
         y = float(y0 + k * cell + 6)
         out.append(f'<text transform="translate({x + 4} {y}) rotate(-60)" text-anchor="end" '
                    f'class="tick">{names[j]}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def cd_diagram(names: Sequence[str], ranks: Sequence[float], cd: float,
+               cliques: Sequence[Sequence[str]], *, title: str) -> str:
+    """Demšar's critical-difference diagram: rank axis, one leader line per model, CD bar,
+    and a thick bar joining each group of models that are not significantly different."""
+    k = len(names)
+    w = 640
+    left, right = 150, w - 150
+    rows = (k + 1) // 2
+    h = 110 + 22 * rows + 14 * len(cliques)
+
+    def px(r: float) -> float:
+        return left + (r - 1) / max(k - 1, 1) * (right - left)
+
+    out = [f'<svg class="cd" role="img" viewBox="0 0 {w} {h}" width="{w}" height="{h}">'
+           f'<title>{escape(title)}</title>'
+           f'<text x="{w / 2}" y="16" text-anchor="middle" class="ct">{escape(title)}</text>',
+           f'<line x1="{left}" x2="{right}" y1="50" y2="50" stroke="#222"/>']
+    for tick in range(1, k + 1):
+        out.append(f'<line x1="{px(tick):.1f}" x2="{px(tick):.1f}" y1="45" y2="50" '
+                   f'stroke="#222"/><text x="{px(tick):.1f}" y="40" text-anchor="middle" '
+                   f'class="tick">{tick}</text>')
+    out.append(f'<line class="cdbar" x1="{px(1):.1f}" x2="{px(1 + cd):.1f}" y1="28" y2="28" '
+               f'stroke="#222" stroke-width="2"/><text x="{px(1 + cd / 2):.1f}" y="24" '
+               f'text-anchor="middle" class="tick">CD = {cd:.3f}</text>')
+    order = sorted(range(k), key=lambda i: ranks[i])
+    ybase = 70 + 14 * len(cliques)
+    for pos, i in enumerate(order):
+        r = ranks[i]
+        first_half = pos < rows
+        y = ybase + 22 * (pos if first_half else k - 1 - pos)
+        xe = left - 10 if first_half else right + 10
+        anchor = "end" if first_half else "start"
+        out.append(f'<polyline class="series" stroke="#444" stroke-width="1" '
+                   f'points="{px(r):.1f},50 {px(r):.1f},{y} {xe},{y}"/>'
+                   f'<text x="{xe + (-4 if first_half else 4)}" y="{y + 4}" '
+                   f'text-anchor="{anchor}" class="leg">{escape(_short(str(names[i]), 22))} '
+                   f'({r:.2f})</text>')
+    index = {str(n): ranks[i] for i, n in enumerate(names)}
+    for j, group in enumerate(cliques):
+        rs = [index[str(g)] for g in group]
+        y = 60 + 14 * j
+        out.append(f'<line class="clique" x1="{px(min(rs)) - 4:.1f}" x2="{px(max(rs)) + 4:.1f}" '
+                   f'y1="{y}" y2="{y}" stroke="#d62728" stroke-width="4"/>')
     out.append("</svg>")
     return "".join(out)

@@ -7,7 +7,6 @@ import sys
 from typing import Any
 
 from ._blocks import Block, blocks
-from ._model import Comparison, Report
 
 __all__ = ["to_markdown", "to_text"]
 
@@ -39,13 +38,13 @@ def _use_rich(color: bool | None) -> bool:
     return True
 
 
-def to_text(obj: Report | Comparison, *, color: bool | None = None, full: bool = False,
+def to_text(obj: Any, *, color: bool | None = None, full: bool = False,
             width: int = 120) -> str:
     """Render for a terminal: aligned tables, with colour through ``rich`` when available.
 
     Parameters
     ----------
-    obj : Report or Comparison
+    obj : Report, Comparison or DatasetComparison
         What to render.
     color : bool or None
         ``None``: colour when ``rich`` is installed and standard output is a terminal;
@@ -117,7 +116,7 @@ def md_escape(s: Any) -> str:
     return str(s).translate(_MD_SPECIAL)
 
 
-def to_markdown(obj: Report | Comparison, *, full: bool = False) -> str:
+def to_markdown(obj: Any, *, full: bool = False) -> str:
     """Render as GitHub-flavoured Markdown (every user string escaped).
 
     Examples
