@@ -223,3 +223,21 @@ def test_t_tests_degenerate_and_errors():
 def test_t_test_level_validated():
     with pytest.raises(InvalidParameterError, match="confidence level"):
         paired_t_test([0.8, 0.9], [0.7, 0.8], level=1.0)
+
+
+def test_delong_from_mergeable_score_counts_equals_rows():
+    from clfeval import ScoreCounts
+
+    s = np.round(S1, 1)  # ties
+    rows = delong_interval(Y, s)
+    halves = (ScoreCounts.from_scores(Y[:120], s[:120], labels=[False, True])
+              + ScoreCounts.from_scores(Y[120:], s[120:], labels=[False, True]))
+    counts = delong_interval(halves)
+    assert counts.estimate == pytest.approx(rows.estimate, rel=1e-12)
+    assert counts.std_err == pytest.approx(rows.std_err, rel=1e-10)
+    assert (counts.low, counts.high) == pytest.approx((rows.low, rows.high), rel=1e-10)
+    with pytest.raises(InvalidInputError, match="either a ScoreCounts"):
+        delong_interval(halves, s)
+    weighted = ScoreCounts.from_scores(Y, s, sample_weight=np.full(len(Y), 0.5))
+    with pytest.raises(InvalidInputError, match="integer counts"):
+        delong_interval(weighted)

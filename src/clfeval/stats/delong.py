@@ -144,12 +144,47 @@ def delong_covariance(y_true: Any, y_scores: Any, *, pos_label: Any = None) -> D
     return DeLongCovariance(auc, _cov(v10, v01), int(is_pos.sum()), int((~is_pos).sum()))
 
 
+def _from_score_counts(sc: Any) -> tuple[float, float]:
+    """(AUC, DeLong variance) from per-distinct-score class counts (a binary ScoreCounts)."""
+    if sc.is_multiclass:
+        raise InvalidInputError("DeLong's variance needs a binary ScoreCounts state")
+    _, pw, nw = sc.binary_table()
+    p = np.asarray(pw, dtype=np.float64)
+    q = np.asarray(nw, dtype=np.float64)
+    if not (np.all(p == np.round(p)) and np.all(q == np.round(q))):
+        raise InvalidInputError("DeLong's variance needs integer counts, not a weighted state")
+    m, n = float(p.sum()), float(q.sum())
+    if m < 2 or n < 2:
+        raise InvalidInputError(
+            f"DeLong's variance needs at least 2 positive and 2 negative samples; got {m:g} "
+            f"positive and {n:g} negative")
+    # values ascend: each tie group's placements depend only on the counts below it
+    v10 = (np.cumsum(q) - q + 0.5 * q) / n  # every positive of the group
+    v01 = 1.0 - (np.cumsum(p) - p + 0.5 * p) / m  # every negative of the group
+    auc = float((p * v10).sum() / m)
+    s10 = float((p * (v10 - auc) ** 2).sum() / (m - 1))
+    s01 = float((q * (v01 - auc) ** 2).sum() / (n - 1))
+    return auc, s10 / m + s01 / n
+
+
 def delong_interval(
-    y_true: Any, y_score: Any, *, level: float = 0.95, pos_label: Any = None
+    y_true: Any, y_score: Any = None, *, level: float = 0.95, pos_label: Any = None
 ) -> ConfidenceInterval:
     """ROC AUC with DeLong's standard error and normal confidence interval.
 
     The interval is ``auc ± z·se`` clipped to [0, 1] (as R's pROC ``ci.auc``).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (N,), or ScoreCounts
+        Binary ground truth. A binary, unweighted :class:`~clfeval.ScoreCounts`
+        state (with ``y_score`` omitted) gives the same answer from the mergeable
+        per-score counts, so the interval can be computed on streamed or sharded
+        data (for a binned state, scores in one bin count as ties).
+    y_score : array-like of shape (N,)
+        Scores, higher meaning more likely positive.
+    level : float, default 0.95
+    pos_label : label, optional
 
     Examples
     --------
@@ -158,13 +193,22 @@ def delong_interval(
     (0.8125, 'delong')
     """
     level = check_level(level)
-    is_pos, s = _encode(y_true, y_score, pos_label)
-    if s.ndim != 1:
-        raise InvalidInputError(f"y_score must be 1-D, got shape {s.shape}")
-    auc, v10, v01 = _placements(is_pos, s[:, None])
-    var = float(_cov(v10, v01)[0, 0])
+    from ..core.scores import ScoreCounts
+
+    if isinstance(y_true, ScoreCounts):
+        if y_score is not None:
+            raise InvalidInputError("pass either a ScoreCounts state or (y_true, y_score)")
+        a, var = _from_score_counts(y_true)
+    else:
+        if y_score is None:
+            raise InvalidInputError("y_score is required with array labels")
+        is_pos, s = _encode(y_true, y_score, pos_label)
+        if s.ndim != 1:
+            raise InvalidInputError(f"y_score must be 1-D, got shape {s.shape}")
+        auc, v10, v01 = _placements(is_pos, s[:, None])
+        var = float(_cov(v10, v01)[0, 0])
+        a = float(auc[0])
     se = float(np.sqrt(max(var, 0.0)))
-    a = float(auc[0])
     z = float(_st.norm.ppf(0.5 + level / 2))
     return ConfidenceInterval(a, max(0.0, a - z * se), min(1.0, a + z * se), level, "delong",
                               std_err=se)
