@@ -153,7 +153,17 @@ def ovo_auc(
 def average_precision_multiclass(
     state: ScoreCounts, *, average: str | None = "macro", zero_division: Any = "warn"
 ) -> MulticlassAuc:
-    """One-vs-rest average precision of every class and their average."""
+    """One-vs-rest average precision of every class and their average.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from clfeval import ScoreCounts
+    >>> p = np.array([[.6, .3, .1], [.2, .5, .3], [.1, .2, .7], [.3, .3, .4]])
+    >>> res = average_precision_multiclass(ScoreCounts.from_scores([0, 1, 2, 1], p))
+    >>> res.per_class.round(4).tolist(), round(res.value, 4)
+    ([1.0, 0.8333, 1.0], 0.9444)
+    """
     _require_multiclass(state)
     check_choice("average", average, ("macro", "weighted", "micro", None))
     k = len(state.labels)
@@ -180,7 +190,17 @@ def average_precision_multiclass(
 def ovr_curves(
     state: ScoreCounts, *, drop_intermediate: bool = False, zero_division: Any = "warn"
 ) -> tuple[tuple[RocCurve, ...], tuple[PrecisionRecallCurve, ...]]:
-    """Per-class one-vs-rest ROC and P-R curves (seed 003's per-class figures)."""
+    """Per-class one-vs-rest ROC and P-R curves (seed 003's per-class figures).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from clfeval import ScoreCounts
+    >>> p = np.array([[.6, .3, .1], [.2, .5, .3], [.1, .2, .7], [.3, .3, .4]])
+    >>> rocs, prs = ovr_curves(ScoreCounts.from_scores([0, 1, 2, 1], p))
+    >>> [r.auc for r in rocs]
+    [1.0, 0.875, 1.0]
+    """
     _require_multiclass(state)
     rocs = []
     prs = []

@@ -145,10 +145,9 @@ def as_score_counts(
     s = np.asarray(y_score)
     if s.ndim == 1 and labels is None:
         yt = as_1d_labels(y_true, "y_true")
-        present = np.unique(yt[:1]) if yt.size else yt
-        if yt.size and bool((yt == yt[0]).all()):
+        if bool((yt == yt[0]).all()):
             # one class only: positive when it is pos_label (or 1/True), else negative
-            only = to_python(present[0])
+            only = to_python(yt[0])
             if pos_label is None:
                 is_positive = only is True or (not isinstance(only, str) and only == 1)
             else:
