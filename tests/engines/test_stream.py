@@ -226,3 +226,61 @@ def test_bit_bins_match_in_memory_for_any_sign(tmp_path, kind):
         res = evaluate_files(str(p), y_true="y_true", y_score="score", bins=bits,
                              chunk_rows=300)
         assert res.scores == ScoreCounts.from_scores(yt, s, bits=bits)
+
+
+def test_exact_state_converts_to_bins_like_in_memory(parquet_file, data):
+    from clfeval.core.scores import ScoreBinningWarning
+
+    with pytest.warns(ScoreBinningWarning, match="exceed max_distinct=200"):
+        res = evaluate_files(parquet_file, y_true="y_true", y_score="score", max_distinct=200,
+                             chunk_rows=500)
+    assert res.scores.converted
+    with pytest.warns(ScoreBinningWarning):
+        ref = ScoreCounts.from_scores(data["y_true"], data["score"], max_distinct=200)
+    assert res.scores == ref
+
+
+def test_terminal_progress_bar_and_silence(parquet_file):
+    import io
+
+    from clfeval.engines import TerminalProgress
+
+    buf = io.StringIO()
+    evaluate_files(parquet_file, y_true="y_true", y_score="score", chunk_rows=2000,
+                   progress=TerminalProgress(buf, force=True, min_interval=0.0))
+    text = buf.getvalue()
+    assert "[########################] 100.0%  6,000 rows" in text
+    assert text.endswith("\n")
+    quiet = io.StringIO()  # not a terminal: nothing is written
+    evaluate_files(parquet_file, y_true="y_true", y_score="score",
+                   progress=TerminalProgress(quiet))
+    assert quiet.getvalue() == ""
+
+
+def test_directory_input_and_option_errors(tmp_path):
+    from clfeval import InvalidParameterError
+
+    (tmp_path / "a.csv").write_text("y_true,y_pred\n0,0\n1,1\n")
+    (tmp_path / "b.csv").write_text("y_true,y_pred\n1,0\n")
+    (tmp_path / "_SUCCESS").write_text("")
+    res = evaluate_files(str(tmp_path))
+    assert res.confusion.counts.tolist() == [[1, 0], [1, 1]]
+    assert [os.path.basename(s) for s in res.sources] == ["a.csv", "b.csv"]
+    with pytest.raises(InvalidParameterError, match="on_invalid must be"):
+        evaluate_files(str(tmp_path), on_invalid="drop")
+    with pytest.raises(InvalidParameterError, match="threshold= needs a score column"):
+        evaluate_files(str(tmp_path), threshold=0.5)
+    with pytest.raises(InvalidParameterError, match="workers must be"):
+        evaluate_files(str(tmp_path), workers=0)
+    with pytest.raises(FileFormatError, match="the pattern matches no file"):
+        evaluate_files(str(tmp_path / "*.parquet"))
+
+
+def test_multiclass_string_labels_from_column_names(tmp_path):
+    p = tmp_path / "m.csv"
+    p.write_text("label,proba_cat,proba_dog,proba_eel\n"
+                 "cat,0.7,0.2,0.1\ndog,0.1,0.8,0.1\neel,0.3,0.3,0.4\ncat,0.5,0.4,0.1\n")
+    res = evaluate_files(str(p))
+    y = ["cat", "dog", "eel", "cat"]
+    s = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4], [0.5, 0.4, 0.1]])
+    assert res.scores == ScoreCounts.from_scores(y, s, labels=["cat", "dog", "eel"])

@@ -234,13 +234,13 @@ class Folder:
         if spec.on_invalid not in ("raise", "exclude"):
             raise InvalidParameterError(
                 f"on_invalid must be 'raise' or 'exclude', got {spec.on_invalid!r}")
+        if spec.threshold is not None and not spec.has_scores:
+            raise InvalidParameterError("threshold= needs a score column")
         if spec.threshold is not None and spec.columns.y_pred is not None:
             raise InvalidParameterError(
                 "give either a prediction column or a threshold on the scores, not both")
         if spec.threshold is not None and spec.multiclass_scores:
             raise InvalidParameterError("threshold= applies to binary scores only")
-        if spec.threshold is not None and not spec.has_scores:
-            raise InvalidParameterError("threshold= needs a score column")
         declared = spec.labels
         if declared is None and spec.multiclass_scores:
             declared = spec.columns.score_labels
@@ -644,7 +644,7 @@ def _with_table(state: Any, tables: list[tuple[Any, Any]]) -> Any:
     batch = ScoreCounts(
         [t[0] for t in tables], [t[1] for t in tables], state.labels,
         pos_label=state.pos_label, multiclass=state.is_multiclass, binning=state.binning,
-        max_distinct=None, convert_bits=DEFAULT_CONVERT_BITS)
+        max_distinct=state.max_distinct, convert_bits=DEFAULT_CONVERT_BITS)
     return state + batch
 
 
