@@ -35,11 +35,12 @@ def test_demo_writes_self_contained_report(tmp_path: Path, capsys: pytest.Captur
     page = (out / "index.html").read_text(encoding="utf-8")
     assert str(out / "index.html") in captured.out
     for title in ("Breast cancer", "Digits 3 vs 5", "even vs odd", "9 vs rest",
-                  "10 classes"):
+                  "10 classes", "Friedman test"):
         assert title in page
         assert title in captured.out
     assert not re.search(r"https?://", page)
     assert page.count('type="range"') >= 1  # the threshold control of "9 vs rest"
+    assert page.count('class="cd"') == 1  # the critical-difference diagram
     # table 11-3: four 2×2 tables side by side
     assert page.count('data-table="tables_2x2"') >= 3
     for name in ("nearest centroid", "3-NN", "decision tree", "linear SVM"):

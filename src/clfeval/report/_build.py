@@ -510,6 +510,7 @@ def _warnings(cm: ConfusionMatrix, pc: PerClassTable,
                 "never_predicted",
                 f"class {lab!r} is never predicted: its {_n(support[i])} samples are all "
                 "misclassified and its precision is undefined"))
+    ovr = cm.one_vs_rest()
     for i, lab in enumerate(labs):
         bad = [m for m, row in zip(pc.metrics, pc.values, strict=False) if row[i] is None]
         if bad:
@@ -522,7 +523,12 @@ def _warnings(cm: ConfusionMatrix, pc: PerClassTable,
                 why.append("every sample is of this class (no negatives)")
             if predicted[i] == n:
                 why.append("every sample is predicted as this class")
-            reason = "; ".join(why) or "a zero denominator (e.g. a zero cell in the 2×2 table)"
+            if not why:
+                cells = {"TP": ovr.tp[i], "FN": ovr.fn[i], "FP": ovr.fp[i], "TN": ovr.tn[i]}
+                zero = [f"{k} = 0" for k, v in cells.items() if v == 0]
+                why.append("a zero denominator from its one-vs-rest 2×2 table"
+                           + (f" ({', '.join(zero)})" if zero else ""))
+            reason = "; ".join(why)
             out.append(ReportWarning(
                 "undefined_metric",
                 f"class {lab!r}: {', '.join(bad)} undefined — {reason}"))

@@ -219,7 +219,7 @@ def cd_diagram(names: Sequence[str], ranks: Sequence[float], cd: float,
     w = 640
     left, right = 150, w - 150
     rows = (k + 1) // 2
-    h = 110 + 22 * rows + 14 * len(cliques)
+    h = 70 + 14 * len(cliques) + 22 * rows + 4
 
     def px(r: float) -> float:
         return left + (r - 1) / max(k - 1, 1) * (right - left)
