@@ -325,3 +325,26 @@ def test_critical_values_vs_scipy_distributions(k, alpha):
     assert nem.cd == pytest.approx(q * se, rel=1e-9)
     bd = critical_difference(x, alpha=alpha, method="bonferroni_dunn")
     assert bd.q_alpha == pytest.approx(stats.norm.isf(alpha / (2 * (k - 1))), rel=1e-12)
+
+
+@pytest.mark.parametrize(("method", "sp"), [("percentile", "percentile"), ("bca", "BCa")])
+def test_cell_bootstrap_of_tied_scores_agrees_with_scipy(method, sp):
+    """Heavily tied scores are resampled by (score, class) cell; the law is the row law."""
+    rng = np.random.default_rng(15)
+    y = rng.random(400) < 0.4
+    s = np.round(rng.normal(size=400) + y, 0)  # a handful of distinct scores
+
+    def auc(y_, s_, axis=-1):
+        pos = np.asarray(y_, dtype=float)
+        r = stats.rankdata(s_, axis=axis)
+        m = pos.sum(axis=axis)
+        return ((r * pos).sum(axis=axis) - m * (m + 1) / 2) / (m * (pos.shape[axis] - m))
+
+    ours = bootstrap_score_interval(y, s, n_resamples=6000, seed=0, stratified=False,
+                                    method=method)
+    ref = stats.bootstrap((y, s), auc, paired=True, vectorized=True, n_resamples=6000,
+                          method=sp, random_state=np.random.default_rng(3)
+                          ).confidence_interval
+    assert ours.estimate == pytest.approx(auc(y, s))
+    assert ours.low == pytest.approx(ref.low, abs=0.01)
+    assert ours.high == pytest.approx(ref.high, abs=0.01)

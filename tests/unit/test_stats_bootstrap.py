@@ -222,3 +222,34 @@ def test_poisson_bootstrap_pickles():
     back = pickle.loads(pickle.dumps(pb))
     assert back == pb
     assert back.update([1], [1]) == pb.update([1], [1])
+
+
+def test_score_counts_state_matches_tied_arrays_exactly():
+    from clfeval import ScoreCounts
+
+    s = np.round(S)  # heavy ties (about 8 distinct scores): the arrays take the cell path too
+    a = ScoreCounts.from_scores(Y[:150], s[:150], labels=[False, True])
+    b = ScoreCounts.from_scores(Y[150:], s[150:], labels=[False, True])
+    for metric, kw in (("roc_auc", {}), ("average_precision", {}),
+                       ("partial_auc", {"max_fpr": 0.3})):
+        for method in ("percentile", "bca"):
+            rows = bootstrap_score_interval(Y, s, metric, seed=4, n_resamples=300,
+                                            method=method, **kw)
+            state = bootstrap_score_interval(a + b, None, metric, seed=4, n_resamples=300,
+                                             method=method, **kw)
+            assert state == rows
+
+
+def test_score_counts_state_errors():
+    from clfeval import ScoreCounts
+
+    sc = ScoreCounts.from_scores(Y, S)
+    with pytest.raises(InvalidInputError, match="either a ScoreCounts"):
+        bootstrap_score_interval(sc, S)
+    with pytest.raises(InvalidParameterError, match="callable"):
+        bootstrap_score_interval(sc, None, lambda y, s: 0.5)
+    weighted = ScoreCounts.from_scores(Y, S, sample_weight=np.full(len(Y), 0.5))
+    with pytest.raises(InvalidInputError, match="integer counts"):
+        bootstrap_score_interval(weighted)
+    with pytest.raises(InvalidInputError, match="y_score is required"):
+        bootstrap_score_interval(Y)

@@ -495,7 +495,7 @@ def _binary_scores(y_true: Any, scores: Sequence[Any], pos_label: Any
 
 def bootstrap_score_interval(
     y_true: Any,
-    y_score: Any,
+    y_score: Any = None,
     metric: str | Callable[[Any, Any], float] = "roc_auc",
     *,
     n_resamples: int = 2000,
@@ -509,10 +509,16 @@ def bootstrap_score_interval(
 ) -> ConfidenceInterval:
     """Bootstrap confidence interval of a score metric, resampling rows.
 
+    Rows in the same (distinct score, class) cell are exchangeable, so when scores
+    have many ties the replicates are drawn as multinomials over those cells
+    (cost independent of N); the same happens for a :class:`~clfeval.ScoreCounts`
+    state, which makes the interval available on streamed or sharded data.
+
     Parameters
     ----------
-    y_true : array-like of shape (N,)
-        Binary ground truth.
+    y_true : array-like of shape (N,), or ScoreCounts
+        Binary ground truth, or a binary unweighted ScoreCounts state (then omit
+        ``y_score``; for a binned state, scores in one bin count as ties).
     y_score : array-like of shape (N,)
         Scores, higher meaning more likely positive.
     metric : {"roc_auc", "average_precision", "partial_auc"} or callable
@@ -524,7 +530,8 @@ def bootstrap_score_interval(
     n_resamples, level, seed
         As in :func:`bootstrap_interval`.
     method : {"percentile", "bca"}
-        BCa takes its acceleration from a jackknife over at most 200 groups of rows.
+        BCa takes its acceleration from the exact jackknife over the cells, or
+        (row resampling) from a jackknife over at most 200 groups of rows.
     stratified : bool, default True
         Resample positives and negatives separately (pROC's default), so every
         replicate has both classes.
@@ -541,18 +548,95 @@ def bootstrap_score_interval(
     check_choice("method", method, _CI_METHODS)
     b = _check_resamples(n_resamples)
     _check_score_metric(metric, max_fpr)
-    is_pos, (s,) = _binary_scores(y_true, [y_score], pos_label)
     rng = _rng(seed)
-    obs, (reps,) = _score_replicates(is_pos, [s], metric, b, rng, bool(stratified), max_fpr,
-                                     mcclish)
+    from ..core.scores import ScoreCounts
+
     name = metric if isinstance(metric, str) else getattr(metric, "__name__", "metric")
-    reps = _drop_undefined(reps, name, "warn")
     jack = jw = None
-    if method == "bca":
-        jack, jw = _group_jackknife(is_pos, s, metric, rng, max_fpr, mcclish)
-    lo, hi = _interval_from_replicates(np.asarray(obs[0]), reps, level, method, jack, jw)
-    return ConfidenceInterval(obs[0], float(lo), float(hi), level, f"bootstrap_{method}",
+    if isinstance(y_true, ScoreCounts):
+        if y_score is not None:
+            raise InvalidInputError("pass either a ScoreCounts state or (y_true, y_score)")
+        if callable(metric):
+            raise InvalidParameterError("a ScoreCounts state supports the named score metrics "
+                                        f"{SCORE_METRICS}, not a callable")
+        p, q = _score_counts_table(y_true)
+        cells = True
+    else:
+        if y_score is None:
+            raise InvalidInputError("y_score is required with array labels")
+        is_pos, (s,) = _binary_scores(y_true, [y_score], pos_label)
+        so = _Sorted(is_pos, s)
+        # heavy ties: resample the (score, class) cells instead of the rows (same law)
+        cells = not callable(metric) and 8 * len(so.starts) <= len(s)
+        if cells:
+            p, q = (t[0] for t in so.tallies(np.ones((1, len(s)))))
+    if cells:
+        obs0 = float(_score_metric(str(metric), p[None], q[None], max_fpr, mcclish)[0])
+        reps = _cell_replicates(p, q, str(metric), b, rng, bool(stratified), max_fpr, mcclish)
+        if method == "bca":
+            jack, jw = _cell_jackknife(p, q, str(metric), max_fpr, mcclish)
+    else:
+        obs, (reps,) = _score_replicates(is_pos, [s], metric, b, rng, bool(stratified),
+                                         max_fpr, mcclish)
+        obs0 = obs[0]
+        if method == "bca":
+            jack, jw = _group_jackknife(is_pos, s, metric, rng, max_fpr, mcclish)
+    reps = _drop_undefined(reps, name, "warn")
+    lo, hi = _interval_from_replicates(np.asarray(obs0), reps, level, method, jack, jw)
+    return ConfidenceInterval(obs0, float(lo), float(hi), level, f"bootstrap_{method}",
                               std_err=float(_nanstd(reps)))
+
+
+def _score_counts_table(sc: Any) -> tuple[Array, Array]:
+    """Positive and negative counts per distinct score, highest score first."""
+    if sc.is_multiclass:
+        raise InvalidInputError("a score bootstrap needs a binary ScoreCounts state")
+    _, pw, nw = sc.binary_table()
+    p = np.asarray(pw, dtype=np.float64)[::-1].copy()
+    q = np.asarray(nw, dtype=np.float64)[::-1].copy()
+    if not (np.all(p == np.round(p)) and np.all(q == np.round(q))):
+        raise InvalidInputError("resampling needs integer counts, not a weighted ScoreCounts")
+    if p.sum() == 0 or q.sum() == 0:
+        raise InvalidInputError("the state needs both positive and negative samples")
+    return p, q
+
+
+def _cell_replicates(p: Array, q: Array, metric: str, b: int, rng: np.random.Generator,
+                     stratified: bool, max_fpr: float | None, mcclish: bool) -> Array:
+    """Replicates drawn as multinomials over the (distinct score, class) cells."""
+    g = len(p)
+    m, n = int(p.sum()), int(q.sum())
+    out = np.empty(b)
+    chunk = max(1, min(b, _MAX_CELLS // max(2 * g, 1)))
+    for start in range(0, b, chunk):
+        k = min(chunk, b - start)
+        if stratified:
+            pr = rng.multinomial(m, p / m, size=k).astype(np.float64)
+            qr = rng.multinomial(n, q / n, size=k).astype(np.float64)
+        else:
+            both = rng.multinomial(m + n, np.r_[p, q] / (m + n), size=k).astype(np.float64)
+            pr, qr = both[:, :g], both[:, g:]
+        out[start:start + k] = _score_metric(metric, pr, qr, max_fpr, mcclish)
+    return out
+
+
+def _cell_jackknife(p: Array, q: Array, metric: str, max_fpr: float | None, mcclish: bool
+                    ) -> tuple[Array, Array]:
+    """Exact leave-one-out values, one per non-empty cell, weighted by the cell count."""
+    g = len(p)
+    vals: list[Array] = []
+    weights: list[Array] = []
+    for counts, is_p in ((p, True), (q, False)):
+        cells = np.flatnonzero(counts)
+        step = max(1, _MAX_CELLS // max(g, 1))
+        for start in range(0, len(cells), step):  # chunks of at most _MAX_CELLS values
+            c = cells[start:start + step]
+            pr = np.repeat(p[None], len(c), axis=0)
+            qr = np.repeat(q[None], len(c), axis=0)
+            (pr if is_p else qr)[np.arange(len(c)), c] -= 1.0
+            vals.append(_score_metric(metric, pr, qr, max_fpr, mcclish))
+            weights.append(counts[c])
+    return np.concatenate(vals), np.concatenate(weights)
 
 
 def _group_jackknife(is_pos: npt.NDArray[np.bool_], s: Array, metric: Any,
