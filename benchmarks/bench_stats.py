@@ -150,6 +150,28 @@ def bench_score_bootstrap(n: int, b: int) -> None:
         f"loop of sklearn roc_auc_score (x{b})", per * b)
 
 
+def bench_tied_score_bootstrap(n: int, b: int) -> None:
+    from sklearn.metrics import roc_auc_score
+
+    from clfeval import ScoreCounts
+
+    rng = np.random.default_rng(5)
+    y = rng.random(n) < 0.3
+    s = np.round(1 / (1 + np.exp(-(rng.normal(size=n) + y))), 3)  # probabilities, 3 decimals
+    sc = ScoreCounts.from_scores(y, s)
+    ours = best(lambda: bootstrap_score_interval(sc, None, n_resamples=b, seed=0), repeat=1)
+    reps = 3
+
+    def naive() -> None:
+        for _ in range(reps):
+            idx = rng.integers(0, n, n)
+            roc_auc_score(y[idx], s[idx])
+
+    per = best(naive, repeat=1) / reps
+    row(f"AUC bootstrap from ScoreCounts, {b} reps, N={n:.0e}", ours,
+        f"loop of sklearn roc_auc_score (x{b})", per * b)
+
+
 def bench_poisson(n: int, b: int) -> None:
     rng = np.random.default_rng(3)
     yt = rng.integers(0, 3, n)
@@ -191,6 +213,7 @@ def main() -> None:
     bench_scipy_bootstrap(10**5, 1000)
     bench_delong(10**5 if a.quick else 10**6)
     bench_score_bootstrap(10**4, 1000)
+    bench_tied_score_bootstrap(10**5 if a.quick else 10**6, 1000)
     bench_poisson(10**5 if a.quick else 10**6, 1000)
     bench_proportions(10**6)
 
