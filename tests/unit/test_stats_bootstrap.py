@@ -253,3 +253,12 @@ def test_score_counts_state_errors():
         bootstrap_score_interval(weighted)
     with pytest.raises(InvalidInputError, match="y_score is required"):
         bootstrap_score_interval(Y)
+
+
+def test_unknown_params_and_mixed_label_kinds_raise():
+    with pytest.raises(InvalidParameterError, match="none of these metrics"):
+        bootstrap_intervals(CM, ["accuracy", "mcc"], beta=2.0)
+    cis = bootstrap_intervals(CM, ["accuracy", "fbeta"], beta=2.0, seed=0)
+    assert cis["fbeta"].estimate == pytest.approx(CM.metric("fbeta", beta=2.0))
+    with pytest.raises(InvalidInputError, match="mix label kinds"):
+        bootstrap_test([0, 1, 1, 0], ["a", "b", "b", "a"], [0, 1, 0, 0], "accuracy")

@@ -32,6 +32,7 @@ from .._validation import (
     check_consistent_length,
     check_level,
     check_zero_division,
+    label_kind,
 )
 from ..core.counts import ConfusionMatrix
 from ..core.labels import encode_binary_true, to_python
@@ -343,16 +344,16 @@ def bootstrap_intervals(
         specs = [s for s in list_metrics() if s.multiclass or cm.n_classes == 2]
     else:
         specs = [get_metric(m) for m in metrics]
+    accepted = set().union(*(s.params for s in specs)) if specs else set()
+    unknown = set(params) - accepted
+    if unknown:
+        what = specs[0].name if len(specs) == 1 else "none of these metrics"
+        raise InvalidParameterError(f"{what} takes no parameter(s) {sorted(unknown)}")
     reps_c = _resample_counts(c, b, _rng(seed), bool(stratified))
     jack = _jackknife_counts(c) if method == "bca" else None
     out: dict[str, ConfidenceInterval] = {}
     for spec in specs:
         kw = {k: v for k, v in params.items() if k in spec.params}
-        if metrics is not None:
-            unknown = set(params) - set(spec.params)
-            if unknown and len(specs) == 1:
-                raise InvalidParameterError(
-                    f"{spec.name} takes no parameter(s) {sorted(unknown)}")
         f = _CountMetric(cm, spec, average, pos_label, kw)
         out[spec.name] = _count_interval(cm, c, f, reps_c, level, method, zero_division, jack)
     return out
@@ -712,6 +713,9 @@ def bootstrap_test(
         ya = as_1d_labels(y_a, "y_a")
         yb = as_1d_labels(y_b, "y_b")
         n = check_consistent_length(("y_true", yt), ("y_a", ya), ("y_b", yb))
+        kinds = {label_kind(v) for v in (yt, ya, yb)}
+        if len(kinds) > 1:
+            raise InvalidInputError(f"y_true, y_a and y_b mix label kinds {sorted(kinds)}")
         try:
             labels, inv = np.unique(np.concatenate([yt, ya, yb]), return_inverse=True)
         except TypeError as exc:
