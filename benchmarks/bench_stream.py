@@ -67,7 +67,8 @@ def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
         warm = os.path.join(os.path.dirname(path), "warm-up.parquet")
         if not os.path.exists(warm):
             generate(warm, 50_000)
-        evaluate_files(warm, y_true="y_true", y_score="score", threshold=0.5, bins=bits)
+        evaluate_files(warm, y_true="y_true", y_score="score", threshold=0.5, bins=bits,
+                       workers=workers, chunk_rows=10_000)  # starts the pool (kept)
         t0 = time.perf_counter()
         res = evaluate_files(path, y_true="y_true", y_score="score", threshold=0.5,
                              bins=bits, workers=workers)
@@ -99,6 +100,8 @@ def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
                           host="127.0.0.1", dashboard_address=None) as cluster, \
                 Client(cluster):
             out["startup"] = time.perf_counter() - t_start
+            warm = dd.from_dict({"y_true": [0, 1], "score": [0.2, 0.7]}, npartitions=2)
+            clfeval.dask.evaluate(warm, threshold=0.5, bins=bits)  # workers import clfeval
             ddf = dd.read_parquet(path, split_row_groups=True)
             t0 = time.perf_counter()
             res = clfeval.dask.evaluate(ddf, y_true="y_true", y_score="score", threshold=0.5,

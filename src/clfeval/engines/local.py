@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -205,6 +206,32 @@ def _fold_shard(spec: Spec, shard: _Shard, on_chunk: Callable[[int], None] | Non
 
 
 _DONE = object()
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """A process pool kept for the life of the interpreter (starting one costs about a
+    second per worker; later calls reuse it)."""
+    ex = _POOLS.get(workers)
+    if ex is None:
+        import atexit
+        import multiprocessing as mp
+
+        # forkserver: workers fork from a clean server that imported clfeval once (no
+        # fork of this possibly multi-threaded process, no per-worker re-import)
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(["clfeval.engines.local"])
+        ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        _POOLS[workers] = ex
+        if len(_POOLS) == 1:
+            atexit.register(_shutdown_pools)
+    return ex
+
+
+def _shutdown_pools() -> None:
+    for ex in _POOLS.values():
+        ex.shutdown(wait=False, cancel_futures=True)
+    _POOLS.clear()
 
 
 def _prefetch(it: Iterator[Chunk], depth: int = 2) -> Iterator[Chunk]:
@@ -386,16 +413,17 @@ def evaluate_files(
             tick(0)
         parts.append(folder.partial())
     else:
-        import multiprocessing as mp
-
-        # forkserver: workers fork from a clean server that imported clfeval once (no
-        # fork of this possibly multi-threaded process, no per-worker re-import)
-        ctx = mp.get_context("forkserver")
-        ctx.set_forkserver_preload(["clfeval.engines.local"])
-        with ProcessPoolExecutor(max_workers=min(workers, len(shards)), mp_context=ctx) as ex:
-            futures = [ex.submit(_fold_shard, spec, sh) for sh in shards]
+        ex = _pool(workers)
+        futures = [ex.submit(_fold_shard, spec, sh) for sh in shards]
+        try:
             for fut in futures:
                 parts.append(fut.result())
                 state["done"] += 1
                 tick(parts[-1].n_rows)
+        except BaseException:
+            for fut in futures:
+                fut.cancel()
+            if isinstance(sys.exc_info()[1], BrokenProcessPool):
+                _POOLS.pop(workers, None)
+            raise
     return _merge_partials(parts).finalize(spec)
