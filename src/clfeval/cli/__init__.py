@@ -284,18 +284,56 @@ def _source(path: str, cmap: Any) -> dict[str, str]:
 
 
 # ---------------------------------------------------------------- commands
-def _report(args: argparse.Namespace) -> int:
-    from ..exceptions import InvalidParameterError
-    from ..report import evaluate
+def _label_sample(path: str, cmap: Any, fmt: str | None) -> list[Any]:
+    """A few truth labels, read to learn their type (the CLI's labels are text)."""
+    from ..io import ColumnMap, iter_chunks
 
-    data, cmap = _load(args.file, args)
-    if args.threshold is not None and data["y_pred"] is not None:
+    for ch in iter_chunks(path, ColumnMap(cmap.y_true), chunk_rows=256, format=fmt):
+        col = ch.columns[cmap.y_true]
+        if col.dictionary is not None:
+            return list(col.dictionary)
+        return [v.item() if hasattr(v, "item") else v for v in col.values[:256]]
+    return []
+
+
+def _report(args: argparse.Namespace) -> int:
+    """Stream the file through clfeval.engines (bounded memory, progress bar on a terminal)
+    and build the report from the merged states."""
+    from ..engines import evaluate_files
+    from ..exceptions import FileFormatError, InvalidParameterError
+    from ..io import column_names, detect_columns
+    from ..report import evaluate, from_states
+
+    path = args.file
+    if os.path.isdir(path):
+        raise FileFormatError("is a directory, not a predictions file", path=path)
+    names = column_names(path, format=args.file_format)
+    cmap = detect_columns(names, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
+                          weight=args.weight, path=path)
+    if args.threshold is not None and cmap.y_pred is not None:
         raise InvalidParameterError(
-            f"--threshold applies to scores, but {args.file} has a prediction column "
+            f"--threshold applies to scores, but {path} has a prediction column "
             f"{cmap.y_pred!r}; pass --y-score COL alone to threshold the scores")
-    r = evaluate(data["y_true"], data["y_pred"], data["y_score"], title=args.title or
-                 os.path.basename(args.file), source=_source(args.file, cmap),
-                 **_eval_options(args, data, cmap))
+    title = args.title or os.path.basename(path)
+    costs = None if args.costs is None else _read_costs(args.costs)
+    ci = None if args.no_ci else 0.95
+    if cmap.y_pred is None and len(cmap.y_score) > 1:
+        # scores for K classes without a prediction column: the arg-max needs the rows
+        data, cmap = _load(path, args)
+        r = evaluate(data["y_true"], data["y_pred"], data["y_score"], title=title,
+                     source=_source(path, cmap), **_eval_options(args, data, cmap))
+    else:
+        sample = _label_sample(path, cmap, args.file_format)
+        labels = None if not args.labels else [_coerce(v, sample) for v in args.labels]
+        pos = _coerce(args.pos_label, sample)
+        state = evaluate_files(
+            path, y_true=cmap.y_true, y_pred=cmap.y_pred,
+            y_score=list(cmap.y_score) or None, weight=cmap.weight, labels=labels,
+            pos_label=pos, threshold=args.threshold, format=args.file_format,
+            progress=sys.stderr.isatty())
+        r = from_states(state.confusion, state.scores, threshold=state.threshold,
+                        pos_label=pos, cost_matrix=costs, ci=ci, title=title,
+                        source=_source(path, cmap))
     _emit(_render(r, _out_format(args), args), args)
     return 0
 

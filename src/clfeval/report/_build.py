@@ -235,6 +235,7 @@ def from_states(
     scores: Any = None,
     *,
     threshold: float | None = None,
+    pos_label: Any = None,
     cost_matrix: Any = None,
     ci: float | None = 0.95,
     title: str = "",
@@ -253,6 +254,8 @@ def from_states(
     threshold : float, optional
         The threshold that produced ``confusion`` from binary scores (marked on the curves
         and the threshold control).
+    pos_label : label, optional
+        The positive class of a binary confusion matrix (default: its own, else ``1``).
     cost_matrix, ci, title, source, max_points
         As in :func:`evaluate`.
 
@@ -293,6 +296,8 @@ def from_states(
             mat = mat.astype(np.int64)
         confusion = ConfusionMatrix(mat, labs, pos_label=labs[pi])
     cm = confusion
+    if pos_label is not None and cm.n_classes == 2:
+        cm = cm.with_pos_label(pos_label)
     if cm.n_classes == 2 and cm.pos_label is None:
         with contextlib.suppress(InvalidParameterError):
             cm = cm.with_pos_label(cm.labels[cm.pos_index(None)])
