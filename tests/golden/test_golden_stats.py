@@ -2,7 +2,8 @@
 
 - R pROC's own regression tests on the aSAH data (DeLong variance, covariance, CI, roc.test);
 - caret's ``confusionMatrix`` help-page example (accuracy CI, NIR p-value, kappa, McNemar);
-- Demšar (2006), Table 6 and §3.2.2 (Friedman, Iman–Davenport, Nemenyi).
+- Demšar (2006), Table 6 and §3.2.2 (Friedman, Iman–Davenport, Nemenyi);
+- Newcombe (1998), Table I (Wilson score intervals).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from clfeval.stats import (
     kappa_test,
     mcnemar_test,
     metric_interval,
+    proportion_interval,
 )
 
 DATA = Path(__file__).parent / "data"
@@ -159,3 +161,16 @@ def test_demsar_table5_nemenyi_q(alpha):
         scores = np.random.default_rng(0).random((5, int(k)))
         cd = critical_difference(scores, alpha=float(alpha))
         assert cd.q_alpha == pytest.approx(q, abs=1e-3)  # printed to three decimals
+
+
+# ------------------------------------------------------------------ Newcombe 1998
+NEWCOMBE = _load("stats_newcombe1998.json")
+
+
+@pytest.mark.parametrize("case", NEWCOMBE["cases"], ids=lambda c: f"{c['successes']}/"
+                         f"{c['trials']}")
+def test_newcombe_table1_wilson(case):
+    ci = proportion_interval(case["successes"], case["trials"], method=NEWCOMBE["method"],
+                             level=NEWCOMBE["level"])
+    _printed(ci.low, case["low"])
+    _printed(ci.high, case["high"])
