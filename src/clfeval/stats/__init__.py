@@ -4,6 +4,26 @@ comparing models (on one test set, over several data sets, over folds).
 Every interval is a :class:`ConfidenceInterval` (estimate, low, high, level,
 method); every test returns a :class:`TestResult` (statistic, p_value, method,
 alternative, …). Both are frozen and have ``to_dict()``.
+
+Intervals
+    :func:`proportion_interval` (Wilson, Wilson-cc, Clopper–Pearson, Agresti–Coull,
+    Jeffreys, normal; vectorised), :func:`metric_interval` (any proportion metric of a
+    confusion matrix, per class or overall), :func:`accuracy_test` (caret: exact CI,
+    no-information rate, p-value of accuracy > NIR), :func:`kappa_test` (Cohen's and
+    weighted kappa with asymptotic SE, CI and z test), :func:`delong_interval` (ROC
+    AUC), :func:`bootstrap_interval` / :func:`bootstrap_intervals` (any registered
+    metric, by resampling the confusion matrix), :func:`bootstrap_score_interval`
+    (ROC AUC, partial AUC, average precision), :class:`PoissonBootstrap` (mergeable
+    streaming state), :func:`interval_coverage` (exact coverage of a method).
+Comparing models on one test set
+    :func:`mcnemar_test`, :func:`bowker_test`, :func:`cochran_q_test`,
+    :func:`delong_test` (paired or unpaired), :func:`delong_covariance`,
+    :func:`bootstrap_test` (difference of any metric).
+Comparing models over data sets or folds
+    :func:`friedman_test` (with Iman–Davenport), :func:`critical_difference`
+    (Nemenyi / Bonferroni–Dunn, with the cliques a CD diagram draws),
+    :func:`holm_test`, :func:`wilcoxon_test`, :func:`paired_t_test`,
+    :func:`corrected_t_test` (Nadeau–Bengio).
 """
 
 from __future__ import annotations
