@@ -22,7 +22,7 @@ from .cost import CostCurve
 from .multiclass import average_precision_multiclass, ovo_auc, ovr_auc
 from .pr import BreakEvenPoint, PrecisionRecallCurve
 from .roc import AucResult, RocCurve
-from .thresholds import as_score_counts, threshold_counts
+from .thresholds import as_score_counts, table_auc, threshold_counts
 
 __all__ = [
     "auc",
@@ -210,8 +210,12 @@ def roc_auc_score(
                             sample_weight=sample_weight)
     if max_fpr is not None and not 0 < max_fpr <= 1:
         raise InvalidParameterError(f"max_fpr must be in (0, 1], got {max_fpr!r}")
-    tc = threshold_counts(state)
-    value = tc.auc()
+    if max_fpr is None or max_fpr == 1:  # straight from the ascending table
+        _, pos, neg = state.binary_table()
+        value = table_auc(pos, neg)
+    else:
+        tc = threshold_counts(state)
+        value = tc.auc()
     if np.isnan(value):
         return float(fill_undefined(np.array(np.nan), True, zero_division=zero_division,
                                     what="ROC AUC (only one class present in y_true)"))

@@ -66,13 +66,13 @@ class ThresholdCounts:
             keep = (pos + neg) > 0
             if not keep.all():
                 values, pos, neg = values[keep], pos[keep], neg[keep]
-        pos = pos[::-1]
-        neg = neg[::-1]
+        pos = np.ascontiguousarray(pos[::-1])
+        neg = np.ascontiguousarray(neg[::-1])
         tps = np.cumsum(pos)
         fps = np.cumsum(neg)
         n_pos = float(tps[-1]) if tps.size else 0.0
         n_neg = float(fps[-1]) if fps.size else 0.0
-        return cls(values[::-1], tps, fps, pos, neg, n_pos, n_neg, binned)
+        return cls(np.ascontiguousarray(values[::-1]), tps, fps, pos, neg, n_pos, n_neg, binned)
 
     @property
     def fns(self) -> Array:
@@ -104,14 +104,9 @@ class ThresholdCounts:
 
     def auc(self) -> float:
         """Trapezoid area under (fps/N, tps/P) — NaN when a class has no weight."""
-        if self.n_pos <= 0 or self.n_neg <= 0:
-            return float("nan")
-        neg = np.asarray(self.neg, dtype=np.float64)
-        pos = np.asarray(self.pos, dtype=np.float64)
-        tps = np.asarray(self.tps, dtype=np.float64)
-        # each step adds neg_i * (tps_before + tps_after) / 2
-        area = float(np.dot(neg, 2.0 * tps - pos)) / 2.0
-        return min(1.0, max(0.0, area / (self.n_pos * self.n_neg)))
+        # read in descending order, the negatives "below" a threshold are the ones
+        # after it; the same pair count as table_auc on the ascending table
+        return table_auc(self.pos[::-1], self.neg[::-1])
 
     def tie_bound(self) -> float:
         """``sum_b p_b n_b / (2 P N)``: the most that splitting each bin could move the AUC."""
@@ -120,6 +115,39 @@ class ThresholdCounts:
         pos = np.asarray(self.pos, dtype=np.float64)
         neg = np.asarray(self.neg, dtype=np.float64)
         return float(np.dot(pos, neg)) / (2.0 * self.n_pos * self.n_neg)
+
+
+def table_auc(pos: Array, neg: Array) -> float:
+    """AUC of an ascending table: ``sum_i pos_i (neg below i + neg_i / 2) / (P N)``.
+
+    This is the trapezoid area of the ROC curve with ties as diagonal steps, i.e. the
+    Mann–Whitney U over ``P N``. Integer counts are summed exactly in int64 (when
+    ``P N`` leaves room), weights in float64. NaN when a class has no weight.
+
+    Examples
+    --------
+    >>> table_auc(np.array([0, 1, 0, 1]), np.array([1, 0, 1, 0]))
+    0.75
+    """
+    if pos.dtype.kind in "iu" and neg.dtype.kind in "iu":
+        p, n = int(pos.sum()), int(neg.sum())
+        if p <= 0 or n <= 0:
+            return float("nan")
+        if p * n < 1 << 61:
+            below2 = np.cumsum(neg, dtype=np.int64)  # 2 * (neg below) + neg, in place
+            below2 <<= 1
+            below2 -= neg
+            return int(np.dot(pos.astype(np.int64, copy=False), below2)) / (2.0 * p * n)
+    posf = np.asarray(pos, dtype=np.float64)
+    negf = np.asarray(neg, dtype=np.float64)
+    pf, nf = float(posf.sum()), float(negf.sum())
+    if pf <= 0 or nf <= 0:
+        return float("nan")
+    cum: FloatArray = np.cumsum(negf)
+    np.multiply(cum, 2.0, out=cum)
+    np.subtract(cum, negf, out=cum)
+    below2f = cum
+    return min(1.0, max(0.0, float(np.dot(posf, below2f)) / (2.0 * pf * nf)))
 
 
 def as_score_counts(
@@ -145,7 +173,11 @@ def as_score_counts(
     s = np.asarray(y_score)
     if s.ndim == 1 and labels is None:
         yt = as_1d_labels(y_true, "y_true")
-        if bool((yt == yt[0]).all()):
+        if yt.dtype.kind in "biu":
+            one_class = bool(yt.min() == yt.max())
+        else:
+            one_class = bool((yt == yt[0]).all())
+        if one_class:
             # one class only: positive when it is pos_label (or 1/True), else negative
             only = to_python(yt[0])
             if pos_label is None:
