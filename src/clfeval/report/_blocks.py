@@ -14,7 +14,6 @@ from ._model import Comparison, Report
 
 __all__ = ["Block", "blocks", "fmt", "fmt_count"]
 
-SWEEP_OPTIMA = ("f1", "mcc", "accuracy", "balanced_accuracy", "informedness")
 PER_CLASS_COLUMNS = ("tpr", "tnr", "ppv", "npv", "f1", "jaccard", "mcc_ovr")
 
 
@@ -118,7 +117,7 @@ def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Bloc
                               "operating conditions)."))
     if r.sweep is not None and r.sweep.best:
         out.append(Block(h2, "Threshold analysis"))
-        rows = [[m, f"{t:g}"] for m, t in r.sweep.best.items() if m in SWEEP_OPTIMA]
+        rows = [[m, f"{t:g}"] for m, t in r.sweep.best.items()]
         out.append(_table("best_thresholds", ["maximise", "at threshold"], rows))
     if r.cost is not None:
         c = r.cost

@@ -34,7 +34,9 @@ __all__ = ["compare", "evaluate", "from_states"]
 Array = npt.NDArray[Any]
 NAN = float("nan")
 
-#: metrics computed at every threshold of a binary sweep
+#: thresholds optimising these (over every distinct score) are reported as ``sweep.best``
+SWEEP_OPTIMA = ("f1", "mcc", "accuracy", "balanced_accuracy", "informedness")
+#: metrics computed at every (displayed) threshold of a binary sweep
 SWEEP_METRICS = ("tpr", "fpr", "ppv", "npv", "f1", "accuracy", "balanced_accuracy", "mcc",
                  "informedness")
 BINARY_HEADLINE = ("accuracy", "balanced_accuracy", "tpr", "tnr", "ppv", "npv", "f1", "mcc",
@@ -426,20 +428,24 @@ def _curve_rows(cm: ConfusionMatrix, roc: tuple[Curve, ...],
 # ------------------------------------------------------------------ sweep and cost
 def _sweep(bc: _scores.BinaryCounts, chosen: float | None, max_points: int) -> ThresholdSweep:
     stack = bc.stack()  # (T, 2, 2) over the distinct thresholds
-    vals = {}
-    best: dict[str, float] = {}
-    for m in SWEEP_METRICS:
-        spec = get_metric(m)
-        v = evaluate_counts(spec, stack, average="binary" if spec.per_class else None,
-                            pos_index=1, zero_division=NAN)
-        vals[m] = v
-        if spec.higher_is_better and not np.isnan(v).all():
-            best[m] = float(bc.thresholds[int(np.nanargmax(v))])
     keep = _scores.thin(len(bc.thresholds), max_points)
     if chosen is not None:
         j = int(np.searchsorted(-bc.thresholds, -chosen, side="right")) - 1
         if j >= 0:
             keep = np.union1d(keep, [j])
+    vals = {}
+    best: dict[str, float] = {}
+    for m in SWEEP_METRICS:
+        spec = get_metric(m)
+        avg = "binary" if spec.per_class else None
+        if m in SWEEP_OPTIMA:  # optimum over every distinct threshold
+            v = evaluate_counts(spec, stack, average=avg, pos_index=1, zero_division=NAN)
+            if not np.isnan(v).all():
+                best[m] = float(bc.thresholds[int(np.nanargmax(v))])
+            vals[m] = v[keep]
+        else:  # displayed at the kept thresholds only
+            vals[m] = evaluate_counts(spec, stack[keep], average=avg, pos_index=1,
+                                      zero_division=NAN)
     return ThresholdSweep(
         thresholds=tuple(float(t) for t in bc.thresholds[keep]),
         tp=tuple(float(x) for x in bc.tp[keep]),
@@ -447,7 +453,7 @@ def _sweep(bc: _scores.BinaryCounts, chosen: float | None, max_points: int) -> T
         n_pos=float(bc.n_pos),
         n_neg=float(bc.n_neg),
         metrics=SWEEP_METRICS,
-        values=tuple(tuple(num(x) for x in vals[m][keep]) for m in SWEEP_METRICS),
+        values=tuple(tuple(num(x) for x in vals[m]) for m in SWEEP_METRICS),
         chosen=None if chosen is None else float(chosen),
         best=best,
     )

@@ -1,0 +1,78 @@
+"""Benchmark the one-call report beside the scikit-learn calls it replaces (run by hand).
+
+    .venv/bin/python benchmarks/bench_report.py [--quick]
+
+For N binary float64 scores it times:
+
+* ``clfeval.evaluate(y, y_score=s, ci=None)`` — confusion matrix at a threshold, every
+  registered metric (overall, per class, averaged), ROC/PR curves with AUC, AP and BEP, the
+  counts and 9 metrics at every distinct threshold, the cost curve and the warnings;
+* beside scikit-learn's confusion_matrix + classification_report + matthews_corrcoef +
+  cohen_kappa_score + roc_curve + roc_auc_score + precision_recall_curve +
+  average_precision_score — which together give far less;
+* the same report with intervals (``ci=0.95``: Wilson + a 1000-resample count bootstrap);
+* rendering: text, JSON, HTML.
+
+Times are the best of a few repeats; ratio = scikit-learn time / clfeval time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import clfeval
+from clfeval.report import to_html, to_json, to_text
+
+
+def best(fn: Callable[[], Any], repeat: int = 3) -> float:
+    fn()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def sklearn_equivalent(y: Any, s: Any) -> None:
+    from sklearn import metrics as m
+
+    pred = (s >= 0.5).astype(int)
+    m.confusion_matrix(y, pred)
+    m.classification_report(y, pred, output_dict=True)
+    m.matthews_corrcoef(y, pred)
+    m.cohen_kappa_score(y, pred)
+    m.roc_curve(y, s)
+    m.roc_auc_score(y, s)
+    m.precision_recall_curve(y, s)
+    m.average_precision_score(y, s)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    sizes = (10_000, 100_000) if ap.parse_args().quick else (10_000, 100_000, 1_000_000)
+    rng = np.random.default_rng(0)
+    print(f"{'N':>9}  {'clfeval':>9}  {'sklearn':>9}  {'ratio':>6}  {'with CI':>8}  "
+          f"{'text':>6}  {'json':>6}  {'html':>6}")
+    for n in sizes:
+        y = rng.integers(0, 2, n)
+        s = 1 / (1 + np.exp(-(y * 1.5 + rng.normal(0, 1, n))))
+        t_c = best(lambda: clfeval.evaluate(y, y_score=s, ci=None))
+        t_s = best(lambda: sklearn_equivalent(y, s))
+        t_ci = best(lambda: clfeval.evaluate(y, y_score=s))
+        r = clfeval.evaluate(y, y_score=s)
+        t_t = best(lambda: to_text(r, color=False))
+        t_j = best(lambda: to_json(r))
+        t_h = best(lambda: to_html(r))
+        print(f"{n:>9}  {t_c:9.4f}  {t_s:9.4f}  {t_s / t_c:6.2f}  {t_ci:8.4f}  "
+              f"{t_t:6.4f}  {t_j:6.4f}  {t_h:6.4f}")
+
+
+if __name__ == "__main__":
+    main()
