@@ -274,31 +274,39 @@ def _table_binary_unweighted(
 ) -> tuple[FloatArray, Array]:
     """Exact binary table: sort positives and negatives apart, then merge.
 
-    Two sorts of the two halves cost about one sort of the whole (numpy's vectorised
-    sort); the merge is a stable argsort of the two concatenated sorted runs, which
-    timsort does in linear time. No argsort of random data, no second full sort.
+    Positives and negatives are compressed into the two halves of one buffer and each
+    half is sorted in place (two sorts of the halves cost about one sort of the whole
+    with numpy's vectorised sort). The merge is a stable argsort of the two sorted
+    runs, which timsort does in linear time. No argsort of random data, no second full
+    sort, and few large temporaries (fresh memory costs page faults).
     """
-    sp = s[is_pos]
-    sp.sort()
-    sn = s[~is_pos]
-    sn.sort()
-    v = np.concatenate([sp, sn])
-    n_pos = sp.size
-    del sp, sn
+    n = s.size
+    n_pos = int(np.count_nonzero(is_pos))
+    v = np.empty(n, dtype=np.float64)
+    np.compress(is_pos, s, out=v[:n_pos])
+    np.compress(~is_pos, s, out=v[n_pos:])
+    v[:n_pos].sort()
+    v[n_pos:].sort()
     order = np.argsort(v, kind="stable")
-    vs = v[order]
+    vs = v.take(order)
     del v
     pos = order < n_pos
     del order
-    starts = _runs(vs)
-    if starts.size == vs.size:  # all scores distinct
-        w = np.empty((2, vs.size), dtype=np.int64)
+    flag = np.empty(n, dtype=bool)
+    if n:
+        flag[0] = True
+        np.not_equal(vs[1:], vs[:-1], out=flag[1:])
+    u = int(np.count_nonzero(flag))
+    if u == n:  # all scores distinct
+        w = np.empty((2, n), dtype=np.int64)
         w[pos_i] = pos
         np.logical_not(pos, out=pos)
         w[1 - pos_i] = pos
         return vs, w
-    cnt = np.diff(np.append(starts, vs.size))
-    w = np.empty((2, starts.size), dtype=np.int64)
+    starts = np.flatnonzero(flag)
+    del flag
+    cnt = np.diff(np.append(starts, n))
+    w = np.empty((2, u), dtype=np.int64)
     w[pos_i] = np.add.reduceat(pos, starts, dtype=np.int64)
     w[1 - pos_i] = cnt - w[pos_i]
     return vs[starts], w
