@@ -108,21 +108,29 @@ def _json_script(elem_id: str, data: Any) -> str:
 
 
 def _theta_marks(c: Curve, n: int = 5) -> list[tuple[float, float, str]]:
+    """``n`` operating points spread evenly along the curve's length, labelled by θ."""
     idx = [i for i, t in enumerate(c.thresholds) if t != float("inf") and c.y[i] is not None]
     if not idx:
         return []
-    step = max(1, len(idx) // (n + 1))
-    out = []
-    for i in idx[step::step][:n]:
-        y = c.y[i]
-        assert y is not None
-        out.append((c.x[i], y, f"θ={c.thresholds[i]:.3g}"))
-    return out
+    xs = [c.x[i] for i in idx]
+    ys = [float(c.y[i] or 0.0) for i in idx]
+    arc = [0.0]
+    for a in range(1, len(idx)):
+        arc.append(arc[-1] + ((xs[a] - xs[a - 1]) ** 2 + (ys[a] - ys[a - 1]) ** 2) ** 0.5)
+    total = arc[-1] or 1.0
+    picks: list[int] = []
+    for q in range(1, n + 1):
+        target = total * q / (n + 1)
+        a = min(range(len(arc)), key=lambda b: abs(arc[b] - target))
+        if a not in picks:
+            picks.append(a)
+    return [(xs[a], ys[a], f"θ={c.thresholds[idx[a]]:.3g}") for a in picks]
 
 
 def _roc_chart(curves: Sequence[Curve], uid: str, *, marks: bool, marker: bool,
                title: str = "ROC curve", zoom: bool = False) -> str:
-    series = [Series(f"{c.name} (AUC {fmt(c.area, 3)})", c.x, c.y, PALETTE[i % 10],
+    series = [Series(f"{c.name} (AUC {fmt(c.area, 3)})" if len(curves) > 1
+                     else f"AUC {fmt(c.area, 3)}", c.x, c.y, PALETTE[i % 10],
                      marks=_theta_marks(c) if marks and not zoom else ())
               for i, c in enumerate(curves)]
     lim = dict(xlim=(0.0, 0.25), ylim=(0.75, 1.0)) if zoom else {}
@@ -133,7 +141,8 @@ def _roc_chart(curves: Sequence[Curve], uid: str, *, marks: bool, marker: bool,
 
 
 def _pr_chart(curves: Sequence[Curve], uid: str, *, marker: bool) -> str:
-    series = [Series(f"{c.name} (AP {fmt(c.area, 3)})", c.x, c.y, PALETTE[i % 10])
+    series = [Series(f"{c.name} (AP {fmt(c.area, 3)})" if len(curves) > 1
+                     else f"AP {fmt(c.area, 3)}", c.x, c.y, PALETTE[i % 10])
               for i, c in enumerate(curves)]
     pts = [(c.break_even, c.break_even, f"BEP {c.break_even:.3f}", PALETTE[i % 10])
            for i, c in enumerate(curves) if c.break_even is not None and len(curves) <= 3]
@@ -202,7 +211,7 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2") -> str:
                 uid=f"{p}-sw"), f"{p}-sw") + "</div>")
         if r.cost_curve is not None:
             cc = r.cost_curve
-            lines = [Series("", (0.0, 1.0), (f, n), "#c7c7c7")
+            lines = [Series("", (0.0, 1.0), (f, n), "#dddddd")
                      for f, n in zip(cc.line_fpr, cc.line_fnr, strict=True)]
             lines.append(Series(f"lower envelope (area {cc.area:.4f})", cc.pc, cc.envelope,
                                 PALETTE[0]))

@@ -115,8 +115,8 @@ def line_chart(
             pts = [(x, f * x / (2 * x - f)) for x in xs if 2 * x - f > 0]
             d = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in pts if y <= 1.0001)
             out.append(f'<polyline points="{d}" class="iso"><title>F1 = {f}</title></polyline>')
-            out.append(f'<text x="{px(0.97):.1f}" y="{py(f / (2 * 0.97 - f)) - 3:.1f}" '
-                       f'class="isol">F1={f}</text>')
+            out.append(f'<text x="{px(0.93):.1f}" y="{py(f * 0.93 / (2 * 0.93 - f)) - 3:.1f}" '
+                       f'class="isol" text-anchor="end">F1={f}</text>')
     for s in series:
         segs: list[list[str]] = [[]]
         for x, y in zip(s.x, s.y, strict=False):
@@ -135,10 +135,12 @@ def line_chart(
                        f'<text x="{px(x) + 5:.1f}" y="{py(y) + 12:.1f}" class="mark">'
                        f'{escape(label)}</text>')
     for x, y, label, color in points:
+        right = (x - x0) / (x1 - x0) > 0.6  # label to the left of points near the right edge
+        tx = px(x) - 7 if right else px(x) + 7
         out.append(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="5" fill="none" '
                    f'stroke="{color}" stroke-width="2"><title>{escape(label)}</title></circle>'
-                   f'<text x="{px(x) + 7:.1f}" y="{py(y) - 6:.1f}" class="mark">'
-                   f'{escape(label)}</text>')
+                   f'<text x="{tx:.1f}" y="{py(y) - 6:.1f}" class="mark" '
+                   f'text-anchor="{"end" if right else "start"}">{escape(label)}</text>')
     out.append("</g>")
     if vline_id:
         out.append(f'<line id="{vline_id}" class="vline" x1="{L}" x2="{L}" y1="{T}" '
