@@ -142,3 +142,23 @@ def test_cost_curve_envelope_is_the_minimum_of_the_lines(data):
     np.testing.assert_allclose(cc.cost_at(x), brute, atol=1e-12)
     trap = float(np.sum(np.diff(x) * (brute[1:] + brute[:-1])) / 2)
     assert abs(cc.area - trap) < 1e-5
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 20))
+def test_multiclass_binned_bound_contains_exact_average(seed, bits):
+    from clfeval import ovo_auc, ovr_auc
+
+    rng = np.random.default_rng(seed)
+    n, k = 60, 3
+    y = np.r_[np.arange(k), rng.integers(0, k, n - k)]
+    p = rng.random((n, k))
+    p /= p.sum(axis=1, keepdims=True)
+    exact = ScoreCounts.from_scores(y, p)
+    binned = ScoreCounts.from_scores(y, p, bits=bits)
+    for avg in ("macro", "weighted", "micro"):
+        e, b = ovr_auc(exact, average=avg), ovr_auc(binned, average=avg)
+        assert abs(e.value - b.value) <= b.bound + 1e-12
+    for avg in ("macro", "weighted"):
+        e, b = ovo_auc(exact, average=avg), ovo_auc(binned, average=avg)
+        assert abs(e.value - b.value) <= b.bound + 1e-12

@@ -39,6 +39,10 @@ class MulticlassAuc:
         The requested average.
     average : str
         ``"macro"``, ``"weighted"`` or ``"micro"``.
+    bound : float
+        For AUCs of a binned state: the certified bound on ``|exact - value|`` (the same
+        average of the per-class bounds ``sum_b p_b n_b / (2 P N)``); 0 when exact or
+        for average precision.
     """
 
     labels: tuple[Any, ...]
@@ -46,6 +50,7 @@ class MulticlassAuc:
     weights: FloatArray
     value: float
     average: str
+    bound: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict (NaN as ``None``)."""
@@ -55,6 +60,7 @@ class MulticlassAuc:
             "weights": self.weights.tolist(),
             "value": None if np.isnan(self.value) else self.value,
             "average": self.average,
+            "bound": self.bound,
         }
 
 
@@ -100,17 +106,24 @@ def ovr_auc(
     check_choice("average", average, ("macro", "weighted", "micro", None))
     k = len(state.labels)
     support = np.asarray(state.total_weight(), dtype=np.float64)
-    per = np.array([threshold_counts(state, class_index=i).auc() for i in range(k)])
-    if np.isnan(per).any():
-        per = fill_undefined(per, np.isnan(per), zero_division=zero_division,
+    tcs = [threshold_counts(state, class_index=i) for i in range(k)]
+    per = np.array([tc.auc() for tc in tcs])
+    bounds = np.array([tc.tie_bound() for tc in tcs])
+    undefined = np.isnan(per)
+    if undefined.any():
+        per = fill_undefined(per, undefined, zero_division=zero_division,
                              what="one-vs-rest AUC (a class has no positive or no negative)")
+    bound = 0.0
     if average == "micro":
-        value = _micro_counts(state).auc()
+        micro = _micro_counts(state)
+        value, bound = micro.auc(), micro.tie_bound()
     elif average is None:
         value = float("nan")
     else:
         value = _average(per, support, average, zero_division, "average AUC")
-    return MulticlassAuc(state.labels, per, support, value, str(average))
+        if state.is_binned:
+            bound = _average(np.where(undefined, np.nan, bounds), support, average, 0.0, "")
+    return MulticlassAuc(state.labels, per, support, value, str(average), bound)
 
 
 def ovo_auc(
@@ -136,18 +149,24 @@ def ovo_auc(
     support = np.asarray(state.total_weight(), dtype=np.float64)
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
     per = np.empty(len(pairs))
+    bounds = np.empty(len(pairs))
     wts = np.empty(len(pairs))
     for n, (i, j) in enumerate(pairs):
-        a = threshold_counts(state, class_index=i, versus=j).auc()
-        b = threshold_counts(state, class_index=j, versus=i).auc()
-        per[n] = 0.5 * (a + b)
+        a = threshold_counts(state, class_index=i, versus=j)
+        b = threshold_counts(state, class_index=j, versus=i)
+        per[n] = 0.5 * (a.auc() + b.auc())
+        bounds[n] = 0.5 * (a.tie_bound() + b.tie_bound())
         wts[n] = support[i] + support[j]
-    if np.isnan(per).any():
-        per = fill_undefined(per, np.isnan(per), zero_division=zero_division,
+    undefined = np.isnan(per)
+    if undefined.any():
+        per = fill_undefined(per, undefined, zero_division=zero_division,
                              what="one-vs-one AUC (a pair lacks a class)")
     value = _average(per, wts, average, zero_division, "average one-vs-one AUC")
+    bound = 0.0
+    if state.is_binned:
+        bound = _average(np.where(undefined, np.nan, bounds), wts, average, 0.0, "")
     labels = tuple((state.labels[i], state.labels[j]) for i, j in pairs)
-    return MulticlassAuc(labels, per, wts, value, average)
+    return MulticlassAuc(labels, per, wts, value, average, bound)
 
 
 def average_precision_multiclass(
