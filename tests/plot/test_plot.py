@@ -160,3 +160,20 @@ def test_missing_matplotlib(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     with pytest.raises(clfeval.MissingDependencyError, match=r"clfeval\[plot\]"):
         RocCurveDisplay.from_predictions(Y, S).plot()
+
+
+def test_displays_from_merged_states() -> None:
+    # the curve from two merged shards of the score state equals the one-shot curve
+    half = len(Y) // 2
+    a = clfeval.ScoreCounts.from_scores(Y[:half], S[:half], labels=[0, 1])
+    b = clfeval.ScoreCounts.from_scores(Y[half:], S[half:], labels=[0, 1])
+    d = RocCurveDisplay.from_state(a + b).plot()
+    fpr, tpr, _ = skm.roc_curve(Y, S, drop_intermediate=False)
+    assert d.lines_[0].get_xdata() == pytest.approx(fpr)
+    assert d.lines_[0].get_ydata() == pytest.approx(tpr)
+    p = PrecisionRecallDisplay.from_state(a + b).plot()
+    assert "AP = " + f"{skm.average_precision_score(Y, S):.3f}" in p.lines_[0].get_label()
+    y3 = RNG.integers(0, 3, 120)
+    s3 = RNG.dirichlet([1, 1, 1], 120)
+    m = RocCurveDisplay.from_state(clfeval.ScoreCounts.from_scores(y3, s3)).plot()
+    assert len(m.lines_) == 3

@@ -83,6 +83,21 @@ def _reports(obj: Report | Comparison) -> list[tuple[str, Report]]:
     return [(obj.title or "model", obj)]
 
 
+def _state_curves(state: Any, kind: str, name: str, max_points: int) -> list[Curve]:
+    """ROC or PR curves read from a ScoreCounts state (one per class if multiclass)."""
+    from ..report import _scores
+
+    make = _scores.roc_curve if kind == "roc" else _scores.pr_curve
+    if state.is_multiclass:
+        out = []
+        for j, lab in enumerate(state.labels):
+            bc = _scores.counts(state, j)
+            if bc.n_pos > 0 and bc.n_neg > 0:
+                out.append(make(bc, str(lab), max_points))
+        return out
+    return [make(_scores.counts(state), name, max_points)]
+
+
 # --------------------------------------------------------------- confusion matrix
 @dataclass
 class ConfusionMatrixDisplay:
@@ -232,6 +247,12 @@ class RocCurveDisplay:
         return cls(r.roc)
 
     @classmethod
+    def from_state(cls, state: Any, *, name: str = "model",
+                   max_points: int = 2000) -> RocCurveDisplay:
+        """From a :class:`~clfeval.ScoreCounts` (merged shards give the same curve)."""
+        return cls(_state_curves(state, "roc", name, max_points))
+
+    @classmethod
     def from_report(cls, obj: Report | Comparison) -> RocCurveDisplay:
         """The curves of a report, or one curve per model of a comparison."""
         from dataclasses import replace
@@ -315,6 +336,12 @@ class PrecisionRecallDisplay:
         r = evaluate(y_true, y_score=y_score, pos_label=pos_label, sample_weight=sample_weight,
                      ci=None, title=name, max_points=max_points)
         return cls(r.pr)
+
+    @classmethod
+    def from_state(cls, state: Any, *, name: str = "model",
+                   max_points: int = 2000) -> PrecisionRecallDisplay:
+        """From a :class:`~clfeval.ScoreCounts` state."""
+        return cls(_state_curves(state, "pr", name, max_points))
 
     @classmethod
     def from_report(cls, obj: Report | Comparison) -> PrecisionRecallDisplay:
