@@ -26,6 +26,7 @@ import numpy as np
 
 import clfeval
 from clfeval import PrecisionRecallCurve, RocCurve, ScoreCounts
+from clfeval.curves import threshold_counts
 
 
 def best(fn: Callable[[], Any], repeat: int = 3) -> float:
@@ -48,8 +49,9 @@ def data(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
 
 def all_curves(y: np.ndarray, s: np.ndarray) -> float:
     state = ScoreCounts.from_scores(y, s)
-    roc = RocCurve.from_counts(state)
-    pr = PrecisionRecallCurve.from_counts(state)
+    tc = threshold_counts(state)  # the one thresholds-to-counts primitive, shared
+    roc = RocCurve.from_threshold_counts(tc)
+    pr = PrecisionRecallCurve.from_threshold_counts(tc)
     bep = pr.break_even_point()
     return roc.auc + pr.average_precision + bep.value
 

@@ -85,8 +85,8 @@ class PrecisionRecallCurve:
         cls, tc: ThresholdCounts, *, drop_intermediate: bool = False, zero_division: Any = "warn"
     ) -> PrecisionRecallCurve:
         """Build from the threshold primitive."""
-        tps = np.asarray(tc.tps, dtype=np.float64)
-        fps = np.asarray(tc.fps, dtype=np.float64)
+        tps = tc.tps  # integer counts stay integer until divided
+        fps = tc.fps
         thr = tc.thresholds
         P = tc.n_pos
         total = tc.n_pos + tc.n_neg
@@ -94,11 +94,11 @@ class PrecisionRecallCurve:
         # threshold of a state; a row without weight would give precision 0)
         ps = tps + fps
         if ps.size == 0 or ps[0] > 0:
-            precision_all = tps / ps
+            precision_all = np.true_divide(tps, ps)
         else:
             precision_all = divide(tps, ps, zero_division=0.0)
         if P > 0:
-            ap = float(np.dot(np.asarray(tc.pos, dtype=np.float64), precision_all) / P)
+            ap = float(np.dot(precision_all, np.asarray(tc.pos, dtype=np.float64)) / P)
             ap = max(0.0, min(1.0, ap))
         else:
             ap = float(divide(0.0, 0.0, zero_division=zero_division,
@@ -110,7 +110,7 @@ class PrecisionRecallCurve:
             precision = divide(tps, tps + fps, zero_division=0.0)
         else:
             precision = precision_all
-        recall = tps / P if P > 0 else divide(tps, np.zeros(tps.shape),
+        recall = np.true_divide(tps, P) if P > 0 else divide(tps, np.zeros(tps.shape),
                                                 zero_division=zero_division,
                                                 what="recall (no positive samples)")
         chance = float(divide(P, total, zero_division=zero_division, what="prevalence"))

@@ -66,6 +66,14 @@ class AucResult:
                 "lower": self.lower, "upper": self.upper}
 
 
+def _prepend(a: Any, first: float) -> FloatArray:
+    """``[first, *a]`` as float64, in one allocation."""
+    out = np.empty(len(a) + 1, dtype=np.float64)
+    out[0] = first
+    out[1:] = a
+    return out
+
+
 def _drop_collinear(fps: FloatArray, tps: FloatArray) -> npt.NDArray[np.intp]:
     """scikit-learn's rule: keep the ends and every point where the slope changes."""
     if fps.size <= 2:
@@ -120,15 +128,15 @@ class RocCurve:
         cls, tc: ThresholdCounts, *, drop_intermediate: bool = False, zero_division: Any = "warn"
     ) -> RocCurve:
         """Build from the threshold primitive."""
-        fps = np.asarray(tc.fps, dtype=np.float64)
-        tps = np.asarray(tc.tps, dtype=np.float64)
-        thr = tc.thresholds
+        fps0, tps0, thr0 = tc.fps, tc.tps, tc.thresholds
         if check_drop(drop_intermediate):
-            idx = _drop_collinear(fps, tps)
-            fps, tps, thr = fps[idx], tps[idx], thr[idx]
-        fps = np.concatenate([[0.0], fps])
-        tps = np.concatenate([[0.0], tps])
-        thr = np.concatenate([[np.inf], thr])
+            idx = _drop_collinear(np.asarray(fps0, dtype=np.float64),
+                                  np.asarray(tps0, dtype=np.float64))
+            fps0, tps0, thr0 = fps0[idx], tps0[idx], thr0[idx]
+        # prepend the (0, 0) point at threshold +inf, converting in the same pass
+        fps = _prepend(fps0, 0.0)
+        tps = _prepend(tps0, 0.0)
+        thr = _prepend(thr0, np.inf)
         fpr = fps / tc.n_neg if tc.n_neg > 0 else divide(
             fps, np.zeros(fps.shape), zero_division=zero_division,
             what="false positive rate (no negative samples)")
