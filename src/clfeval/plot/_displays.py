@@ -190,10 +190,11 @@ class ConfusionMatrixDisplay:
 
 # --------------------------------------------------------------- ROC
 def _theta_indices(c: Curve, n: int) -> list[int]:
-    idx = [i for i, t in enumerate(c.thresholds) if np.isfinite(t) and c.y[i] is not None]
+    idx = [i for i, t in enumerate(c.thresholds)
+           if np.isfinite(t) and c.y[i] is not None and c.x[i] is not None]
     if not idx or n <= 0:
         return []
-    x = np.array([c.x[i] for i in idx])
+    x = np.array([c.x[i] for i in idx], dtype=float)
     y = np.array([c.y[i] for i in idx], dtype=float)
     arc = np.r_[0.0, np.cumsum(np.hypot(np.diff(x), np.diff(y)))]
     if arc[-1] == 0:
@@ -275,20 +276,22 @@ class RocCurveDisplay:
         self.lines_, self.theta_points_ = [], []
         for c in self.curves:
             label = f"{c.name} (AUC = {c.area:.3f})" if c.area is not None else c.name
+            x = np.array([np.nan if v is None else v for v in c.x], dtype=float)
             y = np.array([np.nan if v is None else v for v in c.y], dtype=float)
-            (line,) = ax.plot(c.x, y, drawstyle="default", label=label)
+            (line,) = ax.plot(x, y, drawstyle="default", label=label)
             self.lines_.append(line)
         (self.chance_line_,) = ax.plot([0, 1], [0, 1], linestyle="--", color="grey",
                                        linewidth=1, label="chance")
         if len(self.curves) == 1:
             c = self.curves[0]
             for i in _theta_indices(c, thetas):
-                yv = c.y[i]
+                xv, yv = c.x[i], c.y[i]
+                assert xv is not None
                 assert yv is not None
-                ax.plot([c.x[i]], [yv], "o", color=self.lines_[0].get_color(), markersize=4)
-                ax.annotate(f"θ={c.thresholds[i]:.3g}", (c.x[i], yv), textcoords="offset points",
+                ax.plot([xv], [yv], "o", color=self.lines_[0].get_color(), markersize=4)
+                ax.annotate(f"θ={c.thresholds[i]:.3g}", (xv, yv), textcoords="offset points",
                             xytext=(6, -10), fontsize=8)
-                self.theta_points_.append((c.x[i], yv, c.thresholds[i]))
+                self.theta_points_.append((xv, yv, c.thresholds[i]))
         ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), xlabel="false positive rate",
                ylabel="true positive rate", title="ROC curve", aspect="equal")
         ax.legend(loc="lower right", fontsize=8)
@@ -373,8 +376,9 @@ class PrecisionRecallDisplay:
         self.lines_, self.bep_points_ = [], []
         for c in self.curves:
             label = f"{c.name} (AP = {c.area:.3f})" if c.area is not None else c.name
+            x = np.array([np.nan if v is None else v for v in c.x], dtype=float)
             y = np.array([np.nan if v is None else v for v in c.y], dtype=float)
-            (line,) = ax.plot(c.x, y, drawstyle="steps-post", label=label)
+            (line,) = ax.plot(x, y, drawstyle="steps-post", label=label)
             self.lines_.append(line)
             if break_even and c.break_even is not None:
                 (pt,) = ax.plot([c.break_even], [c.break_even], "o", mfc="none",

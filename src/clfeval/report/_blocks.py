@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._model import Comparison, Report
+from ._model import Comparison, Report, visible
 
 __all__ = ["Block", "blocks", "fmt", "fmt_count"]
 
@@ -212,11 +212,15 @@ def dataset_blocks(d: Any) -> list[Block]:
 
 
 def blocks(obj: Any, *, full: bool = False) -> list[Block]:
-    """Blocks of a report, a comparison or a comparison over data sets."""
+    """Blocks of a report, a comparison or a comparison over data sets (all text made
+    visible: a control character in a class name cannot break a line or a table row)."""
     from ._datasets import DatasetComparison
 
     if isinstance(obj, DatasetComparison):
-        return dataset_blocks(obj)
-    if isinstance(obj, Comparison):
-        return comparison_blocks(obj, full=full)
-    return report_blocks(obj, full=full)
+        out = dataset_blocks(obj)
+    elif isinstance(obj, Comparison):
+        out = comparison_blocks(obj, full=full)
+    else:
+        out = report_blocks(obj, full=full)
+    return [Block(b.kind, visible(b.text), tuple(visible(h) for h in b.headers),
+                  tuple(tuple(visible(c) for c in r) for r in b.rows), b.key) for b in out]

@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from html import escape
+from html import escape as _html_escape
 from typing import Any
 
 from ._blocks import Block, blocks, fmt, fmt_count
-from ._model import Comparison, Curve, Report
+from ._model import Comparison, Curve, Report, visible
 from ._svg import PALETTE, Series, cd_diagram, heatmap, line_chart
 
 __all__ = ["to_html"]
+
+
+def escape(text: Any) -> str:
+    """HTML-escape user text (quotes included), with control characters made visible."""
+    return _html_escape(visible(text), quote=True)
 
 CSS = """
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1b1b1b;
@@ -109,10 +114,11 @@ def _json_script(elem_id: str, data: Any) -> str:
 
 def _theta_marks(c: Curve, n: int = 5) -> list[tuple[float, float, str]]:
     """``n`` operating points spread evenly along the curve's length, labelled by θ."""
-    idx = [i for i, t in enumerate(c.thresholds) if t != float("inf") and c.y[i] is not None]
+    idx = [i for i, t in enumerate(c.thresholds)
+           if t != float("inf") and c.y[i] is not None and c.x[i] is not None]
     if not idx:
         return []
-    xs = [c.x[i] for i in idx]
+    xs = [float(c.x[i] or 0.0) for i in idx]
     ys = [float(c.y[i] or 0.0) for i in idx]
     arc = [0.0]
     for a in range(1, len(idx)):

@@ -40,6 +40,28 @@ Num = float | None
 Matrix = tuple[tuple[Num, ...], ...]
 
 
+# ----------------------------------------------------------------- display text
+def visible(text: Any) -> str:
+    """User text made safe to lay out: control, line- and paragraph-separator characters
+    (which would break table rows and lines) are shown as ``\\xNN`` / ``\\uNNNN`` escapes.
+
+    Examples
+    --------
+    >>> visible("a\\nb\\x1e")
+    'a\\\\x0ab\\\\x1e'
+    """
+    import unicodedata
+
+    out = []
+    for ch in str(text):
+        if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 # ----------------------------------------------------------------- float codec
 def enc(v: Any) -> Any:
     """JSON-safe float: ``None`` stays, ±inf become the strings ``"inf"``/``"-inf"``."""
@@ -227,8 +249,9 @@ class Curve:
         ``"roc"`` (x = FPR, y = TPR) or ``"pr"`` (x = recall, y = precision).
     name : str
         Legend label (the model, or the class for one-vs-rest curves).
-    x, y : tuple of float
-        The points, in order of decreasing threshold.
+    x, y : tuple of float or None
+        The points, in order of decreasing threshold (``None`` where undefined, e.g.
+        recall without any positive sample).
     thresholds : tuple of float
         The threshold of each point (``inf`` for the start of a ROC curve).
     area : float or None
@@ -241,7 +264,7 @@ class Curve:
 
     kind: str
     name: str
-    x: tuple[float, ...]
+    x: tuple[Num, ...]
     y: tuple[Num, ...]
     thresholds: tuple[float, ...]
     area: Num

@@ -63,7 +63,7 @@ def roc_curve(bc: BinaryCounts, name: str, max_points: int) -> Curve:
     roc = RocCurve.from_threshold_counts(bc.tc, zero_division=np.nan)
     fpr, tpr, thr = (np.asarray(a, dtype=np.float64) for a in roc.as_arrays())
     keep = thin(len(thr), max_points)
-    return Curve("roc", name, tuple(float(x) for x in fpr[keep]),
+    return Curve("roc", name, tuple(num(x) for x in fpr[keep]),
                  tuple(num(x) for x in tpr[keep]), tuple(float(x) for x in thr[keep]),
                  num(bc.tc.auc()), None, len(thr))
 
@@ -79,7 +79,7 @@ def pr_curve(bc: BinaryCounts, name: str, max_points: int) -> Curve:
     thr = np.asarray(pr.thresholds, dtype=np.float64)[::-1]
     bep = num(pr.break_even_point().value) if bc.n_pos > 0 else None
     keep = thin(len(thr), max_points)
-    return Curve("pr", name, tuple(float(x) for x in rec[keep]),
+    return Curve("pr", name, tuple(num(x) for x in rec[keep]),
                  tuple(num(x) for x in prec[keep]), tuple(float(x) for x in thr[keep]),
                  num(pr.average_precision) if bc.n_pos > 0 else None, bep, len(thr))
 

@@ -9,10 +9,17 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
+from html import escape as _html_escape
 from typing import Any
 
+from ._model import visible
+
 __all__ = ["PALETTE", "Series", "cd_diagram", "heatmap", "line_chart"]
+
+
+def escape(text: Any) -> str:
+    """HTML-escape user text (quotes included), with control characters made visible."""
+    return _html_escape(visible(text), quote=True)
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf")
@@ -25,7 +32,7 @@ class Series:
     """One line of a chart (``None`` y values break the line)."""
 
     name: str
-    x: Sequence[float]
+    x: Sequence[float | None]
     y: Sequence[float | None]
     color: str
     dash: str = ""

@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from ._blocks import Block, blocks
+from ._model import visible
 
 __all__ = ["to_markdown", "to_text"]
 
@@ -113,7 +114,7 @@ _MD_SPECIAL = str.maketrans({"|": "\\|", "<": "&lt;", ">": "&gt;", "&": "&amp;",
 
 def md_escape(s: Any) -> str:
     """Escape text for Markdown (and the HTML a Markdown renderer may pass through)."""
-    return str(s).translate(_MD_SPECIAL)
+    return visible(s).translate(_MD_SPECIAL)
 
 
 def to_markdown(obj: Any, *, full: bool = False) -> str:

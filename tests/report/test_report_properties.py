@@ -1,0 +1,55 @@
+"""Properties: any report round-trips through JSON, and any class name is escaped."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import clfeval
+from clfeval.report import from_json, to_html, to_json, to_markdown
+
+names = st.text(min_size=1, max_size=12).filter(lambda s: s.strip() == s and s != "")
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), k=st.integers(2, 4), n=st.integers(1, 60), weighted=st.booleans(),
+       scored=st.booleans())
+def test_json_round_trip(data: st.DataObject, k: int, n: int, weighted: bool,
+                         scored: bool) -> None:
+    labels = data.draw(st.lists(names, min_size=k, max_size=k, unique=True))
+    yt = np.array(data.draw(st.lists(st.sampled_from(labels), min_size=n, max_size=n)))
+    w = (np.array(data.draw(st.lists(st.floats(0.1, 5), min_size=n, max_size=n)))
+         if weighted else None)
+    if scored and k == 2:
+        s = np.array(data.draw(st.lists(st.floats(-3, 3), min_size=n, max_size=n)))
+        r = clfeval.evaluate(yt, y_score=s, labels=labels, pos_label=labels[1],
+                             sample_weight=w, cost_matrix=[[0, 1], [2, 0]])
+    else:
+        yp = np.array(data.draw(st.lists(st.sampled_from(labels), min_size=n, max_size=n)))
+        r = clfeval.evaluate(yt, yp, labels=labels, sample_weight=w)
+    back = from_json(to_json(r))
+    assert back == r
+    assert to_json(back) == to_json(r)
+
+
+@settings(max_examples=15, deadline=None)
+@given(labels=st.lists(st.text(min_size=1, max_size=20), min_size=2, max_size=3, unique=True))
+def test_any_class_name_is_escaped(labels: list[str]) -> None:
+    y = np.array(labels * 3)
+    r = clfeval.evaluate(y, y[::-1], labels=labels, title=labels[0], ci=None)
+    page = to_html(r)
+    for lab in labels:
+        if any(c in lab for c in "<>&\"'"):
+            assert f">{lab}<" not in page
+    assert page.count("<script") == page.count("</script>")
+    # Markdown: no class name can add or remove a table column (pipes are escaped)
+    import re
+
+    table: list[int] = []
+    for line in [*to_markdown(r).splitlines(), ""]:
+        if line.startswith("|"):
+            table.append(len(re.findall(r"(?<!\\)\|", line.replace("\\\\", ""))))
+        elif table:
+            assert len(set(table)) == 1, table
+            table = []
