@@ -236,3 +236,28 @@ def test_bad_input_messages():
         ScoreCounts.from_scores([0, 1], ["a", "b"])
     with pytest.raises(InvalidInputError, match="binary"):
         ScoreCounts.empty([0, 1]).update([0, 1], np.eye(2))
+
+
+def test_pickle_keeps_arrays_and_flags():
+    rng = np.random.default_rng(9)
+    y = rng.integers(0, 3, 200)
+    p = rng.random((200, 3))
+    with pytest.warns(ScoreBinningWarning):
+        sc = ScoreCounts.from_scores(y, p, max_distinct=50, convert_bits=16)
+    back = pickle.loads(pickle.dumps(sc))
+    assert back == sc
+    assert back.converted
+    assert back.max_distinct == 50
+    assert back.binning == Binning.from_bits(16)
+
+
+def test_offset_keys_agree_with_keys():
+    rng = np.random.default_rng(10)
+    special = [0.0, -0.0, 5e-324, -5e-324, 1.7976931348623157e308, -1.7976931348623157e308]
+    for s in (np.r_[rng.normal(size=500) * 30, special], rng.random(500) + 1e-3):
+        for bits in (1, 12, 33, 64):
+            b = Binning.from_bits(bits)
+            off, kmin, span = b.offset_keys(s, float(s.min()), float(s.max()))
+            keys = b.keys(s)
+            np.testing.assert_array_equal(off.astype(np.uint64) + np.uint64(kmin), keys)
+            assert span == int(keys.max() - keys.min()) + 1

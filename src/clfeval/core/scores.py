@@ -221,13 +221,6 @@ def _runs(v: FloatArray) -> npt.NDArray[np.intp]:
     return np.flatnonzero(flag)
 
 
-def _unique_counts(v: FloatArray) -> tuple[FloatArray, npt.NDArray[np.int64]]:
-    """Distinct values and their counts of a sorted array (no second sort)."""
-    starts = _runs(v)
-    cnt = np.diff(np.append(starts, v.size)).astype(np.int64)
-    return v[starts], cnt
-
-
 def _merge(a: FloatArray, wa: Array, b: FloatArray, wb: Array) -> tuple[FloatArray, Array]:
     """Merge two tables (strictly increasing values, (K, U) weights) by value.
 
@@ -924,7 +917,12 @@ class ScoreCounts:
                 f"distinct={sizes if len(sizes) > 1 else sizes[0]})")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (ScoreCounts.from_dict, (self.to_dict(),))
+        # arrays pickle natively (fast for process pools); labels keep their types
+        return (_rebuild, (
+            self._values, self._weights, self._labels, self._pos_label, self._multiclass,
+            self._binning, self._max_distinct, self._convert_bits, self._n_omitted,
+            self._converted,
+        ))
 
     # ---------------------------------------------------------------- serialise
     def to_dict(self) -> dict[str, Any]:
@@ -988,6 +986,14 @@ class ScoreCounts:
             if isinstance(exc, (InvalidInputError, InvalidParameterError)):
                 raise IncompatibleStateError(f"malformed {SCHEMA} state: {exc}") from exc
             raise IncompatibleStateError(f"malformed {SCHEMA} state: {exc!r}") from exc
+
+
+def _rebuild(values: Any, weights: Any, labels: Any, pos_label: Any, multiclass: bool,
+             binning: Binning | None, max_distinct: int | None, convert_bits: int,
+             n_omitted: int, converted: bool) -> ScoreCounts:
+    return ScoreCounts(values, weights, labels, pos_label=pos_label, multiclass=multiclass,
+                       binning=binning, max_distinct=max_distinct, convert_bits=convert_bits,
+                       n_omitted=n_omitted, converted=converted, _trusted=True)
 
 
 def _flip(t: tuple[FloatArray, Array, Array]) -> tuple[FloatArray, Array, Array]:
