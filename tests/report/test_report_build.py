@@ -297,3 +297,24 @@ def test_cost_curve_envelope_is_lower_envelope_of_roc_lines() -> None:
     env = lines.min(axis=0)
     assert cc.area == pytest.approx(float(np.sum(np.diff(grid) * (env[1:] + env[:-1]) / 2)),
                                     abs=1e-3)
+
+
+def test_compare_estimators_orients_scores_to_the_positive_class() -> None:
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import train_test_split
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import SVC
+
+    X, y = load_breast_cancer(return_X_y=True)
+    xtr, xte, ytr, yte = train_test_split(X, y, random_state=0)
+    lr = make_pipeline(StandardScaler(), LogisticRegression()).fit(xtr, ytr)
+    svm = make_pipeline(StandardScaler(), SVC(kernel="linear")).fit(xtr, ytr)  # no proba
+    c = clfeval.compare({"lr": lr, "svm": svm}, yte, X=xte, pos_label=0)  # class 0 positive
+    auc_lr = skm.roc_auc_score(yte == 0, lr.predict_proba(xte)[:, 0])
+    auc_svm = skm.roc_auc_score(yte == 0, -svm.decision_function(xte))
+    assert c.reports[0].metric("roc_auc") == pytest.approx(auc_lr)
+    assert c.reports[1].metric("roc_auc") == pytest.approx(auc_svm)
+    d = next(t for t in c.tests if t.test == "delong")
+    assert d.difference == pytest.approx(auc_lr - auc_svm)

@@ -75,6 +75,16 @@ def _from_estimator(est: Any, X: Any, response_method: str) -> tuple[Any, Any, A
     return y_pred, score, None if classes is None else list(np.asarray(classes).tolist())
 
 
+def _orient(y_score: Any, classes: Any, pos_label: Any) -> Any:
+    """An estimator's 1-D decision values score ``classes_[1]``: negate them when the
+    positive class is ``classes_[0]``."""
+    if (y_score is not None and np.ndim(y_score) == 1 and classes is not None
+            and len(classes) == 2 and pos_label is not None
+            and to_python(pos_label) == classes[0]):
+        return -np.asarray(y_score)
+    return y_score
+
+
 def _default_threshold(s: Array) -> float:
     """0.5 for probabilities (all scores in [0, 1]), 0.0 for decision values."""
     return 0.5 if float(s.min()) >= 0.0 and float(s.max()) <= 1.0 else 0.0
@@ -155,10 +165,7 @@ def evaluate(
             raise InvalidInputError("with an estimator, call evaluate(estimator, X, y)")
         y_pred, y_score, score_labels = _from_estimator(est, X, response_method)
         y_true = y
-        if (y_score is not None and np.ndim(y_score) == 1 and score_labels is not None
-                and len(score_labels) == 2 and pos_label is not None
-                and to_python(pos_label) == score_labels[0]):
-            y_score = -np.asarray(y_score)  # decision_function scores classes_[1]
+        y_score = _orient(y_score, score_labels, pos_label)
         if threshold is not None:
             y_pred = None  # threshold moving on the estimator's scores (seed 004)
         if labels is None and score_labels is not None:
@@ -631,6 +638,7 @@ def compare(
             if X is None:
                 raise InvalidInputError(f"model {name!r} is an estimator: pass X=")
             yp, ys, cls = _from_estimator(m, X, response_method)
+            ys = _orient(ys, cls, pos_label)
             if labels is None and cls is not None:
                 labels = cls
             if threshold is not None:
@@ -650,8 +658,12 @@ def compare(
                      title=name, max_points=max_points)
         reports.append(r)
         preds[name] = _predictions_of(r, yt, yp, ys)
-        if ys is not None and np.ndim(ys) == 1:
-            scores[name] = np.asarray(ys, dtype=np.float64)
+        if ys is not None and r.confusion.n_classes == 2 and r.pos_label is not None:
+            a = np.asarray(ys, dtype=np.float64)
+            if a.ndim == 2 and a.shape[1] == 2:  # columns in label order
+                a = a[:, list(r.labels).index(r.pos_label)]
+            if a.ndim == 1:
+                scores[name] = a
     names = tuple(str(k) for k in models)
     first = reports[0]
     candidates: tuple[str, ...] = (BINARY_HEADLINE if first.confusion.n_classes == 2

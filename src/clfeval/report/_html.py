@@ -307,6 +307,14 @@ def _comparison_html(c: Comparison, p: str, *, full: bool) -> str:
                    + "</div>")
     out.append('<div class="card"><h3>Ranks (1 = best)</h3>' + _table_html(bl["ranks"])
                + "</div></div>")
+    if c.reports[0].confusion.n_classes <= 4:
+        out.append('<div class="row">')
+        for name, r in zip(c.names, c.reports, strict=True):
+            counts = r.confusion.counts.tolist()
+            out.append('<div class="card">' + heatmap(
+                counts, [[fmt_count(x) for x in row] for row in counts], list(r.labels),
+                title=name) + "</div>")
+        out.append("</div>")
     if "tests" in bl:
         out.append("<h3>Pairwise tests</h3>" + _table_html(bl["tests"]))
     pairs = list(zip(c.names, c.reports, strict=True))
