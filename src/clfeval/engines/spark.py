@@ -43,29 +43,39 @@ def _fold_batches(spec: Spec) -> Any:
     return run
 
 
-def _bit_key(x: Any, bits: int) -> Any:
-    """Spark SQL expression of ``Binning.from_bits(bits).keys(x)`` (exactly the same bins).
+def _with_bit_key(df: Any, x: Any, bits: int, name: str) -> Any:
+    """Add column ``name`` = ``Binning.from_bits(bits).keys(x)`` (exactly the same bins).
 
     For ``a = |x| > 0`` the IEEE-754 bits are ``E * 2**52 + m52`` with the biased
     exponent ``E`` and the 52 mantissa bits ``m52``; both are computed exactly in
     double arithmetic (``floor(log2(a))`` corrected by exact powers of two; the
     subnormal range scaled by ``2**1074``). The order key's leading ``bits`` bits are
     then ``2**(bits-1) + T(x)`` for ``x >= 0`` and ``2**(bits-1) - 1 - T(-x)`` for
-    ``x < 0``, with ``T(a) = (E * 2**52 + m52) >> (64 - bits)``.
+    ``x < 0``, with ``T(a) = (E * 2**52 + m52) >> (64 - bits)``. Each step is its own
+    projection so Spark evaluates every intermediate once per row.
     """
     from pyspark.sql import functions as sf
 
-    a = sf.abs(x)
-    e0 = sf.floor(sf.log2(sf.when(a > 0, a).otherwise(sf.lit(1.0))))
-    e1 = sf.when(sf.pow(sf.lit(2.0), e0) > a, e0 - 1).otherwise(e0)
-    e = sf.when(sf.pow(sf.lit(2.0), e1 + 1) <= a, e1 + 1).otherwise(e1)
-    normal = a >= sf.lit(2.0 ** -1022)
-    big_e = sf.when(normal, e + 1023).otherwise(sf.lit(0)).cast("long")
-    m52 = sf.when(normal, (a / sf.pow(sf.lit(2.0), e) - 1) * sf.lit(2.0 ** 52)) \
-        .otherwise(a * sf.lit(2.0 ** 537) * sf.lit(2.0 ** 537)).cast("long")
+    a, e, p = f"{name}_a", f"{name}_e", f"{name}_p"
+    two = sf.lit(2.0)
+    df = df.withColumn(a, sf.abs(x))
+    df = df.withColumn(e, sf.floor(sf.log2(sf.when(sf.col(a) > 0, sf.col(a))
+                                           .otherwise(sf.lit(1.0)))))
+    df = df.withColumn(p, sf.pow(two, sf.col(e)))
+    # log2 may be off by one next to a power of two: correct with exact comparisons
+    low = sf.col(p) > sf.col(a)
+    high = sf.col(p) * two <= sf.col(a)
+    df = df.withColumn(e, sf.when(low, sf.col(e) - 1).when(high, sf.col(e) + 1)
+                       .otherwise(sf.col(e)))
+    df = df.withColumn(p, sf.pow(two, sf.col(e)))  # (not p/2: 2**1024 overflowed to inf)
+    normal = sf.col(a) >= sf.lit(2.0 ** -1022)
+    big_e = sf.when(normal, sf.col(e) + 1023).otherwise(sf.lit(0)).cast("long")
+    m52 = sf.when(normal, (sf.col(a) / sf.col(p) - 1) * sf.lit(2.0 ** 52)) \
+        .otherwise(sf.col(a) * sf.lit(2.0 ** 537) * sf.lit(2.0 ** 537)).cast("long")
     t = sf.shiftright(big_e * sf.lit(1 << 52) + m52, 64 - bits)
     half = sf.lit(1 << (bits - 1)).cast("long")
-    return sf.when(x >= 0, half + t).otherwise(half - 1 - t)
+    df = df.withColumn(name, sf.when(x >= 0, half + t).otherwise(half - 1 - t))
+    return df.drop(a, e, p)
 
 
 def _sql_eligible(spec: Spec) -> bool:
@@ -104,12 +114,15 @@ def _sql_partial(df: Any, spec: Spec) -> Partial:
     reason = sf.lit(None).cast("string")
     for name, cond in reversed(cases):
         reason = sf.when(cond, sf.lit(name)).otherwise(reason)
+    df = df.withColumn("__clfeval_reason", reason)
+    reason = sf.col("__clfeval_reason")
     ok = reason.isNull()
     keys = [reason.alias("reason"), sf.when(ok, t).alias("t")]
     if cols.y_pred is not None:
         keys.append(sf.when(ok, sf.col(cols.y_pred)).alias("p"))
     if cols.y_score:
-        keys.append(sf.when(ok, _bit_key(x, int(spec.bins))).alias("k"))
+        df = _with_bit_key(df, x, int(spec.bins), "__clfeval_k")
+        keys.append(sf.when(ok, sf.col("__clfeval_k")).alias("k"))
         if spec.threshold is not None:
             keys.append(sf.when(ok, x >= float(spec.threshold)).alias("hit"))
     aggs = [sf.count(sf.lit(1)).alias("n")]
