@@ -305,6 +305,7 @@ def test_threshold_counts_and_states():
     st = ScoreCounts.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     tc = threshold_counts(st)
     np.testing.assert_array_equal(tc.stack()[:, 1, 1], tc.tps)
+    assert json.loads(json.dumps(tc.to_dict(), allow_nan=False))["tps"] == [1, 1, 2, 2]
     flipped = threshold_counts(st, class_index=0)  # class 0 as positive on the same scores
     assert flipped.n_pos == 2
     assert flipped.auc() == pytest.approx(1 - tc.auc())

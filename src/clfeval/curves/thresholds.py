@@ -74,6 +74,17 @@ class ThresholdCounts:
         n_neg = float(fps[-1]) if fps.size else 0.0
         return cls(np.ascontiguousarray(values[::-1]), tps, fps, pos, neg, n_pos, n_neg, binned)
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain, JSON-safe dict (-inf bin floors written as ``None``)."""
+        return {
+            "thresholds": [None if not np.isfinite(t) else float(t) for t in self.thresholds],
+            "tps": self.tps.tolist(),
+            "fps": self.fps.tolist(),
+            "n_pos": self.n_pos,
+            "n_neg": self.n_neg,
+            "binned": self.binned,
+        }
+
     @property
     def fns(self) -> Array:
         """Positive weight below each threshold."""
