@@ -158,7 +158,10 @@ def _render(obj: Any, fmt: str, args: argparse.Namespace) -> str:
     color = {"auto": None, "always": True, "never": False}[getattr(args, "color", "auto")]
     if args.output:
         color = color is True
-    return rp.to_text(obj, color=color, full=full)
+    import shutil
+
+    width = shutil.get_terminal_size((120, 24)).columns
+    return rp.to_text(obj, color=color, full=full, width=max(width, 80))
 
 
 def _emit(text: str, args: argparse.Namespace) -> None:
