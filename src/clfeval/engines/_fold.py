@@ -534,9 +534,6 @@ def _local_codes(col: Column) -> tuple[npt.NDArray[np.intp], Sequence[Any],
         if bad.any():
             nan = bad
             v = np.where(bad, 0.0, v)
-        if np.all(np.isfinite(v)) and np.all(v == np.round(v)):
-            # integral float labels (e.g. 0.0/1.0 from a float column) keep their values
-            pass
     if kind in "US":
         v = v.astype(str)
     if kind == "O":

@@ -226,9 +226,7 @@ def _arrow_label(arr: Any, *, text: bool) -> Column:
         if idx.null_count:
             idx = pc.fill_null(idx, 0)
         codes = np.asarray(idx.to_numpy(zero_copy_only=False))
-        if text:
-            if missing is not None:  # empty text fields are nulls, not labels
-                pass
+        if text:  # (empty text fields are nulls, flagged in ``missing``)
             vals = _parse_label_texts(dic)
         else:
             vals = [v.decode() if isinstance(v, bytes) else v for v in dic]
@@ -259,8 +257,6 @@ def _arrow_number(arr: Any, *, text: bool) -> Column:
             bad = np.asarray(badm.to_numpy(zero_copy_only=False), dtype=bool)
         keep = pc.if_else(ok, arr, pa.scalar(None, pa.string()))
         arr = pc.cast(pc.utf8_trim_whitespace(keep), pa.float64())
-        if bad is not None:  # a bad value is reported as bad, not also as missing
-            pass
     elif pa.types.is_boolean(t):
         arr = arr.cast(pa.int8())
     elif pa.types.is_dictionary(t):
@@ -270,7 +266,7 @@ def _arrow_number(arr: Any, *, text: bool) -> Column:
     missing = None
     if arr.null_count:
         m = np.asarray(arr.is_null().to_numpy(zero_copy_only=False), dtype=bool)
-        if bad is not None:
+        if bad is not None:  # a bad value is reported as bad, not also as missing
             m &= ~bad
         missing = m if m.any() else None
         arr = pc.fill_null(arr, 0)
