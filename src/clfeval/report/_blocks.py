@@ -41,6 +41,13 @@ def fmt(v: float | None, digits: int = 4) -> str:
     return f"{v:.{digits}f}"
 
 
+def fmt_p(v: float | None) -> str:
+    """A p-value: 4 decimals, or scientific notation below 1e-4 (never a bare 0.0000)."""
+    if v is None:
+        return "n/a"
+    return f"{v:.2e}" if 0 < v < 1e-4 else f"{v:.4f}"
+
+
 def fmt_count(v: Any) -> str:
     """A count: integer when whole, else 4 significant digits."""
     if v is None:
@@ -179,7 +186,8 @@ def comparison_blocks(c: Comparison, *, full: bool = False) -> list[Block]:
         out.append(Block("h2", "Pairwise tests"))
         out.append(_table("tests", ["test", "model A", "model B", "statistic", "p-value",
                                     "difference"], [
-            [t.test, t.model_a, t.model_b, fmt(t.statistic), fmt(t.p_value), fmt(t.difference)]
+            [t.test, t.model_a, t.model_b, fmt(t.statistic), fmt_p(t.p_value),
+             fmt(t.difference)]
             for t in c.tests]))
     warns = [(n, w) for n, r in zip(c.names, c.reports, strict=False) for w in r.warnings]
     if warns:
@@ -203,8 +211,8 @@ def dataset_blocks(d: Any) -> list[Block]:
                       + [["average rank", *(fmt(v, 3) for v in d.average_ranks)]]))
     out.append(Block("h2", "Friedman test and Nemenyi post-hoc test (Demšar 2006)"))
     out.append(_table("friedman", ["test", "statistic", "p-value"], [
-        ["Friedman chi-squared", fmt(d.friedman_statistic), fmt(d.friedman_p)],
-        ["Iman-Davenport F", fmt(d.iman_davenport_statistic), fmt(d.iman_davenport_p)]]))
+        ["Friedman chi-squared", fmt(d.friedman_statistic), fmt_p(d.friedman_p)],
+        ["Iman-Davenport F", fmt(d.iman_davenport_statistic), fmt_p(d.iman_davenport_p)]]))
     groups = "; ".join(", ".join(c) for c in d.cliques) or "none"
     out.append(Block("p", f"Nemenyi critical difference at alpha = {d.alpha:g}: {d.cd:.4f}. "
                           f"Not significantly different: {groups}."))

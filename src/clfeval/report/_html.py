@@ -151,7 +151,7 @@ def _pr_chart(curves: Sequence[Curve], uid: str, *, marker: bool) -> str:
                      else f"AP {fmt(c.area, 3)}", c.x, c.y, PALETTE[i % 10])
               for i, c in enumerate(curves)]
     pts = [(c.break_even, c.break_even, f"BEP {c.break_even:.3f}", PALETTE[i % 10])
-           for i, c in enumerate(curves) if c.break_even is not None and len(curves) <= 3]
+           for i, c in enumerate(curves) if c.break_even is not None]
     return line_chart(series, title="Precision–recall curve", xlabel="recall",
                       ylabel="precision", iso_f1=True, points=pts,
                       marker_id=f"{uid}-mk" if marker else "", uid=uid)

@@ -145,9 +145,10 @@ def line_chart(
         right = (x - x0) / (x1 - x0) > 0.6  # label to the left of points near the right edge
         tx = px(x) - 7 if right else px(x) + 7
         out.append(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="5" fill="none" '
-                   f'stroke="{color}" stroke-width="2"><title>{escape(label)}</title></circle>'
-                   f'<text x="{tx:.1f}" y="{py(y) - 6:.1f}" class="mark" '
-                   f'text-anchor="{"end" if right else "start"}">{escape(label)}</text>')
+                   f'stroke="{color}" stroke-width="2"><title>{escape(label)}</title></circle>')
+        if len(points) == 1:  # several points: hover titles only, so labels never overlap
+            out.append(f'<text x="{tx:.1f}" y="{py(y) - 6:.1f}" class="mark" '
+                       f'text-anchor="{"end" if right else "start"}">{escape(label)}</text>')
     out.append("</g>")
     if vline_id:
         out.append(f'<line id="{vline_id}" class="vline" x1="{L}" x2="{L}" y1="{T}" '
