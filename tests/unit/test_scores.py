@@ -261,3 +261,21 @@ def test_offset_keys_agree_with_keys():
             keys = b.keys(s)
             np.testing.assert_array_equal(off.astype(np.uint64) + np.uint64(kmin), keys)
             assert span == int(keys.max() - keys.min()) + 1
+
+
+def test_merge_past_max_distinct_converts_and_bound_holds():
+    from clfeval import roc_auc
+
+    rng = np.random.default_rng(11)
+    y = rng.integers(0, 2, 120)
+    s = rng.random(120)
+    a = ScoreCounts.from_scores(y[:60], s[:60], labels=[0, 1], max_distinct=100)
+    b = ScoreCounts.from_scores(y[60:], s[60:], labels=[0, 1], max_distinct=100)
+    assert not a.converted
+    with pytest.warns(ScoreBinningWarning):
+        merged = a + b
+    assert merged.converted
+    exact = roc_auc(y, s).value
+    res = roc_auc(merged)
+    assert res.binned
+    assert res.lower <= exact <= res.upper
