@@ -305,6 +305,50 @@ def _table_binary_unweighted(
     return vs[starts], w
 
 
+_MAX_RUN_CLASSES = 64
+
+
+def _class_groups(
+    codes: npt.NDArray[np.intp], k: int
+) -> tuple[list[npt.NDArray[np.bool_]], npt.NDArray[np.intp]]:
+    """Masks of each class and the run boundaries of a class-grouped buffer."""
+    masks = [codes == c for c in range(k)]
+    bounds = np.zeros(k + 1, dtype=np.intp)
+    np.cumsum([int(np.count_nonzero(m)) for m in masks], out=bounds[1:])
+    return masks, bounds
+
+
+def _table_runs(
+    col: FloatArray,
+    groups: tuple[list[npt.NDArray[np.bool_]], npt.NDArray[np.intp]],
+    k: int,
+) -> tuple[FloatArray, Array]:
+    """Exact unweighted K-class table of one score column without an argsort of random
+    data: each class's scores are sorted in place in its own run of one buffer, and a
+    stable argsort merges the K sorted runs (timsort: linear per merge level)."""
+    masks, bounds = groups
+    n = col.size
+    v = np.empty(n, dtype=np.float64)
+    for c in range(k):
+        part = v[bounds[c]:bounds[c + 1]]
+        np.compress(masks[c], col, out=part)
+        part.sort()
+    order = np.argsort(v, kind="stable")
+    vs = v.take(order)
+    del v
+    cls = np.searchsorted(bounds[1:], order, side="right")
+    del order
+    starts = _runs(vs)
+    gid = np.zeros(n, dtype=np.intp)
+    gid[starts[1:]] = 1
+    np.cumsum(gid, out=gid)
+    gid *= k
+    gid += cls
+    u = starts.size
+    counts = np.bincount(gid, minlength=u * k).astype(np.int64, copy=False)
+    return vs[starts], np.ascontiguousarray(counts.reshape(u, k).T)
+
+
 def _table_binned(
     s: FloatArray,
     lo: float,
@@ -652,9 +696,14 @@ class ScoreCounts:
                 is_pos = is_pos[m]
         if multiclass:
             values, weights = [], []
+            groups = None
+            if binning is None and w is None and k <= _MAX_RUN_CLASSES:
+                groups = _class_groups(codes, k)
             for c in range(k):
                 col = np.ascontiguousarray(s[:, c])
-                if binning is None:
+                if groups is not None:
+                    v, wt = _table_runs(col, groups, k)
+                elif binning is None:
                     v, wt = _table_general(col, codes, w, k)
                 else:
                     v, wt = _table_binned(col, float(col.min()), float(col.max()), codes, w, k,
