@@ -186,7 +186,8 @@ def heatmap(
     cell = max(22, min(56, 400 // max(k, 1)))
     names = [escape(_short(str(x), 14)) for x in labels]
     lw = 14 + 7 * max(len(n) for n in names)
-    w = max(lw + cell * k + 10, int(len(title) * 6.8) + 16)
+    w = max(lw + cell * k + 10, int(len(title) * 7.8) + 16)
+    lw += (w - (lw + cell * k + 10)) // 2  # centre the matrix under a long title
     h = 40 + lw + cell * k
     flat = [v for row in values for v in row if v is not None]
     top = vmax if vmax is not None else (max(flat) if flat else 1.0)
