@@ -185,10 +185,10 @@ def heatmap(
     k = len(labels)
     cell = max(22, min(56, 400 // max(k, 1)))
     names = [escape(_short(str(x), 14)) for x in labels]
-    lw = 14 + 7 * max(len(n) for n in names)
-    w = max(lw + cell * k + 10, int(len(title) * 7.8) + 16)
-    lw += (w - (lw + cell * k + 10)) // 2  # centre the matrix under a long title
-    h = 40 + lw + cell * k
+    label_w = 14 + 7 * max(len(_short(str(x), 14)) for x in labels)
+    w = max(label_w + cell * k + 10, int(len(title) * 7.8) + 16)
+    lw = label_w + (w - (label_w + cell * k + 10)) // 2  # centre under a long title
+    h = 40 + label_w + cell * k  # room for the rotated column labels
     flat = [v for row in values for v in row if v is not None]
     top = vmax if vmax is not None else (max(flat) if flat else 1.0)
     top = top if top > 0 else 1.0
