@@ -318,3 +318,27 @@ def test_compare_estimators_orients_scores_to_the_positive_class() -> None:
     assert c.reports[1].metric("roc_auc") == pytest.approx(auc_svm)
     d = next(t for t in c.tests if t.test == "delong")
     assert d.difference == pytest.approx(auc_lr - auc_svm)
+
+
+def test_auc_interval_is_delong_as_proc() -> None:
+    # DeLong et al. (1988): the AUC's variance from the placement values, computed here
+    # independently with numpy; the interval is AUC ± z·se clipped to [0, 1] (as pROC)
+    y, s = _binary(120)
+    r = clfeval.evaluate(y, y_score=s)
+    iv = r.row("roc_auc").interval
+    assert iv is not None
+    assert iv.method == "delong"
+    pos, neg = s[y == 1], s[y == 0]
+    # placements (DeLong 1988): V10 for positives, V01 for negatives
+    cmp = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    v10, v01 = cmp.mean(1), cmp.mean(0)
+    auc = cmp.mean()
+    se = np.sqrt(v10.var(ddof=1) / len(pos) + v01.var(ddof=1) / len(neg))
+    from scipy.stats import norm
+
+    z = norm.ppf(0.975)
+    assert r.metric("roc_auc") == pytest.approx(auc)
+    assert (iv.lower, iv.upper) == pytest.approx((max(0, auc - z * se), min(1, auc + z * se)))
+    # weighted scores: no DeLong interval (it is defined for unweighted samples)
+    rw = clfeval.evaluate(y, y_score=s, sample_weight=np.full(len(y), 2.0))
+    assert rw.row("roc_auc").interval is None

@@ -19,6 +19,7 @@ from ._model import (
     Comparison,
     CostAnalysis,
     Curve,
+    Interval,
     MetricRow,
     PairwiseTest,
     PerClassTable,
@@ -331,7 +332,7 @@ def from_states(
 
     cost = None if cost_matrix is None else _cost(cm, cost_matrix, full, sweep)
     overall, per_class = _metric_rows(cm, ci)
-    overall = overall + _curve_rows(cm, roc, pr)
+    overall = overall + _curve_rows(cm, roc, pr, _auc_interval(scores, full, ci))
     warns = _warnings(cm, per_class, overall)
     with np.errstate(invalid="ignore", divide="ignore"):
         acc = cm.accuracy_matrix(zero_division=NAN)
@@ -412,14 +413,29 @@ def _interval_fn(cm: ConfusionMatrix, ci: float | None) -> Any:
     return provider(cm, float(ci))
 
 
-def _curve_rows(cm: ConfusionMatrix, roc: tuple[Curve, ...],
-                pr: tuple[Curve, ...]) -> tuple[MetricRow, ...]:
+def _auc_interval(scores: Any, full: _scores.BinaryCounts | None,
+                  ci: float | None) -> Interval | None:
+    """DeLong's interval of a binary AUC, read from the (unweighted) score state."""
+    if ci is None or full is None or scores.is_weighted or full.n_pos < 2 or full.n_neg < 2:
+        return None  # DeLong's variance needs two of each class and unweighted counts
+    from ..stats import delong_interval
+
+    res = delong_interval(scores, level=float(ci))
+    lo, hi = num(res.low), num(res.high)
+    if lo is None or hi is None:
+        return None
+    return Interval(lo, hi, float(ci), "delong")
+
+
+def _curve_rows(cm: ConfusionMatrix, roc: tuple[Curve, ...], pr: tuple[Curve, ...],
+                auc_interval: Interval | None = None) -> tuple[MetricRow, ...]:
     if not roc:
         return ()
     auc_desc = "Area under the ROC curve: P(score of a random positive > random negative)."
     ap_desc = "Average precision: precision averaged over the recall steps of the PR curve."
     if cm.n_classes == 2:
-        return (MetricRow("roc_auc", "roc_auc", None, roc[0].area, auc_desc, True),
+        return (MetricRow("roc_auc", "roc_auc", None, roc[0].area, auc_desc, True,
+                          auc_interval),
                 MetricRow("average_precision", "average_precision", None, pr[0].area, ap_desc,
                           True))
     aucs = [c.area for c in roc if c.area is not None]
