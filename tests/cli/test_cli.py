@@ -246,3 +246,22 @@ def test_module_entry_point(tmp_path: Path) -> None:
                          capture_output=True, text=True, env=env, check=False)
     assert res.returncode == 2
     assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_saved_json_report_is_rendered_again(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write("csv", tmp_path, {"y_true": Y, "y_score": S})
+    saved = tmp_path / "r.json"
+    assert main(["report", str(path), "-o", str(saved)]) == 0
+    html = tmp_path / "r.html"
+    code, _, err = _run(capsys, "report", str(saved), "-o", str(html))
+    assert code == 0, err
+    page = html.read_text()
+    assert page.startswith("<!DOCTYPE html>")
+    assert from_json(saved.read_text()).confusion.counts.tolist() == \
+        skm.confusion_matrix(Y, P).tolist()
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"schema": "clfeval.Report", "version": 99}')
+    msg = _one_line_error(capsys, "report", str(bad))
+    assert "bad.json" in msg
+    assert "version 99" in msg

@@ -60,7 +60,8 @@ def _build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     r = sub.add_parser("report", help="evaluate one predictions file",
                        description="Evaluate the predictions in one file (CSV, TSV, Parquet, "
-                                   "JSON Lines, NPY or NPZ).")
+                                   "JSON Lines, NPY or NPZ), or render a report saved as JSON "
+                                   "in another format.")
     r.add_argument("file", metavar="PREDICTIONS")
     r.add_argument("--title", help="report title (default: the file name)")
     _columns(r)
@@ -287,6 +288,25 @@ def _source(path: str, cmap: Any) -> dict[str, str]:
 
 
 # ---------------------------------------------------------------- commands
+def _saved_report(path: str) -> Any:
+    """A clfeval JSON document (report, comparison …) at ``path``, or ``None``."""
+    if not path.lower().endswith(".json") or not os.path.isfile(path):
+        return None
+    with open(path, "rb") as f:
+        head = f.read(200)
+    if b'"schema"' not in head or b'"clfeval.' not in head:
+        return None
+    from ..exceptions import FileFormatError, IncompatibleStateError
+    from ..report import from_json
+
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        return from_json(text)
+    except IncompatibleStateError as exc:
+        raise FileFormatError(str(exc), path=path) from None
+
+
 def _label_sample(path: str, cmap: Any, fmt: str | None) -> list[Any]:
     """A few truth labels, read to learn their type (the CLI's labels are text)."""
     from ..io import ColumnMap, iter_chunks
@@ -310,6 +330,10 @@ def _report(args: argparse.Namespace) -> int:
     path = args.file
     if os.path.isdir(path):
         raise FileFormatError("is a directory, not a predictions file", path=path)
+    saved = _saved_report(path)
+    if saved is not None:  # a report saved as JSON: render it again in another format
+        _emit(_render(saved, _out_format(args), args), args)
+        return 0
     names = column_names(path, format=args.file_format)
     cmap = detect_columns(names, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
                           weight=args.weight, path=path)
