@@ -52,6 +52,15 @@ def generate(path: str, n: int) -> None:
 
 
 def peak_rss_mib() -> float:
+    """This process's peak RSS (VmHWM: reset by exec, unlike getrusage's ru_maxrss,
+    which Linux carries over from the forking parent)."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 

@@ -111,9 +111,12 @@ def _sql_partial(df: Any, spec: Spec) -> Partial:
         w = sf.col(cols.weight).cast("double")
         cases += [("missing_weight", w.isNull()),
                   ("bad_weight", sf.isnan(w) | (w == float("inf")) | (w < 0))]
-    reason = sf.lit(None).cast("string")
+    from .state import REASONS
+
+    order = list(REASONS)
+    reason = sf.lit(None).cast("tinyint")  # a small code, cheap to hash (not a string)
     for name, cond in reversed(cases):
-        reason = sf.when(cond, sf.lit(name)).otherwise(reason)
+        reason = sf.when(cond, sf.lit(order.index(name)).cast("tinyint")).otherwise(reason)
     df = df.withColumn("__clfeval_reason", reason)
     reason = sf.col("__clfeval_reason")
     ok = reason.isNull()
@@ -134,17 +137,14 @@ def _sql_partial(df: Any, spec: Spec) -> Partial:
     folder.add_source("<spark dataframe>")
     bad = [r for r in rows if r["reason"] is not None]
     if bad:
-        from .state import REASONS
-
         if spec.on_invalid == "raise":
-            first = min(bad, key=lambda r: list(REASONS).index(r["reason"]))
-            n_bad = sum(r["n"] for r in bad if r["reason"] == first["reason"])
+            code = min(int(r["reason"]) for r in bad)
+            n_bad = sum(r["n"] for r in bad if r["reason"] == code)
             raise InvalidInputError(
-                f"{n_bad} row(s) of the Spark DataFrame: {REASONS[first['reason']]}; pass "
+                f"{n_bad} row(s) of the Spark DataFrame: {REASONS[order[code]]}; pass "
                 "on_invalid='exclude' to leave such rows out (they are counted and reported)")
-        order = list(REASONS)
         for r in bad:
-            folder.excluded[order.index(r["reason"])] += int(r["n"])
+            folder.excluded[int(r["reason"])] += int(r["n"])
     good = [r for r in rows if r["reason"] is None]
     folder.n_rows = int(sum(r["n"] for r in rows))
     if not good:
