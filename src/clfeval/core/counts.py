@@ -18,6 +18,7 @@ from .._validation import (
     check_matrix_size,
 )
 from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
+from ._state import check_header, label_types, restore_labels
 from .labels import count_pairs, resolve_pos_label, to_python, validate_labels
 
 __all__ = ["ConfusionMatrix", "OneVsRest"]
@@ -494,7 +495,7 @@ class ConfusionMatrix:
             "schema": SCHEMA,
             "version": SCHEMA_VERSION,
             "labels": list(self._labels),
-            "label_types": [type(x).__name__ for x in self._labels],
+            "label_types": label_types(self._labels),
             "pos_label": self._pos_label,
             "dtype": "float64" if self.is_weighted else "int64",
             "counts": self._counts.tolist(),
@@ -503,28 +504,14 @@ class ConfusionMatrix:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ConfusionMatrix:
         """Rebuild a matrix saved with :meth:`to_dict` (checks schema and version)."""
-        if not isinstance(data, Mapping) or data.get("schema") != SCHEMA:
-            raise IncompatibleStateError(f"not a {SCHEMA} state (schema={_get(data, 'schema')!r})")
-        if data.get("version") != SCHEMA_VERSION:
-            raise IncompatibleStateError(
-                f"unsupported {SCHEMA} version {data.get('version')!r}; this clfeval reads "
-                f"version {SCHEMA_VERSION}"
-            )
+        check_header(data, SCHEMA, SCHEMA_VERSION)
         try:
-            labels = list(data["labels"])
-            types = data.get("label_types")
-            if types is not None:
-                conv = {"int": int, "float": float, "str": str, "bool": bool}
-                labels = [conv[t](v) for t, v in zip(types, labels, strict=True)]
+            labels = restore_labels(data["labels"], data.get("label_types"))
             dtype = np.float64 if data["dtype"] == "float64" else np.int64
             counts = np.asarray(data["counts"], dtype=dtype)
         except (KeyError, TypeError, ValueError) as exc:
             raise IncompatibleStateError(f"malformed {SCHEMA} state: {exc}") from exc
         return cls(counts, labels, pos_label=data.get("pos_label"))
-
-
-def _get(data: Any, key: str) -> Any:
-    return data.get(key) if isinstance(data, Mapping) else type(data).__name__
 
 
 def _rebuild(counts: Any, labels: Any, pos_label: Any) -> ConfusionMatrix:

@@ -49,6 +49,7 @@ from .._validation import (
     label_kind,
 )
 from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
+from ._state import check_header, label_types, restore_labels
 from .labels import encode_binary_true, resolve_pos_label, to_python, validate_labels
 
 __all__ = ["Binning", "ScoreBinningWarning", "ScoreCounts"]
@@ -991,7 +992,7 @@ class ScoreCounts:
             "schema": SCHEMA,
             "version": SCHEMA_VERSION,
             "labels": list(self._labels),
-            "label_types": [type(x).__name__ for x in self._labels],
+            "label_types": label_types(self._labels),
             "pos_label": self._pos_label,
             "multiclass": self.is_multiclass,
             "binning": None if self._binning is None else self._binning.to_dict(),
@@ -1007,18 +1008,10 @@ class ScoreCounts:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ScoreCounts:
         """Rebuild a state saved with :meth:`to_dict` (checks schema and version)."""
-        if not isinstance(data, Mapping) or data.get("schema") != SCHEMA:
-            got = data.get("schema") if isinstance(data, Mapping) else type(data).__name__
-            raise IncompatibleStateError(f"not a {SCHEMA} state (schema={got!r})")
-        if data.get("version") != SCHEMA_VERSION:
-            raise IncompatibleStateError(
-                f"unsupported {SCHEMA} version {data.get('version')!r}; this clfeval reads "
-                f"version {SCHEMA_VERSION}"
-            )
+        check_header(data, SCHEMA, SCHEMA_VERSION)
         try:
             labels = list(data["labels"])
-            conv = {"int": int, "float": float, "str": str, "bool": bool}
-            labels = [conv[t](v) for t, v in zip(data["label_types"], labels, strict=True)]
+            labels = restore_labels(labels, data["label_types"])
             k = len(labels)
             dt = np.float64 if data["dtype"] == "float64" else np.int64
             values = [np.array([-math.inf if x == "-inf" else x for x in v], dtype=np.float64)
