@@ -76,8 +76,8 @@ def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
         warm = os.path.join(os.path.dirname(path), "warm-up.parquet")
         if not os.path.exists(warm):
             generate(warm, 50_000)
-        evaluate_files(warm, y_true="y_true", y_score="score", threshold=0.5, bins=bits,
-                       workers=workers, chunk_rows=10_000)  # starts the pool (kept)
+        evaluate_files([warm, warm], y_true="y_true", y_score="score", threshold=0.5,
+                       bins=bits, workers=workers, chunk_rows=10_000)  # starts the pool
         t0 = time.perf_counter()
         res = evaluate_files(path, y_true="y_true", y_score="score", threshold=0.5,
                              bins=bits, workers=workers)
