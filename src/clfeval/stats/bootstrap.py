@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats as _st
 
 from .._validation import (
     as_1d_labels,
@@ -44,6 +43,7 @@ from ..exceptions import (
 )
 from ..metrics.registry import MetricSpec, evaluate_counts, get_metric, list_metrics
 from ._results import ConfidenceInterval, TestResult
+from ._scipy import st as _st
 
 __all__ = [
     "SCORE_METRICS",

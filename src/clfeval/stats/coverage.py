@@ -7,11 +7,11 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats as _st
 
 from .._validation import check_level
 from ..exceptions import InvalidParameterError
 from ._results import ResultEq, jsonable
+from ._scipy import st as _st
 from .intervals import proportion_interval
 
 __all__ = ["CoverageResult", "interval_coverage"]

@@ -13,12 +13,12 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats as _st
 
 from .._validation import as_scores, check_choice, check_consistent_length, check_level
 from ..core.labels import encode_binary_true
 from ..exceptions import InvalidInputError
 from ._results import ConfidenceInterval, ResultEq, TestResult, jsonable
+from ._scipy import st as _st
 from .bootstrap import _ratio
 
 __all__ = ["DeLongCovariance", "delong_covariance", "delong_interval", "delong_test"]

@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats as _st
 
 from .._validation import check_choice, check_level, check_zero_division
 from ..core.counts import ConfusionMatrix
@@ -21,6 +20,7 @@ from ..metrics.base import tallies
 from ..metrics.divide import divide
 from ..metrics.registry import get_metric
 from ._results import ConfidenceInterval, ResultEq, TestResult, jsonable
+from ._scipy import st as _st
 
 __all__ = [
     "PROPORTION_METHODS",

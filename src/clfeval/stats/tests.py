@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats as _st
 
 from .._validation import as_1d_labels, check_choice, check_consistent_length, check_level
 from ..core.counts import ConfusionMatrix
 from ..exceptions import InvalidInputError, InvalidParameterError
 from ._results import ConfidenceInterval, ResultEq, TestResult, jsonable
+from ._scipy import st as _st
 from .bootstrap import _ratio
 
 __all__ = [
