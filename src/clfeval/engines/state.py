@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core._state import check_header, label_types, restore_labels
 from ..core.counts import ConfusionMatrix
 from ..core.labels import to_python
 from ..exceptions import IncompatibleStateError, InvalidParameterError
@@ -184,28 +185,21 @@ class EvalState:
             "sources": list(self.sources),
             "labels_declared": bool(self.labels_declared),
             "pos_label": to_python(self.pos_label),
-            "pos_label_type": type(to_python(self.pos_label)).__name__,
+            "pos_label_type": label_types([to_python(self.pos_label)])[0],
             "threshold": self.threshold,
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> EvalState:
         """Rebuild a state saved with :meth:`to_dict` (checks schema and version)."""
-        if not isinstance(data, Mapping) or data.get("schema") != SCHEMA:
-            got = data.get("schema") if isinstance(data, Mapping) else type(data).__name__
-            raise IncompatibleStateError(f"not a {SCHEMA} state (schema={got!r})")
-        if data.get("version") != SCHEMA_VERSION:
-            raise IncompatibleStateError(
-                f"unsupported {SCHEMA} version {data.get('version')!r}; this clfeval reads "
-                f"version {SCHEMA_VERSION}")
+        check_header(data, SCHEMA, SCHEMA_VERSION)
         try:
             cm = None if data["confusion"] is None else ConfusionMatrix.from_dict(
                 data["confusion"])
             sc = None if data["scores"] is None else _score_cls().from_dict(data["scores"])
             pl = data.get("pos_label")
-            conv = {"int": int, "float": float, "str": str, "bool": bool}
-            if pl is not None and data.get("pos_label_type") in conv:
-                pl = conv[data["pos_label_type"]](pl)
+            if pl is not None:
+                (pl,) = restore_labels([pl], [data.get("pos_label_type", type(pl).__name__)])
             thr = data.get("threshold")
             return cls(
                 cm, sc, int(data["n_rows"]), int(data["n_used"]),
