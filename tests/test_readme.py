@@ -25,7 +25,8 @@ def _namespace(tmp_path: Path) -> dict[str, Any]:
     y_score = y_true + rng.normal(0, 1.0, n)
     y_pred = (y_score > 0.5).astype(int)
     ns: dict[str, Any] = {
-        "clfeval": clfeval, "json": json, "np": np, "y_true": y_true, "y_pred": y_pred, "y_score": y_score,
+        "clfeval": clfeval, "json": json, "np": np,
+        "y_true": y_true, "y_pred": y_pred, "y_score": y_score,
         "scores": y_score, "decision_values": y_score - 0.5,
         "score_a": y_score, "score_b": y_score + rng.normal(0, 1.0, n),
         "pred_a": y_pred, "pred_b": (y_score > 0.2).astype(int),
@@ -73,4 +74,4 @@ def test_readme_block_runs(block: str, tmp_path: Path, monkeypatch: pytest.Monke
         block = block.replace("workers=2", "workers=1")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", clfeval.UndefinedMetricWarning)
-        exec(compile(block, "README.md", "exec"), ns)  # noqa: S102 - our own documentation
+        exec(compile(block, "README.md", "exec"), ns)
