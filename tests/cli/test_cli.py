@@ -265,3 +265,19 @@ def test_saved_json_report_is_rendered_again(tmp_path: Path,
     msg = _one_line_error(capsys, "report", str(bad))
     assert "bad.json" in msg
     assert "version 99" in msg
+
+
+def test_excluded_rows_are_counted_in_the_report(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    p = tmp_path / "bad.csv"
+    p.write_text("y_true,y_score\n1,0.9\n0,abc\n1,0.3\n0,nan\n0,0.1\n")
+    code, out, err = _run(capsys, "report", str(p), "--on-invalid", "exclude", "--no-ci",
+                          "--quiet", "--format", "json")
+    assert code == 0, err
+    report = from_json(out)
+    assert int(np.asarray(report.confusion.counts).sum()) == 3
+    (note,) = [w for w in report.warnings if w.code == "excluded_rows"]
+    assert "1 row(s) excluded: the score is not a number" in note.message
+    assert "1 row(s) excluded" in note.message.split(";")[1]
+    # the default still refuses the file, naming the row
+    assert "row 2" in _one_line_error(capsys, "report", str(p))

@@ -8,6 +8,7 @@ raises on purpose is printed as one line on standard error with exit status 2.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from collections.abc import Sequence
@@ -41,6 +42,16 @@ def _columns(p: argparse.ArgumentParser) -> None:
                    help="cost matrix (CSV/whitespace text or JSON list of rows): cost[i][j] of "
                         "predicting class j for class i")
     e.add_argument("--no-ci", action="store_true", help="no confidence intervals")
+    e.add_argument("--on-invalid", choices=("raise", "exclude"), default="raise",
+                   help="rows with a bad value, a NaN score or an unknown label: stop with an "
+                        "error naming the row (default), or leave them out, counted per reason "
+                        "in the report's warnings")
+    e.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="processes to read row groups / files in parallel (default 1)")
+    e.add_argument("--bins", type=int, metavar="BITS",
+                   help="bin scores by the leading BITS bits of the float (bounded memory on "
+                        "huge files; the AUC comes with a certified error bound)")
+    e.add_argument("--quiet", action="store_true", help="no progress bar")
     o = p.add_argument_group("output")
     o.add_argument("--format", choices=FORMATS,
                    help="output format (default: from -o's extension, else text)")
@@ -357,10 +368,17 @@ def _report(args: argparse.Namespace) -> int:
             path, y_true=cmap.y_true, y_pred=cmap.y_pred,
             y_score=list(cmap.y_score) or None, weight=cmap.weight, labels=labels,
             pos_label=pos, threshold=args.threshold, format=args.file_format,
-            progress=sys.stderr.isatty())
+            on_invalid=args.on_invalid, workers=args.workers, bins=args.bins,
+            progress=sys.stderr.isatty() and not args.quiet)
         r = from_states(state.confusion, state.scores, threshold=state.threshold,
                         pos_label=pos, cost_matrix=costs, ci=ci, title=title,
                         source=_source(path, cmap))
+        excluded = state.excluded.describe()
+        if excluded:  # never dropped silently: the report says what was left out and why
+            from ..report._model import ReportWarning
+
+            note = ReportWarning("excluded_rows", "; ".join(excluded))
+            r = dataclasses.replace(r, warnings=(*r.warnings, note))
     _emit(_render(r, _out_format(args), args), args)
     return 0
 

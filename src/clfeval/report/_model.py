@@ -221,7 +221,8 @@ class ReportWarning:
     ----------
     code : str
         Stable identifier: ``accuracy_paradox``, ``undefined_metric``, ``class_imbalance``,
-        ``never_predicted``, ``absent_class``, ``few_samples``.
+        ``never_predicted``, ``absent_class``, ``few_samples``, ``no_samples``,
+        ``excluded_rows`` (rows left out of a file, counted per reason).
     message : str
         Human-readable explanation.
     """
