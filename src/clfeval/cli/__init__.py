@@ -180,8 +180,16 @@ def _emit(text: str, args: argparse.Namespace) -> None:
     if args.output:
         d = os.path.dirname(os.path.abspath(args.output))
         os.makedirs(d, exist_ok=True)
-        with open(args.output, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+        # write beside the target, then rename: an interrupted run leaves no half-written
+        # report that looks complete
+        tmp = f"{args.output}.partial-{os.getpid()}"
+        try:
+            with open(tmp, "w", encoding="utf-8", newline="") as f:
+                f.write(text)
+            os.replace(tmp, args.output)
+        finally:
+            if os.path.exists(tmp):
+                os.remove(tmp)
         print(f"wrote {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)
