@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core._state import check_header
 from ..core.counts import ConfusionMatrix
 from ..exceptions import IncompatibleStateError
 
@@ -558,14 +559,7 @@ class Report:
 
 
 def _check_schema(d: Any, schema: str) -> None:
-    if not isinstance(d, Mapping) or d.get("schema") != schema:
-        got = d.get("schema") if isinstance(d, Mapping) else type(d).__name__
-        raise IncompatibleStateError(f"not a {schema} document (schema={got!r})")
-    if d.get("version") != SCHEMA_VERSION:
-        raise IncompatibleStateError(
-            f"unsupported {schema} version {d.get('version')!r}; this clfeval reads version "
-            f"{SCHEMA_VERSION}"
-        )
+    check_header(d, schema, SCHEMA_VERSION)
 
 
 # ----------------------------------------------------------------- comparison
