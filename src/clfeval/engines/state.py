@@ -251,6 +251,15 @@ def merge_states(states: Iterable[EvalState]) -> EvalState:
 
     Raises :class:`~clfeval.IncompatibleStateError` when they differ in declared labels,
     bins, threshold, positive class or schema.
+
+    Examples
+    --------
+    >>> from clfeval import ConfusionMatrix
+    >>> monday = EvalState(ConfusionMatrix([[3, 1], [0, 2]]), None, n_rows=6, n_used=6)
+    >>> tuesday = EvalState(ConfusionMatrix([[5, 0], [1, 4]]), None, n_rows=10, n_used=10)
+    >>> both = merge_states([monday, tuesday])
+    >>> both.confusion.counts.tolist(), both.n_rows
+    ([[8, 1], [1, 6]], 16)
     """
     items = list(states)
     if not items:
@@ -283,7 +292,16 @@ def save_state(state: EvalState, path: str | os.PathLike[str]) -> None:
 
 
 def load_state(path: str | os.PathLike[str]) -> EvalState:
-    """Read a state written by :func:`save_state`."""
+    """Read a state written by :func:`save_state` (file errors name the file).
+
+    Examples
+    --------
+    >>> try:
+    ...     load_state("no/such/state.json")
+    ... except ValueError as err:  # FileFormatError is a ValueError
+    ...     print(err)
+    no/such/state.json: cannot read the state: No such file or directory
+    """
     from ..exceptions import FileFormatError
 
     p = os.fspath(path)
