@@ -7,7 +7,8 @@ times, each in a fresh subprocess (so the peak RSS is that run's own):
   (``bins=BITS`` leading bits of the float; no score range needed);
 * the process pool (``workers=2``) and its speed-up;
 * optionally Dask (``LocalCluster``, 2 worker processes) and Spark (``local[2]``,
-  both engines), and Spark MLlib's ``BinaryClassificationEvaluator`` AUROC;
+  both engines, plus two lower bounds: a bare scan summing both columns and a
+  ``groupBy`` on the label alone), and Spark MLlib's ``BinaryClassificationEvaluator`` AUROC;
 * for reference, reading the file into memory with pyarrow and building the same
   state with ``ScoreCounts.from_scores`` in one shot (memory grows with N).
 
@@ -29,6 +30,7 @@ import subprocess
 import sys
 import time
 import warnings
+from typing import Any
 
 ROW_GROUP = 1 << 20
 
@@ -145,6 +147,21 @@ def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
             out["seconds"] = time.perf_counter() - t0
             out["auc"] = auc
             out["rows"] = float("nan")
+        elif kind in ("spark-scan", "spark-groupby"):
+            # lower bounds for any Spark engine: read both columns (a sum forces the
+            # column reads; count() alone reads none) / a JVM groupBy on the label only
+            from pyspark.sql import functions as sf
+
+            def query() -> Any:
+                if kind == "spark-scan":
+                    return df.agg(sf.sum("score"), sf.sum("y_true")).collect()
+                return df.groupBy("y_true").count().collect()
+
+            query()  # warm-up (JIT)
+            t0 = time.perf_counter()
+            query()
+            out["seconds"] = time.perf_counter() - t0
+            out["rows"] = float("nan")
         else:
             engine = kind.split("-", 1)[1]
             # warm-up on a small sample (JIT and Python worker start are one-off costs)
@@ -212,7 +229,7 @@ def main() -> None:
         if args.dask and n >= 10**7:
             kinds.append("dask")
         if args.spark and n >= 10**7:
-            kinds += ["spark-sql", "spark-arrow"]
+            kinds += ["spark-scan", "spark-groupby", "spark-sql", "spark-arrow"]
         if args.mllib and n == int(args.mllib):
             kinds.append("mllib")
         base = None
