@@ -83,6 +83,23 @@ def _reports(obj: Report | Comparison) -> list[tuple[str, Report]]:
     return [(obj.title or "model", obj)]
 
 
+def _report_curves(obj: Report | Comparison, kind: str) -> list[Curve]:
+    """The ROC (``kind="roc"``) or PR curves of a report, or one per model of a comparison."""
+    from dataclasses import replace
+
+    curves: list[Curve] = []
+    for name, r in _reports(obj):
+        own = r.roc if kind == "roc" else r.pr
+        if len(own) == 1 and isinstance(obj, Comparison):
+            curves.append(replace(own[0], name=name))
+        else:
+            curves.extend(own)
+    if not curves:
+        what = "ROC" if kind == "roc" else "PR"
+        raise InvalidInputError(f"no {what} curve: the report was made without scores")
+    return curves
+
+
 def _state_curves(state: Any, kind: str, name: str, max_points: int) -> list[Curve]:
     """ROC or PR curves read from a ScoreCounts state (one per class if multiclass)."""
     from ..report import _scores
@@ -256,17 +273,7 @@ class RocCurveDisplay:
     @classmethod
     def from_report(cls, obj: Report | Comparison) -> RocCurveDisplay:
         """The curves of a report, or one curve per model of a comparison."""
-        from dataclasses import replace
-
-        curves = []
-        for name, r in _reports(obj):
-            if len(r.roc) == 1 and isinstance(obj, Comparison):
-                curves.append(replace(r.roc[0], name=name))
-            else:
-                curves.extend(r.roc)
-        if not curves:
-            raise InvalidInputError("no ROC curve: the report was made without scores")
-        return cls(curves)
+        return cls(_report_curves(obj, "roc"))
 
     def plot(self, ax: Any = None, *, thetas: int = 5,
              inset: tuple[float, float, float, float] | None = None) -> RocCurveDisplay:
@@ -349,17 +356,7 @@ class PrecisionRecallDisplay:
     @classmethod
     def from_report(cls, obj: Report | Comparison) -> PrecisionRecallDisplay:
         """The curves of a report, or one per model of a comparison."""
-        from dataclasses import replace
-
-        curves = []
-        for name, r in _reports(obj):
-            if len(r.pr) == 1 and isinstance(obj, Comparison):
-                curves.append(replace(r.pr[0], name=name))
-            else:
-                curves.extend(r.pr)
-        if not curves:
-            raise InvalidInputError("no PR curve: the report was made without scores")
-        return cls(curves)
+        return cls(_report_curves(obj, "pr"))
 
     def plot(self, ax: Any = None, *, iso_f1: Sequence[float] = (0.2, 0.4, 0.6, 0.8),
              break_even: bool = True) -> PrecisionRecallDisplay:
