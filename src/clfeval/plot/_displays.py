@@ -100,6 +100,16 @@ def _report_curves(obj: Report | Comparison, kind: str) -> list[Curve]:
     return curves
 
 
+def _prediction_curves(y_true: Any, y_score: Any, kind: str, pos_label: Any,
+                       sample_weight: Any, name: str, max_points: int) -> list[Curve]:
+    """ROC or PR curves straight from the score state (no full report is computed)."""
+    from ..core.scores import ScoreCounts
+
+    state = ScoreCounts.from_scores(y_true, y_score, pos_label=pos_label,
+                                    sample_weight=sample_weight)
+    return _state_curves(state, kind, name, max_points)
+
+
 def _state_curves(state: Any, kind: str, name: str, max_points: int) -> list[Curve]:
     """ROC or PR curves read from a ScoreCounts state (one per class if multiclass)."""
     from ..report import _scores
@@ -258,11 +268,8 @@ class RocCurveDisplay:
                          sample_weight: Any = None, name: str = "model",
                          max_points: int = 2000) -> RocCurveDisplay:
         """Curves computed from scores (binary: one curve; a score matrix: one per class)."""
-        from ..report import evaluate
-
-        r = evaluate(y_true, y_score=y_score, pos_label=pos_label, sample_weight=sample_weight,
-                     ci=None, title=name, max_points=max_points)
-        return cls(r.roc)
+        return cls(_prediction_curves(y_true, y_score, "roc", pos_label, sample_weight,
+                                      name, max_points))
 
     @classmethod
     def from_state(cls, state: Any, *, name: str = "model",
@@ -341,11 +348,8 @@ class PrecisionRecallDisplay:
                          sample_weight: Any = None, name: str = "model",
                          max_points: int = 2000) -> PrecisionRecallDisplay:
         """Curves computed from scores."""
-        from ..report import evaluate
-
-        r = evaluate(y_true, y_score=y_score, pos_label=pos_label, sample_weight=sample_weight,
-                     ci=None, title=name, max_points=max_points)
-        return cls(r.pr)
+        return cls(_prediction_curves(y_true, y_score, "pr", pos_label, sample_weight,
+                                      name, max_points))
 
     @classmethod
     def from_state(cls, state: Any, *, name: str = "model",
