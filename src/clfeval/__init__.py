@@ -18,21 +18,15 @@ from .curves import (
     ThresholdChoice,
     ThresholdCounts,
     ThresholdSweep,
-    auc,
-    average_precision_score,
     break_even_point,
     choose_threshold,
     cost_curve,
     cost_sensitive_error,
-    det_curve,
     expected_cost,
     ovo_auc,
     ovr_auc,
-    precision_recall_curve,
     rank_loss,
     roc_auc,
-    roc_auc_score,
-    roc_curve,
     roc_dominance,
     threshold_sweep,
 )
@@ -53,14 +47,15 @@ from .exceptions import (
     MissingDependencyError,
     UndefinedMetricWarning,
 )
-from .metrics.api import (
-    Aggregate,
+from .metrics import (
     accuracy_score,
-    aggregate,
+    auc,
+    average_precision_score,
     balanced_accuracy_score,
     classification_report,
     cohen_kappa_score,
     confusion_matrix,
+    det_curve,
     f1_score,
     fbeta_score,
     g_mean_score,
@@ -69,13 +64,23 @@ from .metrics.api import (
     markedness_score,
     matthews_corrcoef,
     npv_score,
+    precision_recall_curve,
     precision_recall_fscore_support,
     precision_score,
     recall_score,
+    roc_auc_score,
+    roc_curve,
     specificity_score,
 )
-from .metrics.interpret import kappa_interpretation
-from .metrics.registry import MetricSpec, MetricSummary, get_metric, list_metrics
+from .registry import (
+    Aggregate,
+    MetricSpec,
+    MetricSummary,
+    aggregate,
+    get_metric,
+    kappa_interpretation,
+    list_metrics,
+)
 from .report import Comparison, DatasetComparison, Report, compare, compare_datasets, evaluate
 from .stats import (
     ConfidenceInterval,

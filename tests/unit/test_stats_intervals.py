@@ -10,7 +10,7 @@ import pytest
 
 from clfeval import ConfusionMatrix, InvalidInputError, InvalidParameterError
 from clfeval.exceptions import UndefinedMetricWarning
-from clfeval.metrics.registry import list_metrics
+from clfeval.registry.spec import list_metrics
 from clfeval.stats import (
     PROPORTION_METHODS,
     ConfidenceInterval,

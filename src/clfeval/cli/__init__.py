@@ -425,7 +425,7 @@ def _compare(args: argparse.Namespace) -> int:
 def _metrics(args: argparse.Namespace) -> int:
     import json
 
-    from ..metrics.registry import list_metrics
+    from ..registry.spec import list_metrics
 
     per = {"all": None, "per-class": True, "overall": False}[args.kind]
     specs = list_metrics(per_class=per)

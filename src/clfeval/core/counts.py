@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -313,7 +313,7 @@ class ConfusionMatrix:
         >>> cm.normalize("all", percent=True).tolist()
         [[40.0, 10.0], [5.0, 45.0]]
         """
-        from ..metrics.divide import divide
+        from .divide import divide
 
         check_choice("by", by, ("true", "pred", "all"))
         c = self._counts.astype(np.float64)
@@ -347,7 +347,7 @@ class ConfusionMatrix:
 
     def one_vs_rest(self) -> OneVsRest:
         """One-vs-rest 2×2 tallies for every class."""
-        from ..metrics.base import tallies
+        from .tallies import tallies
 
         tp, fn, fp, tn = tallies(self._counts)
         return OneVsRest(self._labels, tp, fn, fp, tn)
@@ -391,7 +391,7 @@ class ConfusionMatrix:
             prevalence = float(pos / (pos + neg)) if pos + neg > 0 else 0.0
         if not 0.0 <= prevalence <= 1.0:
             raise InvalidParameterError(f"prevalence must be in [0, 1], got {prevalence}")
-        from ..metrics.divide import divide
+        from .divide import divide
 
         rates = divide(b, b.sum(axis=1, keepdims=True) * np.ones((1, 2)), zero_division="warn",
                        what="class rates")
@@ -405,15 +405,11 @@ class ConfusionMatrix:
         ``"binary"``, ``"micro"``, ``"macro"``, ``"weighted"``) and ``pos_label``;
         every metric accepts ``zero_division``.
         """
-        from ..metrics.registry import compute
-
-        return compute(self, name, **options)
+        return _metric_backend().compute(self, name, **options)
 
     def summary(self, **options: Any) -> Any:
         """Every registered metric at once, as a :class:`~clfeval.MetricSummary`."""
-        from ..metrics.registry import summarize
-
-        return summarize(self, **options)
+        return _metric_backend().summarize(self, **options)
 
     # ------------------------------------------------------------------- merging
     def _check_compatible(self, other: ConfusionMatrix) -> None:
@@ -512,6 +508,31 @@ class ConfusionMatrix:
         except (KeyError, TypeError, ValueError) as exc:
             raise IncompatibleStateError(f"malformed {SCHEMA} state: {exc}") from exc
         return cls(counts, labels, pos_label=data.get("pos_label"))
+
+
+class MetricBackend(Protocol):
+    """What :meth:`ConfusionMatrix.metric` and :meth:`~ConfusionMatrix.summary` call."""
+
+    def compute(self, cm: ConfusionMatrix, name: str, **options: Any) -> Any: ...
+
+    def summarize(self, cm: ConfusionMatrix, **options: Any) -> Any: ...
+
+
+_BACKEND: list[MetricBackend] = []
+
+
+def install_metric_backend(backend: MetricBackend) -> None:
+    """Called once by :mod:`clfeval.registry` on import.
+
+    The state is the leaf of the package: ``core`` imports nothing above it, so the
+    metric registry, which reads the state, plugs itself in here instead.
+    """
+    _BACKEND[:] = [backend]
+
+
+def _metric_backend() -> MetricBackend:
+    # ``import clfeval`` (which runs before any submodule) imports the registry
+    return _BACKEND[0]
 
 
 def _rebuild(counts: Any, labels: Any, pos_label: Any) -> ConfusionMatrix:

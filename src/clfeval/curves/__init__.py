@@ -4,17 +4,7 @@ threshold choice."""
 
 from __future__ import annotations
 
-from .api import (
-    auc,
-    average_precision_score,
-    break_even_point,
-    cost_curve,
-    det_curve,
-    precision_recall_curve,
-    roc_auc,
-    roc_auc_score,
-    roc_curve,
-)
+from .api import break_even_point, cost_curve, roc_auc
 from .cost import CostCurve, cost_sensitive_error, expected_cost
 from .multiclass import (
     MulticlassAuc,
@@ -39,23 +29,17 @@ __all__ = [
     "ThresholdChoice",
     "ThresholdCounts",
     "ThresholdSweep",
-    "auc",
     "average_precision_multiclass",
-    "average_precision_score",
     "break_even_point",
     "choose_threshold",
     "cost_curve",
     "cost_sensitive_error",
-    "det_curve",
     "expected_cost",
     "ovo_auc",
     "ovr_auc",
     "ovr_curves",
-    "precision_recall_curve",
     "rank_loss",
     "roc_auc",
-    "roc_auc_score",
-    "roc_curve",
     "roc_dominance",
     "threshold_counts",
     "threshold_sweep",

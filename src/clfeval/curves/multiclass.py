@@ -11,9 +11,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .._validation import check_choice
+from ..core.divide import divide, fill_undefined
 from ..core.scores import ScoreCounts, _merge
 from ..exceptions import InvalidParameterError
-from ..metrics.divide import divide, fill_undefined
 from .pr import PrecisionRecallCurve
 from .roc import RocCurve
 from .thresholds import ThresholdCounts, threshold_counts

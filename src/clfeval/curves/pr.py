@@ -9,8 +9,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .._validation import check_choice
+from ..core.divide import divide
 from ..core.scores import ScoreCounts
-from ..metrics.divide import divide
 from .thresholds import ThresholdCounts, as_score_counts, check_drop, threshold_counts
 
 __all__ = ["BreakEvenPoint", "PrecisionRecallCurve"]

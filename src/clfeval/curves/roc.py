@@ -15,9 +15,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .._validation import check_choice
+from ..core.divide import divide
 from ..core.scores import ScoreCounts
 from ..exceptions import InvalidParameterError
-from ..metrics.divide import divide
 from .thresholds import ThresholdCounts, as_score_counts, check_drop, threshold_counts
 
 __all__ = [

@@ -1,6 +1,6 @@
 """Any registered metric as a function of the threshold, and threshold choice.
 
-The sweep is one call of :func:`~clfeval.metrics.registry.evaluate_counts` on the
+The sweep is one call of :func:`~clfeval.registry.spec.evaluate_counts` on the
 (T, 2, 2) stack of matrices the threshold primitive yields — no recounting per
 threshold.
 """
@@ -18,7 +18,7 @@ import numpy.typing as npt
 from ..core.counts import ConfusionMatrix
 from ..core.scores import ScoreCounts
 from ..exceptions import InvalidParameterError
-from ..metrics.registry import evaluate_counts, get_metric
+from ..registry.spec import evaluate_counts, get_metric
 from .thresholds import ThresholdCounts, as_score_counts, threshold_counts
 
 __all__ = ["ThresholdChoice", "ThresholdSweep", "choose_threshold", "threshold_sweep"]

@@ -13,7 +13,7 @@ from .._validation import as_1d_labels, as_scores, as_weights, check_choice, che
 from ..core.counts import ConfusionMatrix
 from ..core.labels import resolve_pos_label, to_python
 from ..exceptions import InvalidInputError, InvalidParameterError
-from ..metrics.registry import evaluate_counts, get_metric, list_metrics
+from ..registry.spec import evaluate_counts, get_metric, list_metrics
 from . import _scores
 from ._model import (
     Comparison,

@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from ..core.counts import ConfusionMatrix
 from ..exceptions import InvalidInputError
-from ..metrics.registry import MetricSpec
+from ..registry.spec import MetricSpec
 from ._model import Interval, PairwiseTest, num
 
 __all__ = ["delong_test", "mcnemar_test", "provider"]

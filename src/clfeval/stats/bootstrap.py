@@ -41,7 +41,7 @@ from ..exceptions import (
     InvalidParameterError,
     UndefinedMetricWarning,
 )
-from ..metrics.registry import MetricSpec, evaluate_counts, get_metric, list_metrics
+from ..registry.spec import MetricSpec, evaluate_counts, get_metric, list_metrics
 from ._results import ConfidenceInterval, TestResult
 from ._scipy import st as _st
 

@@ -15,10 +15,10 @@ import numpy.typing as npt
 
 from .._validation import check_choice, check_level, check_zero_division
 from ..core.counts import ConfusionMatrix
+from ..core.divide import divide
+from ..core.tallies import tallies
 from ..exceptions import InvalidInputError, InvalidParameterError
-from ..metrics.base import tallies
-from ..metrics.divide import divide
-from ..metrics.registry import get_metric
+from ..registry.spec import get_metric
 from ._results import ConfidenceInterval, ResultEq, TestResult, jsonable
 from ._scipy import st as _st
 

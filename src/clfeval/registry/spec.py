@@ -19,9 +19,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .._validation import check_choice, check_zero_division
+from ..core.divide import divide, fill_undefined
+from ..core.tallies import tallies
 from ..exceptions import InvalidParameterError, UndefinedMetricWarning
-from .base import tallies
-from .divide import divide, fill_undefined
 
 if TYPE_CHECKING:
     from ..core.counts import ConfusionMatrix

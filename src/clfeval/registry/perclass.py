@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from .divide import divide, fill_undefined
-from .registry import MetricSpec, register
+from ..core.divide import divide, fill_undefined
+from .spec import MetricSpec, register
 
 Array = npt.NDArray[Any]
 _F = TypeVar("_F", bound=Callable[..., Any])

@@ -9,9 +9,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .._validation import check_choice
+from ..core.divide import divide, fill_undefined
 from ..exceptions import InvalidParameterError
-from .divide import divide, fill_undefined
-from .registry import MetricSpec, register
+from .spec import MetricSpec, register
 
 Array = npt.NDArray[Any]
 _F = TypeVar("_F", bound=Callable[..., Any])
