@@ -30,7 +30,7 @@ from clfeval.stats import (
 )
 
 DATA = Path(__file__).parent / "data"
-ASAH = Path(__file__).resolve().parents[3] / "shared" / "data" / "aSAH.csv"
+ASAH = DATA / "aSAH.csv"
 
 
 def _load(name):
@@ -40,8 +40,6 @@ def _load(name):
 # ------------------------------------------------------------------ pROC / aSAH
 @pytest.fixture(scope="module")
 def asah():
-    if not ASAH.exists():
-        pytest.skip(f"aSAH data not found at {ASAH}")
     with ASAH.open(newline="") as fh:
         rows = list(csv.DictReader(fh))
     out = {"outcome": np.array([r["outcome"] for r in rows])}
