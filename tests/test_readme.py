@@ -39,7 +39,7 @@ def _namespace(tmp_path: Path) -> dict[str, Any]:
                                                                 labels=[0, 1])
     ns["cm"] = ns["cm_monday"] + ns["cm_tuesday"]
     ns["c1"], ns["c2"], ns["c3"] = (
-        clfeval.compare({"a": y_score + rng.normal(0, s, n), "b": y_score}, y_true, ci=None)
+        clfeval.compare({"a": y_score + rng.normal(0, s, n), "b": y_score}, y_true, level=None)
         for s in (0.5, 1.0, 2.0)
     )
     sklearn = pytest.importorskip("sklearn.linear_model")

@@ -33,7 +33,6 @@ from .curves import (
 from .engines import (
     EvalState,
     Exclusions,
-    evaluate_files,
     load_state,
     merge_states,
     save_state,
@@ -81,7 +80,15 @@ from .registry import (
     kappa_interpretation,
     list_metrics,
 )
-from .report import Comparison, DatasetComparison, Report, compare, compare_datasets, evaluate
+from .report import (
+    Comparison,
+    DatasetComparison,
+    Report,
+    compare,
+    compare_datasets,
+    evaluate,
+    evaluate_files,
+)
 from .stats import (
     ConfidenceInterval,
     TestResult,

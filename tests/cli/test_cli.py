@@ -138,7 +138,7 @@ def test_metrics_listing(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_merge_states(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from clfeval.engines import evaluate_files, save_state
+    from clfeval.engines import fold_files, save_state
 
     half = N // 2
     paths = []
@@ -146,7 +146,7 @@ def test_merge_states(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         d = tmp_path / f"p{i}"
         d.mkdir()
         f = _write("csv", d, {"y_true": Y[sl], "y_score": S[sl]})
-        st = evaluate_files(str(f), threshold=0.5)
+        st = fold_files(str(f), threshold=0.5)
         paths.append(tmp_path / f"s{i}.json")
         save_state(st, str(paths[-1]))
     out = tmp_path / "merged.json"
@@ -212,7 +212,7 @@ def test_missing_file_and_bad_costs(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "c.txt" in msg
     costs.write_text("0 1 2\n3 4 5\n6 7 8\n")
     msg = _one_line_error(capsys, "report", str(path), "--costs", str(costs))
-    assert "cost_matrix must be 2×2" in msg
+    assert "cost_matrix must be a 2×2 matrix" in msg
 
 
 def test_bad_labels_and_threshold_with_predictions(tmp_path: Path,

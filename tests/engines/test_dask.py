@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from clfeval import ConfusionMatrix, FileFormatError, ScoreCounts
-from clfeval.engines import evaluate_files
+from clfeval.engines import fold_files
 
 dd = pytest.importorskip("dask.dataframe")
 pd = pytest.importorskip("pandas")
@@ -24,10 +24,10 @@ def frame(data):
 
 @pytest.mark.parametrize("scheduler", ["sync", "threads"])
 def test_dask_binary_and_multiclass_match_in_memory(frame, data, scheduler):
-    import clfeval.dask
+    import clfeval.engines.dask
 
     ddf = dd.from_pandas(frame, npartitions=11)  # early partitions have no positives
-    res = clfeval.dask.evaluate(ddf, y_true="y_true", y_score="score", weight="weight",
+    res = clfeval.engines.dask.fold(ddf, y_true="y_true", y_score="score", weight="weight",
                                 threshold=0.5, bins=20, scheduler=scheduler, split_every=3)
     assert res.scores == ScoreCounts.from_scores(data["y_true"], data["score"],
                                                  sample_weight=data["weight"], bits=20)
@@ -35,7 +35,7 @@ def test_dask_binary_and_multiclass_match_in_memory(frame, data, scheduler):
                                                         sample_weight=data["weight"])
     assert res.n_rows == len(frame)
     assert len(res.sources) == 11
-    res3 = clfeval.dask.evaluate(ddf, y_true="label3", y_pred="pred3",
+    res3 = clfeval.engines.dask.fold(ddf, y_true="label3", y_pred="pred3",
                                  y_score=["proba_0", "proba_1", "proba_2"], labels=[0, 1, 2],
                                  scheduler=scheduler)
     assert res3.confusion == ConfusionMatrix.from_predictions(data["y_true3"], data["y_pred3"])
@@ -44,37 +44,37 @@ def test_dask_binary_and_multiclass_match_in_memory(frame, data, scheduler):
 
 
 def test_dask_equals_streamed_parquet(frame, parquet_file):
-    import clfeval.dask
+    import clfeval.engines.dask
 
     ddf = dd.from_pandas(frame, npartitions=5)
-    a = clfeval.dask.evaluate(ddf, y_true="y_true", y_score="score", threshold=0.5,
+    a = clfeval.engines.dask.fold(ddf, y_true="y_true", y_score="score", threshold=0.5,
                               scheduler="sync")
-    b = evaluate_files(parquet_file, y_true="y_true", y_score="score", threshold=0.5)
+    b = fold_files(parquet_file, y_true="y_true", y_score="score", threshold=0.5)
     assert a.scores == b.scores
     assert a.confusion == b.confusion
 
 
 def test_dask_invalid_rows_name_partition_and_row():
-    import clfeval.dask
+    import clfeval.engines.dask
 
     df = pd.DataFrame({"y_true": [0, 1, 1, 0, 1, 0], "score": [0.1, 0.2, np.nan, 0.4, 0.5, 0.6]})
     ddf = dd.from_pandas(df, npartitions=2)
     with pytest.raises(FileFormatError, match=r"<dask partition 0>, row 3, column 'score'"):
-        clfeval.dask.evaluate(ddf, scheduler="sync")
-    res = clfeval.dask.evaluate(ddf, on_invalid="exclude", scheduler="sync")
+        clfeval.engines.dask.fold(ddf, scheduler="sync")
+    res = clfeval.engines.dask.fold(ddf, on_invalid="exclude", scheduler="sync")
     assert res.excluded.nonfinite_score == 1
     assert res.n_used == 5
 
 
 def test_dask_local_cluster_with_processes(frame, data):
     distributed = pytest.importorskip("distributed")
-    import clfeval.dask
+    import clfeval.engines.dask
 
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   host="127.0.0.1", dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
         ddf = dd.from_pandas(frame, npartitions=8)
-        res = clfeval.dask.evaluate(ddf, y_true="label3", y_pred="pred3", weight="weight")
+        res = clfeval.engines.dask.fold(ddf, y_true="label3", y_pred="pred3", weight="weight")
         assert client.status == "running"
     assert res.confusion == ConfusionMatrix.from_predictions(
         data["y_true3"], data["y_pred3"], sample_weight=data["weight"])

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tests.strategies import label_pairs
 
 from clfeval import ConfusionMatrix, FileFormatError, ScoreCounts
-from clfeval.engines import evaluate_files
+from clfeval.engines import fold_files
 
 
 @settings(max_examples=40, deadline=None)
@@ -36,7 +36,7 @@ def test_any_split_into_files_and_chunks_equals_one_shot(pair, cuts, chunk_rows,
                 cols["weight"] = w[a:b]
             np.savez(p, **cols)
             paths.append(p)
-        res = evaluate_files(paths, chunk_rows=chunk_rows,
+        res = fold_files(paths, chunk_rows=chunk_rows,
                              weight="weight" if weighted else None)
     assert res.confusion == ConfusionMatrix.from_predictions(yt, yp, sample_weight=w)
     assert res.n_rows == n
@@ -55,7 +55,7 @@ def test_binary_scores_any_chunking(n, chunk_rows, bits, bool_labels, seed):
     with tempfile.TemporaryDirectory() as d:
         p = os.path.join(d, "s.npz")
         np.savez(p, y_true=yt, score=s)
-        res = evaluate_files(p, chunk_rows=chunk_rows, bins=bits, pos_label=pos)
+        res = fold_files(p, chunk_rows=chunk_rows, bins=bits, pos_label=pos)
     kw = {} if bits is None else {"bits": bits}
     assert res.scores == ScoreCounts.from_scores(yt, s, pos_label=pos, **kw)
 
@@ -66,8 +66,8 @@ def test_npy_structured_file(tmp_path):
     arr["prediction"] = ["a", "a", "a", "c", "b"]
     p = tmp_path / "p.npy"
     np.save(p, arr)
-    res = evaluate_files(str(p), chunk_rows=2)
+    res = fold_files(str(p), chunk_rows=2)
     assert res.confusion == ConfusionMatrix.from_predictions(arr["label"], arr["prediction"])
     with pytest.raises(FileFormatError, match=r"p\.npy, row 4, column 'label': the label is "
                                               r"not one of the declared labels \('c' not in"):
-        evaluate_files(str(p), labels=["a", "b"])
+        fold_files(str(p), labels=["a", "b"])

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from clfeval import ConfusionMatrix, FileFormatError, InvalidInputError, ScoreCounts
-from clfeval.engines import evaluate_files
+from clfeval.engines import fold_files
 
 pytest.importorskip("pyspark")
 pytestmark = pytest.mark.filterwarnings(
@@ -44,17 +44,17 @@ def spark():
 
 
 def test_spark_scores_and_threshold_match_in_memory(spark, parquet_file, data):
-    import clfeval.spark
+    import clfeval.engines.spark
 
     sdf = spark.read.parquet(parquet_file).repartition(3)
     ref_sc = ScoreCounts.from_scores(data["y_true"], data["score"],
                                      sample_weight=data["weight"], bits=20)
     ref_cm = ConfusionMatrix.from_scores(data["y_true"], data["score"], 0.5,
                                          sample_weight=data["weight"])
-    streamed = evaluate_files(parquet_file, y_true="y_true", y_score="score",
+    streamed = fold_files(parquet_file, y_true="y_true", y_score="score",
                               weight="weight", threshold=0.5, bins=20)
     for engine in ("sql", "arrow"):
-        res = clfeval.spark.evaluate(sdf, y_true="y_true", y_score="score", weight="weight",
+        res = clfeval.engines.spark.fold(sdf, y_true="y_true", y_score="score", weight="weight",
                                      threshold=0.5, bins=20, engine=engine)
         assert res.scores == ref_sc
         assert res.confusion == ref_cm
@@ -66,7 +66,7 @@ def test_spark_scores_and_threshold_match_in_memory(spark, parquet_file, data):
 def test_spark_sql_bins_equal_float_bit_bins_for_any_score(spark, tmp_path):
     """The SQL bin index reproduces Binning.from_bits on negatives, zeros, subnormals,
     powers of two and their neighbours, and huge values."""
-    import clfeval.spark
+    import clfeval.engines.spark
 
     rng = np.random.default_rng(3)
     special = [0.0, -0.0, 1.0, 2.0, 0.5, -1.0, -2.0, 5e-324, -5e-324, 2.2250738585072014e-308,
@@ -80,43 +80,43 @@ def test_spark_sql_bins_equal_float_bit_bins_for_any_score(spark, tmp_path):
     pq.write_table(pa.table({"y_true": y, "score": s}), tmp_path / "s.parquet")
     sdf = spark.read.parquet(str(tmp_path / "s.parquet"))
     for bits in (12, 40):
-        res = clfeval.spark.evaluate(sdf, bins=bits, engine="sql")
+        res = clfeval.engines.spark.fold(sdf, bins=bits, engine="sql")
         assert res.scores == ScoreCounts.from_scores(y, s, bits=bits)
 
 
 def test_spark_multiclass_and_sql_counts(spark, parquet_file, data):
-    import clfeval.spark
+    import clfeval.engines.spark
 
     sdf = spark.read.parquet(parquet_file)
-    res = clfeval.spark.evaluate(sdf, y_true="label3", y_pred="pred3",
+    res = clfeval.engines.spark.fold(sdf, y_true="label3", y_pred="pred3",
                                  y_score=["proba_0", "proba_1", "proba_2"], labels=[0, 1, 2])
     ref = ConfusionMatrix.from_predictions(data["y_true3"], data["y_pred3"])
     assert res.confusion == ref
     assert res.scores == ScoreCounts.from_scores(data["y_true3"], data["proba"],
                                                  labels=[0, 1, 2])
-    sql = clfeval.spark.evaluate(sdf, y_true="label3", y_pred="pred3", engine="sql")
+    sql = clfeval.engines.spark.fold(sdf, y_true="label3", y_pred="pred3", engine="sql")
     assert sql.confusion == ref
-    w = clfeval.spark.evaluate(sdf, y_true="label3", y_pred="pred3", weight="weight",
+    w = clfeval.engines.spark.fold(sdf, y_true="label3", y_pred="pred3", weight="weight",
                                engine="sql")
     assert w.confusion == ConfusionMatrix.from_predictions(
         data["y_true3"], data["y_pred3"], sample_weight=data["weight"])
 
 
 def test_spark_excluded_rows_are_counted(spark):
-    import clfeval.spark
+    import clfeval.engines.spark
 
     sdf = spark.createDataFrame(
         [(0, 0.1), (1, 0.9), (None, 0.5), (1, float("nan")), (0, 0.3)], "y_true int, score double")
-    res = clfeval.spark.evaluate(sdf, on_invalid="exclude")
+    res = clfeval.engines.spark.fold(sdf, on_invalid="exclude")
     assert res.excluded.missing_label == 1
     assert res.excluded.nonfinite_score == 1
     assert res.scores == ScoreCounts.from_scores([0, 1, 0], [0.1, 0.9, 0.3])
-    sql = clfeval.spark.evaluate(sdf, on_invalid="exclude", bins=30)
+    sql = clfeval.engines.spark.fold(sdf, on_invalid="exclude", bins=30)
     assert sql.excluded == res.excluded
     assert sql.scores == ScoreCounts.from_scores([0, 1, 0], [0.1, 0.9, 0.3], bits=30)
     with pytest.raises(InvalidInputError, match=r"1 row\(s\) of the Spark DataFrame: the label "
                                                 "is missing"):
-        clfeval.spark.evaluate(sdf, bins=30)
+        clfeval.engines.spark.fold(sdf, bins=30)
     with pytest.raises(FileFormatError, match=r"<spark partition \d+>, row \d, column 'y_true': "
                                               "the label is missing"):
-        clfeval.spark.evaluate(sdf)
+        clfeval.engines.spark.fold(sdf)

@@ -253,5 +253,5 @@ def test_rocr_reference_cost_curve():
     np.testing.assert_allclose(cc.envelope, [0.0, 0.2, 0.2, 0.0])
     # cost.reference with unit costs: fpr * n/N + fnr * p/N at each cutoff
     for t, fpr, fnr in [(0.92535646, 0.0, 0.8), (0.69762824, 0.2, 0.2), (0.25446810, 0.4, 0.0)]:
-        got = expected_cost(ROCR_LABELS, ROCR_PRED, threshold=t, cost=[[0, 1], [1, 0]])
+        got = expected_cost(ROCR_LABELS, ROCR_PRED, threshold=t, cost_matrix=[[0, 1], [1, 0]])
         assert got == pytest.approx(fpr * 0.5 + fnr * 0.5)

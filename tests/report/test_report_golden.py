@@ -31,7 +31,7 @@ def _cases() -> list[Any]:
 @pytest.mark.parametrize("case", _cases())
 def test_report_rows_match_the_seeds(case: dict[str, Any]) -> None:
     cm = ConfusionMatrix(case["matrix"], case["labels"], pos_label=case.get("pos_label"))
-    r = from_states(cm, ci=None)
+    r = from_states(cm, level=None)
     names = {row.name for row in r.overall}
     per_metric = case.get("tolerance_per_metric", {})
     misprints = set(case.get("misprints", {})) | set(case.get("discrepancies", {}))

@@ -37,7 +37,7 @@ def test_json_round_trip(data: st.DataObject, k: int, n: int, weighted: bool,
 @given(labels=st.lists(st.text(min_size=1, max_size=20), min_size=2, max_size=3, unique=True))
 def test_any_class_name_is_escaped(labels: list[str]) -> None:
     y = np.array(labels * 3)
-    r = clfeval.evaluate(y, y[::-1], labels=labels, title=labels[0], ci=None)
+    r = clfeval.evaluate(y, y[::-1], labels=labels, title=labels[0], level=None)
     page = to_html(r)
     for lab in labels:
         if any(c in lab for c in "<>&\"'"):

@@ -111,7 +111,7 @@ def test_html_threshold_control_data_is_embedded() -> None:
     data = json.loads(m.group(1))
     assert r.sweep is not None
     assert data["tp"] == list(r.sweep.tp)
-    assert data["metrics"]["f1"] == list(r.sweep.values[r.sweep.metrics.index("f1")])
+    assert data["metrics"]["f1"] == list(r.sweep.values["f1"])
     # every chart is there: 3 heatmap/metric cards, ROC, PR, sweep, cost
     for elem in ("s0-roc", "s0-pr", "s0-sw", "s0-cost", "s0-cc", "s0-cm-0-0"):
         assert f'id="{elem}"' in page

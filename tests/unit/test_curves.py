@@ -133,7 +133,7 @@ def test_choose_threshold_infeasible_and_bad_options():
 def test_min_cost_threshold_and_expected_cost():
     y, s = _data(3, 150)
     cost = np.array([[0.0, 1.0], [10.0, 0.0]])  # a missed positive costs 10
-    c = choose_threshold(y, s, rule="min_cost", cost=cost, priors=[0.5, 0.5])
+    c = choose_threshold(y, s, rule="min_cost", cost_matrix=cost, priors=[0.5, 0.5])
     # brute force over thresholds with the documented formula
     best = np.inf
     for t in np.unique(s):
@@ -142,12 +142,12 @@ def test_min_cost_threshold_and_expected_cost():
         e = 0.5 * fp / (tn + fp) * 1.0 + 0.5 * fn / (fn + tp) * 10.0
         best = min(best, e)
     assert c.objective == pytest.approx(best)
-    assert expected_cost(y, s, threshold=c.threshold, cost=cost, priors=[0.5, 0.5]) == \
+    assert expected_cost(y, s, threshold=c.threshold, cost_matrix=cost, priors=[0.5, 0.5]) == \
         pytest.approx(best)
     with pytest.raises(InvalidParameterError, match="priors"):
-        choose_threshold(y, s, rule="min_cost", cost=cost, priors=[0.5, 0.6])
+        choose_threshold(y, s, rule="min_cost", cost_matrix=cost, priors=[0.5, 0.6])
     with pytest.raises(InvalidParameterError, match="2×2"):
-        choose_threshold(y, s, rule="min_cost", cost=np.eye(3))
+        choose_threshold(y, s, rule="min_cost", cost_matrix=np.eye(3))
 
 
 # ----------------------------------------------------------------- costs
@@ -156,13 +156,14 @@ def test_cost_sensitive_error_zhou_eq_2_23():
     # 1 negative false alarm at cost10 = 1, m = 10 -> (2*5 + 1*1) / 10
     y_true = [0] * 5 + [1] * 5
     y_pred = [0, 0, 0, 1, 1, 0, 1, 1, 1, 1]
-    assert cost_sensitive_error(y_true, y_pred, cost=[[0, 5], [1, 0]]) == pytest.approx(1.1)
+    assert cost_sensitive_error(y_true, y_pred, cost_matrix=[[0, 5], [1, 0]]) == pytest.approx(1.1)
     cm = ConfusionMatrix.from_predictions(y_true, y_pred)
-    assert cost_sensitive_error(cm, cost=[[0, 5], [1, 0]]) == pytest.approx(1.1)
+    assert cost_sensitive_error(cm, cost_matrix=[[0, 5], [1, 0]]) == pytest.approx(1.1)
     # with unit costs it is the error rate
-    assert cost_sensitive_error(cm, cost=[[0, 1], [1, 0]]) == pytest.approx(cm.metric("error_rate"))
+    assert cost_sensitive_error(cm, cost_matrix=[[0, 1], [1, 0]]) == pytest.approx(
+        cm.metric("error_rate"))
     with pytest.raises(InvalidParameterError, match="non-negative"):
-        cost_sensitive_error(cm, cost=[[0, -1], [1, 0]])
+        cost_sensitive_error(cm, cost_matrix=[[0, -1], [1, 0]])
 
 
 def test_cost_curve_trivial_and_perfect():

@@ -291,7 +291,7 @@ def _eval_options(args: argparse.Namespace, data: dict[str, Any], cmap: Any) -> 
         "sample_weight": data["sample_weight"],
         "threshold": args.threshold if data["y_pred"] is None else None,
         "cost_matrix": None if args.costs is None else _read_costs(args.costs),
-        "ci": None if args.no_ci else 0.95,
+        "level": None if args.no_ci else 0.95,
     }
 
 
@@ -341,10 +341,9 @@ def _label_sample(path: str, cmap: Any, fmt: str | None) -> list[Any]:
 def _report(args: argparse.Namespace) -> int:
     """Stream the file through clfeval.engines (bounded memory, progress bar on a terminal)
     and build the report from the merged states."""
-    from ..engines import evaluate_files
     from ..exceptions import FileFormatError, InvalidParameterError
     from ..io import column_names, detect_columns
-    from ..report import evaluate, from_states
+    from ..report import evaluate, evaluate_files
 
     path = args.file
     if os.path.isdir(path):
@@ -362,7 +361,7 @@ def _report(args: argparse.Namespace) -> int:
             f"{cmap.y_pred!r}; pass --y-score COL alone to threshold the scores")
     title = args.title or os.path.basename(path)
     costs = None if args.costs is None else _read_costs(args.costs)
-    ci = None if args.no_ci else 0.95
+    level = None if args.no_ci else 0.95
     if cmap.y_pred is None and len(cmap.y_score) > 1:
         # scores for K classes without a prediction column: the arg-max needs the rows
         data, cmap = _load(path, args)
@@ -372,21 +371,14 @@ def _report(args: argparse.Namespace) -> int:
         sample = _label_sample(path, cmap, args.file_format)
         labels = None if not args.labels else [_coerce(v, sample) for v in args.labels]
         pos = _coerce(args.pos_label, sample)
-        state = evaluate_files(
+        r = evaluate_files(
             path, y_true=cmap.y_true, y_pred=cmap.y_pred,
             y_score=list(cmap.y_score) or None, weight=cmap.weight, labels=labels,
             pos_label=pos, threshold=args.threshold, format=args.file_format,
             on_invalid=args.on_invalid, workers=args.workers, bins=args.bins,
-            progress=sys.stderr.isatty() and not args.quiet)
-        r = from_states(state.confusion, state.scores, threshold=state.threshold,
-                        pos_label=pos, cost_matrix=costs, ci=ci, title=title,
-                        source=_source(path, cmap))
-        excluded = state.excluded.describe()
-        if excluded:  # never dropped silently: the report says what was left out and why
-            from ..report._model import ReportWarning
-
-            note = ReportWarning("excluded_rows", "; ".join(excluded))
-            r = dataclasses.replace(r, warnings=(*r.warnings, note))
+            progress=sys.stderr.isatty() and not args.quiet, cost_matrix=costs, level=level,
+            title=title)
+        r = dataclasses.replace(r, source=_source(path, cmap))
     _emit(_render(r, _out_format(args), args), args)
     return 0
 
@@ -450,7 +442,7 @@ def _metrics(args: argparse.Namespace) -> int:
 
 def _merge(args: argparse.Namespace) -> int:
     from ..engines import load_state, merge_states, save_state
-    from ..report import from_states
+    from ..report._doors import report_of_state
 
     state = merge_states([load_state(p) for p in args.states])
     if not args.report:
@@ -458,8 +450,7 @@ def _merge(args: argparse.Namespace) -> int:
         print(f"wrote {args.output} ({state.n_used} rows from {len(state.sources)} sources)",
               file=sys.stderr)
         return 0
-    r = from_states(state.confusion, state.scores, threshold=state.threshold,
-                    title=os.path.basename(args.output),
-                    source={"states": ", ".join(os.path.basename(p) for p in args.states)})
+    r = report_of_state(state, title=os.path.basename(args.output),
+                        source={"states": ", ".join(os.path.basename(p) for p in args.states)})
     _emit(_render(r, _out_format(args), args), args)
     return 0

@@ -135,7 +135,7 @@ def build_demo() -> list[Any]:
             "decision tree": DecisionTreeClassifier(max_depth=5, random_state=0),
         }
         per_task[name] = compare({k: m.fit(xtr, ytr) for k, m in kinds.items()}, yte, X=xte,
-                                 ci=None, title=name)
+                                 level=None, title=name)
     out.append(compare_datasets(per_task, metric="roc_auc",
                                 title="Four model types over five binary tasks: Friedman test "
                                       "and Nemenyi critical difference (ROC AUC)"))

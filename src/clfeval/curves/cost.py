@@ -9,38 +9,91 @@ A cost matrix is K×K with rows the true class and columns the predicted class,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from .._serial import Result
 from ..core.counts import ConfusionMatrix
 from ..core.scores import ScoreCounts
 from ..exceptions import InvalidInputError, InvalidParameterError
 from .roc import RocCurve
-from .thresholds import as_score_counts, threshold_counts
+from .thresholds import ThresholdCounts, as_score_counts, threshold_counts
 
-__all__ = ["CostCurve", "check_cost_matrix", "cost_sensitive_error", "expected_cost"]
+__all__ = [
+    "CostAnalysis",
+    "CostCurve",
+    "check_cost_matrix",
+    "cost_analysis",
+    "cost_sensitive_error",
+    "expected_cost",
+    "expected_costs",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
 
-def check_cost_matrix(cost: Any, k: int) -> FloatArray:
-    """Validate a K×K non-negative finite cost matrix."""
-    c = np.asarray(cost, dtype=np.float64)
+def check_cost_matrix(cost_matrix: Any, k: int, labels: Any = None) -> FloatArray:
+    """Validate a K×K cost matrix: finite, non-negative (Zhou table 2.2) — the one check
+    every function taking ``cost_matrix=`` uses.
+
+    Examples
+    --------
+    >>> check_cost_matrix([[0, 1], [5, 0]], 2).tolist()
+    [[0.0, 1.0], [5.0, 0.0]]
+    """
+    try:
+        c = np.asarray(cost_matrix, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise InvalidParameterError(
+            f"cost_matrix must be a {k}×{k} matrix of numbers, got {cost_matrix!r:.80}") from exc
     if c.shape != (k, k):
-        raise InvalidParameterError(f"cost must be a {k}×{k} matrix, got shape {c.shape}")
+        of = "" if labels is None else f" for the classes {list(labels)[:10]}"
+        raise InvalidParameterError(
+            f"cost_matrix must be a {k}×{k} matrix{of}, got shape {c.shape}")
     if not np.isfinite(c).all() or (c < 0).any():
-        raise InvalidParameterError("cost entries must be finite and non-negative")
+        raise InvalidParameterError("cost_matrix entries must be finite and non-negative")
     return c
+
+
+def expected_costs(stack: FloatArray, cost_matrix: FloatArray, priors: Any = None) -> FloatArray:
+    """Expected cost per sample of each 2×2 matrix ``[[tn, fp], [fn, tp]]`` of a stack:
+    ``P(-)·(TNR·c00 + FPR·c01) + P(+)·(FNR·c10 + TPR·c11)``, with the class ``priors``
+    (negative, positive; default: the sample's, giving total cost / n).
+
+    Examples
+    --------
+    >>> expected_costs(np.array([[[1.0, 1.0], [0.0, 2.0]]]), np.array([[0, 1], [5, 0]])).tolist()
+    [0.25]
+    """
+    tn, fp = stack[..., 0, 0], stack[..., 0, 1]
+    fn, tp = stack[..., 1, 0], stack[..., 1, 1]
+    c = cost_matrix
+    n_neg = tn + fp
+    n_pos = tp + fn
+    if priors is None:
+        tot = n_neg + n_pos
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.asarray((tn * c[0, 0] + fp * c[0, 1] + fn * c[1, 0] + tp * c[1, 1]) / tot,
+                              dtype=np.float64)
+    pr = np.asarray(priors, dtype=np.float64)
+    if pr.shape != (2,) or (pr < 0).any() or not np.isclose(pr.sum(), 1.0):
+        raise InvalidParameterError(
+            f"priors must be (P(negative), P(positive)) summing to 1, got {priors!r}")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fpr = np.where(n_neg > 0, fp / np.where(n_neg > 0, n_neg, 1.0), 0.0)
+        fnr = np.where(n_pos > 0, fn / np.where(n_pos > 0, n_pos, 1.0), 0.0)
+    return np.asarray(pr[0] * ((1.0 - fpr) * c[0, 0] + fpr * c[0, 1])
+                      + pr[1] * (fnr * c[1, 0] + (1.0 - fnr) * c[1, 1]), dtype=np.float64)
 
 
 def cost_sensitive_error(
     y_true: Any,
     y_pred: Any = None,
     *,
-    cost: Any,
+    cost_matrix: Any,
     labels: Any = None,
     sample_weight: Any = None,
 ) -> float:
@@ -50,7 +103,7 @@ def cost_sensitive_error(
 
     Examples
     --------
-    >>> cost_sensitive_error([0, 0, 1, 1], [0, 1, 0, 1], cost=[[0, 1], [5, 0]])
+    >>> cost_sensitive_error([0, 0, 1, 1], [0, 1, 0, 1], cost_matrix=[[0, 1], [5, 0]])
     1.5
     """
     if isinstance(y_true, ConfusionMatrix):
@@ -60,7 +113,7 @@ def cost_sensitive_error(
             raise InvalidParameterError("y_pred is required with raw y_true")
         cm = ConfusionMatrix.from_predictions(y_true, y_pred, labels=labels,
                                               sample_weight=sample_weight)
-    c = check_cost_matrix(cost, cm.n_classes)
+    c = check_cost_matrix(cost_matrix, cm.n_classes, cm.labels)
     m = float(cm.total)
     if m <= 0:
         raise InvalidInputError("no samples: the cost-sensitive error is undefined")
@@ -72,7 +125,7 @@ def expected_cost(
     y_score: Any = None,
     *,
     threshold: float,
-    cost: Any,
+    cost_matrix: Any,
     priors: Any = None,
     pos_label: Any = None,
     sample_weight: Any = None,
@@ -84,26 +137,100 @@ def expected_cost(
     Examples
     --------
     >>> expected_cost([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], threshold=0.4,
-    ...               cost=[[0, 1], [5, 0]])
+    ...               cost_matrix=[[0, 1], [5, 0]])
     1.5
     """
-    from .sweep import _expected_cost
-
     if not np.isfinite(threshold):
         raise InvalidParameterError(f"threshold must be finite, got {threshold!r}")
+    c = check_cost_matrix(cost_matrix, 2)
     state = as_score_counts(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
-    v, pos, neg = state.binary_table()
-    above = v >= threshold
-    tp = float(np.sum(pos[above]))
-    fp = float(np.sum(neg[above]))
-    fn = float(np.sum(pos)) - tp
-    tn = float(np.sum(neg)) - fp
-    a = np.array
-    return float(_expected_cost(a([tn]), a([fp]), a([fn]), a([tp]), cost, priors)[0])
+    m = threshold_counts(state).matrix_at(threshold).astype(np.float64)
+    return float(expected_costs(m[None], c, priors)[0])
 
 
-@dataclass(frozen=True)
-class CostCurve:
+@dataclass(frozen=True, eq=False)
+class CostAnalysis(Result):
+    """Expected misclassification cost under a cost matrix.
+
+    Attributes
+    ----------
+    cost_matrix : ndarray of shape (K, K)
+        ``cost_matrix[i, j]``: cost of predicting class ``j`` for a sample of class ``i``
+        (label order).
+    total_cost : float
+        Total cost of the confusion matrix.
+    mean_cost : float
+        Cost per sample (Zhou's cost-sensitive error rate, eq. 2.23); NaN without samples.
+    thresholds : ndarray
+        Binary scores: the thresholds at which ``mean_costs`` is given (else empty).
+    mean_costs : ndarray
+        Cost per sample at each of ``thresholds``.
+    best_threshold : float or None
+        Threshold of least cost per sample over every distinct score (scores only).
+    best_mean_cost : float or None
+        Its cost per sample.
+    """
+
+    cost_matrix: FloatArray
+    total_cost: float
+    mean_cost: float
+    thresholds: FloatArray = field(default_factory=lambda: np.empty(0))
+    mean_costs: FloatArray = field(default_factory=lambda: np.empty(0))
+    best_threshold: float | None = None
+    best_mean_cost: float | None = None
+
+
+def cost_analysis(
+    confusion: ConfusionMatrix,
+    cost_matrix: Any,
+    *,
+    threshold_counts: ThresholdCounts | None = None,
+    at: Any = None,
+) -> CostAnalysis:
+    """The cost of a confusion matrix and, for binary scores, at every threshold.
+
+    Parameters
+    ----------
+    confusion : ConfusionMatrix
+        The matrix whose cost is reported.
+    cost_matrix : array-like of shape (K, K)
+        Costs in the matrix's label order (rows true, columns predicted).
+    threshold_counts : ThresholdCounts, optional
+        Binary scores' counts at every threshold (positive class = the matrix's
+        ``pos_label``): adds the cost curve over thresholds and the cheapest threshold.
+    at : array-like, optional
+        The thresholds at which to report ``mean_costs`` (default: every one).
+
+    Examples
+    --------
+    >>> cm = ConfusionMatrix.from_predictions([0, 0, 1, 1], [0, 1, 0, 1])
+    >>> cost_analysis(cm, [[0, 1], [5, 0]]).mean_cost
+    1.5
+    """
+    c = check_cost_matrix(cost_matrix, confusion.n_classes, confusion.labels)
+    total = float(np.sum(c * confusion.counts))
+    n = float(confusion.total)
+    mean = total / n if n > 0 else float("nan")
+    if threshold_counts is None:
+        return CostAnalysis(c, total, mean)
+    pi = confusion.pos_index(None)
+    order = [1 - pi, pi]  # (negative, positive), the stack's order
+    costs = expected_costs(threshold_counts.stack(), c[np.ix_(order, order)])
+    thr = threshold_counts.thresholds
+    if costs.size == 0 or np.isnan(costs).all():
+        return CostAnalysis(c, total, mean)
+    j = int(np.nanargmin(costs))
+    if at is None:
+        shown_t, shown = thr, costs
+    else:
+        shown_t = np.asarray(at, dtype=np.float64)
+        idx = np.searchsorted(-thr, -shown_t, side="left")
+        shown = costs[np.clip(idx, 0, costs.size - 1)]
+    return CostAnalysis(c, total, mean, shown_t, shown, float(thr[j]), float(costs[j]))
+
+
+@dataclass(frozen=True, eq=False)
+class CostCurve(Result):
     """Drummond & Holte's cost curve of a scoring classifier.
 
     x is the probability cost ``PC(+) = p(+)·c(-|+) / (p(+)·c(-|+) + p(-)·c(+|-))``
@@ -145,6 +272,16 @@ class CostCurve:
     envelope: FloatArray
     envelope_thresholds: FloatArray
     area: float
+
+    def thinned(self, max_lines: int) -> CostCurve:
+        """At most ``max_lines`` ROC-point lines for display (the envelope is kept whole)."""
+        from .roc import thin_index
+
+        keep = thin_index(self.fpr.size, max_lines)
+        if keep.size == self.fpr.size:
+            return self
+        return replace(self, fpr=self.fpr[keep], fnr=self.fnr[keep],
+                       thresholds=self.thresholds[keep])
 
     @classmethod
     def from_roc(cls, roc: RocCurve) -> CostCurve:
@@ -200,12 +337,3 @@ class CostCurve:
         if ((q < 0) | (q > 1)).any():
             raise InvalidParameterError("PC(+) values must lie in [0, 1]")
         return np.asarray(np.interp(q, self.pc, self.envelope))
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict."""
-        def th(a: FloatArray) -> list[float | None]:
-            return [None if np.isinf(v) else float(v) for v in a]
-        return {"fpr": self.fpr.tolist(), "fnr": self.fnr.tolist(),
-                "thresholds": th(self.thresholds), "pc": self.pc.tolist(),
-                "envelope": self.envelope.tolist(),
-                "envelope_thresholds": th(self.envelope_thresholds), "area": self.area}

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
+from .._serial import Result
 from .._validation import check_choice
 from ..core.divide import divide
 from ..core.scores import ScoreCounts
+from .roc import thin_index
 from .thresholds import ThresholdCounts, as_score_counts, check_drop, threshold_counts
 
 __all__ = ["BreakEvenPoint", "PrecisionRecallCurve"]
@@ -18,8 +20,8 @@ __all__ = ["BreakEvenPoint", "PrecisionRecallCurve"]
 FloatArray = npt.NDArray[np.float64]
 
 
-@dataclass(frozen=True)
-class BreakEvenPoint:
+@dataclass(frozen=True, eq=False)
+class BreakEvenPoint(Result):
     """Where precision equals recall on the P-R curve (Zhou §2.3.2).
 
     Attributes
@@ -36,16 +38,10 @@ class BreakEvenPoint:
     threshold_high: float
     threshold_low: float
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict (``inf`` as ``None``)."""
-        def c(v: float) -> float | None:
-            return None if np.isinf(v) else v
-        return {"value": self.value, "threshold_high": c(self.threshold_high),
-                "threshold_low": c(self.threshold_low)}
 
 
-@dataclass(frozen=True)
-class PrecisionRecallCurve:
+@dataclass(frozen=True, eq=False)
+class PrecisionRecallCurve(Result):
     """A precision–recall curve with its summaries, as scikit-learn orders it.
 
     Attributes
@@ -60,6 +56,13 @@ class PrecisionRecallCurve:
         The precision of a random ranking: the prevalence ``P / (P + N)``.
     n_pos, n_neg : float
         Total positive and negative weight.
+    break_even : BreakEvenPoint or None
+        Zhou's break-even point of the full curve (``None`` without positives).
+    name : str
+        A legend label (the model, or the class of a one-vs-rest curve).
+    n_points : int
+        Number of thresholds of the full curve (more than ``len(thresholds)`` after
+        :meth:`thinned`; AP and the break-even point are always the full curve's).
 
     Examples
     --------
@@ -79,6 +82,41 @@ class PrecisionRecallCurve:
     chance_level: float
     n_pos: float
     n_neg: float
+    break_even: BreakEvenPoint | None = None
+    name: str = ""
+    n_points: int = 0
+
+    kind: ClassVar[str] = "pr"
+
+    @property
+    def x(self) -> FloatArray:
+        """The horizontal coordinates (recall)."""
+        return self.recall
+
+    @property
+    def y(self) -> FloatArray:
+        """The vertical coordinates (precision)."""
+        return self.precision
+
+    @property
+    def area(self) -> float:
+        """The summary area: average precision."""
+        return self.average_precision
+
+    def thinned(self, max_points: int) -> PrecisionRecallCurve:
+        """At most ``max_points`` points for display (the final (0, 1) point and both
+        ends kept; AP and break-even point of the full curve)."""
+        n = self.thresholds.size
+        keep = thin_index(n, max_points)
+        if keep.size == n:
+            return self
+        return replace(self, precision=self.precision[np.append(keep, n)],
+                       recall=self.recall[np.append(keep, n)],
+                       thresholds=self.thresholds[keep])
+
+    def named(self, name: str) -> PrecisionRecallCurve:
+        """The same curve with a legend label."""
+        return replace(self, name=str(name))
 
     @classmethod
     def from_threshold_counts(
@@ -114,12 +152,15 @@ class PrecisionRecallCurve:
                                                 zero_division=zero_division,
                                                 what="recall (no positive samples)")
         chance = float(divide(P, total, zero_division=zero_division, what="prevalence"))
-        return cls(
+        curve = cls(
             np.concatenate([precision[::-1], [1.0]]),
             np.concatenate([recall[::-1], [0.0]]),
             np.ascontiguousarray(thr[::-1]),
-            ap, chance, P, tc.n_neg,
+            ap, chance, P, tc.n_neg, n_points=int(thr.size),
         )
+        if P > 0:
+            curve = replace(curve, break_even=curve._break_even())
+        return curve
 
     @classmethod
     def from_counts(
@@ -163,17 +204,33 @@ class PrecisionRecallCurve:
     def break_even_point(self) -> BreakEvenPoint:
         """Where precision = recall (Zhou's BEP), interpolated on the curve.
 
+        For scores without ties this is the R-precision: the precision among the
+        ``P`` top-scored samples (``P`` the number of positives). Points with recall 0
+        (negatives ranked first) are not break-even points: the walk starts at
+        (recall 0, precision 1) and considers only points with recall > 0.
+
         Examples
         --------
         >>> pr = PrecisionRecallCurve.from_predictions([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
         >>> bep = pr.break_even_point()
         >>> bep.value, bep.threshold_high, bep.threshold_low
         (0.5, 0.4, 0.4)
+        >>> top_negative = PrecisionRecallCurve.from_predictions([1, 0, 1], [0.2, 0.9, 0.5])
+        >>> top_negative.break_even_point().value  # R-precision: 1 positive in the top 2
+        0.5
         """
-        # walk from (recall 0, precision 1) towards recall 1
+        if self.break_even is not None:
+            return self.break_even
+        return self._break_even()
+
+    def _break_even(self) -> BreakEvenPoint:
+        # walk from (recall 0, precision 1) towards recall 1, over the points with recall > 0
         r = self.recall[::-1]
         p = self.precision[::-1]
         t = np.concatenate([[np.inf], self.thresholds[::-1]])
+        ok = r > 0
+        ok[0] = True
+        r, p, t = r[ok], p[ok], t[ok]
         d = p - r
         hit = np.flatnonzero(d <= 0)
         if hit.size == 0:  # precision stays above recall: meets it only at recall 1
@@ -188,15 +245,3 @@ class PrecisionRecallCurve:
     def as_arrays(self) -> tuple[FloatArray, FloatArray, FloatArray]:
         """``(precision, recall, thresholds)`` as scikit-learn returns them."""
         return self.precision, self.recall, self.thresholds
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict."""
-        return {
-            "precision": self.precision.tolist(),
-            "recall": self.recall.tolist(),
-            "thresholds": self.thresholds.tolist(),
-            "average_precision": self.average_precision,
-            "chance_level": self.chance_level,
-            "n_pos": self.n_pos,
-            "n_neg": self.n_neg,
-        }

@@ -8,12 +8,13 @@ as one half, so ``AUC = 1 - rank loss = U / (m+ m-)`` (Mann–Whitney).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
+from .._serial import Result
 from .._validation import check_choice
 from ..core.divide import divide
 from ..core.scores import ScoreCounts
@@ -26,13 +27,14 @@ __all__ = [
     "RocHull",
     "rank_loss",
     "roc_dominance",
+    "thin_index",
 ]
 
 FloatArray = npt.NDArray[np.float64]
 
 
-@dataclass(frozen=True)
-class AucResult:
+@dataclass(frozen=True, eq=False)
+class AucResult(Result):
     """An AUC with the certified bound of a binned state.
 
     Attributes
@@ -60,10 +62,6 @@ class AucResult:
         """Upper end of the certified interval."""
         return min(1.0, self.value + self.bound)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict."""
-        return {"value": self.value, "bound": self.bound, "binned": self.binned,
-                "lower": self.lower, "upper": self.upper}
 
 
 def _prepend(a: Any, first: float) -> FloatArray:
@@ -82,8 +80,21 @@ def _drop_collinear(fps: FloatArray, tps: FloatArray) -> npt.NDArray[np.intp]:
     return np.flatnonzero(keep)
 
 
-@dataclass(frozen=True)
-class RocCurve:
+def thin_index(n: int, max_points: int) -> npt.NDArray[np.intp]:
+    """Indices 0 … n-1 thinned to at most ``max_points``, both ends always kept.
+
+    Examples
+    --------
+    >>> thin_index(10, 4).tolist()
+    [0, 3, 6, 9]
+    """
+    if n <= max_points:
+        return np.arange(n)
+    return np.unique(np.round(np.linspace(0, n - 1, max_points)).astype(np.intp))
+
+
+@dataclass(frozen=True, eq=False)
+class RocCurve(Result):
     """A receiver operating characteristic curve with its summaries.
 
     Attributes
@@ -102,6 +113,11 @@ class RocCurve:
         Certified bound on ``|AUC_exact - auc|`` (binned states; 0 when exact).
     binned : bool
         Whether the thresholds are bin edges.
+    name : str
+        A legend label (the model, or the class of a one-vs-rest curve).
+    n_points : int
+        Number of points of the full curve (more than ``len(fpr)`` after
+        :meth:`thinned`; the areas are always those of the full curve).
 
     Examples
     --------
@@ -122,6 +138,38 @@ class RocCurve:
     auc: float
     auc_bound: float = 0.0
     binned: bool = False
+    name: str = ""
+    n_points: int = 0
+
+    kind: ClassVar[str] = "roc"
+
+    @property
+    def x(self) -> FloatArray:
+        """The horizontal coordinates (FPR)."""
+        return self.fpr
+
+    @property
+    def y(self) -> FloatArray:
+        """The vertical coordinates (TPR)."""
+        return self.tpr
+
+    @property
+    def area(self) -> float:
+        """The summary area: the ROC AUC."""
+        return self.auc
+
+    def thinned(self, max_points: int) -> RocCurve:
+        """At most ``max_points`` points for display (ends kept; AUC of the full curve)."""
+        keep = thin_index(self.thresholds.size, max_points)
+        if keep.size == self.thresholds.size:
+            return self
+        return replace(self, fpr=self.fpr[keep], tpr=self.tpr[keep],
+                       thresholds=self.thresholds[keep], fps=self.fps[keep],
+                       tps=self.tps[keep])
+
+    def named(self, name: str) -> RocCurve:
+        """The same curve with a legend label."""
+        return replace(self, name=str(name))
 
     @classmethod
     def from_threshold_counts(
@@ -144,7 +192,7 @@ class RocCurve:
             tps, np.zeros(tps.shape), zero_division=zero_division,
             what="true positive rate (no positive samples)")
         return cls(fpr, tpr, thr, fps, tps, tc.n_pos, tc.n_neg, tc.auc(), tc.tie_bound(),
-                   tc.binned)
+                   tc.binned, n_points=int(thr.size))
 
     @classmethod
     def from_counts(
@@ -238,19 +286,6 @@ class RocCurve:
         rel = roc_dominance(self, other)
         return rel == "first" or (not strict and rel == "equal")
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict (lists; the first threshold ``inf`` is written as ``None``)."""
-        return {
-            "fpr": self.fpr.tolist(),
-            "tpr": self.tpr.tolist(),
-            "thresholds": [None if np.isinf(t) else float(t) for t in self.thresholds],
-            "auc": self.auc,
-            "auc_bound": self.auc_bound,
-            "binned": self.binned,
-            "n_pos": self.n_pos,
-            "n_neg": self.n_neg,
-        }
-
     def as_arrays(self) -> tuple[FloatArray, FloatArray, FloatArray]:
         """``(fpr, tpr, thresholds)`` as scikit-learn returns them."""
         return self.fpr, self.tpr, self.thresholds
@@ -279,8 +314,8 @@ def _area_between(x: FloatArray, y: FloatArray, lo: float, hi: float) -> float:
     )
 
 
-@dataclass(frozen=True)
-class RocHull:
+@dataclass(frozen=True, eq=False)
+class RocHull(Result):
     """The upper convex hull of a ROC curve.
 
     Attributes
@@ -314,12 +349,6 @@ class RocHull:
         hx, hy = x[idx], y[idx]
         area = float(np.sum(np.diff(hx) * (hy[1:] + hy[:-1])) / 2.0)
         return cls(hx, hy, t[idx], area)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict."""
-        return {"fpr": self.fpr.tolist(), "tpr": self.tpr.tolist(),
-                "thresholds": [None if np.isinf(v) else float(v) for v in self.thresholds],
-                "auc": self.auc}
 
 
 def _upper_hull(x: FloatArray, y: FloatArray) -> npt.NDArray[np.intp]:

@@ -7,21 +7,29 @@ threshold.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from .._serial import Result
 from ..core.counts import ConfusionMatrix
 from ..core.scores import ScoreCounts
 from ..exceptions import InvalidParameterError
 from ..registry.spec import evaluate_counts, get_metric
+from .cost import check_cost_matrix, expected_costs
+from .roc import thin_index
 from .thresholds import ThresholdCounts, as_score_counts, threshold_counts
 
-__all__ = ["ThresholdChoice", "ThresholdSweep", "choose_threshold", "threshold_sweep"]
+__all__ = [
+    "ThresholdChoice",
+    "ThresholdSweep",
+    "choose_threshold",
+    "sweep_counts",
+    "threshold_sweep",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -29,49 +37,80 @@ _RULES = ("youden", "mcc", "f1", "fbeta", "closest_topleft", "min_cost")
 _OPS = (">=", "<=", ">", "<")
 
 
-@dataclass(frozen=True)
-class ThresholdSweep:
-    """Metrics at every threshold.
+@dataclass(frozen=True, eq=False)
+class ThresholdSweep(Result):
+    """Counts and metrics at every threshold (or a thinned set of them).
 
     Attributes
     ----------
     thresholds : ndarray of shape (T,)
         Descending; at ``thresholds[i]`` samples with ``score >= thresholds[i]`` are
         predicted positive (with ``include_all_negative`` the first is ``+inf``).
-    counts : ndarray of shape (T, 2, 2)
-        The matrix ``[[tn, fp], [fn, tp]]`` at each threshold.
-    values : mapping of str to ndarray
-        Each requested metric at each threshold.
+    tp, fp : ndarray of shape (T,)
+        Positive and negative weight predicted positive at each threshold.
+    n_pos, n_neg : float
+        Total positive and negative weight.
     labels : tuple
         ``(negative, positive)`` labels of the matrices.
+    values : mapping of str to ndarray
+        Each requested metric at each threshold.
+    best : mapping of str to float
+        For each metric with a direction, the threshold that optimises it over every
+        distinct threshold (also after :meth:`thinned`); the highest among ties.
+    chosen : float or None
+        The operating threshold of a report (kept by :meth:`thinned`).
+    n_points : int
+        Number of thresholds before thinning.
     """
 
     thresholds: FloatArray
-    counts: FloatArray
-    values: Mapping[str, FloatArray]
+    tp: FloatArray
+    fp: FloatArray
+    n_pos: float
+    n_neg: float
     labels: tuple[Any, ...]
+    values: Mapping[str, FloatArray]
+    best: Mapping[str, float] = field(default_factory=dict)
+    chosen: float | None = None
+    n_points: int = 0
 
     def __getitem__(self, name: str) -> FloatArray:
         return self.values[name]
+
+    @property
+    def metrics(self) -> tuple[str, ...]:
+        """The metrics swept."""
+        return tuple(self.values)
+
+    @property
+    def counts(self) -> FloatArray:
+        """The (T, 2, 2) stack of matrices ``[[tn, fp], [fn, tp]]``."""
+        out = np.empty((self.thresholds.size, 2, 2))
+        out[:, 0, 0] = self.n_neg - self.fp
+        out[:, 0, 1] = self.fp
+        out[:, 1, 0] = self.n_pos - self.tp
+        out[:, 1, 1] = self.tp
+        return out
 
     def confusion_matrix(self, i: int) -> ConfusionMatrix:
         """The confusion matrix at row ``i`` of the sweep."""
         return _matrix(self.counts[i], self.labels)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict (``inf`` as ``None``, NaN as ``None``)."""
-        def clean(a: FloatArray) -> list[float | None]:
-            return [None if not math.isfinite(v) else float(v) for v in a]
-        return {
-            "thresholds": clean(self.thresholds),
-            "counts": self.counts.tolist(),
-            "values": {k: clean(v) for k, v in self.values.items()},
-            "labels": list(self.labels),
-        }
+    def thinned(self, max_points: int) -> ThresholdSweep:
+        """At most about ``max_points`` thresholds (ends and :attr:`chosen` kept)."""
+        keep = thin_index(self.thresholds.size, max_points)
+        if self.chosen is not None:
+            j = int(np.searchsorted(-self.thresholds, -self.chosen, side="right")) - 1
+            if j >= 0:
+                keep = np.union1d(keep, [j])
+        if keep.size == self.thresholds.size:
+            return self
+        return replace(self, thresholds=self.thresholds[keep], tp=self.tp[keep],
+                       fp=self.fp[keep], values={k: v[keep] for k, v in self.values.items()})
 
 
-@dataclass(frozen=True)
-class ThresholdChoice:
+@dataclass(frozen=True, eq=False)
+class ThresholdChoice(Result):
     """A chosen operating point.
 
     Attributes
@@ -93,17 +132,6 @@ class ThresholdChoice:
     objective: float
     criterion: str
     feasible: bool = True
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict."""
-        return {
-            "threshold": None if not math.isfinite(self.threshold) else self.threshold,
-            "confusion_matrix": None if self.confusion_matrix is None
-            else self.confusion_matrix.to_dict(),
-            "objective": self.objective,
-            "criterion": self.criterion,
-            "feasible": self.feasible,
-        }
 
 
 def _matrix(c: FloatArray, labels: tuple[Any, ...]) -> ConfusionMatrix:
@@ -133,6 +161,7 @@ def threshold_sweep(
     class_index: int | None = None,
     include_all_negative: bool = False,
     zero_division: Any = "warn",
+    chosen: float | None = None,
     **params: Any,
 ) -> ThresholdSweep:
     """Registered metrics as functions of the threshold (seed 000 fig. 11-2, seed 004).
@@ -152,6 +181,8 @@ def threshold_sweep(
         Prepend the ``+inf`` threshold (nothing predicted positive).
     zero_division : "warn", 0.0, 1.0 or nan
         Policy for undefined values.
+    chosen : float, optional
+        An operating threshold to remember (kept when the sweep is thinned).
     **params
         Metric parameters (e.g. ``beta=2`` for ``fbeta``).
 
@@ -162,18 +193,50 @@ def threshold_sweep(
     [0.8, 0.4, 0.35, 0.1]
     >>> sw["ppv"].round(3).tolist(), sw["tpr"].tolist()
     ([1.0, 0.5, 0.667, 0.5], [0.5, 0.5, 1.0, 1.0])
+    >>> sw.best["ppv"]
+    0.8
     """
     state = as_score_counts(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     tc, labels = _binary(state, class_index)
+    return sweep_counts(tc, labels, metrics, include_all_negative=include_all_negative,
+                        zero_division=zero_division, chosen=chosen, **params)
+
+
+def sweep_counts(
+    tc: ThresholdCounts,
+    labels: tuple[Any, Any],
+    metrics: str | Sequence[str],
+    *,
+    include_all_negative: bool = False,
+    zero_division: Any = "warn",
+    chosen: float | None = None,
+    optimize: Sequence[str] | None = None,
+    **params: Any,
+) -> ThresholdSweep:
+    """The sweep of the threshold primitive's counts — the one sweep implementation.
+
+    ``labels`` are ``(negative, positive)``; ``optimize`` names the metrics whose best
+    threshold goes into ``best`` (default: every swept metric with a direction); see
+    :func:`threshold_sweep` for the rest.
+    """
     stack = tc.stack(include_all_negative=include_all_negative)
     thr = tc.thresholds
     if include_all_negative:
         thr = np.concatenate([[np.inf], thr])
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     values: dict[str, FloatArray] = {}
+    best: dict[str, float] = {}
     for name in names:
-        values[name] = _evaluate(name, stack, zero_division, params)
-    return ThresholdSweep(thr, stack, values, labels)
+        v = values[name] = _evaluate(name, stack, zero_division, params)
+        hib = get_metric(name).higher_is_better
+        if optimize is not None and name not in optimize:
+            continue
+        if hib is not None and not np.isnan(v).all():
+            best[name] = float(thr[int(np.nanargmax(v) if hib else np.nanargmin(v))])
+    tp = np.ascontiguousarray(stack[:, 1, 1])
+    fp = np.ascontiguousarray(stack[:, 0, 1])
+    return ThresholdSweep(thr, tp, fp, float(tc.n_pos), float(tc.n_neg), labels, values, best,
+                          None if chosen is None else float(chosen), int(thr.size))
 
 
 def _evaluate(name: str, stack: FloatArray, zero_division: Any, params: Mapping[str, Any]
@@ -215,7 +278,7 @@ def choose_threshold(
     minimize: str | None = None,
     subject_to: Any = None,
     beta: float = 1.0,
-    cost: Any = None,
+    cost_matrix: Any = None,
     priors: Any = None,
     pos_label: Any = None,
     sample_weight: Any = None,
@@ -231,7 +294,7 @@ def choose_threshold(
     rule : {"youden", "mcc", "f1", "fbeta", "closest_topleft", "min_cost"}, optional
         Max Youden's J (informedness), max MCC, max F1 / F-beta (``beta``), the
         point closest to (FPR, TPR) = (0, 1), or the minimum expected cost for the
-        2×2 ``cost`` matrix (rows true, columns predicted, labels in
+        2×2 ``cost_matrix`` (rows true, columns predicted, labels in
         (negative, positive) order) and class ``priors`` (negative, positive;
         default: the sample's).
     maximize, minimize : str, optional
@@ -281,7 +344,10 @@ def choose_threshold(
             obj = -np.sqrt(fpr**2 + fnr**2)
             criterion = "min distance to (0, 1)"
         else:
-            obj = -_expected_cost(tn, fp, fn, tp, cost, priors)
+            if cost_matrix is None:
+                raise InvalidParameterError(
+                    "rule='min_cost' needs cost_matrix= (a 2×2 cost matrix)")
+            obj = -expected_costs(stack, check_cost_matrix(cost_matrix, 2), priors)
             criterion = "min expected cost"
     else:
         target = maximize if maximize is not None else minimize
@@ -306,30 +372,3 @@ def choose_threshold(
     value = float(-obj[i]) if (minimize is not None or rule in ("closest_topleft", "min_cost")) \
         else float(obj[i])
     return ThresholdChoice(float(thr[i]), _matrix(stack[i], labels), value, criterion)
-
-
-def _expected_cost(tn: FloatArray, fp: FloatArray, fn: FloatArray, tp: FloatArray,
-                   cost: Any, priors: Any) -> FloatArray:
-    from .cost import check_cost_matrix
-
-    if cost is None:
-        raise InvalidParameterError("rule='min_cost' needs cost= (a 2×2 cost matrix)")
-    c = check_cost_matrix(cost, 2)
-    n_neg = tn[0] + fp[0]
-    n_pos = tp[0] + fn[0]
-    if priors is None:
-        tot = n_neg + n_pos
-        p_neg, p_pos = n_neg / tot, n_pos / tot
-    else:
-        pr = np.asarray(priors, dtype=np.float64)
-        if pr.shape != (2,) or (pr < 0).any() or not np.isclose(pr.sum(), 1.0):
-            raise InvalidParameterError(
-                f"priors must be (P(negative), P(positive)) summing to 1, got {priors!r}"
-            )
-        p_neg, p_pos = float(pr[0]), float(pr[1])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        fpr = np.where(n_neg > 0, fp / np.where(n_neg > 0, n_neg, 1.0), 0.0)
-        fnr = np.where(n_pos > 0, fn / np.where(n_pos > 0, n_pos, 1.0), 0.0)
-        tpr = 1.0 - fnr
-        tnr = 1.0 - fpr
-    return p_neg * (tnr * c[0, 0] + fpr * c[0, 1]) + p_pos * (fnr * c[1, 0] + tpr * c[1, 1])

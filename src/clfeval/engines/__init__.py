@@ -2,7 +2,8 @@
 into the same mergeable states and merging them.
 
 One machine, bounded memory
-    :func:`evaluate_files` reads CSV/TSV, Parquet (row group by row group), JSON Lines
+    :func:`fold_files` (behind :func:`clfeval.evaluate_files`)
+    reads CSV/TSV, Parquet (row group by row group), JSON Lines
     and NPY/NPZ (memory-mapped) in chunks of ``chunk_rows`` rows and folds each into a
     :class:`~clfeval.ConfusionMatrix` and a :class:`~clfeval.ScoreCounts`. Peak memory
     ≈ 2–3 chunks being decoded/folded (``chunk_rows`` × row width, plus one Parquet
@@ -30,16 +31,17 @@ Clusters: the same code, scaled out
 
 from __future__ import annotations
 
-from .local import Progress, TerminalProgress, evaluate_files, expand_paths
+from .local import DEFAULT_MAX_DISTINCT, Progress, TerminalProgress, expand_paths, fold_files
 from .state import EvalState, Exclusions, load_state, merge_states, save_state
 
 __all__ = [
+    "DEFAULT_MAX_DISTINCT",
     "EvalState",
     "Exclusions",
     "Progress",
     "TerminalProgress",
-    "evaluate_files",
     "expand_paths",
+    "fold_files",
     "load_state",
     "merge_states",
     "save_state",

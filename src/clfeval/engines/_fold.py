@@ -178,6 +178,8 @@ class Partial:
         pos_label = None
         if spec.has_scores and not spec.multiclass_scores:
             pos_label = _binary_pos_label(labs, spec.pos_label)
+        elif spec.pos_label is not None and len(labs) == 2:
+            pos_label = to_python(spec.pos_label)
         if self.cm is not None:
             o = np.asarray(order, dtype=np.intp)
             counts = self.cm[np.ix_(o, o)]

@@ -13,7 +13,7 @@ from ._fold import Folder, Partial, Spec
 from ._frames import make_spec, pandas_chunk
 from .state import EvalState
 
-__all__ = ["evaluate"]
+__all__ = ["fold"]
 
 
 def _partition(df: Any, spec: Spec, index: int) -> Partial:
@@ -31,7 +31,7 @@ def _add(*parts: Partial) -> Partial:
     return out
 
 
-def evaluate(
+def fold(
     ddf: Any,
     *,
     y_true: str | None = None,

@@ -38,7 +38,7 @@ from .state import EvalState
 
 DEFAULT_MAX_DISTINCT = 1 << 20
 
-__all__ = ["Progress", "TerminalProgress", "evaluate_files", "expand_paths"]
+__all__ = ["Progress", "TerminalProgress", "expand_paths", "fold_files"]
 
 
 @dataclass(frozen=True)
@@ -283,7 +283,7 @@ def _merge_partials(parts: list[Partial]) -> Partial:
     return out
 
 
-def evaluate_files(
+def fold_files(
     paths_or_glob: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     *,
     y_true: str | None = None,
@@ -301,7 +301,9 @@ def evaluate_files(
     format: str | None = None,
     progress: Callable[[Progress], None] | bool | None = None,
 ) -> EvalState:
-    """Evaluate predictions stored in files, in bounded memory, on one or more cores.
+    """Fold predictions stored in files into one :class:`EvalState`, in bounded memory, on
+    one or more cores — the engine behind :func:`clfeval.evaluate_files`, which turns the
+    state into a :class:`~clfeval.Report`.
 
     The files are read chunk by chunk (Parquet row group by row group) and folded into
     the confusion matrix and the score state; peak memory is about ``chunk_rows`` times
@@ -360,7 +362,7 @@ def evaluate_files(
     >>> import numpy as np, os, tempfile
     >>> p = os.path.join(tempfile.mkdtemp(), "preds.npz")
     >>> np.savez(p, y_true=np.array([0, 1, 1, 0, 1]), y_pred=np.array([0, 1, 0, 0, 1]))
-    >>> res = evaluate_files(p)
+    >>> res = fold_files(p)
     >>> res.confusion.counts.tolist(), res.n_rows
     ([[2, 0], [1, 2]], 5)
     """

@@ -17,7 +17,7 @@ from ._fold import Folder, Partial, Spec
 from ._frames import make_spec
 from .state import EvalState
 
-__all__ = ["evaluate"]
+__all__ = ["fold"]
 
 
 def _fold_batches(spec: Spec) -> Any:
@@ -212,7 +212,7 @@ def _reraise_worker_error(exc: Exception) -> None:
             raise getattr(exceptions, name)(msg) from exc
 
 
-def evaluate(
+def fold(
     df: Any,
     *,
     y_true: str | None = None,

@@ -21,7 +21,7 @@ from ..core.counts import ConfusionMatrix
 from ..core.labels import to_python
 from ..exceptions import IncompatibleStateError, InvalidParameterError
 
-__all__ = ["EvalState", "Exclusions", "load_state", "merge_states", "save_state"]
+__all__ = ["EvalState", "Exclusions", "as_state", "load_state", "merge_states", "save_state"]
 
 SCHEMA = "clfeval.EvalState"
 SCHEMA_VERSION = 1
@@ -246,8 +246,25 @@ def _embed(cm: ConfusionMatrix, labels: tuple[Any, ...]) -> ConfusionMatrix:
     return ConfusionMatrix(out, labels, pos_label=cm.pos_label)
 
 
-def merge_states(states: Iterable[EvalState]) -> EvalState:
+def as_state(obj: Any) -> EvalState:
+    """The :class:`EvalState` of a state or of a report that carries one."""
+    if isinstance(obj, EvalState):
+        return obj
+    st = getattr(obj, "state", None)
+    if isinstance(st, EvalState):
+        return st
+    raise InvalidParameterError(
+        f"expected an EvalState or a report carrying one (report.state), got "
+        f"{type(obj).__name__}" + (" without a state (a report read back from JSON has "
+                                   "none: save the state with save_state)"
+                                   if hasattr(obj, "state") else ""))
+
+
+def merge_states(states: Iterable[Any]) -> EvalState:
     """Merge partial states (shards, partitions, nightly runs) into one.
+
+    Reports (``clfeval.evaluate_files(...)``, ``clfeval.evaluate(...)``) are accepted for
+    the state they carry.
 
     Raises :class:`~clfeval.IncompatibleStateError` when they differ in declared labels,
     bins, threshold, positive class or schema.
@@ -261,7 +278,7 @@ def merge_states(states: Iterable[EvalState]) -> EvalState:
     >>> both.confusion.counts.tolist(), both.n_rows
     ([[8, 1], [1, 6]], 16)
     """
-    items = list(states)
+    items = [as_state(s) for s in states]
     if not items:
         raise InvalidParameterError("merge_states needs at least one state")
     # pairwise tree: O(log n) depth, the same result as a left fold for integer counts
@@ -271,8 +288,9 @@ def merge_states(states: Iterable[EvalState]) -> EvalState:
     return items[0]
 
 
-def save_state(state: EvalState, path: str | os.PathLike[str]) -> None:
-    """Write a state as JSON (atomically: a crash never leaves a half-written file).
+def save_state(state: Any, path: str | os.PathLike[str]) -> None:
+    """Write a state (or the state a report carries) as JSON, atomically: a crash never
+    leaves a half-written file.
 
     Examples
     --------
@@ -284,10 +302,11 @@ def save_state(state: EvalState, path: str | os.PathLike[str]) -> None:
     >>> load_state(p) == st
     True
     """
+    data = as_state(state).to_dict()
     p = os.fspath(path)
     tmp = f"{p}.tmp-{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(state.to_dict(), fh, allow_nan=False)
+        json.dump(data, fh, allow_nan=False)
     os.replace(tmp, p)
 
 

@@ -17,8 +17,11 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.counts import ConfusionMatrix
+from ..curves.cost import CostCurve
 from ..exceptions import InvalidInputError, InvalidParameterError, MissingDependencyError
-from ..report._model import Comparison, CostCurveData, Curve, Report
+from ..report._model import Comparison, Report
+
+Curve = Any  # a RocCurve or PrecisionRecallCurve (both have name, x, y, thresholds, area)
 
 __all__ = [
     "ConfusionMatrixDisplay",
@@ -85,13 +88,11 @@ def _reports(obj: Report | Comparison) -> list[tuple[str, Report]]:
 
 def _report_curves(obj: Report | Comparison, kind: str) -> list[Curve]:
     """The ROC (``kind="roc"``) or PR curves of a report, or one per model of a comparison."""
-    from dataclasses import replace
-
     curves: list[Curve] = []
     for name, r in _reports(obj):
         own = r.roc if kind == "roc" else r.pr
         if len(own) == 1 and isinstance(obj, Comparison):
-            curves.append(replace(own[0], name=name))
+            curves.append(own[0].named(name))
         else:
             curves.extend(own)
     if not curves:
@@ -112,17 +113,22 @@ def _prediction_curves(y_true: Any, y_score: Any, kind: str, pos_label: Any,
 
 def _state_curves(state: Any, kind: str, name: str, max_points: int) -> list[Curve]:
     """ROC or PR curves read from a ScoreCounts state (one per class if multiclass)."""
-    from ..report import _scores
+    from ..curves import PrecisionRecallCurve, RocCurve, threshold_counts
 
-    make = _scores.roc_curve if kind == "roc" else _scores.pr_curve
+    make = RocCurve if kind == "roc" else PrecisionRecallCurve
+
+    def curve(tc: Any, label: str) -> Curve:
+        return make.from_threshold_counts(tc, zero_division=np.nan).named(label).thinned(
+            max_points)
+
     if state.is_multiclass:
         out = []
         for j, lab in enumerate(state.labels):
-            bc = _scores.counts(state, j)
-            if bc.n_pos > 0 and bc.n_neg > 0:
-                out.append(make(bc, str(lab), max_points))
+            tc = threshold_counts(state, class_index=j)
+            if tc.n_pos > 0 and tc.n_neg > 0:
+                out.append(curve(tc, str(lab)))
         return out
-    return [make(_scores.counts(state), name, max_points)]
+    return [curve(threshold_counts(state), name)]
 
 
 # --------------------------------------------------------------- confusion matrix
@@ -218,7 +224,7 @@ class ConfusionMatrixDisplay:
 # --------------------------------------------------------------- ROC
 def _theta_indices(c: Curve, n: int) -> list[int]:
     idx = [i for i, t in enumerate(c.thresholds)
-           if np.isfinite(t) and c.y[i] is not None and c.x[i] is not None]
+           if i < len(c.x) and np.isfinite(t) and np.isfinite(c.y[i]) and np.isfinite(c.x[i])]
     if not idx or n <= 0:
         return []
     x = np.array([c.x[i] for i in idx], dtype=float)
@@ -382,8 +388,9 @@ class PrecisionRecallDisplay:
             (line,) = ax.plot(x, y, drawstyle="steps-post", label=label)
             self.lines_.append(line)
             if break_even and c.break_even is not None:
-                (pt,) = ax.plot([c.break_even], [c.break_even], "o", mfc="none",
-                                color=line.get_color(), label=f"BEP {c.break_even:.3f}")
+                bep = c.break_even.value
+                (pt,) = ax.plot([bep], [bep], "o", mfc="none",
+                                color=line.get_color(), label=f"BEP {bep:.3f}")
                 self.bep_points_.append(pt)
         ax.plot([0, 1], [0, 1], color="lightgrey", linewidth=0.6)  # P = R
         ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.05), xlabel="recall", ylabel="precision",
@@ -423,7 +430,7 @@ class ThresholdDisplay:
         unknown = [m for m in metrics if m not in sw.metrics]
         if unknown:
             raise InvalidParameterError(f"the sweep has no {unknown}; it has {list(sw.metrics)}")
-        return cls(sw.thresholds, {m: sw.values[sw.metrics.index(m)] for m in metrics},
+        return cls(sw.thresholds.tolist(), {m: sw.values[m].tolist() for m in metrics},
                    sw.chosen)
 
     @classmethod
@@ -435,7 +442,7 @@ class ThresholdDisplay:
         from ..report import evaluate
 
         r = evaluate(y_true, y_score=y_score, pos_label=pos_label, sample_weight=sample_weight,
-                     threshold=threshold, ci=None, max_points=max_points)
+                     threshold=threshold, level=None, max_points=max_points)
         return cls.from_report(r, metrics)
 
     def plot(self, ax: Any = None) -> ThresholdDisplay:
@@ -471,7 +478,7 @@ class CostCurveDisplay:
     ax_, figure_
     """
 
-    curves: Sequence[tuple[str, CostCurveData]]
+    curves: Sequence[tuple[str, CostCurve]]
     envelope_lines_: list[Any] = field(default_factory=list, init=False, repr=False)
     point_lines_: list[Any] = field(default_factory=list, init=False, repr=False)
     ax_: Any = field(default=None, init=False, repr=False)
@@ -492,7 +499,7 @@ class CostCurveDisplay:
         from ..report import evaluate
 
         return cls.from_report(evaluate(y_true, y_score=y_score, pos_label=pos_label,
-                                        sample_weight=sample_weight, ci=None, title=name))
+                                        sample_weight=sample_weight, level=None, title=name))
 
     def plot(self, ax: Any = None, *, point_lines: bool = True) -> CostCurveDisplay:
         """Draw (single model: every ROC point's line in grey, plus the envelope)."""
@@ -500,7 +507,7 @@ class CostCurveDisplay:
         self.point_lines_, self.envelope_lines_ = [], []
         if point_lines and len(self.curves) == 1:
             cc = self.curves[0][1]
-            for f, n in zip(cc.line_fpr, cc.line_fnr, strict=True):
+            for f, n in zip(cc.fpr, cc.fnr, strict=True):
                 (ln,) = ax.plot([0, 1], [f, n], color="lightgrey", linewidth=0.6)
                 self.point_lines_.append(ln)
         for name, cc in self.curves:

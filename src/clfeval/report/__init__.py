@@ -1,30 +1,29 @@
 """Reports: everything about a classifier computed once, rendered many ways.
 
 :func:`evaluate` and :func:`compare` build frozen :class:`Report` /
-:class:`Comparison` objects; the renderers below are pure functions of them.
+:class:`Comparison` objects from arrays; :func:`from_state` builds the same
+:class:`Report` from a mergeable state (every other front door ends there). The
+renderers are pure functions of the model: they never compute a number.
 """
 
 from __future__ import annotations
 
-from ._build import compare, evaluate, from_states
+from . import _text  # noqa: F401  (installs str(report))
+from ._build import compare, default_threshold, evaluate, from_state, from_states
 from ._datasets import DatasetComparison, compare_datasets
+from ._doors import evaluate_files
 from ._export import from_json, safe_cell, to_csv, to_json
 from ._html import to_html
 from ._model import (
     SCHEMA,
     SCHEMA_VERSION,
     Comparison,
-    CostAnalysis,
-    CostCurveData,
-    Curve,
-    Interval,
     MetricRow,
     PairwiseTest,
     PerClassTable,
     RankTable,
     Report,
     ReportWarning,
-    ThresholdSweep,
 )
 from ._text import to_markdown, to_text
 
@@ -32,22 +31,20 @@ __all__ = [
     "SCHEMA",
     "SCHEMA_VERSION",
     "Comparison",
-    "CostAnalysis",
-    "CostCurveData",
-    "Curve",
     "DatasetComparison",
-    "Interval",
     "MetricRow",
     "PairwiseTest",
     "PerClassTable",
     "RankTable",
     "Report",
     "ReportWarning",
-    "ThresholdSweep",
     "compare",
     "compare_datasets",
+    "default_threshold",
     "evaluate",
+    "evaluate_files",
     "from_json",
+    "from_state",
     "from_states",
     "safe_cell",
     "to_csv",

@@ -10,9 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._model import Comparison, Report, visible
+from ..exceptions import InvalidParameterError
+from ._escape import visible
+from ._model import BINARY_HEADLINE, MULTI_HEADLINE, Comparison, Report
 
-__all__ = ["Block", "blocks", "fmt", "fmt_count"]
+__all__ = ["Block", "blocks", "fmt", "fmt_count", "samples_phrase"]
 
 PER_CLASS_COLUMNS = ("tpr", "tnr", "ppv", "npv", "f1", "jaccard", "mcc_ovr")
 
@@ -32,28 +34,38 @@ class Block:
     key: str = ""
 
 
-def fmt(v: float | None, digits: int = 4) -> str:
-    """A metric value: fixed decimals, ``n/a`` when undefined, ``inf`` kept."""
-    if v is None:
+def fmt(v: Any, digits: int = 4) -> str:
+    """A metric value: fixed decimals, ``n/a`` when undefined (``None`` or NaN), ``inf`` kept."""
+    if v is None or v != v:
         return "n/a"
+    v = float(v)
     if v in (float("inf"), float("-inf")):
         return "inf" if v > 0 else "-inf"
     return f"{v:.{digits}f}"
 
 
-def fmt_p(v: float | None) -> str:
+def fmt_p(v: Any) -> str:
     """A p-value: 4 decimals, or scientific notation below 1e-4 (never a bare 0.0000)."""
-    if v is None:
+    if v is None or v != v:
         return "n/a"
+    v = float(v)
     return f"{v:.2e}" if 0 < v < 1e-4 else f"{v:.4f}"
 
 
 def fmt_count(v: Any) -> str:
     """A count: integer when whole, else 4 significant digits."""
-    if v is None:
+    if v is None or v != v:
         return "n/a"
     f = float(v)
     return str(int(f)) if f == int(f) and abs(f) < 1e15 else f"{f:.6g}"
+
+
+def samples_phrase(r: Report) -> str:
+    """``"150 samples"``, or ``"150 rows (total weight 312.5)"`` for a weighted report."""
+    if r.confusion.is_weighted:
+        rows = f"{r.n_rows:,} rows" if r.n_rows else "weighted samples"
+        return f"{rows} (total weight {fmt_count(r.n_samples)})"
+    return f"{fmt_count(r.n_samples)} samples"
 
 
 def _table(key: str, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> Block:
@@ -62,8 +74,6 @@ def _table(key: str, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> B
 
 def headline_names(r: Report) -> tuple[str, ...]:
     """The headline metrics of a report (those present)."""
-    from ._build import BINARY_HEADLINE, MULTI_HEADLINE
-
     names = BINARY_HEADLINE if r.confusion.n_classes == 2 and r.pos_label is not None \
         else MULTI_HEADLINE
     have = {row.name for row in r.overall}
@@ -74,7 +84,7 @@ def _interval(r: Report, name: str) -> str:
     iv = r.row(name).interval
     if iv is None:
         return ""
-    return f"[{fmt(iv.lower)}, {fmt(iv.upper)}]"
+    return f"[{fmt(iv.low)}, {fmt(iv.high)}]"
 
 
 def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Block]:
@@ -82,7 +92,7 @@ def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Bloc
     h1, h2 = ("h1", "h2") if level == 1 else ("h2", "h2")
     out = [Block(h1, "clfeval report" + (f" — {r.title}" if r.title else ""))]
     cm = r.confusion
-    facts = [f"{fmt_count(r.n_samples)} samples, {cm.n_classes} classes"]
+    facts = [samples_phrase(r) + f", {cm.n_classes} classes"]
     if r.pos_label is not None and cm.n_classes == 2:
         facts.append(f"positive class {r.pos_label!s}")
     if r.threshold is not None:
@@ -99,7 +109,7 @@ def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Bloc
     out.append(_table("confusion_matrix", ["actual \\ predicted", *labels, "total"], rows))
     out.append(Block(h2, "Accuracy matrix (row-normalised, %)"))
     out.append(_table("accuracy_matrix", ["actual \\ predicted", *labels],
-                      [[lab, *(fmt(None if x is None else 100 * x, 1) for x in row)]
+                      [[lab, *(fmt(100 * x, 1) for x in row)]
                        for lab, row in zip(labels, r.accuracy_matrix, strict=False)]))
     out.append(Block(h2, "Headline metrics"))
     has_iv = any(r.row(n).interval is not None for n in headline_names(r))
@@ -116,7 +126,8 @@ def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Bloc
     if r.roc:
         out.append(Block(h2, "Score curves"))
         out.append(_table("curves", ["curve", "ROC AUC", "average precision", "P-R break-even"], [
-            [roc.name, fmt(roc.area), fmt(pr.area), fmt(pr.break_even)]
+            [roc.name, fmt(roc.area), fmt(pr.area),
+             fmt(None if pr.break_even is None else pr.break_even.value)]
             for roc, pr in zip(r.roc, r.pr, strict=False)]))
     if r.cost_curve is not None:
         out.append(Block("p", f"Cost curve (Drummond & Holte): area under the lower envelope "
@@ -153,18 +164,18 @@ def comparison_blocks(c: Comparison, *, full: bool = False) -> list[Block]:
     """Blocks of a comparison."""
     out = [Block("h1", "clfeval comparison" + (f" — {c.title}" if c.title else ""))]
     first = c.reports[0]
-    out.append(Block("p", f"{len(c.names)} models, {fmt_count(first.n_samples)} samples, "
+    out.append(Block("p", f"{len(c.names)} models, {samples_phrase(first)}, "
                           f"{first.confusion.n_classes} classes"))
     out.append(Block("h2", "Metrics side by side"))
 
     def cell(r: Report, h: str) -> str:
         try:
             row = r.row(h)
-        except KeyError:
+        except InvalidParameterError:
             return ""
         s = fmt(row.value)
         if row.interval is not None:
-            s += f" [{fmt(row.interval.lower)}, {fmt(row.interval.upper)}]"
+            s += f" [{fmt(row.interval.low)}, {fmt(row.interval.high)}]"
         return s
 
     out.append(_table("comparison", ["metric", *c.names],

@@ -1,51 +1,64 @@
-"""``evaluate`` and ``compare``: validate once, count once, fill a frozen :class:`Report`."""
+"""The front door in memory — ``evaluate`` and ``compare`` — and :func:`from_state`, where
+every front door ends: validate once, fold into the states once, derive the report."""
 
 from __future__ import annotations
 
 import contextlib
+import math
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from .._serial import num
 from .._validation import as_1d_labels, as_scores, as_weights, check_choice, check_consistent_length
 from ..core.counts import ConfusionMatrix
 from ..core.labels import resolve_pos_label, to_python
+from ..curves.cost import CostCurve, cost_analysis
+from ..curves.multiclass import average_precision_multiclass, ovr_auc
+from ..curves.pr import PrecisionRecallCurve
+from ..curves.roc import RocCurve
+from ..curves.sweep import ThresholdSweep, sweep_counts
+from ..curves.thresholds import ThresholdCounts, threshold_counts
 from ..exceptions import InvalidInputError, InvalidParameterError
-from ..registry.spec import evaluate_counts, get_metric, list_metrics
-from . import _scores
+from ..registry.spec import MetricSpec, evaluate_counts, list_metrics
+from ..stats._results import ConfidenceInterval
 from ._model import (
+    BINARY_HEADLINE,
+    MULTI_HEADLINE,
     Comparison,
-    CostAnalysis,
-    Curve,
-    Interval,
     MetricRow,
     PairwiseTest,
     PerClassTable,
     RankTable,
     Report,
     ReportWarning,
-    ThresholdSweep,
-    num,
 )
 
-__all__ = ["compare", "evaluate", "from_states"]
+__all__ = ["compare", "default_threshold", "evaluate", "from_state", "from_states"]
 
 Array = npt.NDArray[Any]
 NAN = float("nan")
 
-#: thresholds optimising these (over every distinct score) are reported as ``sweep.best``
-SWEEP_OPTIMA = ("f1", "mcc", "accuracy", "balanced_accuracy", "informedness")
-#: metrics computed at every (displayed) threshold of a binary sweep
+#: metrics computed at every threshold of a binary sweep (optima over every distinct score)
 SWEEP_METRICS = ("tpr", "fpr", "ppv", "npv", "f1", "accuracy", "balanced_accuracy", "mcc",
                  "informedness")
-BINARY_HEADLINE = ("accuracy", "balanced_accuracy", "tpr", "tnr", "ppv", "npv", "f1", "mcc",
-                   "cohen_kappa", "roc_auc", "average_precision")
-MULTI_HEADLINE = ("accuracy", "balanced_accuracy", "f1_macro", "f1_weighted", "ppv_macro",
-                  "tpr_macro", "mcc", "cohen_kappa", "roc_auc_macro")
+#: the best threshold over every distinct score is reported for these
+SWEEP_OPTIMA = ("f1", "mcc", "accuracy", "balanced_accuracy", "informedness")
+#: per-class metrics that get per-class Wilson intervals
+PER_CLASS_INTERVALS = ("tpr", "tnr", "ppv", "npv")
+#: lines of the cost curve kept for display
+COST_CURVE_LINES = 60
 #: imbalance warning when the smallest present class is below this share of the largest
 IMBALANCE_RATIO = 0.1
+#: metrics that get a bootstrap interval (name, average) — the headline non-proportions
+BOOTSTRAP_BINARY = ("f1", "mcc", "cohen_kappa", "balanced_accuracy", "informedness")
+BOOTSTRAP_MULTI = (("f1", "macro"), ("f1", "weighted"), ("mcc", None), ("cohen_kappa", None),
+                   ("balanced_accuracy", None), ("ppv", "macro"), ("tpr", "macro"))
+N_RESAMPLES = 1000
+SEED = 20240601
 
 
 def _is_estimator(obj: Any) -> bool:
@@ -86,11 +99,6 @@ def _orient(y_score: Any, classes: Any, pos_label: Any) -> Any:
     return y_score
 
 
-def _default_threshold(s: Array) -> float:
-    """0.5 for probabilities (all scores in [0, 1]), 0.0 for decision values."""
-    return 0.5 if float(s.min()) >= 0.0 and float(s.max()) <= 1.0 else 0.0
-
-
 def evaluate(
     y_true: Any,
     y_pred: Any = None,
@@ -101,7 +109,7 @@ def evaluate(
     sample_weight: Any = None,
     threshold: float | None = None,
     cost_matrix: Any = None,
-    ci: float | None = 0.95,
+    level: float | None = 0.95,
     response_method: str = "auto",
     title: str = "",
     source: Mapping[str, str] | None = None,
@@ -130,9 +138,8 @@ def evaluate(
         Threshold for binary scores (default 0.5 for scores in [0, 1], else 0.0).
     cost_matrix : array-like of shape (K, K), optional
         ``cost_matrix[i][j]`` is the cost of predicting class ``j`` for class ``i``.
-    ci : float or None
-        Confidence level of the intervals (``None`` for none). Intervals need
-        :mod:`clfeval.stats`; without it the rows carry no interval.
+    level : float or None
+        Confidence level of the intervals (``None`` for none).
     response_method : {"auto", "predict_proba", "decision_function", "predict"}
         For estimators: which scores to use ("auto" prefers ``predict_proba``).
     title : str
@@ -156,7 +163,7 @@ def evaluate(
     >>> round(r.metric("f1"), 4)
     0.6667
     >>> r2 = clfeval.evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8])
-    >>> r2.threshold, r2.roc[0].area
+    >>> r2.threshold, r2.roc[0].auc
     (0.5, 0.75)
     """
     score_labels: list[Any] | None = None
@@ -208,13 +215,23 @@ def evaluate(
         raise InvalidInputError(
             f"y_score is 1-D but there are {k} classes; pass one score column per class")
 
+    from ..core.scores import ScoreCounts
+    from ..engines.state import EvalState
+
     thr_used: float | None = None
+    sc = None
+    if s is not None:
+        if s.ndim == 1:
+            sc = ScoreCounts.from_scores(yt, s, labels=labs, pos_label=pos_label,
+                                         sample_weight=w, max_distinct=None)
+        else:
+            sc = ScoreCounts.from_scores(yt, s, labels=labs, sample_weight=w, max_distinct=None)
     if y_pred is None:
         assert s is not None
+        assert sc is not None
         if s.ndim == 1:
-            thr_used = _default_threshold(s) if threshold is None else threshold
-            cm = ConfusionMatrix.from_scores(yt, s, thr_used, pos_label=pos_label, labels=labs,
-                                             sample_weight=w)
+            cm = None  # read off the score state at the threshold, by from_state
+            thr_used = default_threshold(s) if threshold is None else _check_threshold(threshold)
         else:
             yp = np.asarray(labs, dtype=object)[np.argmax(s, axis=1)]
             yp = np.asarray(yp.tolist())
@@ -223,21 +240,17 @@ def evaluate(
     else:
         cm = ConfusionMatrix.from_predictions(yt, y_pred, labels=labs, sample_weight=w,
                                               pos_label=pos_label)
-    if cm.n_classes == 2 and cm.pos_label is None:
-        with contextlib.suppress(InvalidParameterError):
-            cm = cm.with_pos_label(cm.labels[cm.pos_index(None)])
+    state = EvalState(cm, sc, n, n, pos_label=None if sc is None or sc.is_multiclass
+                      else sc.pos_label, threshold=thr_used)
+    return from_state(state, cost_matrix=cost_matrix, level=level, title=title, source=source,
+                      max_points=max_points)
 
-    sc = None
-    if s is not None:
-        from ..core.scores import ScoreCounts
 
-        if s.ndim == 1:
-            sc = ScoreCounts.from_scores(yt, s, labels=labs, pos_label=cm.labels[
-                cm.pos_index(pos_label)], sample_weight=w, max_distinct=None)
-        else:
-            sc = ScoreCounts.from_scores(yt, s, labels=labs, sample_weight=w, max_distinct=None)
-    return from_states(cm, sc, threshold=thr_used, cost_matrix=cost_matrix, ci=ci, title=title,
-                       source=source, max_points=max_points)
+def _check_threshold(threshold: Any) -> float:
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.number)) \
+            or not math.isfinite(float(threshold)):
+        raise InvalidParameterError(f"threshold must be a finite number, got {threshold!r}")
+    return float(threshold)
 
 
 def from_states(
@@ -247,12 +260,14 @@ def from_states(
     threshold: float | None = None,
     pos_label: Any = None,
     cost_matrix: Any = None,
-    ci: float | None = 0.95,
+    level: float | None = 0.95,
     title: str = "",
     source: Mapping[str, str] | None = None,
     max_points: int = 400,
 ) -> Report:
-    """Build a report from the mergeable states alone (no rows needed).
+    """Build a report from a confusion matrix and/or a score state (no rows needed).
+
+    A convenience over :func:`from_state` for the two states alone.
 
     Parameters
     ----------
@@ -262,269 +277,382 @@ def from_states(
     scores : ScoreCounts, optional
         The score state (binary, or one column per class).
     threshold : float, optional
-        The threshold that produced ``confusion`` from binary scores (marked on the curves
-        and the threshold control).
+        The threshold that produced ``confusion`` from binary scores.
     pos_label : label, optional
         The positive class of a binary confusion matrix (default: its own, else ``1``).
-    cost_matrix, ci, title, source, max_points
+    cost_matrix, level, title, source, max_points
         As in :func:`evaluate`.
 
     Examples
     --------
-    >>> from clfeval import ConfusionMatrix, ScoreCounts
+    >>> from clfeval import ScoreCounts
     >>> sc = ScoreCounts.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     >>> r = from_states(None, sc, threshold=0.3)
-    >>> r.confusion.counts.tolist(), r.roc[0].area
+    >>> r.confusion.counts.tolist(), r.roc[0].auc
     ([[1, 1], [0, 2]], 0.75)
+    """
+    from ..engines.state import EvalState
+
+    if confusion is not None and pos_label is not None and confusion.n_classes == 2:
+        confusion = confusion.with_pos_label(pos_label)
+    n = 0
+    if confusion is not None:
+        n = round(float(confusion.total))
+    elif scores is not None:
+        n = round(float(np.sum(scores.total_weight())))
+    state = EvalState(confusion, scores, n, n, pos_label=pos_label if pos_label is not None
+                      else (None if scores is None or scores.is_multiclass
+                            else scores.pos_label), threshold=threshold)
+    return from_state(state, cost_matrix=cost_matrix, level=level, title=title, source=source,
+                      max_points=max_points)
+
+
+def from_state(
+    state: Any,
+    *,
+    cost_matrix: Any = None,
+    level: float | None = 0.95,
+    title: str = "",
+    source: Mapping[str, str] | None = None,
+    max_points: int = 400,
+) -> Report:
+    """Derive the whole report from one mergeable :class:`~clfeval.engines.EvalState`.
+
+    Every front door ends here: :func:`evaluate` (in memory), :func:`clfeval.evaluate_files`
+    (streamed, pooled), ``clfeval.dask.evaluate``, ``clfeval.spark.evaluate`` and
+    ``clfeval merge --report``. The report keeps the state (``report.state``).
+
+    Examples
+    --------
+    >>> import clfeval
+    >>> r = clfeval.evaluate([0, 1, 1], [0, 1, 0])
+    >>> from_state(r.state) == r
+    True
     """
     if max_points < 2:
         raise InvalidParameterError(f"max_points must be at least 2, got {max_points}")
-    full: _scores.BinaryCounts | None = None
-    tables: list[tuple[str, _scores.BinaryCounts]] = []
-    if scores is not None:
-        if scores.is_multiclass:
-            for j, lab in enumerate(scores.labels):
-                tables.append((str(lab), _scores.counts(scores, j)))
-        else:
-            full = _scores.counts(scores)
-    if confusion is None:
-        if full is None:
+    lvl = _check_level(level)
+    scores = state.scores
+    threshold = state.threshold
+    tc: ThresholdCounts | None = None
+    if scores is not None and not scores.is_multiclass:
+        tc = threshold_counts(scores)
+    cm = state.confusion
+    if cm is None:
+        if tc is None:
             raise InvalidInputError(
                 "no confusion matrix: give predictions, or binary scores and a threshold")
         if threshold is None:
-            lo, hi = float(full.thresholds.min()), float(full.thresholds.max())
-            threshold = 0.5 if lo >= 0.0 and hi <= 1.0 else 0.0
-        j = int(np.searchsorted(-full.thresholds, -threshold, side="right")) - 1
-        tp = float(full.tp[j]) if j >= 0 else 0.0
-        fp = float(full.fp[j]) if j >= 0 else 0.0
-        labs = scores.labels
-        pi = scores.pos_index
-        mat = np.zeros((2, 2))
-        mat[pi, pi], mat[pi, 1 - pi] = tp, full.n_pos - tp
-        mat[1 - pi, pi], mat[1 - pi, 1 - pi] = fp, full.n_neg - fp
-        if scores.is_weighted is False and np.all(mat == np.round(mat)):
-            mat = mat.astype(np.int64)
-        confusion = ConfusionMatrix(mat, labs, pos_label=labs[pi])
-    cm = confusion
-    if pos_label is not None and cm.n_classes == 2:
-        cm = cm.with_pos_label(pos_label)
+            threshold = default_threshold(tc.thresholds)
+        cm = _matrix_at(scores, tc, threshold)
+    if state.pos_label is not None and cm.n_classes == 2:
+        cm = cm.with_pos_label(state.pos_label)
     if cm.n_classes == 2 and cm.pos_label is None:
         with contextlib.suppress(InvalidParameterError):
             cm = cm.with_pos_label(cm.labels[cm.pos_index(None)])
-    if full is not None and cm.pos_label is not None and cm.pos_label != scores.pos_label:
+    if tc is not None and cm.pos_label is not None and cm.pos_label != scores.pos_label:
         raise InvalidInputError(
             f"the confusion matrix's positive class {cm.pos_label!r} differs from the score "
             f"state's {scores.pos_label!r}")
-    roc: tuple[Curve, ...] = ()
-    pr: tuple[Curve, ...] = ()
-    sweep: ThresholdSweep | None = None
-    ccurve = None
-    if full is not None:
-        name = title or "model"
-        roc = (_scores.roc_curve(full, name, max_points),)
-        pr = (_scores.pr_curve(full, name, max_points),)
-        sweep = _sweep(full, threshold, max_points)
-        ccurve = _scores.cost_curve(full)
-    elif tables:
-        ok = [(n, t) for n, t in tables if t.n_pos > 0 and t.n_neg > 0]
-        roc = tuple(_scores.roc_curve(t, n, max_points) for n, t in ok)
-        pr = tuple(_scores.pr_curve(t, n, max_points) for n, t in ok)
 
-    cost = None if cost_matrix is None else _cost(cm, cost_matrix, full, sweep)
-    overall, per_class = _metric_rows(cm, ci)
-    overall = overall + _curve_rows(cm, roc, pr, _auc_interval(scores, full, ci))
-    warns = _warnings(cm, per_class, overall)
+    roc: tuple[RocCurve, ...] = ()
+    pr: tuple[PrecisionRecallCurve, ...] = ()
+    sweep: ThresholdSweep | None = None
+    ccurve: CostCurve | None = None
+    auc_rows: tuple[MetricRow, ...] = ()
+    if tc is not None:
+        name = title or "model"
+        roc_full = RocCurve.from_threshold_counts(tc, zero_division=np.nan).named(name)
+        pr_full = PrecisionRecallCurve.from_threshold_counts(tc, zero_division=np.nan)
+        roc = (roc_full.thinned(max_points),)
+        pr = (pr_full.named(name).thinned(max_points),)
+        sweep = sweep_counts(tc, _binary_labels(scores), SWEEP_METRICS, zero_division=np.nan,
+                             chosen=threshold, optimize=SWEEP_OPTIMA).thinned(max_points)
+        if tc.n_pos > 0 and tc.n_neg > 0:
+            ccurve = CostCurve.from_roc(roc_full).thinned(COST_CURVE_LINES)
+        auc_rows = _binary_auc_rows(roc_full, pr_full, _auc_interval(scores, tc, lvl))
+    elif scores is not None:
+        rocs, prs = [], []
+        for j, lab in enumerate(scores.labels):
+            tcj = threshold_counts(scores, class_index=j)
+            if tcj.n_pos > 0 and tcj.n_neg > 0:
+                rocs.append(RocCurve.from_threshold_counts(tcj, zero_division=np.nan)
+                            .named(str(lab)).thinned(max_points))
+                prs.append(PrecisionRecallCurve.from_threshold_counts(tcj, zero_division=np.nan)
+                           .named(str(lab)).thinned(max_points))
+        roc, pr = tuple(rocs), tuple(prs)
+        auc_rows = _multiclass_auc_rows(scores)
+
+    cost = None
+    if cost_matrix is not None:
+        cost = cost_analysis(cm, cost_matrix, threshold_counts=tc,
+                             at=None if sweep is None else sweep.thresholds)
+    overall, per_class = _metric_rows(cm, lvl)
+    overall = overall + auc_rows
+    warns = _warnings(cm, per_class, overall, state)
     with np.errstate(invalid="ignore", divide="ignore"):
-        acc = cm.accuracy_matrix(zero_division=NAN)
-        err = cm.error_matrix(zero_division=NAN)
+        acc = np.asarray(cm.accuracy_matrix(zero_division=NAN), dtype=np.float64)
+        err = np.asarray(cm.error_matrix(zero_division=NAN), dtype=np.float64)
     return Report(
         title=title,
         confusion=cm,
-        accuracy_matrix=_to_mat(acc),
-        error_matrix=_to_mat(err),
+        accuracy_matrix=acc,
+        error_matrix=err,
         overall=overall,
         per_class=per_class,
         warnings=warns,
-        threshold=None if threshold is None or full is None else float(threshold),
+        threshold=None if threshold is None or tc is None else float(threshold),
         roc=roc,
         pr=pr,
         sweep=sweep,
         cost=cost,
-        source=dict(source or {}),
         cost_curve=ccurve,
+        source=dict(source or {}),
+        n_rows=int(state.n_used),
+        state=state,
     )
 
 
-def _is(yt: Array, lab: Any) -> npt.NDArray[np.bool_]:
-    if yt.dtype.kind in "US":
-        return yt == str(lab)
-    return np.asarray(yt == lab)
+def default_threshold(values: Any) -> float:
+    """0.5 for probabilities (every score in [0, 1]), else 0.0 (decision values)."""
+    v = np.asarray(values, dtype=np.float64)
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return 0.5
+    return 0.5 if float(v.min()) >= 0.0 and float(v.max()) <= 1.0 else 0.0
 
 
-def _to_mat(a: Array) -> tuple[tuple[float | None, ...], ...]:
-    return tuple(tuple(num(x) for x in row) for row in np.asarray(a, dtype=np.float64))
+def _matrix_at(scores: Any, tc: ThresholdCounts, threshold: float) -> ConfusionMatrix:
+    """The confusion matrix at ``threshold`` in the state's label order."""
+    m = tc.matrix_at(threshold)  # [[tn, fp], [fn, tp]] in (negative, positive) order
+    pi = scores.pos_index
+    if pi == 0:
+        m = m[::-1, ::-1]
+    if scores.is_weighted and not np.all(m == np.round(m)):
+        m = m.astype(np.float64)
+    elif not scores.is_weighted:
+        m = m.astype(np.int64)
+    return ConfusionMatrix(np.ascontiguousarray(m), scores.labels, pos_label=scores.labels[pi])
+
+
+def _binary_labels(scores: Any) -> tuple[Any, Any]:
+    i = scores.pos_index
+    return (scores.labels[1 - i], scores.labels[i])
+
+
+def _check_level(level: Any) -> float | None:
+    if level is None:
+        return None
+    if isinstance(level, bool) or not isinstance(level, (int, float, np.floating)) or not (
+            0.0 < float(level) < 1.0):
+        raise InvalidParameterError(f"level must be a confidence level in (0, 1) or None, "
+                                    f"got {level!r}")
+    return float(level)
 
 
 # ------------------------------------------------------------------ metric rows
-def _metric_rows(cm: ConfusionMatrix, ci: float | None) -> tuple[tuple[MetricRow, ...],
-                                                                  PerClassTable]:
+def _metric_rows(cm: ConfusionMatrix, level: float | None
+                 ) -> tuple[tuple[MetricRow, ...], PerClassTable]:
     c = cm.counts
     pos_index: int | None = None
     if cm.n_classes == 2 and cm.pos_label is not None:
         pos_index = cm.pos_index(None)
     rows: list[MetricRow] = []
     pc_names: list[str] = []
-    pc_vals: list[tuple[float | None, ...]] = []
-    intervals = _interval_fn(cm, ci)
+    pc_vals: list[Any] = []
+    intervals = _IntervalPolicy(cm, level)
     for spec in list_metrics():
         if not spec.multiclass and cm.n_classes > 2:
             continue
         if spec.per_class:
             vals = evaluate_counts(spec, c, average=None, zero_division=NAN)
             pc_names.append(spec.name)
-            pc_vals.append(tuple(num(v) for v in vals))
+            pc_vals.append(np.asarray(vals, dtype=np.float64))
             if pos_index is not None:
                 rows.append(MetricRow(spec.name, spec.name, "binary", num(vals[pos_index]),
                                       spec.description, spec.higher_is_better,
-                                      intervals(spec, "binary", pos_index)))
+                                      intervals.get(spec, "binary", pos_index)))
             for avg in ("macro", "micro", "weighted"):
                 v = evaluate_counts(spec, c, average=avg, zero_division=NAN)
                 rows.append(MetricRow(f"{spec.name}_{avg}", spec.name, avg, num(v),
                                       spec.description, spec.higher_is_better,
-                                      intervals(spec, avg, None)))
+                                      intervals.get(spec, avg, None)))
         else:
             v = evaluate_counts(spec, c, zero_division=NAN)
             rows.append(MetricRow(spec.name, spec.name, None, num(v), spec.description,
-                                  spec.higher_is_better, intervals(spec, None, None)))
-    return tuple(rows), PerClassTable(tuple(pc_names), tuple(pc_vals))
+                                  spec.higher_is_better, intervals.get(spec, None, None)))
+    values = np.vstack(pc_vals) if pc_vals else np.empty((0, cm.n_classes))
+    return tuple(rows), PerClassTable(tuple(pc_names), values,
+                                      intervals.per_class(PER_CLASS_INTERVALS))
 
 
-def _interval_fn(cm: ConfusionMatrix, ci: float | None) -> Any:
-    """Interval provider: binomial intervals of proportion metrics via clfeval.stats."""
-    def none(spec: Any, average: str | None, pos_index: int | None) -> None:
-        return None
+class _IntervalPolicy:
+    """Which interval each report row gets (computed by :mod:`clfeval.stats`).
 
-    if ci is None:
-        return none
-    if not 0.0 < float(ci) < 1.0:
-        raise InvalidParameterError(f"ci must be a level in (0, 1) or None, got {ci!r}")
-    from ._intervals import provider
+    * proportion metrics (accuracy, TPR, PPV, … — those with a binomial ``ratio``):
+      Wilson score intervals for the positive class, the micro average, overall, and
+      per class;
+    * the other headline metrics (F1, MCC, kappa, balanced accuracy, macro averages):
+      percentile bootstrap over the confusion matrix's counts (1000 resamples, fixed
+      seed, so a report is reproducible); not for weighted (non-integer) counts.
+    """
 
-    return provider(cm, float(ci))
+    def __init__(self, cm: ConfusionMatrix, level: float | None) -> None:
+        self.cm = cm
+        self.level = level
+        self.boot: dict[tuple[str, str | None], ConfidenceInterval] = {}
+        if level is not None:
+            # degenerate matrices (one class never predicted) make numpy warn about empty
+            # variance slices inside the bootstrap; those intervals come back undefined
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                self._bootstrap()
+
+    def _bootstrap(self) -> None:
+        from ..stats import bootstrap_intervals
+
+        cm, level = self.cm, self.level
+        assert level is not None
+        integer = not cm.is_weighted or bool(np.all(cm.counts == np.round(cm.counts)))
+        if not integer or cm.total == 0:
+            return  # a weighted matrix cannot be resampled without its rows
+        plan: list[tuple[str | None, list[str]]] = []
+        if cm.n_classes == 2 and cm.pos_label is not None:
+            plan.append(("auto", list(BOOTSTRAP_BINARY)))
+        for avg in ("macro", "weighted", None):
+            if cm.n_classes == 2 and avg is None:
+                continue
+            plan.append((avg, [m for m, a in BOOTSTRAP_MULTI if a == avg]))
+        for avg, names in plan:
+            res = bootstrap_intervals(cm, names, n_resamples=N_RESAMPLES, level=level,
+                                      seed=SEED, zero_division=math.nan,
+                                      average="auto" if avg is None else avg)
+            for name in names:
+                if name in res and _defined(res[name]):
+                    key_avg = avg
+                    if avg == "auto":
+                        key_avg = "binary" if name in ("f1", "informedness") else None
+                    self.boot[(name, key_avg)] = res[name]
+
+    def get(self, spec: MetricSpec, average: str | None,
+            pos_index: int | None) -> ConfidenceInterval | None:
+        if self.level is None:
+            return None
+        if spec.ratio is not None and average in (None, "binary", "micro"):
+            from ..stats import metric_interval
+
+            ci = metric_interval(self.cm, spec.name, level=self.level, zero_division=math.nan,
+                                 average="auto" if average is None else average,
+                                 pos_label=None if pos_index is None
+                                 else self.cm.labels[pos_index])
+            return ci if _defined(ci) else None
+        return self.boot.get((spec.name, average))
+
+    def per_class(self, names: Sequence[str]) -> dict[str, ConfidenceInterval]:
+        if self.level is None:
+            return {}
+        from ..stats import metric_interval
+
+        out = {}
+        for name in names:
+            out[name] = metric_interval(self.cm, name, level=self.level, average=None,
+                                        zero_division=math.nan)
+        return out
 
 
-def _auc_interval(scores: Any, full: _scores.BinaryCounts | None,
-                  ci: float | None) -> Interval | None:
+def _defined(ci: ConfidenceInterval) -> bool:
+    return bool(np.all(np.isfinite(np.asarray(ci.low, dtype=np.float64)))
+                and np.all(np.isfinite(np.asarray(ci.high, dtype=np.float64))))
+
+
+def _auc_interval(scores: Any, tc: ThresholdCounts,
+                  level: float | None) -> ConfidenceInterval | None:
     """DeLong's interval of a binary AUC, read from the (unweighted) score state."""
-    if ci is None or full is None or scores.is_weighted or full.n_pos < 2 or full.n_neg < 2:
+    if level is None or scores.is_weighted or tc.n_pos < 2 or tc.n_neg < 2:
         return None  # DeLong's variance needs two of each class and unweighted counts
     from ..stats import delong_interval
 
-    res = delong_interval(scores, level=float(ci))
-    lo, hi = num(res.low), num(res.high)
-    if lo is None or hi is None:
-        return None
-    return Interval(lo, hi, float(ci), "delong")
+    ci = delong_interval(scores, level=level)
+    return ci if _defined(ci) else None
 
 
-def _curve_rows(cm: ConfusionMatrix, roc: tuple[Curve, ...], pr: tuple[Curve, ...],
-                auc_interval: Interval | None = None) -> tuple[MetricRow, ...]:
-    if not roc:
-        return ()
-    auc_desc = "Area under the ROC curve: P(score of a random positive > random negative)."
-    ap_desc = "Average precision: precision averaged over the recall steps of the PR curve."
-    if cm.n_classes == 2:
-        return (MetricRow("roc_auc", "roc_auc", None, roc[0].area, auc_desc, True,
-                          auc_interval),
-                MetricRow("average_precision", "average_precision", None, pr[0].area, ap_desc,
-                          True))
-    aucs = [c.area for c in roc if c.area is not None]
-    aps = [c.area for c in pr if c.area is not None]
-    return (MetricRow("roc_auc_macro", "roc_auc", "macro",
-                      float(np.mean(aucs)) if aucs else None,
-                      auc_desc + " One-vs-rest, unweighted mean over classes.", True),
-            MetricRow("average_precision_macro", "average_precision", "macro",
-                      float(np.mean(aps)) if aps else None,
-                      ap_desc + " One-vs-rest, unweighted mean over classes.", True))
+AUC_DESC = "Area under the ROC curve: P(score of a random positive > random negative)."
+AP_DESC = "Average precision: precision averaged over the recall steps of the PR curve."
 
 
-# ------------------------------------------------------------------ sweep and cost
-def _sweep(bc: _scores.BinaryCounts, chosen: float | None, max_points: int) -> ThresholdSweep:
-    stack = bc.stack()  # (T, 2, 2) over the distinct thresholds
-    keep = _scores.thin(len(bc.thresholds), max_points)
-    if chosen is not None:
-        j = int(np.searchsorted(-bc.thresholds, -chosen, side="right")) - 1
-        if j >= 0:
-            keep = np.union1d(keep, [j])
-    vals = {}
-    best: dict[str, float] = {}
-    for m in SWEEP_METRICS:
-        spec = get_metric(m)
-        avg = "binary" if spec.per_class else None
-        if m in SWEEP_OPTIMA:  # optimum over every distinct threshold
-            v = evaluate_counts(spec, stack, average=avg, pos_index=1, zero_division=NAN)
-            if not np.isnan(v).all():
-                best[m] = float(bc.thresholds[int(np.nanargmax(v))])
-            vals[m] = v[keep]
-        else:  # displayed at the kept thresholds only
-            vals[m] = evaluate_counts(spec, stack[keep], average=avg, pos_index=1,
-                                      zero_division=NAN)
-    return ThresholdSweep(
-        thresholds=tuple(float(t) for t in bc.thresholds[keep]),
-        tp=tuple(float(x) for x in bc.tp[keep]),
-        fp=tuple(float(x) for x in bc.fp[keep]),
-        n_pos=float(bc.n_pos),
-        n_neg=float(bc.n_neg),
-        metrics=SWEEP_METRICS,
-        values=tuple(tuple(num(x) for x in vals[m]) for m in SWEEP_METRICS),
-        chosen=None if chosen is None else float(chosen),
-        best=best,
-    )
+def _binary_auc_rows(roc: RocCurve, pr: PrecisionRecallCurve,
+                     interval: ConfidenceInterval | None) -> tuple[MetricRow, ...]:
+    return (MetricRow("roc_auc", "roc_auc", None, num(roc.auc), AUC_DESC, True, interval),
+            MetricRow("average_precision", "average_precision", None,
+                      num(pr.average_precision) if pr.n_pos > 0 else None, AP_DESC, True))
 
 
-def _cost(cm: ConfusionMatrix, cost_matrix: Any, bc: _scores.BinaryCounts | None,
-          sweep: ThresholdSweep | None) -> CostAnalysis:
-    cmat = np.asarray(cost_matrix, dtype=np.float64)
-    k = cm.n_classes
-    if cmat.shape != (k, k):
-        raise InvalidInputError(f"cost_matrix must be {k}×{k} for the classes "
-                                f"{list(cm.labels)[:10]}, got shape {cmat.shape}")
-    if not np.isfinite(cmat).all():
-        raise InvalidInputError("cost_matrix contains NaN or inf")
-    total = float((cmat * cm.counts).sum())
-    n = cm.total
-    mean = total / n if n > 0 else None
-    if bc is None or sweep is None:
-        return CostAnalysis(tuple(tuple(float(x) for x in r) for r in cmat), total, mean)
-    pi = cm.pos_index(None)
-    ni = 1 - pi
-    tp, fp = bc.tp, bc.fp
-    fn, tn = bc.n_pos - tp, bc.n_neg - fp
-    costs = (tp * cmat[pi, pi] + fn * cmat[pi, ni] + fp * cmat[ni, pi] + tn * cmat[ni, ni]) / n
-    j = int(np.argmin(costs))
-    idx = np.searchsorted(-bc.thresholds, -np.asarray(sweep.thresholds), side="left")
-    return CostAnalysis(tuple(tuple(float(x) for x in r) for r in cmat), total, mean,
-                        sweep.thresholds, tuple(float(x) for x in costs[idx]),
-                        float(bc.thresholds[j]), float(costs[j]))
+def _multiclass_auc_rows(scores: Any) -> tuple[MetricRow, ...]:
+    auc = ovr_auc(scores, average="macro", zero_division=np.nan)
+    ap = average_precision_multiclass(scores, average="macro", zero_division=np.nan)
+    return (MetricRow("roc_auc_macro", "roc_auc", "macro", num(auc.value),
+                      AUC_DESC + " One-vs-rest, unweighted mean over classes.", True),
+            MetricRow("average_precision_macro", "average_precision", "macro", num(ap.value),
+                      AP_DESC + " One-vs-rest, unweighted mean over classes.", True))
 
 
 # ------------------------------------------------------------------ warnings
-def _warnings(cm: ConfusionMatrix, pc: PerClassTable,
-              overall: tuple[MetricRow, ...]) -> tuple[ReportWarning, ...]:
+def _warnings(cm: ConfusionMatrix, pc: PerClassTable, overall: tuple[MetricRow, ...],
+              state: Any) -> tuple[ReportWarning, ...]:
+    """Every warning of a report, for every front door, most decisive first."""
     out: list[ReportWarning] = []
-    byname = {r.name: r.value for r in overall}
-    acc, nir = byname.get("accuracy"), byname.get("no_information_rate")
-    labs = cm.labels
+    ex = getattr(state, "excluded", None)
+    if ex is not None and ex.total:
+        out.append(ReportWarning(
+            "excluded_rows", f"{ex.total:,} of {state.n_rows:,} rows were excluded and are "
+            f"not in any number here: {'; '.join(ex.describe())}", 0))
+    byname = {r.name: r for r in overall}
     n = cm.total
     if n == 0:
-        return (ReportWarning("no_samples", "there are no samples (total weight 0)"),)
-    if acc is not None and nir is not None and acc <= nir + 1e-12:
+        out.append(ReportWarning("no_samples", "there are no samples (total weight 0)", 0))
+        return tuple(out)
+    acc, nir = byname.get("accuracy"), byname.get("no_information_rate")
+    if acc is not None and nir is not None and acc.value is not None and nir.value is not None \
+            and acc.value <= nir.value + 1e-12:
         out.append(ReportWarning(
             "accuracy_paradox",
-            f"accuracy {acc:.4f} is not above the no-information rate {nir:.4f} (always "
-            "predicting the largest class does as well): judge the model by balanced accuracy, "
-            "MCC and per-class recall instead"))
+            f"accuracy {acc.value:.4f} is not above the no-information rate {nir.value:.4f} "
+            "(always predicting the largest class does as well): judge the model by balanced "
+            "accuracy, MCC and per-class recall instead", 0))
+    auc = byname.get("roc_auc")
+    if auc is not None and auc.value is not None and auc.value < 0.5 and (
+            auc.interval is None or float(auc.interval.high) < 0.5):
+        out.append(ReportWarning(
+            "inverted_scores",
+            f"ROC AUC {auc.value:.4f} is below 0.5"
+            + ("" if auc.interval is None else
+               f" (its {auc.interval.level:.0%} interval excludes 0.5)")
+            + f": the scores rank the positive class {cm.pos_label!r} LOWER than the other "
+            "class. Are they scores of the other class (a P(class 1) column with "
+            "pos_label 0)? Pass the positive class's scores or the right pos_label", 0))
+    labs = cm.labels
     support, predicted = cm.support, cm.predicted
+    for i, lab in enumerate(labs):
+        if predicted[i] == 0 and support[i] > 0:
+            out.append(ReportWarning(
+                "never_predicted",
+                f"class {lab!r} is never predicted: its {_n(support[i])} samples are all "
+                "misclassified and its precision is undefined", 1))
+    for i, lab in enumerate(labs):
+        if support[i] == 0:
+            out.append(ReportWarning(
+                "absent_class", f"class {lab!r} never occurs in y_true: its recall is undefined",
+                1))
+    if state is not None and state.threshold is not None and cm.n_classes == 2 \
+            and cm.pos_label is not None:
+        pi = cm.pos_index(None)
+        if predicted[pi] == n or predicted[1 - pi] == n:
+            everything = "positive" if predicted[pi] == n else "negative"
+            out.append(ReportWarning(
+                "score_scale",
+                f"at threshold {state.threshold:g} every row is predicted {everything}: are "
+                "the scores on another scale (e.g. 0–100, or decision values where 0.5 was "
+                "assumed)? Give the threshold explicitly", 0))
     present = support > 0
     if present.sum() >= 2:
         lo, hi = int(np.argmin(np.where(present, support, np.inf))), int(np.argmax(support))
@@ -534,48 +662,46 @@ def _warnings(cm: ConfusionMatrix, pc: PerClassTable,
                 "class_imbalance",
                 f"strong class imbalance: class {labs[lo]!r} has {_n(support[lo])} samples "
                 f"({100 * support[lo] / n:.1f}%), class {labs[hi]!r} has {_n(support[hi])} "
-                f"(ratio 1:{1 / ratio:.0f}); accuracy is dominated by the large class"))
-    for i, lab in enumerate(labs):
-        if support[i] == 0:
-            out.append(ReportWarning(
-                "absent_class", f"class {lab!r} never occurs in y_true: its recall is undefined"))
-        if predicted[i] == 0 and support[i] > 0:
-            out.append(ReportWarning(
-                "never_predicted",
-                f"class {lab!r} is never predicted: its {_n(support[i])} samples are all "
-                "misclassified and its precision is undefined"))
-    ovr = cm.one_vs_rest()
-    for i, lab in enumerate(labs):
-        bad = [m for m, row in zip(pc.metrics, pc.values, strict=False) if row[i] is None]
-        if bad:
-            why = []
-            if support[i] == 0:
-                why.append("no actual samples (TP + FN = 0)")
-            if predicted[i] == 0:
-                why.append("never predicted (TP + FP = 0)")
-            if support[i] == n:
-                why.append("every sample is of this class (no negatives)")
-            if predicted[i] == n:
-                why.append("every sample is predicted as this class")
-            if not why:
-                cells = {"TP": ovr.tp[i], "FN": ovr.fn[i], "FP": ovr.fp[i], "TN": ovr.tn[i]}
-                zero = [f"{k} = 0" for k, v in cells.items() if v == 0]
-                why.append("a zero denominator from its one-vs-rest 2×2 table"
-                           + (f" ({', '.join(zero)})" if zero else ""))
-            reason = "; ".join(why)
-            out.append(ReportWarning(
-                "undefined_metric",
-                f"class {lab!r}: {', '.join(bad)} undefined — {reason}"))
+                f"(ratio 1:{1 / ratio:.0f}); accuracy is dominated by the large class", 2))
+    if n < 30:
+        out.append(ReportWarning(
+            "few_samples", f"only {_n(n)} samples: every estimate here is very uncertain", 2))
+    details = _undefined_details(cm, pc)
     bad_overall = [r.name for r in overall if r.value is None and r.average in (None, "binary")
                    and r.metric not in pc.metrics]
     if bad_overall:
-        out.append(ReportWarning(
-            "undefined_metric",
-            f"undefined (zero denominator): {', '.join(bad_overall)}"))
-    if n < 30:
-        out.append(ReportWarning(
-            "few_samples", f"only {_n(n)} samples: every estimate here is very uncertain"))
+        details.append(f"undefined (zero denominator): {', '.join(bad_overall)}")
+    if details:
+        out.append(ReportWarning("undefined_metric",
+                                 "some metrics are undefined — " + "; ".join(details), 3))
+    out.sort(key=lambda w: w.rank)
     return tuple(out)
+
+
+def _undefined_details(cm: ConfusionMatrix, pc: PerClassTable) -> list[str]:
+    support, predicted, n = cm.support, cm.predicted, cm.total
+    ovr = cm.one_vs_rest()
+    out = []
+    for i, lab in enumerate(cm.labels):
+        bad = [m for m, row in zip(pc.metrics, pc.values, strict=True) if np.isnan(row[i])]
+        if not bad:
+            continue
+        why = []
+        if support[i] == 0:
+            why.append("no actual samples (TP + FN = 0)")
+        if predicted[i] == 0:
+            why.append("never predicted (TP + FP = 0)")
+        if support[i] == n:
+            why.append("every sample is of this class (no negatives)")
+        if predicted[i] == n:
+            why.append("every sample is predicted as this class")
+        if not why:
+            cells = {"TP": ovr.tp[i], "FN": ovr.fn[i], "FP": ovr.fp[i], "TN": ovr.tn[i]}
+            zero = [f"{k} = 0" for k, v in cells.items() if v == 0]
+            why.append("a zero denominator in its one-vs-rest 2×2 table"
+                       + (f" ({', '.join(zero)})" if zero else ""))
+        out.append(f"class {lab!r}: {', '.join(bad)} ({'; '.join(why)})")
+    return out
 
 
 def _n(v: Any) -> str:
@@ -604,7 +730,7 @@ def compare(
     sample_weight: Any = None,
     threshold: float | None = None,
     cost_matrix: Any = None,
-    ci: float | None = 0.95,
+    level: float | None = 0.95,
     response_method: str = "auto",
     title: str = "",
     max_points: int = 400,
@@ -621,7 +747,7 @@ def compare(
         The true classes, shared by every model.
     X : array-like, optional
         Features, for estimator values.
-    labels, pos_label, sample_weight, threshold, cost_matrix, ci, response_method, max_points
+    labels, pos_label, sample_weight, threshold, cost_matrix, level, response_method, max_points
         As in :func:`evaluate`.
     title : str
         Title of the comparison.
@@ -634,7 +760,7 @@ def compare(
     --------
     >>> import clfeval
     >>> c = clfeval.compare({"a": [0, 1, 1, 0], "b": [0, 1, 0, 0]}, [0, 1, 1, 1])
-    >>> c.names, c.ranks.mean_rank[0] < c.ranks.mean_rank[1]
+    >>> c.names, bool(c.ranks.mean_rank[0] < c.ranks.mean_rank[1])
     (('a', 'b'), True)
     """
     if not isinstance(models, Mapping) or not models:
@@ -670,8 +796,8 @@ def compare(
         else:
             ys = m
         r = evaluate(yt, yp, ys, labels=labels, pos_label=pos_label, sample_weight=sample_weight,
-                     threshold=threshold if yp is None else None, cost_matrix=cost_matrix, ci=ci,
-                     title=name, max_points=max_points)
+                     threshold=threshold if yp is None else None, cost_matrix=cost_matrix,
+                     level=level, title=name, max_points=max_points)
         reports.append(r)
         preds[name] = _predictions_of(r, yt, yp, ys)
         if ys is not None and r.confusion.n_classes == 2 and r.pos_label is not None:
@@ -705,7 +831,7 @@ def _predictions_of(r: Report, yt: Array, yp: Any, ys: Any) -> Any:
 def _has(r: Report, name: str) -> bool:
     try:
         return r.metric(name) is not None
-    except KeyError:
+    except InvalidParameterError:
         return False
 
 
@@ -726,29 +852,41 @@ def _ranks(reports: Sequence[Report], headline: tuple[str, ...]) -> RankTable:
     with np.errstate(invalid="ignore"):
         mean = [num(np.nanmean(arr[:, j])) if np.isfinite(arr[:, j]).any() else None
                 for j in range(len(reports))]
-    return RankTable(headline, tuple(tuple(num(x) for x in row) for row in arr), tuple(mean))
+    return RankTable(headline, np.asarray(arr, dtype=np.float64),
+                     np.asarray([np.nan if m is None else m for m in mean], dtype=np.float64))
 
 
 def _pairwise(names: tuple[str, ...], yt: Array, preds: Mapping[str, Any],
               scores: Mapping[str, Any], first: Report,
               sample_weight: Any) -> tuple[PairwiseTest, ...]:
-    from ._intervals import delong_test, mcnemar_test
+    """McNemar's exact test of paired correctness and DeLong's paired test of two AUCs."""
+    from ..stats import delong_test, mcnemar_test
 
     out: list[PairwiseTest] = []
     if sample_weight is not None:
         return ()
+    is_pos = None
+    if first.pos_label is not None:
+        is_pos = _is(yt, first.pos_label)
     for i, a in enumerate(names):
         for b in names[i + 1:]:
             if a in preds and b in preds:
-                t = mcnemar_test(a, b, preds[a] == yt, preds[b] == yt)
-                if t is not None:
-                    out.append(t)
-            if a in scores and b in scores and first.pos_label is not None:
-                is_pos = _is(yt, first.pos_label)
-                t = delong_test(a, b, is_pos, scores[a], scores[b])
-                if t is not None:
-                    out.append(t)
+                ca, cb = np.asarray(preds[a] == yt, bool), np.asarray(preds[b] == yt, bool)
+                table = [[int(np.sum(ca & cb)), int(np.sum(ca & ~cb))],
+                         [int(np.sum(~ca & cb)), int(np.sum(~ca & ~cb))]]
+                out.append(PairwiseTest("mcnemar", a, b,
+                                        mcnemar_test(table=table, method="exact")))
+            if a in scores and b in scores and is_pos is not None and is_pos.any() \
+                    and not is_pos.all():
+                try:
+                    res = delong_test(is_pos, scores[a], scores[b], pos_label=True)
+                except InvalidInputError:
+                    continue
+                out.append(PairwiseTest("delong", a, b, res))
     return tuple(out)
 
 
-
+def _is(yt: Array, lab: Any) -> npt.NDArray[np.bool_]:
+    if yt.dtype.kind in "US":
+        return np.asarray(yt == str(lab))
+    return np.asarray(yt == lab)

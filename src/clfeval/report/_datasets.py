@@ -8,16 +8,18 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
-from ._model import SCHEMA_VERSION, Comparison, Matrix, Num, _check_schema, _mat, _tup, enc, num
+from .._serial import FloatArray, Result
+from ..core._state import check_header
+from ..exceptions import InvalidInputError, InvalidParameterError
+from ._model import SCHEMA_VERSION, Comparison, _Printable
 
 __all__ = ["DatasetComparison", "compare_datasets"]
 
 DATASETS_SCHEMA = "clfeval.DatasetComparison"
 
 
-@dataclass(frozen=True)
-class DatasetComparison:
+@dataclass(frozen=True, eq=False)
+class DatasetComparison(_Printable, Result):
     """Models ranked over several data sets, with the Friedman test and Nemenyi's CD.
 
     Attributes
@@ -27,13 +29,13 @@ class DatasetComparison:
         The score compared (e.g. ``"roc_auc"``, ``"accuracy"``).
     higher_is_better : bool
     datasets, models : tuple of str
-    scores : tuple of tuple of float
-        ``scores[i][j]``: model ``j`` on data set ``i``.
-    average_ranks : tuple of float
+    scores : ndarray of shape (n_datasets, n_models)
+        ``scores[i, j]``: model ``j`` on data set ``i``.
+    average_ranks : ndarray
         Mean rank of each model (1 = best).
-    friedman_statistic, friedman_p : float or None
+    friedman_statistic, friedman_p : float
         χ²_F and its p-value.
-    iman_davenport_statistic, iman_davenport_p : float or None
+    iman_davenport_statistic, iman_davenport_p : float
         The F variant and its p-value.
     alpha : float
         Level of the Nemenyi post-hoc test.
@@ -48,47 +50,26 @@ class DatasetComparison:
     higher_is_better: bool
     datasets: tuple[str, ...]
     models: tuple[str, ...]
-    scores: Matrix
-    average_ranks: tuple[float, ...]
-    friedman_statistic: Num
-    friedman_p: Num
-    iman_davenport_statistic: Num
-    iman_davenport_p: Num
+    scores: FloatArray
+    average_ranks: FloatArray
+    friedman_statistic: float
+    friedman_p: float
+    iman_davenport_statistic: float
+    iman_davenport_p: float
     alpha: float
     cd: float
     cliques: tuple[tuple[str, ...], ...]
 
     def to_dict(self) -> dict[str, Any]:
         """The versioned JSON document (schema ``clfeval.DatasetComparison``)."""
-        return {"schema": DATASETS_SCHEMA, "version": SCHEMA_VERSION, "title": self.title,
-                "metric": self.metric, "higher_is_better": self.higher_is_better,
-                "datasets": list(self.datasets), "models": list(self.models),
-                "scores": [[enc(x) for x in r] for r in self.scores],
-                "average_ranks": list(self.average_ranks),
-                "friedman_statistic": enc(self.friedman_statistic),
-                "friedman_p": enc(self.friedman_p),
-                "iman_davenport_statistic": enc(self.iman_davenport_statistic),
-                "iman_davenport_p": enc(self.iman_davenport_p), "alpha": self.alpha,
-                "cd": self.cd, "cliques": [list(c) for c in self.cliques]}
+        return {"schema": DATASETS_SCHEMA, "version": SCHEMA_VERSION, **super().to_dict()}
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> DatasetComparison:
+    def from_dict(cls, d: Any) -> DatasetComparison:
         """Inverse of :meth:`to_dict`."""
-        _check_schema(d, DATASETS_SCHEMA)
-        try:
-            return cls(d["title"], d["metric"], bool(d["higher_is_better"]),
-                       tuple(d["datasets"]), tuple(d["models"]), _mat(d["scores"]),
-                       _tup(d["average_ranks"]), d["friedman_statistic"], d["friedman_p"],
-                       d["iman_davenport_statistic"], d["iman_davenport_p"], float(d["alpha"]),
-                       float(d["cd"]), tuple(tuple(c) for c in d["cliques"]))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise IncompatibleStateError(
-                f"malformed {DATASETS_SCHEMA} document: {exc!r}") from exc
-
-    def __str__(self) -> str:
-        from ._text import to_text
-
-        return to_text(self, color=False)
+        check_header(d, DATASETS_SCHEMA, SCHEMA_VERSION)
+        out: DatasetComparison = super().from_dict(d)
+        return out
 
 
 def compare_datasets(
@@ -131,8 +112,8 @@ def compare_datasets(
     --------
     >>> r = compare_datasets([[0.8, 0.7, 0.6], [0.9, 0.85, 0.7], [0.75, 0.7, 0.72],
     ...                       [0.6, 0.5, 0.4]], model_names=["a", "b", "c"], metric="auc")
-    >>> r.average_ranks, round(r.cd, 3)
-    ((1.0, 2.25, 2.75), 1.657)
+    >>> r.average_ranks.tolist(), round(r.cd, 3)
+    ([1.0, 2.25, 2.75], 1.657)
     """
     from ..stats import critical_difference, friedman_test
 
@@ -154,7 +135,7 @@ def compare_datasets(
             for m, r in zip(c.names, c.reports, strict=True):
                 try:
                     mr = r.row(metric)
-                except KeyError:
+                except InvalidParameterError:
                     raise InvalidParameterError(
                         f"data set {name!r}, model {m!r} has no {metric!r} (e.g. roc_auc needs "
                         "scores)") from None
@@ -184,9 +165,8 @@ def compare_datasets(
     cd = critical_difference(table, alpha=alpha, higher_is_better=higher_is_better,
                              model_names=list(models))
     return DatasetComparison(
-        title, metric, higher_is_better, datasets, tuple(models),
-        tuple(tuple(num(x) for x in row) for row in table),
-        tuple(float(x) for x in fr.average_ranks), num(fr.friedman.statistic),
-        num(fr.friedman.p_value), num(fr.iman_davenport.statistic),
-        num(fr.iman_davenport.p_value), float(alpha), float(cd.cd),
+        title, metric, higher_is_better, datasets, tuple(models), table,
+        np.asarray(fr.average_ranks, dtype=np.float64), float(fr.friedman.statistic),
+        float(fr.friedman.p_value), float(fr.iman_davenport.statistic),
+        float(fr.iman_davenport.p_value), float(alpha), float(cd.cd),
         tuple(tuple(c) for c in cd.cliques))

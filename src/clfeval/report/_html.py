@@ -12,8 +12,12 @@ from collections.abc import Sequence
 from html import escape as _html_escape
 from typing import Any
 
-from ._blocks import Block, blocks, fmt, fmt_count
-from ._model import Comparison, Curve, Report, visible
+import numpy as np
+
+from .._serial import enc
+from ._blocks import Block, blocks, fmt, fmt_count, samples_phrase
+from ._escape import visible
+from ._model import Comparison, Report
 from ._svg import PALETTE, Series, cd_diagram, heatmap, line_chart
 
 __all__ = ["to_html"]
@@ -106,20 +110,30 @@ def _table_html(b: Block, ids: dict[str, str] | None = None) -> str:
     return f'<table data-table="{escape(b.key)}"><tr>{head}</tr>{"".join(body)}</table>'
 
 
+def _pts(a: Any) -> list[float | None]:
+    """Plot coordinates: floats, ``None`` where undefined."""
+    return [None if v != v else float(v) for v in np.asarray(a, dtype=np.float64).tolist()]
+
+
+def _rows(m: Any) -> list[list[float | None]]:
+    return [_pts(row) for row in np.asarray(m, dtype=np.float64)]
+
+
 def _json_script(elem_id: str, data: Any) -> str:
     txt = json.dumps(data, allow_nan=False, separators=(",", ":"))
     txt = txt.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return f'<script type="application/json" id="{elem_id}">{txt}</script>'
 
 
-def _theta_marks(c: Curve, n: int = 5) -> list[tuple[float, float, str]]:
+def _theta_marks(c: Any, n: int = 5) -> list[tuple[float, float, str]]:
     """``n`` operating points spread evenly along the curve's length, labelled by θ."""
-    idx = [i for i, t in enumerate(c.thresholds)
-           if t != float("inf") and c.y[i] is not None and c.x[i] is not None]
+    cx, cy = _pts(c.x), _pts(c.y)
+    idx = [i for i, t in enumerate(c.thresholds[:len(cx)])
+           if t != float("inf") and cy[i] is not None and cx[i] is not None]
     if not idx:
         return []
-    xs = [float(c.x[i] or 0.0) for i in idx]
-    ys = [float(c.y[i] or 0.0) for i in idx]
+    xs = [float(cx[i] or 0.0) for i in idx]
+    ys = [float(cy[i] or 0.0) for i in idx]
     arc = [0.0]
     for a in range(1, len(idx)):
         arc.append(arc[-1] + ((xs[a] - xs[a - 1]) ** 2 + (ys[a] - ys[a - 1]) ** 2) ** 0.5)
@@ -133,10 +147,10 @@ def _theta_marks(c: Curve, n: int = 5) -> list[tuple[float, float, str]]:
     return [(xs[a], ys[a], f"θ={c.thresholds[idx[a]]:.3g}") for a in picks]
 
 
-def _roc_chart(curves: Sequence[Curve], uid: str, *, marks: bool, marker: bool,
+def _roc_chart(curves: Sequence[Any], uid: str, *, marks: bool, marker: bool,
                title: str = "ROC curve", zoom: bool = False) -> str:
     series = [Series(f"{c.name} (AUC {fmt(c.area, 3)})" if len(curves) > 1
-                     else f"AUC {fmt(c.area, 3)}", c.x, c.y, PALETTE[i % 10],
+                     else f"AUC {fmt(c.area, 3)}", _pts(c.x), _pts(c.y), PALETTE[i % 10],
                      marks=_theta_marks(c) if marks and not zoom else ())
               for i, c in enumerate(curves)]
     lim = dict(xlim=(0.0, 0.25), ylim=(0.75, 1.0)) if zoom else {}
@@ -146,11 +160,12 @@ def _roc_chart(curves: Sequence[Curve], uid: str, *, marks: bool, marker: bool,
                       legend=not zoom, **lim)  # type: ignore[arg-type]
 
 
-def _pr_chart(curves: Sequence[Curve], uid: str, *, marker: bool) -> str:
+def _pr_chart(curves: Sequence[Any], uid: str, *, marker: bool) -> str:
     series = [Series(f"{c.name} (AP {fmt(c.area, 3)})" if len(curves) > 1
-                     else f"AP {fmt(c.area, 3)}", c.x, c.y, PALETTE[i % 10])
+                     else f"AP {fmt(c.area, 3)}", _pts(c.x), _pts(c.y), PALETTE[i % 10])
               for i, c in enumerate(curves)]
-    pts = [(c.break_even, c.break_even, f"BEP {c.break_even:.3f}", PALETTE[i % 10])
+    pts = [(c.break_even.value, c.break_even.value, f"BEP {c.break_even.value:.3f}",
+            PALETTE[i % 10])
            for i, c in enumerate(curves) if c.break_even is not None]
     return line_chart(series, title="Precision–recall curve", xlabel="recall",
                       ylabel="precision", iso_f1=True, points=pts,
@@ -165,7 +180,7 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2") -> str:
     bl = {b.key: b for b in blocks(r, full=full) if b.kind == "table"}
     cm = r.confusion
     out = [f"<section id=\"{p}\"><{heading}>{escape(r.title or 'Report')}</{heading}>"]
-    facts = [f"{fmt_count(r.n_samples)} samples", f"{cm.n_classes} classes"]
+    facts = [samples_phrase(r), f"{cm.n_classes} classes"]
     if r.pos_label is not None and cm.n_classes == 2:
         facts.append(f"positive class <b>{escape(str(r.pos_label))}</b>")
     if r.threshold is not None:
@@ -182,13 +197,13 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2") -> str:
         counts, [[fmt_count(x) for x in row] for row in counts], labels,
         title="Confusion matrix (rows actual, cols predicted)", cell_ids=f"{p}-cm") + "</div>")
     out.append('<div class="card">' + heatmap(
-        r.accuracy_matrix, [[fmt(None if x is None else 100 * x, 1) for x in row]
-                            for row in r.accuracy_matrix], labels,
+        _rows(r.accuracy_matrix), [[fmt(100 * x, 1) for x in row]
+                                   for row in r.accuracy_matrix], labels,
         title="Accuracy matrix (row %)", vmax=1.0) + "</div>")
     if cm.n_classes > 2:
         out.append('<div class="card">' + heatmap(
-            r.error_matrix, [[fmt(None if x is None else 100 * x, 1) for x in row]
-                             for row in r.error_matrix], labels,
+            _rows(r.error_matrix), [[fmt(100 * x, 1) for x in row]
+                                    for row in r.error_matrix], labels,
             title="Error matrix (row %, diagonal zeroed)") + "</div>")
     out.append('<div class="card"><h3>Headline metrics</h3>' + _table_html(bl["metrics"])
                + "</div></div>")
@@ -204,11 +219,11 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2") -> str:
                                                   f"{p}-pr") + "</div>")
         if r.sweep is not None:
             sw = r.sweep
-            thr = list(sw.thresholds)
-            lo, hi = min(thr), max(thr)
+            thr = _pts(sw.thresholds)
+            lo, hi = float(sw.thresholds.min()), float(sw.thresholds.max())
             show = [("tpr", "recall (TPR)"), ("ppv", "precision (PPV)"), ("f1", "F1"),
                     ("mcc", "MCC")]
-            series = [Series(label, thr, sw.values[sw.metrics.index(m)], PALETTE[i])
+            series = [Series(label, thr, _pts(sw.values[m]), PALETTE[i])
                       for i, (m, label) in enumerate(show)]
             ymin = min([0.0] + [v for s in series for v in s.y if v is not None])
             out.append('<div class="card">' + _svg_id(line_chart(
@@ -218,21 +233,23 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2") -> str:
         if r.cost_curve is not None:
             cc = r.cost_curve
             lines = [Series("", (0.0, 1.0), (f, n), "#dddddd")
-                     for f, n in zip(cc.line_fpr, cc.line_fnr, strict=True)]
-            lines.append(Series(f"lower envelope (area {cc.area:.4f})", cc.pc, cc.envelope,
-                                PALETTE[0]))
+                     for f, n in zip(cc.fpr.tolist(), cc.fnr.tolist(), strict=True)]
+            lines.append(Series(f"lower envelope (area {cc.area:.4f})", _pts(cc.pc),
+                                _pts(cc.envelope), PALETTE[0]))
             out.append('<div class="card">' + _svg_id(line_chart(
                 lines, title="Cost curve (Drummond & Holte)",
                 xlabel="probability cost PC(+)", ylabel="normalised expected cost",
-                ylim=(0.0, 0.5 if max(cc.envelope) <= 0.5 else 1.0), uid=f"{p}-cc"),
+                ylim=(0.0, 0.5 if float(cc.envelope.max()) <= 0.5 else 1.0), uid=f"{p}-cc"),
                 f"{p}-cc") + "</div>")
-        if r.cost is not None and r.cost.thresholds:
+        if r.cost is not None and r.cost.thresholds.size:
             c = r.cost
-            ys = [v for v in c.mean_costs if v is not None]
+            ys = [v for v in _pts(c.mean_costs) if v is not None]
             out.append('<div class="card">' + _svg_id(line_chart(
-                [Series("expected cost per sample", c.thresholds, c.mean_costs, PALETTE[3])],
+                [Series("expected cost per sample", _pts(c.thresholds), _pts(c.mean_costs),
+                        PALETTE[3])],
                 title="Expected cost versus threshold", xlabel="threshold θ",
-                ylabel="cost per sample", xlim=(min(c.thresholds), max(c.thresholds)),
+                ylabel="cost per sample",
+                xlim=(float(c.thresholds.min()), float(c.thresholds.max())),
                 ylim=(0.0, max(ys) * 1.05 if ys and max(ys) > 0 else 1.0),
                 points=[(c.best_threshold, c.best_mean_cost,
                          f"min {c.best_mean_cost:.4g} at θ={c.best_threshold:.3g}", PALETTE[0])]
@@ -259,24 +276,24 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2") -> str:
 def _threshold_panel(r: Report, p: str) -> str:
     sw = r.sweep
     assert sw is not None
-    thr = list(sw.thresholds)
+    thr = sw.thresholds.tolist()
     start = 0
     if sw.chosen is not None:
         cands = [j for j, t in enumerate(thr) if t >= sw.chosen]
         start = cands[-1] if cands else 0
     data: dict[str, Any] = {
-        "thr": thr, "tp": list(sw.tp), "fp": list(sw.fp), "P": sw.n_pos, "N": sw.n_neg,
-        "pi": r.confusion.pos_index(None),
-        "metrics": {m: list(v) for m, v in zip(sw.metrics, sw.values, strict=False)},
+        "thr": enc(sw.thresholds), "tp": enc(sw.tp), "fp": enc(sw.fp), "P": sw.n_pos,
+        "N": sw.n_neg, "pi": r.confusion.pos_index(None),
+        "metrics": {m: enc(v) for m, v in sw.values.items()},
     }
-    if r.cost is not None and r.cost.thresholds:
-        data["cost"] = list(r.cost.mean_costs)
+    if r.cost is not None and r.cost.thresholds.size:
+        data["cost"] = enc(r.cost.mean_costs)
     names = {"tpr": "recall (TPR)", "fpr": "FPR", "ppv": "precision (PPV)", "npv": "NPV",
              "f1": "F1", "accuracy": "accuracy", "balanced_accuracy": "balanced accuracy",
              "mcc": "MCC", "informedness": "informedness"}
     rows = "".join(f'<tr><td>{escape(names.get(m, m))}</td><td id="{p}-m-{m}">'
                    f"{fmt(v[start])}</td></tr>"
-                   for m, v in zip(sw.metrics, sw.values, strict=False))
+                   for m, v in sw.values.items())
     counts = "".join(f'<td id="{p}-n-{k}">–</td>' for k in ("tp", "fn", "fp", "tn"))
     best = ", ".join(f"{escape(names.get(m, m))} at θ={t:.4g}" for m, t in sw.best.items()
                      if m in ("f1", "mcc", "balanced_accuracy", "informedness"))
@@ -298,8 +315,7 @@ def _threshold_panel(r: Report, p: str) -> str:
 def _comparison_html(c: Comparison, p: str, *, full: bool) -> str:
     bl = {b.key: b for b in blocks(c) if b.kind == "table"}
     out = [f'<section id="{p}"><h2>{escape(c.title or "Comparison")}</h2>',
-           f'<p class="facts">{len(c.names)} models on {fmt_count(c.reports[0].n_samples)} '
-           "samples</p>"]
+           f'<p class="facts">{len(c.names)} models on {samples_phrase(c.reports[0])}</p>']
     out.append('<div class="row"><div class="card"><h3>Metrics side by side</h3>'
                + _table_html(bl["comparison"]) + "</div>")
     if "tables_2x2" in bl:
@@ -318,8 +334,8 @@ def _comparison_html(c: Comparison, p: str, *, full: bool) -> str:
     if "tests" in bl:
         out.append("<h3>Pairwise tests</h3>" + _table_html(bl["tests"]))
     pairs = list(zip(c.names, c.reports, strict=True))
-    rocs = [_renamed(r.roc[0], n) for n, r in pairs if len(r.roc) == 1]
-    prs = [_renamed(r.pr[0], n) for n, r in pairs if len(r.pr) == 1]
+    rocs = [r.roc[0].named(n) for n, r in pairs if len(r.roc) == 1]
+    prs = [r.pr[0].named(n) for n, r in pairs if len(r.pr) == 1]
     if rocs:
         out.append('<div class="row"><div class="card">'
                    + _roc_chart(rocs, f"{p}-roc", marks=False, marker=False,
@@ -351,12 +367,6 @@ def _datasets_html(d: Any, p: str) -> str:
             '<div class="card">' + cd_diagram(d.models, d.average_ranks, d.cd, d.cliques,
                                                title="Critical difference diagram")
             + "</div></section>")
-
-
-def _renamed(c: Curve, name: str) -> Curve:
-    from dataclasses import replace
-
-    return replace(c, name=name)
 
 
 def to_html(obj: Any, *,

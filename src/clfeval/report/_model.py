@@ -1,147 +1,74 @@
-"""The report data model: small frozen dataclasses, computed once, serialised losslessly.
+"""The report model: frozen results computed once, serialised losslessly.
 
-Nothing in here computes anything: :func:`clfeval.evaluate` and :func:`clfeval.compare`
-fill these objects, renderers only read them. Undefined values (zero denominators)
-are ``None`` rather than NaN so that reports compare equal after a JSON round trip.
+A :class:`Report` holds the library's own result objects — the
+:class:`~clfeval.ConfusionMatrix`, :class:`~clfeval.curves.RocCurve` and
+:class:`~clfeval.curves.PrecisionRecallCurve` (thinned for display, areas of the full
+curves), the :class:`~clfeval.curves.ThresholdSweep`, the
+:class:`~clfeval.curves.CostAnalysis` and :class:`~clfeval.curves.CostCurve`, and
+:class:`~clfeval.stats.ConfidenceInterval` / :class:`~clfeval.stats.TestResult` — plus
+the few tables only a report has (metric rows, the per-class table, warnings, ranks).
+Nothing here computes a number: :func:`clfeval.evaluate` and friends fill it, the
+renderers only read it. Undefined values are ``None`` in rows and NaN in arrays; both
+are written as JSON ``null``.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
+import numpy as np
+
+from .._serial import FloatArray, Result
 from ..core._state import check_header
 from ..core.counts import ConfusionMatrix
-from ..exceptions import IncompatibleStateError
+from ..curves.cost import CostAnalysis, CostCurve
+from ..curves.pr import PrecisionRecallCurve
+from ..curves.roc import RocCurve
+from ..curves.sweep import ThresholdSweep
+from ..exceptions import InvalidParameterError
+from ..stats._results import ConfidenceInterval, TestResult
 
 __all__ = [
+    "BINARY_HEADLINE",
+    "MULTI_HEADLINE",
     "SCHEMA",
     "SCHEMA_VERSION",
     "Comparison",
-    "CostAnalysis",
-    "CostCurveData",
-    "Curve",
-    "Interval",
     "MetricRow",
     "PairwiseTest",
     "PerClassTable",
     "RankTable",
     "Report",
     "ReportWarning",
-    "ThresholdSweep",
 ]
 
 SCHEMA = "clfeval.Report"
 COMPARISON_SCHEMA = "clfeval.Comparison"
-SCHEMA_VERSION = 1
+#: version 2: curves, sweep, costs, intervals and tests are the library's own results
+SCHEMA_VERSION = 2
 
-Num = float | None
-Matrix = tuple[tuple[Num, ...], ...]
+BINARY_HEADLINE = ("accuracy", "balanced_accuracy", "tpr", "tnr", "ppv", "npv", "f1", "mcc",
+                   "cohen_kappa", "roc_auc", "average_precision")
+MULTI_HEADLINE = ("accuracy", "balanced_accuracy", "f1_macro", "f1_weighted", "ppv_macro",
+                  "tpr_macro", "mcc", "cohen_kappa", "roc_auc_macro")
 
-
-# ----------------------------------------------------------------- display text
-def visible(text: Any) -> str:
-    """User text made safe to lay out: control, line- and paragraph-separator characters
-    (which would break table rows and lines) are shown as ``\\xNN`` / ``\\uNNNN`` escapes.
-
-    Examples
-    --------
-    >>> visible("a\\nb\\x1e")
-    'a\\\\x0ab\\\\x1e'
-    """
-    import unicodedata
-
-    out = []
-    for ch in str(text):
-        if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
-            code = ord(ch)
-            out.append(f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}")
-        else:
-            out.append(ch)
-    return "".join(out)
+#: set by :mod:`clfeval.report._text` when it is imported (``import clfeval`` does):
+#: ``str(report)`` is its plain-text rendering without this module importing a renderer
+TEXT_RENDERER: list[Callable[[Any], str]] = []
 
 
-# ----------------------------------------------------------------- float codec
-def enc(v: Any) -> Any:
-    """JSON-safe float: ``None`` stays, ±inf become the strings ``"inf"``/``"-inf"``."""
-    if v is None:
-        return None
-    if isinstance(v, float):
-        if math.isnan(v):
-            return None
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-    return v
+class _Printable:
+    __slots__ = ()
 
-
-def dec(v: Any) -> Any:
-    """Inverse of :func:`enc`."""
-    if v == "inf":
-        return math.inf
-    if v == "-inf":
-        return -math.inf
-    return v
-
-
-def num(v: Any) -> Num:
-    """A Python float, with NaN turned into ``None`` (undefined)."""
-    if v is None:
-        return None
-    f = float(v)
-    return None if math.isnan(f) else f
-
-
-def _tup(seq: Any) -> tuple[Any, ...]:
-    return tuple(dec(x) for x in seq)
-
-
-def _mat(rows: Any) -> Matrix:
-    return tuple(tuple(dec(x) for x in r) for r in rows)
-
-
-def _encs(seq: Sequence[Any]) -> list[Any]:
-    return [enc(x) for x in seq]
-
-
-def _encm(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
-    return [[enc(x) for x in r] for r in rows]
+    def __str__(self) -> str:
+        return TEXT_RENDERER[0](self)
 
 
 # ----------------------------------------------------------------- parts
-@dataclass(frozen=True)
-class Interval:
-    """A confidence interval.
-
-    Attributes
-    ----------
-    lower, upper : float or None
-        The bounds (``None`` when undefined).
-    level : float
-        Confidence level, e.g. 0.95.
-    method : str
-        How it was computed (e.g. ``"wilson"``, ``"bootstrap-percentile"``).
-    """
-
-    lower: Num
-    upper: Num
-    level: float
-    method: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict."""
-        return {"lower": enc(self.lower), "upper": enc(self.upper), "level": self.level,
-                "method": self.method}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Interval:
-        """Inverse of :meth:`to_dict`."""
-        return cls(dec(d["lower"]), dec(d["upper"]), float(d["level"]), str(d["method"]))
-
-
-@dataclass(frozen=True)
-class MetricRow:
+@dataclass(frozen=True, eq=False)
+class MetricRow(Result):
     """One metric value of the whole evaluation.
 
     Attributes
@@ -158,268 +85,66 @@ class MetricRow:
         One-line definition from the registry.
     higher_is_better : bool or None
         Direction of improvement.
-    interval : Interval or None
+    interval : ConfidenceInterval or None
         Confidence interval, when one was requested and the metric supports it.
     """
 
     name: str
     metric: str
     average: str | None
-    value: Num
+    value: float | None
     description: str
     higher_is_better: bool | None
-    interval: Interval | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict."""
-        return {"name": self.name, "metric": self.metric, "average": self.average,
-                "value": enc(self.value), "description": self.description,
-                "higher_is_better": self.higher_is_better,
-                "interval": None if self.interval is None else self.interval.to_dict()}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> MetricRow:
-        """Inverse of :meth:`to_dict`."""
-        iv = d.get("interval")
-        return cls(d["name"], d["metric"], d["average"], dec(d["value"]), d["description"],
-                   d["higher_is_better"], None if iv is None else Interval.from_dict(iv))
+    interval: ConfidenceInterval | None = None
 
 
-@dataclass(frozen=True)
-class PerClassTable:
-    """Per-class (one-vs-rest) metric values: ``values[i][k]`` is metric ``i`` of class ``k``.
+@dataclass(frozen=True, eq=False)
+class PerClassTable(Result):
+    """Per-class (one-vs-rest) metric values: ``values[i, k]`` is metric ``i`` of class ``k``.
 
     Attributes
     ----------
     metrics : tuple of str
         Metric names (rows).
-    values : tuple of tuple of float or None
-        One row per metric, one entry per class (in the report's label order).
+    values : ndarray of shape (n_metrics, K)
+        Values, NaN where undefined.
+    intervals : mapping of str to ConfidenceInterval
+        Per-class intervals (arrays of length K) of the proportion metrics.
     """
 
     metrics: tuple[str, ...]
-    values: Matrix
+    values: FloatArray
+    intervals: Mapping[str, ConfidenceInterval] = field(default_factory=dict)
 
-    def row(self, metric: str) -> tuple[Num, ...]:
+    def row(self, metric: str) -> FloatArray:
         """The per-class values of one metric."""
-        return self.values[self.metrics.index(metric)]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict."""
-        return {"metrics": list(self.metrics), "values": _encm(self.values)}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> PerClassTable:
-        """Inverse of :meth:`to_dict`."""
-        return cls(tuple(d["metrics"]), _mat(d["values"]))
+        return np.asarray(self.values[self.metrics.index(metric)])
 
 
-@dataclass(frozen=True)
-class ReportWarning:
+@dataclass(frozen=True, eq=False)
+class ReportWarning(Result):
     """Something a careful analyst would point out.
 
     Attributes
     ----------
     code : str
-        Stable identifier: ``accuracy_paradox``, ``undefined_metric``, ``class_imbalance``,
-        ``never_predicted``, ``absent_class``, ``few_samples``, ``no_samples``,
-        ``excluded_rows`` (rows left out of a file, counted per reason).
+        Stable identifier: ``accuracy_paradox``, ``inverted_scores``, ``excluded_rows``,
+        ``never_predicted``, ``absent_class``, ``class_imbalance``, ``score_scale``,
+        ``undefined_metric``, ``few_samples``, ``no_samples``.
     message : str
         Human-readable explanation.
+    rank : int
+        How much it can change a decision: 0 (first) … 3 (detail).
     """
 
     code: str
     message: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict."""
-        return {"code": self.code, "message": self.message}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> ReportWarning:
-        """Inverse of :meth:`to_dict`."""
-        return cls(d["code"], d["message"])
+    rank: int = 2
 
 
-@dataclass(frozen=True)
-class Curve:
-    """A ROC or precision–recall curve (possibly thinned for display).
-
-    Attributes
-    ----------
-    kind : str
-        ``"roc"`` (x = FPR, y = TPR) or ``"pr"`` (x = recall, y = precision).
-    name : str
-        Legend label (the model, or the class for one-vs-rest curves).
-    x, y : tuple of float or None
-        The points, in order of decreasing threshold (``None`` where undefined, e.g.
-        recall without any positive sample).
-    thresholds : tuple of float
-        The threshold of each point (``inf`` for the start of a ROC curve).
-    area : float or None
-        ROC AUC, or average precision for PR curves, computed on the full curve.
-    break_even : float or None
-        PR curves: the precision–recall break-even point (where P = R).
-    n_points_full : int
-        Number of points of the full curve before thinning.
-    """
-
-    kind: str
-    name: str
-    x: tuple[Num, ...]
-    y: tuple[Num, ...]
-    thresholds: tuple[float, ...]
-    area: Num
-    break_even: Num = None
-    n_points_full: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict."""
-        return {"kind": self.kind, "name": self.name, "x": _encs(self.x), "y": _encs(self.y),
-                "thresholds": _encs(self.thresholds), "area": enc(self.area),
-                "break_even": enc(self.break_even), "n_points_full": self.n_points_full}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Curve:
-        """Inverse of :meth:`to_dict`."""
-        return cls(d["kind"], d["name"], _tup(d["x"]), _tup(d["y"]), _tup(d["thresholds"]),
-                   dec(d["area"]), dec(d["break_even"]), int(d["n_points_full"]))
-
-
-@dataclass(frozen=True)
-class ThresholdSweep:
-    """Binary counts and metrics at a grid of thresholds (``score >= t`` is positive).
-
-    The counts drive the HTML report's interactive threshold control; the metric rows
-    drive the metric-versus-threshold plot.
-
-    Attributes
-    ----------
-    thresholds : tuple of float
-        Decreasing thresholds (distinct scores, thinned to at most ``max_points``).
-    tp, fp : tuple of float
-        Positives and negatives predicted positive at each threshold.
-    n_pos, n_neg : float
-        Total (weighted) positives and negatives.
-    metrics : tuple of str
-        Names of the metrics in ``values``.
-    values : tuple of tuple of float or None
-        ``values[i][j]``: metric ``i`` at threshold ``j``.
-    chosen : float or None
-        The threshold used for the report's confusion matrix.
-    best : mapping of str to float
-        For each metric in ``metrics`` with a direction, the threshold that optimises it.
-    """
-
-    thresholds: tuple[float, ...]
-    tp: tuple[float, ...]
-    fp: tuple[float, ...]
-    n_pos: float
-    n_neg: float
-    metrics: tuple[str, ...]
-    values: Matrix
-    chosen: Num = None
-    best: Mapping[str, float] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict."""
-        return {"thresholds": _encs(self.thresholds), "tp": list(self.tp), "fp": list(self.fp),
-                "n_pos": self.n_pos, "n_neg": self.n_neg, "metrics": list(self.metrics),
-                "values": _encm(self.values), "chosen": enc(self.chosen),
-                "best": {k: enc(v) for k, v in self.best.items()}}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> ThresholdSweep:
-        """Inverse of :meth:`to_dict`."""
-        return cls(_tup(d["thresholds"]), _tup(d["tp"]), _tup(d["fp"]), float(d["n_pos"]),
-                   float(d["n_neg"]), tuple(d["metrics"]), _mat(d["values"]), dec(d["chosen"]),
-                   {k: dec(v) for k, v in d["best"].items()})
-
-
-@dataclass(frozen=True)
-class CostAnalysis:
-    """Expected misclassification cost under a cost matrix.
-
-    Attributes
-    ----------
-    cost_matrix : tuple of tuple of float
-        ``cost_matrix[i][j]``: cost of predicting class ``j`` for a sample of class ``i``.
-    total_cost : float
-        Total cost of the report's confusion matrix.
-    mean_cost : float or None
-        Cost per sample.
-    thresholds : tuple of float
-        Binary score inputs: thresholds of the sweep (else empty).
-    mean_costs : tuple of float
-        Cost per sample at each threshold.
-    best_threshold : float or None
-        Threshold of least expected cost (score inputs only).
-    best_mean_cost : float or None
-        Its cost per sample.
-    """
-
-    cost_matrix: tuple[tuple[float, ...], ...]
-    total_cost: float
-    mean_cost: Num
-    thresholds: tuple[float, ...] = ()
-    mean_costs: tuple[Num, ...] = ()
-    best_threshold: Num = None
-    best_mean_cost: Num = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict."""
-        return {"cost_matrix": [list(r) for r in self.cost_matrix], "total_cost": self.total_cost,
-                "mean_cost": enc(self.mean_cost), "thresholds": _encs(self.thresholds),
-                "mean_costs": _encs(self.mean_costs), "best_threshold": enc(self.best_threshold),
-                "best_mean_cost": enc(self.best_mean_cost)}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> CostAnalysis:
-        """Inverse of :meth:`to_dict`."""
-        return cls(tuple(tuple(float(x) for x in r) for r in d["cost_matrix"]),
-                   float(d["total_cost"]), dec(d["mean_cost"]), _tup(d["thresholds"]),
-                   _tup(d["mean_costs"]), dec(d["best_threshold"]), dec(d["best_mean_cost"]))
-
-
-@dataclass(frozen=True)
-class CostCurveData:
-    """Drummond & Holte's cost curve (from :class:`clfeval.curves.CostCurve`).
-
-    Attributes
-    ----------
-    pc : tuple of float
-        Probability cost PC(+) at the vertices of the lower envelope (0 … 1).
-    envelope : tuple of float
-        Normalised expected cost of the lower envelope at ``pc``.
-    line_fpr, line_fnr : tuple of float
-        A thinned set of ROC points, each drawn as the line from (0, FPR) to (1, FNR).
-    area : float
-        Area under the lower envelope (expected cost over all operating conditions).
-    """
-
-    pc: tuple[float, ...]
-    envelope: tuple[float, ...]
-    line_fpr: tuple[float, ...]
-    line_fnr: tuple[float, ...]
-    area: float
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict."""
-        return {"pc": list(self.pc), "envelope": list(self.envelope),
-                "line_fpr": list(self.line_fpr), "line_fnr": list(self.line_fnr),
-                "area": self.area}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> CostCurveData:
-        """Inverse of :meth:`to_dict`."""
-        return cls(_tup(d["pc"]), _tup(d["envelope"]), _tup(d["line_fpr"]),
-                   _tup(d["line_fnr"]), float(d["area"]))
-
-
-# ----------------------------------------------------------------- the report
-@dataclass(frozen=True)
-class Report:
-    """Everything :func:`clfeval.evaluate` found, computed once.
+@dataclass(frozen=True, eq=False)
+class Report(_Printable, Result):
+    """Everything known about one classifier on one test set, computed once.
 
     Render it with :func:`clfeval.report.to_text`, :func:`~clfeval.report.to_markdown`,
     :func:`~clfeval.report.to_json`, :func:`~clfeval.report.to_csv` or
@@ -431,43 +156,53 @@ class Report:
         A title (e.g. the model or file name).
     confusion : ConfusionMatrix
         The confusion matrix (rows actual, columns predicted).
-    accuracy_matrix, error_matrix : tuple of tuple of float or None
-        Row-normalised matrix and the same with a zero diagonal (seeds 000 and 004).
+    accuracy_matrix, error_matrix : ndarray of shape (K, K)
+        Row-normalised matrix and the same with a zero diagonal (NaN for an empty row).
     overall : tuple of MetricRow
         Every registered metric: overall ones and the averages of per-class ones.
     per_class : PerClassTable
         Every per-class metric for every class.
     warnings : tuple of ReportWarning
-        What to be careful about.
+        What to be careful about, most important first.
     threshold : float or None
-        The threshold applied to the scores, when the predictions came from scores.
-    roc, pr : tuple of Curve
-        ROC and precision–recall curves (one for binary scores; one per class for
-        multiclass scores; empty without scores).
+        The threshold applied to binary scores, when the predictions came from scores.
+    roc, pr : tuple of RocCurve / PrecisionRecallCurve
+        One curve for binary scores, one per class (one-vs-rest) for K-class scores;
+        thinned for display, areas from the full curves.
     sweep : ThresholdSweep or None
-        Counts and metrics at every threshold (binary scores only).
+        Counts and metrics at the thresholds (binary scores).
     cost : CostAnalysis or None
         Present when a cost matrix was given.
-    cost_curve : CostCurveData or None
-        Drummond–Holte cost curve (binary scores only).
+    cost_curve : CostCurve or None
+        Drummond–Holte cost curve (binary scores).
     source : mapping of str to str
-        Where the data came from (file, columns); shown escaped in every renderer.
+        Where the data came from (file, columns); shown escaped by every renderer.
+    n_rows : int
+        Rows that entered the counts (for weighted data the total weight differs).
+    state : EvalState or None
+        The mergeable state the report was derived from (in memory only: not part of
+        the JSON document nor of equality); :func:`clfeval.save_state` and
+        :func:`clfeval.merge_states` accept the report for it.
     """
 
     title: str
     confusion: ConfusionMatrix
-    accuracy_matrix: Matrix
-    error_matrix: Matrix
+    accuracy_matrix: FloatArray
+    error_matrix: FloatArray
     overall: tuple[MetricRow, ...]
     per_class: PerClassTable
     warnings: tuple[ReportWarning, ...] = ()
-    threshold: Num = None
-    roc: tuple[Curve, ...] = ()
-    pr: tuple[Curve, ...] = ()
+    threshold: float | None = None
+    roc: tuple[RocCurve, ...] = ()
+    pr: tuple[PrecisionRecallCurve, ...] = ()
     sweep: ThresholdSweep | None = None
     cost: CostAnalysis | None = None
+    cost_curve: CostCurve | None = None
     source: Mapping[str, str] = field(default_factory=dict)
-    cost_curve: CostCurveData | None = None
+    n_rows: int = 0
+    state: Any = None
+
+    _transient: ClassVar[tuple[str, ...]] = ("state",)
 
     # ------------------------------------------------------------ accessors
     @property
@@ -485,86 +220,76 @@ class Report:
         """Total (weighted) number of samples."""
         return self.confusion.total
 
-    def metric(self, name: str) -> Num:
-        """The value of an overall row by its display name (e.g. ``"mcc"``, ``"f1_macro"``).
+    def row(self, name: str, *, average: str | None = None) -> MetricRow:
+        """The overall row of a metric.
+
+        Parameters
+        ----------
+        name : str
+            A display name (``"mcc"``, ``"f1_macro"``) or a registered metric name or alias
+            (``"f1"``, ``"precision"``) together with ``average``.
+        average : {"binary", "macro", "micro", "weighted"}, optional
+            For per-class metrics: which average (default: ``"binary"`` for a binary
+            report, else ``"macro"``).
 
         Raises
         ------
-        KeyError
-            When the report has no such row.
+        InvalidParameterError
+            No such row; the message lists the close names.
         """
-        for row in self.overall:
-            if row.name == name:
-                return row.value
-        raise KeyError(name)
+        rows = {r.name: r for r in self.overall}
+        if average is None and name in rows:
+            return rows[name]
+        from ..registry import get_metric
 
-    def row(self, name: str) -> MetricRow:
-        """The overall row called ``name``."""
-        for row in self.overall:
-            if row.name == name:
-                return row
-        raise KeyError(name)
+        try:
+            spec = get_metric(name)
+        except InvalidParameterError:
+            spec = None
+        if spec is not None:
+            if average is None:
+                average = "binary" if self.pos_label is not None else "macro"
+            for r in self.overall:
+                if r.metric == spec.name and (r.average == average or (
+                        r.average is None and average in ("binary", "macro"))):
+                    return r
+        import difflib
+
+        close = difflib.get_close_matches(name, list(rows), n=4, cutoff=0.5)
+        if not close:
+            close = [n for n in rows if n.startswith(name)][:4]
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        of = "" if average is None else f" with average={average!r}"
+        raise InvalidParameterError(f"the report has no metric {name!r}{of}{hint}")
+
+    def metric(self, name: str, *, average: str | None = None) -> float | None:
+        """The value of an overall row (``None`` when undefined); see :meth:`row`.
+
+        Examples
+        --------
+        >>> import clfeval
+        >>> r = clfeval.evaluate([0, 1, 2, 2], [0, 2, 2, 2])
+        >>> r.metric("f1", average="macro") == r.metric("f1_macro")
+        True
+        """
+        return self.row(name, average=average).value
 
     # ------------------------------------------------------------ serialise
     def to_dict(self) -> dict[str, Any]:
         """The versioned JSON document (schema ``clfeval.Report``, see the README)."""
-        return {
-            "schema": SCHEMA,
-            "version": SCHEMA_VERSION,
-            "title": self.title,
-            "source": dict(self.source),
-            "confusion": self.confusion.to_dict(),
-            "accuracy_matrix": _encm(self.accuracy_matrix),
-            "error_matrix": _encm(self.error_matrix),
-            "overall": [r.to_dict() for r in self.overall],
-            "per_class": self.per_class.to_dict(),
-            "warnings": [w.to_dict() for w in self.warnings],
-            "threshold": enc(self.threshold),
-            "roc": [c.to_dict() for c in self.roc],
-            "pr": [c.to_dict() for c in self.pr],
-            "sweep": None if self.sweep is None else self.sweep.to_dict(),
-            "cost": None if self.cost is None else self.cost.to_dict(),
-            "cost_curve": None if self.cost_curve is None else self.cost_curve.to_dict(),
-        }
+        return {"schema": SCHEMA, "version": SCHEMA_VERSION, **super().to_dict()}
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Report:
+    def from_dict(cls, d: Any) -> Report:
         """Rebuild a report from :meth:`to_dict` output (checks schema and version)."""
-        _check_schema(d, SCHEMA)
-        try:
-            return cls(
-                title=d["title"],
-                confusion=ConfusionMatrix.from_dict(d["confusion"]),
-                accuracy_matrix=_mat(d["accuracy_matrix"]),
-                error_matrix=_mat(d["error_matrix"]),
-                overall=tuple(MetricRow.from_dict(r) for r in d["overall"]),
-                per_class=PerClassTable.from_dict(d["per_class"]),
-                warnings=tuple(ReportWarning.from_dict(w) for w in d["warnings"]),
-                threshold=dec(d["threshold"]),
-                roc=tuple(Curve.from_dict(c) for c in d["roc"]),
-                pr=tuple(Curve.from_dict(c) for c in d["pr"]),
-                sweep=None if d["sweep"] is None else ThresholdSweep.from_dict(d["sweep"]),
-                cost=None if d["cost"] is None else CostAnalysis.from_dict(d["cost"]),
-                source={str(k): str(v) for k, v in d.get("source", {}).items()},
-                cost_curve=None if d.get("cost_curve") is None
-                else CostCurveData.from_dict(d["cost_curve"]),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise IncompatibleStateError(f"malformed {SCHEMA} document: {exc!r}") from exc
-
-    def __str__(self) -> str:
-        from ._text import to_text
-
-        return to_text(self, color=False)
-
-
-def _check_schema(d: Any, schema: str) -> None:
-    check_header(d, schema, SCHEMA_VERSION)
+        check_header(d, SCHEMA, SCHEMA_VERSION)
+        out: Report = super().from_dict(d)
+        return out
 
 
 # ----------------------------------------------------------------- comparison
-@dataclass(frozen=True)
-class PairwiseTest:
+@dataclass(frozen=True, eq=False)
+class PairwiseTest(Result):
     """A significance test between two models.
 
     Attributes
@@ -573,66 +298,54 @@ class PairwiseTest:
         ``"mcnemar"`` (paired hard predictions) or ``"delong"`` (paired ROC AUCs).
     model_a, model_b : str
         The two models.
-    statistic : float or None
-        The test statistic.
-    p_value : float or None
-        Two-sided p-value.
-    difference : float or None
-        The effect, positive when model A is better: accuracy(A) − accuracy(B) for
-        McNemar, AUC(A) − AUC(B) for DeLong.
+    result : TestResult
+        The test (its ``estimate`` is the effect, positive when model A is better:
+        accuracy(A) − accuracy(B) for McNemar, AUC(A) − AUC(B) for DeLong).
     """
 
     test: str
     model_a: str
     model_b: str
-    statistic: Num
-    p_value: Num
-    difference: Num = None
+    result: TestResult
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict."""
-        return {"test": self.test, "model_a": self.model_a, "model_b": self.model_b,
-                "statistic": enc(self.statistic), "p_value": enc(self.p_value),
-                "difference": enc(self.difference)}
+    @property
+    def statistic(self) -> float:
+        """The test statistic."""
+        return float(self.result.statistic)
 
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> PairwiseTest:
-        """Inverse of :meth:`to_dict`."""
-        return cls(d["test"], d["model_a"], d["model_b"], dec(d["statistic"]),
-                   dec(d["p_value"]), dec(d["difference"]))
+    @property
+    def p_value(self) -> float:
+        """The two-sided p-value."""
+        return float(self.result.p_value)
+
+    @property
+    def difference(self) -> float | None:
+        """The effect, positive when model A is better."""
+        e = self.result.estimate
+        return None if e is None else float(e)
 
 
-@dataclass(frozen=True)
-class RankTable:
+@dataclass(frozen=True, eq=False)
+class RankTable(Result):
     """Ranks of the models on several metrics (1 = best; ties get the mean rank).
 
     Attributes
     ----------
     metrics : tuple of str
         The metrics ranked on.
-    ranks : tuple of tuple of float or None
-        ``ranks[i][m]``: rank of model ``m`` on metric ``i``.
-    mean_rank : tuple of float or None
+    ranks : ndarray of shape (n_metrics, n_models)
+        ``ranks[i, m]``: rank of model ``m`` on metric ``i`` (NaN when undefined).
+    mean_rank : ndarray of shape (n_models,)
         Each model's mean rank over the metrics.
     """
 
     metrics: tuple[str, ...]
-    ranks: Matrix
-    mean_rank: tuple[Num, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict."""
-        return {"metrics": list(self.metrics), "ranks": _encm(self.ranks),
-                "mean_rank": _encs(self.mean_rank)}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> RankTable:
-        """Inverse of :meth:`to_dict`."""
-        return cls(tuple(d["metrics"]), _mat(d["ranks"]), _tup(d["mean_rank"]))
+    ranks: FloatArray
+    mean_rank: FloatArray
 
 
-@dataclass(frozen=True)
-class Comparison:
+@dataclass(frozen=True, eq=False)
+class Comparison(_Printable, Result):
     """Several models evaluated on the same samples: :func:`clfeval.compare`'s result.
 
     Attributes
@@ -660,25 +373,13 @@ class Comparison:
 
     def to_dict(self) -> dict[str, Any]:
         """The versioned JSON document (schema ``clfeval.Comparison``)."""
-        return {"schema": COMPARISON_SCHEMA, "version": SCHEMA_VERSION, "title": self.title,
-                "names": list(self.names), "reports": [r.to_dict() for r in self.reports],
-                "headline": list(self.headline), "ranks": self.ranks.to_dict(),
-                "tests": [t.to_dict() for t in self.tests]}
+        return {"schema": COMPARISON_SCHEMA, "version": SCHEMA_VERSION, **super().to_dict()}
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Comparison:
+    def from_dict(cls, d: Any) -> Comparison:
         """Rebuild from :meth:`to_dict` output."""
-        _check_schema(d, COMPARISON_SCHEMA)
-        try:
-            return cls(d["title"], tuple(d["names"]),
-                       tuple(Report.from_dict(r) for r in d["reports"]), tuple(d["headline"]),
-                       RankTable.from_dict(d["ranks"]),
-                       tuple(PairwiseTest.from_dict(t) for t in d["tests"]))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise IncompatibleStateError(
-                f"malformed {COMPARISON_SCHEMA} document: {exc!r}") from exc
+        check_header(d, COMPARISON_SCHEMA, SCHEMA_VERSION)
+        out: Comparison = super().from_dict(d)
+        return out
 
-    def __str__(self) -> str:
-        from ._text import to_text
 
-        return to_text(self, color=False)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from html import escape as _html_escape
 from typing import Any
 
-from ._model import visible
+from ._escape import visible
 
 __all__ = ["PALETTE", "Series", "cd_diagram", "heatmap", "line_chart"]
 

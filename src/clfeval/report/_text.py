@@ -7,7 +7,8 @@ import sys
 from typing import Any
 
 from ._blocks import Block, blocks
-from ._model import visible
+from ._escape import visible
+from ._model import TEXT_RENDERER
 
 __all__ = ["to_markdown", "to_text"]
 
@@ -144,3 +145,10 @@ def to_markdown(obj: Any, *, full: bool = False) -> str:
             out += ["| " + " | ".join(md_escape(x) for x in r) + " |" for r in b.rows]
             out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def _plain(obj: Any) -> str:
+    return to_text(obj, color=False)
+
+
+TEXT_RENDERER[:] = [_plain]

@@ -7,12 +7,14 @@ Both are small immutable records with a JSON-safe :meth:`to_dict`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-__all__ = ["ConfidenceInterval", "ResultEq", "TestResult", "jsonable"]
+from .._serial import Result
+
+__all__ = ["ConfidenceInterval", "Result", "TestResult", "jsonable"]
 
 
 def jsonable(v: Any) -> Any:
@@ -38,33 +40,8 @@ def jsonable(v: Any) -> Any:
     return v
 
 
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        try:
-            return bool(np.array_equal(a, b, equal_nan=True))
-        except TypeError:  # non-numeric arrays
-            return bool(np.array_equal(a, b))
-    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
-        return True
-    return bool(a == b)
-
-
-class ResultEq:
-    """Field-wise equality for frozen results that may hold arrays (NaN equals NaN)."""
-
-    __slots__ = ()
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(_same(getattr(self, f.name), getattr(other, f.name))
-                   for f in fields(self))  # type: ignore[arg-type]
-
-    __hash__ = None  # type: ignore[assignment]
-
-
 @dataclass(frozen=True, eq=False)
-class ConfidenceInterval(ResultEq):
+class ConfidenceInterval(Result):
     """A point estimate with a two-sided confidence interval.
 
     Scalar inputs give float fields; vectorised inputs (several proportions, or a
@@ -95,27 +72,6 @@ class ConfidenceInterval(ResultEq):
     std_err: Any = None
     labels: tuple[Any, ...] | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict (arrays become lists, NaN becomes ``None``).
-
-        Examples
-        --------
-        >>> ConfidenceInterval(0.5, 0.25, 0.75, 0.95, "wilson").to_dict()["low"]
-        0.25
-        """
-        out = {
-            "estimate": jsonable(self.estimate),
-            "low": jsonable(self.low),
-            "high": jsonable(self.high),
-            "level": self.level,
-            "method": self.method,
-        }
-        if self.std_err is not None:
-            out["std_err"] = jsonable(self.std_err)
-        if self.labels is not None:
-            out["labels"] = jsonable(list(self.labels))
-        return out
-
     def __str__(self) -> str:
         if np.ndim(self.estimate) == 0:
             return (f"{float(self.estimate):.4g} ({self.level:.0%} CI {float(self.low):.4g}"
@@ -124,7 +80,7 @@ class ConfidenceInterval(ResultEq):
 
 
 @dataclass(frozen=True, eq=False)
-class TestResult(ResultEq):
+class TestResult(Result):
     """The outcome of a significance test.
 
     Attributes
@@ -157,23 +113,3 @@ class TestResult(ResultEq):
     estimate: float | None = None
     interval: ConfidenceInterval | None = None
     n: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict.
-
-        Examples
-        --------
-        >>> TestResult(2.0, 0.05, "z test", "two-sided").to_dict()["p_value"]
-        0.05
-        """
-        out: dict[str, Any] = {
-            "statistic": jsonable(self.statistic),
-            "p_value": jsonable(self.p_value),
-            "method": self.method,
-            "alternative": self.alternative,
-        }
-        for name in ("df", "estimate", "interval", "n"):
-            v = getattr(self, name)
-            if v is not None:
-                out[name] = jsonable(v)
-        return out

@@ -10,7 +10,7 @@ import numpy.typing as npt
 
 from .._validation import check_level
 from ..exceptions import InvalidParameterError
-from ._results import ResultEq, jsonable
+from ._results import Result, jsonable
 from ._scipy import st as _st
 from .intervals import proportion_interval
 
@@ -18,7 +18,7 @@ __all__ = ["CoverageResult", "interval_coverage"]
 
 
 @dataclass(frozen=True, eq=False)
-class CoverageResult(ResultEq):
+class CoverageResult(Result):
     """Coverage probability of a proportion interval at given true proportions.
 
     Attributes

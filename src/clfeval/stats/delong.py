@@ -17,7 +17,7 @@ import numpy.typing as npt
 from .._validation import as_scores, check_choice, check_consistent_length, check_level
 from ..core.labels import encode_binary_true
 from ..exceptions import InvalidInputError
-from ._results import ConfidenceInterval, ResultEq, TestResult, jsonable
+from ._results import ConfidenceInterval, Result, TestResult, jsonable
 from ._scipy import st as _st
 from .bootstrap import _ratio
 
@@ -27,7 +27,7 @@ Array = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, eq=False)
-class DeLongCovariance(ResultEq):
+class DeLongCovariance(Result):
     """AUCs of several scores of the same samples and their DeLong covariance.
 
     Attributes

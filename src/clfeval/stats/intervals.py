@@ -19,7 +19,7 @@ from ..core.divide import divide
 from ..core.tallies import tallies
 from ..exceptions import InvalidInputError, InvalidParameterError
 from ..registry.spec import get_metric
-from ._results import ConfidenceInterval, ResultEq, TestResult, jsonable
+from ._results import ConfidenceInterval, Result, TestResult, jsonable
 from ._scipy import st as _st
 
 __all__ = [
@@ -262,7 +262,7 @@ def metric_interval(
 
 # --------------------------------------------------------------------------- accuracy
 @dataclass(frozen=True, eq=False)
-class AccuracyTest(ResultEq):
+class AccuracyTest(Result):
     """Accuracy with its exact interval and the test "accuracy > no-information rate".
 
     As printed by caret's ``confusionMatrix``: the Clopper–Pearson interval of
@@ -351,7 +351,7 @@ def accuracy_test(cm: ConfusionMatrix, *, level: float = 0.95) -> AccuracyTest:
 
 # ------------------------------------------------------------------------------ kappa
 @dataclass(frozen=True, eq=False)
-class KappaTest(ResultEq):
+class KappaTest(Result):
     """Cohen's kappa with its asymptotic standard errors, interval and z test.
 
     Attributes

@@ -20,7 +20,7 @@ import numpy.typing as npt
 from .._validation import as_1d_labels, check_choice, check_consistent_length, check_level
 from ..core.counts import ConfusionMatrix
 from ..exceptions import InvalidInputError, InvalidParameterError
-from ._results import ConfidenceInterval, ResultEq, TestResult, jsonable
+from ._results import ConfidenceInterval, Result, TestResult, jsonable
 from ._scipy import st as _st
 from .bootstrap import _ratio
 
@@ -262,7 +262,7 @@ def _ranks(x: Array, higher_is_better: bool) -> Array:
 
 
 @dataclass(frozen=True, eq=False)
-class FriedmanResult(ResultEq):
+class FriedmanResult(Result):
     """Friedman test over data sets, with the Iman–Davenport F variant.
 
     Attributes
@@ -349,7 +349,7 @@ def friedman_test(
 
 
 @dataclass(frozen=True, eq=False)
-class CriticalDifference(ResultEq):
+class CriticalDifference(Result):
     """Average ranks and the critical difference of a post-hoc test (Demšar 2006).
 
     The data a critical-difference diagram draws.
@@ -468,7 +468,7 @@ def critical_difference(
 
 
 @dataclass(frozen=True, eq=False)
-class ControlComparison(ResultEq):
+class ControlComparison(Result):
     """Each model compared with a control by average ranks, Holm step-down adjusted.
 
     Attributes

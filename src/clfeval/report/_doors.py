@@ -1,0 +1,142 @@
+"""Front doors for data that is not in memory: files (streamed, pooled), Dask and Spark.
+
+Each folds the rows into one :class:`~clfeval.engines.EvalState` with its engine and
+hands it to :func:`~clfeval.report.from_state` — the same derivation as
+:func:`clfeval.evaluate` — so every door returns the same :class:`Report` for the same
+data, warnings included, carrying its state (``report.state``) for later merges.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from ..engines.local import DEFAULT_MAX_DISTINCT, Progress, fold_files
+from ..io.readers import DEFAULT_CHUNK_ROWS
+from ._build import from_state
+from ._model import Report
+
+__all__ = ["evaluate_dask", "evaluate_files", "evaluate_spark", "report_of_state"]
+
+
+def report_of_state(state: Any, *, cost_matrix: Any = None, level: float | None = 0.95,
+                    title: str = "", source: Mapping[str, str] | None = None,
+                    max_points: int = 400) -> Report:
+    """:func:`from_state` with the provenance a state carries (the files or partitions)."""
+    src = dict(source or {})
+    if state.sources and "file" not in src:
+        names = [os.path.basename(s) for s in state.sources]
+        shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        src = {"file": shown, **src}
+    return from_state(state, cost_matrix=cost_matrix, level=level, title=title, source=src,
+                      max_points=max_points)
+
+
+def evaluate_files(
+    paths_or_glob: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    *,
+    y_true: str | None = None,
+    y_pred: str | None = None,
+    y_score: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    labels: Sequence[Any] | None = None,
+    pos_label: Any = None,
+    threshold: float | None = None,
+    on_invalid: str = "raise",
+    bins: Any = None,
+    max_distinct: int | None = DEFAULT_MAX_DISTINCT,
+    workers: int = 1,
+    chunk_rows: int = DEFAULT_CHUNK_ROWS,
+    format: str | None = None,
+    progress: Callable[[Progress], None] | bool | None = None,
+    cost_matrix: Any = None,
+    level: float | None = 0.95,
+    title: str = "",
+    max_points: int = 400,
+) -> Report:
+    """Evaluate predictions stored in files, in bounded memory, on one or more cores.
+
+    The files are read chunk by chunk (Parquet row group by row group) and folded into
+    the confusion matrix and the score state (:func:`clfeval.engines.fold_files`); the
+    report is derived from those states exactly as :func:`clfeval.evaluate` derives it
+    from arrays. Peak memory is a few chunks plus the states, independent of the number
+    of rows.
+
+    Parameters
+    ----------
+    paths_or_glob : path, glob pattern, directory, or list of those
+        CSV/TSV, Parquet, JSON Lines, NPY (structured) or NPZ files, all with the
+        same columns.
+    y_true, y_pred, weight : str, optional
+        Column names; detected by name when not given (see
+        :func:`clfeval.io.detect_columns`).
+    y_score : str or sequence of str, optional
+        One score column (binary) or one per class (K classes).
+    labels : sequence, optional
+        The declared label set and order (rows with other labels are invalid). Default:
+        the sorted labels found in the data.
+    pos_label : label, optional
+        Positive class for binary scores (default 1 / True).
+    threshold : float, optional
+        With scores and no prediction column: the confusion matrix of
+        ``score >= threshold`` (default 0.5 for probabilities, else 0).
+    on_invalid : {"raise", "exclude"}
+        Invalid rows: ``"raise"`` a :class:`~clfeval.FileFormatError` naming file, row and
+        column, or ``"exclude"`` them, counted per reason in the report's warnings.
+    bins, max_distinct
+        The score state's mode (see :func:`clfeval.engines.fold_files`).
+    workers : int
+        Processes to use (``-1``: all cores); the result is the same as with one.
+    chunk_rows : int
+        Rows per chunk.
+    format : str, optional
+        Force a format (``csv, tsv, parquet, jsonl, npy, npz``) instead of the extension.
+    progress : callable, bool or None
+        Progress reports (``True``: a bar on stderr when it is a terminal).
+    cost_matrix, level, title, max_points
+        As in :func:`clfeval.evaluate`.
+
+    Returns
+    -------
+    Report
+        With ``report.state`` (rows read, used, excluded per reason; the files).
+
+    Examples
+    --------
+    >>> import numpy as np, os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "preds.npz")
+    >>> np.savez(p, y_true=np.array([0, 1, 1, 0, 1]), y_pred=np.array([0, 1, 0, 0, 1]))
+    >>> r = evaluate_files(p)
+    >>> r.confusion.counts.tolist(), r.state.n_rows
+    ([[2, 0], [1, 2]], 5)
+    """
+    state = fold_files(paths_or_glob, y_true=y_true, y_pred=y_pred, y_score=y_score,
+                       weight=weight, labels=labels, pos_label=pos_label, threshold=threshold,
+                       on_invalid=on_invalid, bins=bins, max_distinct=max_distinct,
+                       workers=workers, chunk_rows=chunk_rows, format=format, progress=progress)
+    return report_of_state(state, cost_matrix=cost_matrix, level=level, title=title,
+                           max_points=max_points)
+
+
+def evaluate_dask(ddf: Any, *, cost_matrix: Any = None, level: float | None = 0.95,
+                  title: str = "", max_points: int = 400, **options: Any) -> Report:
+    """``clfeval.dask.evaluate``: fold every partition on its worker, derive the report.
+
+    ``options`` are :func:`clfeval.engines.dask.fold`'s (those of :func:`evaluate_files`,
+    plus ``split_every`` and ``dask.compute`` keywords).
+    """
+    from ..engines.dask import fold
+
+    return report_of_state(fold(ddf, **options), cost_matrix=cost_matrix, level=level,
+                           title=title, max_points=max_points)
+
+
+def evaluate_spark(df: Any, *, cost_matrix: Any = None, level: float | None = 0.95,
+                   title: str = "", max_points: int = 400, **options: Any) -> Report:
+    """``clfeval.spark.evaluate``: fold the DataFrame without collecting its rows, derive
+    the report. ``options`` are :func:`clfeval.engines.spark.fold`'s."""
+    from ..engines.spark import fold
+
+    return report_of_state(fold(df, **options), cost_matrix=cost_matrix, level=level,
+                           title=title, max_points=max_points)
