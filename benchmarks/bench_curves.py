@@ -4,7 +4,7 @@
 
 For N = 1e5, 1e6, 1e7 float64 binary scores (1e5, 1e6 with --quick) it prints:
 
-* exact AUC — ``clfeval.roc_auc_score`` vs ``sklearn.metrics.roc_auc_score`` and vs
+* exact AUC — ``clfeval.metrics.roc_auc_score`` vs ``sklearn.metrics.roc_auc_score`` and vs
   ``np.sort`` of the scores (targets at 1e7: >= 10x faster than scikit-learn, within 2x
   of np.sort);
 * ROC + PR + AP + BEP from one state vs scikit-learn's roc_curve + precision_recall_curve
@@ -80,8 +80,8 @@ def main() -> None:
         rep = 3
         sk_rep = 2 if n >= 10**7 else 3  # best of (warm-up excluded) for both sides
         t_sort = best(lambda s=s: np.sort(s), rep)
-        t_auc = best(lambda y=y, s=s: clfeval.roc_auc_score(y, s), rep)
-        assert abs(clfeval.roc_auc_score(y, s) - skm.roc_auc_score(y, s)) < 1e-9
+        t_auc = best(lambda y=y, s=s: clfeval.metrics.roc_auc_score(y, s), rep)
+        assert abs(clfeval.metrics.roc_auc_score(y, s) - skm.roc_auc_score(y, s)) < 1e-9
         skip = args.no_sklearn_1e7 and n >= 10**7
         t_sk = float("nan") if skip else best(lambda y=y, s=s: skm.roc_auc_score(y, s), sk_rep)
         print(f"{n:>10.0e} {'exact AUC':<22} {t_auc:>10.3f} {t_sk:>10.3f} {t_sort:>10.3f} "
@@ -100,8 +100,8 @@ def main() -> None:
     for _ in range(total // batch):
         state = state.update(y, s)
     dt = time.perf_counter() - t0
-    res = clfeval.roc_auc(state)
-    exact = clfeval.roc_auc_score(y, s)
+    res = clfeval.curves.roc_auc(state)
+    exact = clfeval.metrics.roc_auc_score(y, s)
     print(f"{total:>10.0e} {'binned state (24 bits)':<22} {dt:>10.3f} "
           f"{'':>10} {'':>10} {total / dt / 1e6:>8.1f} M rows/s/core")
     print(f"{'':>10} binned AUC {res.value:.6f} +- {res.bound:.2e} (exact {exact:.6f}); "

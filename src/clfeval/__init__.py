@@ -1,42 +1,32 @@
 """clfeval — how good is your classifier, really?
 
-Confusion matrices and every metric built on them, as one mergeable state.
+The front doors return one :class:`Report` type for the same data, however it arrives:
+
+- :func:`evaluate` — arrays (or a fitted estimator with ``X, y``) in memory;
+- :func:`evaluate_files` — CSV/TSV, Parquet, JSON Lines, NPY/NPZ of any size, streamed in
+  bounded memory, on one or more cores;
+- ``clfeval.dask.evaluate`` / ``clfeval.spark.evaluate`` — Dask and Spark DataFrames;
+- :func:`compare` / :func:`compare_datasets` — several models, with significance tests.
+
+Every number is derived from two small mergeable states, :class:`ConfusionMatrix` and
+:class:`ScoreCounts` (bundled with row counts in an :class:`EvalState`, which
+:func:`save_state` / :func:`load_state` / :func:`merge_states` keep across runs).
+
+Submodules: :mod:`clfeval.metrics` (a drop-in for ``sklearn.metrics``),
+:mod:`clfeval.curves` (ROC, PR, cost curves, sweeps, threshold choice),
+:mod:`clfeval.stats` (intervals, tests), :mod:`clfeval.registry` (the metric definitions),
+:mod:`clfeval.report` (renderers), :mod:`clfeval.plot` (matplotlib displays),
+:mod:`clfeval.engines` and :mod:`clfeval.io` (streaming).
 """
 
 from __future__ import annotations
 
-from .core.counts import ConfusionMatrix, OneVsRest
+from . import curves, engines, io, metrics, registry, report, stats
+from ._version import __version__
+from .core.counts import ConfusionMatrix
 from .core.scores import Binning, ScoreBinningWarning, ScoreCounts
-from .curves import (
-    AucResult,
-    BreakEvenPoint,
-    CostCurve,
-    MulticlassAuc,
-    PrecisionRecallCurve,
-    RocCurve,
-    RocHull,
-    ThresholdChoice,
-    ThresholdCounts,
-    ThresholdSweep,
-    break_even_point,
-    choose_threshold,
-    cost_curve,
-    cost_sensitive_error,
-    expected_cost,
-    ovo_auc,
-    ovr_auc,
-    rank_loss,
-    roc_auc,
-    roc_dominance,
-    threshold_sweep,
-)
-from .engines import (
-    EvalState,
-    Exclusions,
-    load_state,
-    merge_states,
-    save_state,
-)
+from .curves import PrecisionRecallCurve, RocCurve
+from .engines import EvalState, load_state, merge_states, save_state
 from .exceptions import (
     ClfevalError,
     FileFormatError,
@@ -46,40 +36,7 @@ from .exceptions import (
     MissingDependencyError,
     UndefinedMetricWarning,
 )
-from .metrics import (
-    accuracy_score,
-    auc,
-    average_precision_score,
-    balanced_accuracy_score,
-    classification_report,
-    cohen_kappa_score,
-    confusion_matrix,
-    det_curve,
-    f1_score,
-    fbeta_score,
-    g_mean_score,
-    informedness_score,
-    jaccard_score,
-    markedness_score,
-    matthews_corrcoef,
-    npv_score,
-    precision_recall_curve,
-    precision_recall_fscore_support,
-    precision_score,
-    recall_score,
-    roc_auc_score,
-    roc_curve,
-    specificity_score,
-)
-from .registry import (
-    Aggregate,
-    MetricSpec,
-    MetricSummary,
-    aggregate,
-    get_metric,
-    kappa_interpretation,
-    list_metrics,
-)
+from .registry import MetricSpec, get_metric, list_metrics
 from .report import (
     Comparison,
     DatasetComparison,
@@ -89,100 +46,44 @@ from .report import (
     evaluate,
     evaluate_files,
 )
-from .stats import (
-    ConfidenceInterval,
-    TestResult,
-    bootstrap_interval,
-    delong_test,
-    friedman_test,
-    mcnemar_test,
-    metric_interval,
-)
-
-__version__ = "0.1.0"
+from .stats import ConfidenceInterval, TestResult
 
 __all__ = [
-    "Aggregate",
-    "AucResult",
     "Binning",
-    "BreakEvenPoint",
     "ClfevalError",
     "Comparison",
     "ConfidenceInterval",
     "ConfusionMatrix",
-    "CostCurve",
     "DatasetComparison",
     "EvalState",
-    "Exclusions",
     "FileFormatError",
     "IncompatibleStateError",
     "InvalidInputError",
     "InvalidParameterError",
     "MetricSpec",
-    "MetricSummary",
     "MissingDependencyError",
-    "MulticlassAuc",
-    "OneVsRest",
     "PrecisionRecallCurve",
     "Report",
     "RocCurve",
-    "RocHull",
     "ScoreBinningWarning",
     "ScoreCounts",
     "TestResult",
-    "ThresholdChoice",
-    "ThresholdCounts",
-    "ThresholdSweep",
     "UndefinedMetricWarning",
     "__version__",
-    "accuracy_score",
-    "aggregate",
-    "auc",
-    "average_precision_score",
-    "balanced_accuracy_score",
-    "bootstrap_interval",
-    "break_even_point",
-    "choose_threshold",
-    "classification_report",
-    "cohen_kappa_score",
     "compare",
     "compare_datasets",
-    "confusion_matrix",
-    "cost_curve",
-    "cost_sensitive_error",
-    "delong_test",
-    "det_curve",
+    "curves",
+    "engines",
     "evaluate",
     "evaluate_files",
-    "expected_cost",
-    "f1_score",
-    "fbeta_score",
-    "friedman_test",
-    "g_mean_score",
     "get_metric",
-    "informedness_score",
-    "jaccard_score",
-    "kappa_interpretation",
+    "io",
     "list_metrics",
     "load_state",
-    "markedness_score",
-    "matthews_corrcoef",
-    "mcnemar_test",
     "merge_states",
-    "metric_interval",
-    "npv_score",
-    "ovo_auc",
-    "ovr_auc",
-    "precision_recall_curve",
-    "precision_recall_fscore_support",
-    "precision_score",
-    "rank_loss",
-    "recall_score",
-    "roc_auc",
-    "roc_auc_score",
-    "roc_curve",
-    "roc_dominance",
+    "metrics",
+    "registry",
+    "report",
     "save_state",
-    "specificity_score",
-    "threshold_sweep",
+    "stats",
 ]

@@ -22,7 +22,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from clfeval import RocCurve, ScoreCounts, rank_loss
+from clfeval import RocCurve, ScoreCounts
+from clfeval.curves import rank_loss
 
 DATA = Path(__file__).resolve().parent / "data" / "aSAH.csv"
 GOLDEN = Path(__file__).resolve().parent / "data"
@@ -190,7 +191,7 @@ def digits9_scores():
 def test_seed004_threshold_sweep_on_decision_scores(digits9_scores, case_id):
     """Seed 004 moves the threshold of decision_function to 0, 5 and -5 and prints the
     confusion matrix, precision and recall at each; one sweep over all thresholds holds them."""
-    from clfeval import threshold_sweep
+    from clfeval.curves import threshold_sweep
 
     case = next(c for c in json.loads((GOLDEN / "seed004.json").read_text())["cases"]
                 if c["id"] == case_id)
@@ -217,7 +218,7 @@ def test_rocr_reference_rates_auc_hull_and_prbe():
     hull = roc.convex_hull()  # rch.reference: points 1, 3, 6, 8, 11 of the curve
     np.testing.assert_allclose(hull.fpr, [0.0, 0.0, 0.2, 0.4, 1.0])
     np.testing.assert_allclose(hull.tpr, [0.0, 0.4, 0.8, 1.0, 1.0])
-    from clfeval import break_even_point
+    from clfeval.curves import break_even_point
 
     bep = break_even_point(ROCR_LABELS, ROCR_PRED)  # prbe.reference 0.8 at cutoff 0.69762824
     assert bep.value == pytest.approx(0.8)
@@ -225,7 +226,7 @@ def test_rocr_reference_rates_auc_hull_and_prbe():
 
 
 def test_rocr_reference_sweep_of_registered_metrics():
-    from clfeval import threshold_sweep
+    from clfeval.curves import threshold_sweep
 
     sw = threshold_sweep(ROCR_LABELS, ROCR_PRED, metrics=["accuracy", "ppv", "npv", "mcc"],
                          include_all_negative=True, zero_division=np.nan)
@@ -246,7 +247,7 @@ def test_rocr_reference_sweep_of_registered_metrics():
 
 
 def test_rocr_reference_cost_curve():
-    from clfeval import cost_curve, expected_cost
+    from clfeval.curves import cost_curve, expected_cost
 
     cc = cost_curve(ROCR_LABELS, ROCR_PRED)  # ecost.x/y.reference
     np.testing.assert_allclose(cc.pc, [0.0, 1 / 3, 0.5, 1.0])

@@ -46,17 +46,17 @@ def test_prf_multiclass(data: Any, average: str | None, zd: float, weighted: boo
     w = np.linspace(0.5, 2.0, len(yt)) if weighted else None
     kw = dict(average=average, zero_division=zd, sample_weight=w)
     for ours, theirs in [
-        (clfeval.precision_score, skm.precision_score),
-        (clfeval.recall_score, skm.recall_score),
-        (clfeval.f1_score, skm.f1_score),
-        (clfeval.jaccard_score, skm.jaccard_score),
+        (clfeval.metrics.precision_score, skm.precision_score),
+        (clfeval.metrics.recall_score, skm.recall_score),
+        (clfeval.metrics.f1_score, skm.f1_score),
+        (clfeval.metrics.jaccard_score, skm.jaccard_score),
     ]:
         if theirs is skm.jaccard_score and math.isnan(zd):
             continue  # scikit-learn's jaccard_score does not accept zero_division=nan
         _eq(ours(yt, yp, **kw), _quiet(theirs, yt, yp, **kw))
-    _eq(clfeval.fbeta_score(yt, yp, beta=0.5, **kw),
+    _eq(clfeval.metrics.fbeta_score(yt, yp, beta=0.5, **kw),
         _quiet(skm.fbeta_score, yt, yp, beta=0.5, **kw))
-    p, r, f, s = clfeval.precision_recall_fscore_support(yt, yp, beta=2.0, **kw)
+    p, r, f, s = clfeval.metrics.precision_recall_fscore_support(yt, yp, beta=2.0, **kw)
     P, R, F, S = _quiet(skm.precision_recall_fscore_support, yt, yp, beta=2.0, **kw)
     _eq(p, P), _eq(r, R), _eq(f, F)
     if average is None:
@@ -68,16 +68,16 @@ def test_prf_multiclass(data: Any, average: str | None, zd: float, weighted: boo
 def test_binary_average_and_specificity(data: Any, zd: float) -> None:
     yt, yp, universe = data
     pos, neg = universe[1], universe[0]
-    for ours, theirs in [(clfeval.precision_score, skm.precision_score),
-                         (clfeval.recall_score, skm.recall_score),
-                         (clfeval.f1_score, skm.f1_score)]:
+    for ours, theirs in [(clfeval.metrics.precision_score, skm.precision_score),
+                         (clfeval.metrics.recall_score, skm.recall_score),
+                         (clfeval.metrics.f1_score, skm.f1_score)]:
         present = set(yt) | set(yp)
         if len(present) == 2 or pos in present:
             _eq(ours(yt, yp, pos_label=pos, zero_division=zd),
                 _quiet(theirs, yt, yp, pos_label=pos, zero_division=zd))
     if len(set(yt) | set(yp)) == 2:
         # specificity is the recall of the negative class
-        _eq(clfeval.specificity_score(yt, yp, pos_label=pos, zero_division=zd),
+        _eq(clfeval.metrics.specificity_score(yt, yp, pos_label=pos, zero_division=zd),
             _quiet(skm.recall_score, yt, yp, pos_label=neg, zero_division=zd))
 
 
@@ -86,29 +86,29 @@ def test_binary_average_and_specificity(data: Any, zd: float) -> None:
 def test_overall_functions(data: Any, weighted: bool) -> None:
     yt, yp, _ = data
     w = np.linspace(0.5, 2.0, len(yt)) if weighted else None
-    _eq(clfeval.accuracy_score(yt, yp, sample_weight=w),
+    _eq(clfeval.metrics.accuracy_score(yt, yp, sample_weight=w),
         skm.accuracy_score(yt, yp, sample_weight=w))
-    _eq(clfeval.accuracy_score(yt, yp, normalize=False, sample_weight=w),
+    _eq(clfeval.metrics.accuracy_score(yt, yp, normalize=False, sample_weight=w),
         skm.accuracy_score(yt, yp, normalize=False, sample_weight=w))
-    _eq(clfeval.confusion_matrix(yt, yp, sample_weight=w),
+    _eq(clfeval.metrics.confusion_matrix(yt, yp, sample_weight=w),
         _quiet(skm.confusion_matrix, yt, yp, sample_weight=w))
     for norm in ("true", "pred", "all"):
-        _eq(clfeval.confusion_matrix(yt, yp, sample_weight=w, normalize=norm),
+        _eq(clfeval.metrics.confusion_matrix(yt, yp, sample_weight=w, normalize=norm),
             _quiet(skm.confusion_matrix, yt, yp, sample_weight=w, normalize=norm))
     for adjusted in (False, True):
         theirs = _quiet(skm.balanced_accuracy_score, yt, yp, sample_weight=w, adjusted=adjusted)
-        ours = clfeval.balanced_accuracy_score(yt, yp, sample_weight=w, adjusted=adjusted,
+        ours = clfeval.metrics.balanced_accuracy_score(yt, yp, sample_weight=w, adjusted=adjusted,
                                                zero_division=float("nan"))
         if math.isfinite(theirs):
             _eq(ours, theirs)
         else:  # one class in y_true: chance-adjustment divides by zero; we say undefined
             assert math.isnan(ours)
-    _eq(clfeval.matthews_corrcoef(yt, yp, sample_weight=w),
+    _eq(clfeval.metrics.matthews_corrcoef(yt, yp, sample_weight=w),
         _quiet(skm.matthews_corrcoef, yt, yp, sample_weight=w))
     cm = ConfusionMatrix.from_predictions(yt, yp, sample_weight=w)
     for weights in (None, "linear", "quadratic"):
         theirs = _quiet(skm.cohen_kappa_score, yt, yp, weights=weights, sample_weight=w)
-        ours = clfeval.cohen_kappa_score(yt, yp, weights=weights, sample_weight=w,
+        ours = clfeval.metrics.cohen_kappa_score(yt, yp, weights=weights, sample_weight=w,
                                          zero_division=float("nan"))
         if not math.isnan(theirs):
             _eq(ours, theirs)
@@ -144,7 +144,7 @@ def test_one_vs_rest_kappa_and_mcc(data: Any) -> None:
 @given(label_pairs(), st.sampled_from(ZD))
 def test_classification_report_dict(data: Any, zd: float) -> None:
     yt, yp, _ = data
-    ours = clfeval.classification_report(yt, yp, output_dict=True, zero_division=zd)
+    ours = clfeval.metrics.classification_report(yt, yp, output_dict=True, zero_division=zd)
     theirs = _quiet(skm.classification_report, yt, yp, output_dict=True, zero_division=zd)
     if "micro avg" in theirs:  # scikit-learn reports micro avg only for label subsets
         pytest.skip("label subset")
@@ -161,19 +161,19 @@ def test_classification_report_text_matches_sklearn() -> None:
     yt = ["cat", "dog", "bird", "cat", "dog", "dog", "bird", "cat"]
     yp = ["cat", "dog", "cat", "cat", "bird", "dog", "bird", "dog"]
     for digits in (2, 4):
-        assert clfeval.classification_report(yt, yp, digits=digits) == \
+        assert clfeval.metrics.classification_report(yt, yp, digits=digits) == \
             skm.classification_report(yt, yp, digits=digits)
 
 
 def test_zero_division_warn_matches_sklearn_value_and_warns() -> None:
     yt, yp = [0, 0, 1, 1], [0, 0, 0, 0]
     with pytest.warns(UndefinedMetricWarning, match="undefined"):
-        ours = clfeval.precision_score(yt, yp)
+        ours = clfeval.metrics.precision_score(yt, yp)
     assert ours == _quiet(skm.precision_score, yt, yp) == 0.0
 
 
 def test_binary_pos_label_errors_like_sklearn() -> None:
     with pytest.raises(ValueError, match="pos_label"):
-        clfeval.precision_score(["a", "b"], ["a", "b"])
+        clfeval.metrics.precision_score(["a", "b"], ["a", "b"])
     with pytest.raises(ValueError, match="average='binary'"):
-        clfeval.precision_score([0, 1, 2], [0, 1, 2])
+        clfeval.metrics.precision_score([0, 1, 2], [0, 1, 2])

@@ -6,14 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clfeval import (
-    CostCurve,
-    PrecisionRecallCurve,
-    RocCurve,
-    ScoreCounts,
-    roc_auc,
-    roc_dominance,
-)
+from clfeval import PrecisionRecallCurve, RocCurve, ScoreCounts
+from clfeval.curves import CostCurve, roc_auc, roc_dominance
 
 SETTINGS = settings(max_examples=60, deadline=None)
 
@@ -147,7 +141,7 @@ def test_cost_curve_envelope_is_the_minimum_of_the_lines(data):
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10_000), st.integers(1, 20))
 def test_multiclass_binned_bound_contains_exact_average(seed, bits):
-    from clfeval import ovo_auc, ovr_auc
+    from clfeval.curves import ovo_auc, ovr_auc
 
     rng = np.random.default_rng(seed)
     n, k = 60, 3

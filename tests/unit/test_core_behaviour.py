@@ -103,14 +103,15 @@ def test_zhou_macro_f1_differs_from_mean_of_f1() -> None:
     assert cm.metric("f1", average="macro_pr") != pytest.approx(cm.metric("f1", average="macro"))
     y = np.repeat(np.arange(3), m.sum(1))
     yp = np.concatenate([np.repeat(np.arange(3), row) for row in m])
-    assert clfeval.f1_score(y, yp, average="macro_pr") == cm.metric("f1", average="macro_pr")
+    zhou = clfeval.metrics.f1_score(y, yp, average="macro_pr")
+    assert zhou == cm.metric("f1", average="macro_pr")
 
 
 def test_aggregate_over_folds_zhou() -> None:
     folds = [ConfusionMatrix.from_binary(tp=8, fn=2, fp=2, tn=8),
              ConfusionMatrix.from_binary(tp=4, fn=1, fp=4, tn=11),
              ConfusionMatrix.from_binary(tp=6, fn=6, fp=0, tn=8)]
-    agg = clfeval.aggregate(folds)
+    agg = clfeval.registry.aggregate(folds)
     p = np.array([8 / 10, 4 / 8, 6 / 6])
     r = np.array([8 / 10, 4 / 5, 6 / 12])
     assert agg.macro_precision == pytest.approx(p.mean())
@@ -133,7 +134,7 @@ def test_mcc_product_equals_mcc_for_two_classes_and_differs_for_three() -> None:
     assert two.metric("mcc_product") == pytest.approx(two.metric("mcc"))
     three = ConfusionMatrix([[64, 0, 0], [3, 42, 17], [5, 17, 47]])
     assert three.metric("mcc_product") == pytest.approx(0.4520, abs=5e-5)  # seed 003
-    assert clfeval.matthews_corrcoef(*_rows(three.counts), variant="product") == \
+    assert clfeval.metrics.matthews_corrcoef(*_rows(three.counts), variant="product") == \
         pytest.approx(0.4520, abs=5e-5)
     with pytest.warns(UndefinedMetricWarning):
         ConfusionMatrix([[0, 0], [0, 5]]).metric("mcc_product")
@@ -146,7 +147,7 @@ def _rows(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def test_kappa_interpretation_bands() -> None:
-    f = clfeval.kappa_interpretation
+    f = clfeval.registry.kappa_interpretation
     assert [f(x) for x in (-0.1, 0.1, 0.3, 0.5, 0.7, 0.9)] == [
         "poor", "slight", "fair", "moderate", "substantial", "almost perfect"]
     with pytest.raises(ValueError, match="kappa"):

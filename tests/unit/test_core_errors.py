@@ -47,7 +47,7 @@ def test_labels_outside_declared_set_are_refused_not_dropped() -> None:
     with pytest.raises(InvalidInputError, match="'c'"):
         ConfusionMatrix.from_predictions(["a", "b"], ["a", "c"], labels=["a", "b"])
     with pytest.raises(InvalidInputError, match="not in the declared labels"):
-        clfeval.confusion_matrix([0, 1, 2], [0, 1, 2], labels=[0, 1])
+        clfeval.metrics.confusion_matrix([0, 1, 2], [0, 1, 2], labels=[0, 1])
 
 
 def test_declared_labels_may_add_absent_classes_and_set_order() -> None:
@@ -141,6 +141,6 @@ def test_from_scores_threshold_and_one_class() -> None:
 
 def test_aggregate_errors() -> None:
     with pytest.raises(InvalidInputError, match="at least one"):
-        clfeval.aggregate([])
+        clfeval.registry.aggregate([])
     with pytest.raises(InvalidInputError, match="ConfusionMatrix"):
-        clfeval.aggregate([[[1, 2], [3, 4]]])  # type: ignore[list-item]
+        clfeval.registry.aggregate([[[1, 2], [3, 4]]])  # type: ignore[list-item]

@@ -10,7 +10,6 @@ import pytest
 import clfeval
 from clfeval import (
     ConfusionMatrix,
-    CostCurve,
     IncompatibleStateError,
     InvalidInputError,
     InvalidParameterError,
@@ -18,14 +17,18 @@ from clfeval import (
     RocCurve,
     ScoreCounts,
     UndefinedMetricWarning,
+)
+from clfeval.curves import (
+    CostCurve,
     break_even_point,
     choose_threshold,
     cost_sensitive_error,
     expected_cost,
+    ovr_curves,
     roc_dominance,
+    threshold_counts,
     threshold_sweep,
 )
-from clfeval.curves import ovr_curves, threshold_counts
 
 
 def _data(seed=0, n=200):
@@ -221,7 +224,7 @@ def test_partial_auc_validation():
     with pytest.raises(InvalidParameterError, match="min_fpr < max_fpr"):
         roc.partial_auc(0.5, min_fpr=0.6)
     with pytest.raises(InvalidParameterError, match="max_fpr"):
-        clfeval.roc_auc_score([0, 1], [0.1, 0.2], max_fpr=1.5)
+        clfeval.metrics.roc_auc_score([0, 1], [0.1, 0.2], max_fpr=1.5)
     assert roc.partial_auc(1.0) == pytest.approx(roc.auc)
 
 
@@ -273,7 +276,7 @@ def test_curves_to_dict_are_json_safe():
     json.dumps(PrecisionRecallCurve.from_predictions(y, s).to_dict(), allow_nan=False)
     p = np.array([[0.7, 0.3], [0.4, 0.6], [0.2, 0.8]])
     st = ScoreCounts.from_scores([0, 1, 1], p)
-    json.dumps(clfeval.ovr_auc(st).to_dict())
+    json.dumps(clfeval.curves.ovr_auc(st).to_dict())
     rocs, prs = ovr_curves(st)
     assert len(rocs) == len(prs) == 2
 
@@ -281,25 +284,25 @@ def test_curves_to_dict_are_json_safe():
 # ------------------------------------------------------------- bad input
 def test_bad_input_errors():
     with pytest.raises(InvalidInputError, match="inconsistent lengths"):
-        clfeval.roc_curve([0, 1, 1], [0.1, 0.2])
+        clfeval.metrics.roc_curve([0, 1, 1], [0.1, 0.2])
     with pytest.raises(InvalidInputError, match="NaN/inf"):
-        clfeval.roc_auc_score([0, 1], [0.1, np.nan])
+        clfeval.metrics.roc_auc_score([0, 1], [0.1, np.nan])
     with pytest.raises(InvalidParameterError, match="multi_class"):
-        clfeval.roc_auc_score([0, 1, 2], np.eye(3))
+        clfeval.metrics.roc_auc_score([0, 1, 2], np.eye(3))
     with pytest.raises(InvalidInputError, match="outside"):
-        clfeval.roc_auc_score([0, 1, 2], np.eye(3) * 2 - 0.5, multi_class="ovr")
+        clfeval.metrics.roc_auc_score([0, 1, 2], np.eye(3) * 2 - 0.5, multi_class="ovr")
     with pytest.raises(InvalidInputError, match="sum to 1"):
-        clfeval.roc_auc_score([0, 1, 2], np.full((3, 3), 0.5), multi_class="ovr")
+        clfeval.metrics.roc_auc_score([0, 1, 2], np.full((3, 3), 0.5), multi_class="ovr")
     with pytest.raises(InvalidInputError, match="columns"):
-        clfeval.roc_auc_score([0, 1, 2], np.full((3, 4), 0.25), multi_class="ovr")
+        clfeval.metrics.roc_auc_score([0, 1, 2], np.full((3, 4), 0.25), multi_class="ovr")
     with pytest.raises(InvalidInputError, match="only one class"):
-        clfeval.det_curve([1, 1], [0.1, 0.2])
+        clfeval.metrics.det_curve([1, 1], [0.1, 0.2])
     with pytest.raises(InvalidParameterError, match="pos_label"):
-        clfeval.roc_curve(["a", "b"], [0.1, 0.2])
+        clfeval.metrics.roc_curve(["a", "b"], [0.1, 0.2])
     with pytest.raises(InvalidInputError, match="increasing nor decreasing"):
-        clfeval.auc([0, 1, 0.5], [0, 1, 1])
+        clfeval.metrics.auc([0, 1, 0.5], [0, 1, 1])
     with pytest.raises(InvalidParameterError, match="ovo"):
-        clfeval.roc_auc_score([0, 1, 2], np.eye(3), multi_class="ovo", average=None)
+        clfeval.metrics.roc_auc_score([0, 1, 2], np.eye(3), multi_class="ovo", average=None)
 
 
 def test_threshold_counts_and_states():
@@ -321,9 +324,9 @@ def test_binned_auc_bound_on_packed_probabilities():
     n = 20000
     y = rng.integers(0, 2, n)
     s = 0.99 + 0.01 / (1 + np.exp(-(y + rng.normal(size=n))))
-    exact = clfeval.roc_auc(y, s).value
-    fine = clfeval.roc_auc(y, s, bits=32)
-    coarse = clfeval.roc_auc(y, s, bins=np.linspace(0, 1, 101))
+    exact = clfeval.curves.roc_auc(y, s).value
+    fine = clfeval.curves.roc_auc(y, s, bits=32)
+    coarse = clfeval.curves.roc_auc(y, s, bins=np.linspace(0, 1, 101))
     assert fine.lower <= exact <= fine.upper
     assert fine.bound < 1e-3
     assert coarse.lower <= exact <= coarse.upper

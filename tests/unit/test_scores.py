@@ -264,7 +264,7 @@ def test_offset_keys_agree_with_keys():
 
 
 def test_merge_past_max_distinct_converts_and_bound_holds():
-    from clfeval import roc_auc
+    from clfeval.curves import roc_auc
 
     rng = np.random.default_rng(11)
     y = rng.integers(0, 2, 120)

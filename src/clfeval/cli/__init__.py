@@ -65,7 +65,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="clfeval", description="How good is your classifier, really?",
         epilog="Run 'clfeval demo' for a tour; 'clfeval COMMAND --help' for details.")
-    from .. import __version__
+    from .._version import __version__
 
     p.add_argument("--version", action="version", version=f"clfeval {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")

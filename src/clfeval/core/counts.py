@@ -408,7 +408,7 @@ class ConfusionMatrix:
         return _metric_backend().compute(self, name, **options)
 
     def summary(self, **options: Any) -> Any:
-        """Every registered metric at once, as a :class:`~clfeval.MetricSummary`."""
+        """Every registered metric at once, as a :class:`~clfeval.registry.MetricSummary`."""
         return _metric_backend().summarize(self, **options)
 
     # ------------------------------------------------------------------- merging

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.counts import ConfusionMatrix, install_metric_backend
+from . import overall, perclass  # noqa: F401  (their register() calls fill the registry)
 from .aggregate import Aggregate, aggregate
 from .interpret import kappa_interpretation
 from .spec import (

@@ -114,7 +114,6 @@ def get_metric(name: str) -> MetricSpec:
     >>> get_metric("recall").name
     'tpr'
     """
-    _ensure_loaded()
     key = _normalise(name)
     if key not in _ALIASES:
         import difflib
@@ -133,16 +132,10 @@ def list_metrics(*, per_class: bool | None = None) -> tuple[MetricSpec, ...]:
     >>> len(list_metrics()) >= 60
     True
     """
-    _ensure_loaded()
     specs = tuple(_REGISTRY.values())
     if per_class is None:
         return specs
     return tuple(s for s in specs if s.per_class == per_class)
-
-
-def _ensure_loaded() -> None:
-    if not _REGISTRY:
-        from . import overall, perclass  # noqa: F401  (registration side effect)
 
 
 # ----------------------------------------------------------------- evaluation

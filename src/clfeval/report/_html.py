@@ -409,7 +409,7 @@ def to_html(obj: Any, *,
         else:
             parts.append(_report_html(it, p, full=full))
     nav = f"<nav><ol>{''.join(toc)}</ol></nav>" if len(items) > 1 else ""
-    from .. import __version__
+    from .._version import __version__
 
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -834,7 +834,10 @@ class PoissonBootstrap:
         return int(self._reps.shape[0])
 
     def update(self, y_true: Any, y_pred: Any) -> PoissonBootstrap:
-        """Return a new state with one more batch of predictions folded in."""
+        """Return a new state with one more batch of predictions folded in (an empty batch,
+        e.g. an empty shard, changes nothing)."""
+        if np.size(y_true) == 0 and np.size(y_pred) == 0:
+            return self
         batch = ConfusionMatrix.from_predictions(y_true, y_pred, labels=self._cm.labels)
         return self.update_counts(batch)
 

@@ -1,0 +1,3 @@
+"""The package version (a leaf, so any module can read it without importing the package)."""
+
+__version__ = "0.2.0"
