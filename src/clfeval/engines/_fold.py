@@ -260,8 +260,11 @@ class Folder:
                 f"pos_label={spec.pos_label!r} is not one of the labels {list(declared)[:10]}")
         self.weighted = spec.weighted
         dt = np.float64 if self.weighted else np.int64
+        # K-class scores without a prediction column: the arg-max class is the prediction
+        self.argmax = spec.multiclass_scores and not spec.columns.y_pred
         self.cm: npt.NDArray[Any] | None = (
-            np.zeros((len(self.space.labels),) * 2, dt) if spec.columns.y_pred else None)
+            np.zeros((len(self.space.labels),) * 2, dt)
+            if spec.columns.y_pred or self.argmax else None)
         self.tallies = np.zeros((2, 2), dt) if spec.threshold is not None else None
         self.scores: Any = _empty_scores(spec, self.space) if spec.has_scores else None
         self.n_rows = 0
@@ -364,6 +367,8 @@ class Folder:
         k = len(self.space.labels)
         if self.cm is not None:
             assert gt is not None
+            if self.argmax:  # score columns are in label order: column j is class code j
+                gp = np.argmax(np.column_stack(scores), axis=1)
             if self.cm.shape[0] < k:
                 self.cm = _pad(self.cm, k)
             idx = gt * k

@@ -1,0 +1,175 @@
+"""Every front door gives the same report for the same data.
+
+One generated data set goes through each door — in memory (:func:`clfeval.evaluate`),
+a streamed file (:func:`clfeval.evaluate_files`), the process pool (``workers=2``),
+Dask, Spark (both engines where they apply), a merge of shard states
+(``save_state`` / ``merge_states`` and ``clfeval merge --report``) and the CLI's JSON —
+and every report must be equal to the in-memory one: bit-identical counts, equal
+curves, sweep, intervals and warnings. Only provenance (``source``) may differ.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import clfeval
+from clfeval.cli import main as cli_main
+from clfeval.report import Report, from_json
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+N = 3_000
+
+
+def _data() -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(7)
+    y = rng.integers(0, 2, N)
+    s = np.round(rng.normal(0.0, 1.0, N) + 1.2 * y, 3)  # signed decision values with ties
+    p = (s >= 0.4).astype(np.int64)  # a prediction column of its own (not score >= 0)
+    y3 = rng.integers(0, 3, N)
+    proba = rng.dirichlet(np.ones(3), N)
+    proba[np.arange(N), y3] += 0.5
+    proba = np.round(proba / proba.sum(1, keepdims=True), 3)
+    return {"y_true": y, "y_pred": p, "y_score": s, "label3": y3, "proba": proba}
+
+
+DATA = _data()
+
+
+def _bare(r: Report) -> Report:
+    """The report without provenance (title, source; a binary curve's legend is the
+    title), for comparison across doors."""
+    if r.confusion.n_classes == 2:
+        r = dataclasses.replace(r, roc=tuple(c.named("") for c in r.roc),
+                                pr=tuple(c.named("") for c in r.pr))
+    return dataclasses.replace(r, source={}, title="")
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    d = tmp_path_factory.mktemp("doors")
+    cols = {"y_true": DATA["y_true"], "y_pred": DATA["y_pred"], "y_score": DATA["y_score"]}
+    whole = d / "binary.parquet"
+    pq.write_table(pa.table(cols), whole, row_group_size=400)  # 8 row groups: pool shards
+    shards = []
+    for i, idx in enumerate(np.array_split(np.arange(N), 3)):
+        p = d / f"shard{i}.parquet"
+        pq.write_table(pa.table({k: v[idx] for k, v in cols.items()}), p)
+        shards.append(str(p))
+    multi = d / "multi.parquet"
+    pq.write_table(pa.table({"y_true": DATA["label3"], **{f"proba_{k}": DATA["proba"][:, k]
+                                                          for k in range(3)}}), multi,
+                   row_group_size=500)
+    return {"binary": str(whole), "multi": str(multi), **{f"shard{i}": s
+                                                          for i, s in enumerate(shards)}}
+
+
+@pytest.fixture(scope="module")
+def expected() -> Report:
+    return clfeval.evaluate(DATA["y_true"], DATA["y_pred"], DATA["y_score"])
+
+
+def test_in_memory_report_is_its_states_report(expected: Report) -> None:
+    assert clfeval.report.from_state(expected.state) == expected
+
+
+def test_streamed_file(files: dict[str, str], expected: Report) -> None:
+    r = clfeval.evaluate_files(files["binary"], chunk_rows=700)
+    assert r.state.n_rows == N
+    assert _bare(r) == _bare(expected)
+    assert r.confusion.counts.dtype == np.int64
+
+
+def test_process_pool(files: dict[str, str], expected: Report) -> None:
+    r = clfeval.evaluate_files(files["binary"], workers=2, chunk_rows=200)
+    assert _bare(r) == _bare(expected)
+
+
+def test_merge_of_shards_api_and_cli(files: dict[str, str], expected: Report,
+                                     tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    parts = [clfeval.evaluate_files(files[f"shard{i}"]) for i in range(3)]
+    merged = clfeval.merge_states(parts[::-1])  # any order
+    assert _bare(clfeval.report.from_state(merged)) == _bare(expected)
+    paths = []
+    for i, r in enumerate(parts):
+        paths.append(str(tmp_path / f"s{i}.json"))
+        clfeval.save_state(r, paths[-1])
+    out = tmp_path / "merged.json"
+    assert cli_main(["merge", *paths, "--report", "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert _bare(from_json(out.read_text())) == _bare(expected)
+
+
+def test_cli_json(files: dict[str, str], expected: Report,
+                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["report", files["binary"], "--format", "json", "--quiet"]) == 0
+    r = from_json(capsys.readouterr().out)
+    assert _bare(r) == _bare(expected)
+
+
+@pytest.mark.filterwarnings("ignore:The inplace keyword")  # inside dask's parquet reader
+def test_dask(files: dict[str, str], expected: Report) -> None:
+    dd = pytest.importorskip("dask.dataframe")
+    import clfeval.dask
+
+    ddf = dd.read_parquet(files["binary"], split_row_groups=True)
+    r = clfeval.dask.evaluate(ddf, scheduler="sync")
+    assert ddf.npartitions > 1
+    assert _bare(r) == _bare(expected)
+
+
+@pytest.fixture(scope="module")
+def spark():  # type: ignore[no-untyped-def]
+    pytest.importorskip("pyspark")
+    import shutil
+
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        pytest.skip("Spark needs a Java runtime")
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("clfeval-doors")
+               .config("spark.driver.host", "127.0.0.1")
+               .config("spark.driver.bindAddress", "127.0.0.1")
+               .config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false").getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    return session
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::ResourceWarning",
+                            "ignore:PySpark does not yet fully support pandas:FutureWarning")
+def test_spark(files: dict[str, str], expected: Report, spark) -> None:  # type: ignore[no-untyped-def]
+    import clfeval.spark
+
+    df = spark.read.parquet(files["binary"]).repartition(3)
+    r = clfeval.spark.evaluate(df, engine="arrow")
+    assert _bare(r) == _bare(expected)
+    hard = clfeval.spark.evaluate(df.select("y_true", "y_pred"), engine="sql")
+    assert _bare(hard) == _bare(clfeval.evaluate(DATA["y_true"], DATA["y_pred"]))
+
+
+def test_multiclass_scores_every_door(files: dict[str, str],
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    want = clfeval.evaluate(DATA["label3"], y_score=DATA["proba"])
+    assert want.roc and want.metric("roc_auc_macro") is not None
+    assert _bare(clfeval.evaluate_files(files["multi"], chunk_rows=600)) == _bare(want)
+    assert cli_main(["report", files["multi"], "--format", "json", "--quiet"]) == 0
+    assert _bare(from_json(capsys.readouterr().out)) == _bare(want)
+
+
+def test_json_round_trip_keeps_the_report(expected: Report) -> None:
+    doc = json.loads(clfeval.report.to_json(expected))
+    assert doc["version"] == clfeval.report.SCHEMA_VERSION
+    back = from_json(json.dumps(doc))
+    assert back == expected
+    assert back.state is None  # the state travels with save_state, not in the report
