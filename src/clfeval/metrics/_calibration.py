@@ -272,6 +272,10 @@ def calibration_curve(
         raise InvalidParameterError(
             "The 'n_bins' parameter of calibration_curve must be an int in the range [1, inf). "
             f"Got {n_bins!r} instead.")
+    if strategy not in ("quantile", "uniform"):
+        raise InvalidParameterError(
+            "The 'strategy' parameter of calibration_curve must be a str among {'quantile', "
+            f"'uniform'}}. Got {strategy!r} instead.")
     yt = _column_or_1d(y_true, "y_true")
     p = _column_or_1d(_float_proba(y_prob)[0], "y_prob")
     _check_length(yt, p)
@@ -286,10 +290,8 @@ def calibration_curve(
         bins = np.percentile(p, np.linspace(0, 1, int(n_bins) + 1) * 100)
     elif strategy == "uniform":
         bins = np.linspace(0.0, 1.0, int(n_bins) + 1)
-    else:
-        raise InvalidParameterError(
-            "Invalid entry to 'strategy' input. Strategy must be either 'quantile' or "
-            "'uniform'.")
+    else:  # unreachable: checked above
+        raise AssertionError(strategy)
     edges = np.concatenate([[0.0], bins[1:-1], [1.0]])
     curve = calibration_curve_of(_binary_state(yt, p, pl, None, bins=edges))
     return curve.prob_true, curve.prob_pred
