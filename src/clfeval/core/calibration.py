@@ -367,7 +367,12 @@ class CalibrationCounts:
         return cls(labs, *stacked, edges=edges, pos_label=pl, multiclass=multiclass, eps=eps)
 
     def update(self, y_true: Any, y_proba: Any, sample_weight: Any = None) -> CalibrationCounts:
-        """Return a new state with one more batch folded in (labels must be known)."""
+        """Return a new state with one more batch folded in (labels must be known).
+
+        An empty batch (no rows) returns the state unchanged.
+        """
+        if len(y_true) == 0 and np.size(y_proba) == 0:
+            return self
         batch = CalibrationCounts.from_predictions(
             y_true, y_proba, labels=self._labels, pos_label=self._pos_label,
             sample_weight=sample_weight, bins=self._edges, eps=self._eps)
