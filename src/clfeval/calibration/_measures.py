@@ -293,7 +293,17 @@ def calibration_in_the_large(state: CalibrationCounts, table: int | None = None
 def _irls(x: FloatArray, y: FloatArray, w: FloatArray, method: str,
           max_iter: int = 100) -> LogisticRecalibration:
     """Weighted logistic regression of ``y`` on ``[1, x]`` by Newton's method (IRLS)."""
-    beta = np.array([0.0, 1.0])  # start from "calibrated"
+    def loglik(b: FloatArray) -> float:
+        eta = b[0] + b[1] * x
+        # log(1 + e^eta) computed without overflow
+        return float(np.sum(w * (y * eta - np.logaddexp(0.0, eta))))
+
+    ybar = float(np.sum(w * y) / np.sum(w))
+    if not 0.0 < ybar < 1.0:  # one outcome only: the slope is not identified
+        return LogisticRecalibration(NAN, NAN, NAN, NAN, method, False, 0)
+    # start from the intercept-only fit (as R's glm), then damped Newton steps
+    beta = np.array([math.log(ybar / (1.0 - ybar)), 0.0])
+    ll = loglik(beta)
     converged = False
     it = 0
     info = np.eye(2)
@@ -309,10 +319,18 @@ def _irls(x: FloatArray, y: FloatArray, w: FloatArray, method: str,
             break
         if not np.isfinite(step).all():
             break
-        beta = beta + step
+        for _ in range(30):  # halve the step until the likelihood does not decrease
+            new = beta + step
+            new_ll = loglik(new)
+            if new_ll >= ll - 1e-12 * abs(ll):
+                break
+            step = step / 2.0
+        beta, ll = new, new_ll
         if np.max(np.abs(step)) < 1e-10 * (1.0 + np.max(np.abs(beta))):
             converged = True
             break
+    if converged and abs(beta[1]) > 1e6:  # separation: the slope runs away
+        converged = False
     try:
         cov = np.linalg.inv(info)
         se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
