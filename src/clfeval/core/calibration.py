@@ -132,38 +132,54 @@ def _as_probabilities(y_proba: Any) -> FloatArray:
 
 def _logit_clipped(p: FloatArray, eps: float) -> FloatArray:
     q = np.clip(p, eps, 1.0 - eps)
-    return np.log(q) - np.log1p(-q)
+    return np.log(q / (1.0 - q))
 
 
-def _fold_table(p: FloatArray, c: npt.NDArray[np.bool_], w: FloatArray | None,
-                nll: FloatArray, sse: FloatArray, inner: FloatArray, n_bins: int,
-                eps: float) -> tuple[Array, FloatArray, Array, FloatArray, FloatArray]:
-    """Cell tallies of one table for one batch (vectorised; no loop over samples)."""
+def _fold_tables(p: FloatArray, c: npt.NDArray[np.bool_], t: npt.NDArray[np.intp] | int,
+                 n_tables: int, w: FloatArray | None, nll: FloatArray, sse: FloatArray,
+                 inner: FloatArray, n_bins: int, eps: float
+                 ) -> tuple[Array, FloatArray, Array, FloatArray, FloatArray]:
+    """Cell tallies of every table for one batch: one pass of ``bincount`` over the
+    (table, bin, outcome) cells. ``p``, ``c``, ``nll`` and ``sse`` are flat (one entry
+    per sample and table), ``t`` the table of each entry, ``w`` per entry or ``None``."""
     ci = c.astype(np.intp)
-    idx = np.searchsorted(inner, p, side="left") * 2 + ci
-    size = 2 * n_bins
+    idx = np.searchsorted(inner, p, side="left")
+    idx += t * n_bins
+    idx *= 2
+    idx += ci
+    size = 2 * n_bins * n_tables
     n = np.bincount(idx, minlength=size).astype(np.int64, copy=False)
-    ww = np.ones_like(p) if w is None else w
     sums = np.empty((size, N_FIELDS))
     sums[:, W] = n if w is None else np.bincount(idx, weights=w, minlength=size)
-    wp = ww * p
+    wp = p if w is None else w * p
     sums[:, SP] = np.bincount(idx, weights=wp, minlength=size)
     sums[:, SPP] = np.bincount(idx, weights=wp * p, minlength=size)
-    sums[:, NLL] = np.bincount(idx, weights=ww * nll, minlength=size)
-    sums[:, SSE] = np.bincount(idx, weights=ww * sse, minlength=size)
+    sums[:, NLL] = np.bincount(idx, weights=nll if w is None else w * nll, minlength=size)
+    sums[:, SSE] = np.bincount(idx, weights=sse if w is None else w * sse, minlength=size)
+    del idx
     x = _logit_clipped(p, eps)
-    fb = np.clip(np.floor((x + FINE_LIMIT) * FINE_SCALE), 0, N_FINE - 1).astype(np.intp)
-    fidx = fb * 2 + ci
-    fsize = 2 * N_FINE
+    fidx = np.floor((x + FINE_LIMIT) * FINE_SCALE).astype(np.intp)
+    np.clip(fidx, 0, N_FINE - 1, out=fidx)
+    fidx += t * N_FINE
+    fidx *= 2
+    fidx += ci
+    fsize = 2 * N_FINE * n_tables
     fn = np.bincount(fidx, minlength=fsize).astype(np.int64, copy=False)
     fs = np.empty((fsize, N_FINE_FIELDS))
     fs[:, FW] = fn if w is None else np.bincount(fidx, weights=w, minlength=fsize)
     fs[:, FSP] = np.bincount(fidx, weights=wp, minlength=fsize)
-    fs[:, FSX] = np.bincount(fidx, weights=ww * x, minlength=fsize)
+    fs[:, FSX] = np.bincount(fidx, weights=x if w is None else w * x, minlength=fsize)
+    del fidx, x
     one_m2p = 1.0 - 2.0 * p
-    spieg = np.array([np.dot(ww, (ci - p) * one_m2p), np.dot(ww, one_m2p**2 * p * (1.0 - p))])
-    return (n.reshape(n_bins, 2), sums.reshape(n_bins, 2, N_FIELDS), fn.reshape(N_FINE, 2),
-            fs.reshape(N_FINE, 2, N_FINE_FIELDS), spieg)
+    ww = 1.0 if w is None else w
+    tid = np.zeros(p.size, np.intp) + t
+    spieg = np.stack([
+        np.bincount(tid, weights=ww * (ci - p) * one_m2p, minlength=n_tables),
+        np.bincount(tid, weights=ww * one_m2p**2 * p * (1.0 - p), minlength=n_tables)],
+        axis=1)
+    return (n.reshape(n_tables, n_bins, 2), sums.reshape(n_tables, n_bins, 2, N_FIELDS),
+            fn.reshape(n_tables, N_FINE, 2),
+            fs.reshape(n_tables, N_FINE, 2, N_FINE_FIELDS), spieg)
 
 
 def _neg_log(q: FloatArray, eps: float) -> FloatArray:
@@ -343,27 +359,30 @@ class CalibrationCounts:
         w = as_weights(sample_weight, n)
         inner = edges[1:-1]
         b = edges.size - 1
-        results = []
         if multiclass:
             k = len(labs)
-            onehot = codes[:, None] == np.arange(k)[None, :]
-            sq = (onehot - p) ** 2
             rows = np.arange(n)
-            p_true = p[rows, codes]
-            for j in range(k):
-                col = p[:, j]
-                cj = onehot[:, j]
-                nll = np.where(cj, _neg_log(col, eps), 0.0)
-                results.append(_fold_table(col, cj, w, nll, sq[:, j], inner, b, eps))
+            onehot = np.zeros((n, k), dtype=bool)
+            onehot[rows, codes] = True
             top = p.argmax(axis=1) if n else np.zeros(0, np.intp)
-            conf = p[rows, top]
-            results.append(_fold_table(conf, top == codes, w, _neg_log(p_true, eps),
-                                       sq.sum(axis=1), inner, b, eps))
+            # flat entries: the K class-wise tables (row-major: sample, class), then top-label
+            sq = (onehot - p) ** 2
+            nll_true = _neg_log(p[rows, codes], eps)
+            nll = np.zeros((n, k))
+            nll[rows, codes] = nll_true
+            flat_p = np.concatenate([p.ravel(), p[rows, top]])
+            flat_c = np.concatenate([onehot.ravel(), top == codes])
+            flat_t = np.concatenate([np.tile(np.arange(k, dtype=np.intp), n),
+                                     np.full(n, k, dtype=np.intp)])
+            flat_nll = np.concatenate([nll.ravel(), nll_true])
+            flat_sse = np.concatenate([sq.ravel(), sq.sum(axis=1)])
+            flat_w = None if w is None else np.concatenate([np.repeat(w, k), w])
+            stacked = _fold_tables(flat_p, flat_c, flat_t, k + 1, flat_w, flat_nll, flat_sse,
+                                   inner, b, eps)
         else:
             q = np.where(is_pos, p, 1.0 - p)
-            results.append(_fold_table(p, is_pos, w, _neg_log(q, eps), (is_pos - p) ** 2,
-                                       inner, b, eps))
-        stacked = [np.stack([r[i] for r in results]) for i in range(5)]
+            stacked = _fold_tables(p, is_pos, 0, 1, w, _neg_log(q, eps), (is_pos - p) ** 2,
+                                   inner, b, eps)
         return cls(labs, *stacked, edges=edges, pos_label=pl, multiclass=multiclass, eps=eps)
 
     def update(self, y_true: Any, y_proba: Any, sample_weight: Any = None) -> CalibrationCounts:
