@@ -138,7 +138,7 @@ def _logit_clipped(p: FloatArray, eps: float) -> FloatArray:
 def _fold_tables(p: FloatArray, c: npt.NDArray[np.bool_], t: npt.NDArray[np.intp] | int,
                  n_tables: int, w: FloatArray | None, nll: FloatArray, sse: FloatArray,
                  inner: FloatArray, n_bins: int, eps: float
-                 ) -> tuple[Array, FloatArray, Array, FloatArray, FloatArray]:
+                 ) -> tuple[Array, FloatArray, Array, FloatArray, Array]:
     """Cell tallies of every table for one batch: one pass of ``bincount`` over the
     (table, bin, outcome) cells. ``p``, ``c``, ``nll`` and ``sse`` are flat (one entry
     per sample and table), ``t`` the table of each entry, ``w`` per entry or ``None``."""
