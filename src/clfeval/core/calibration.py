@@ -186,6 +186,39 @@ def _neg_log(q: FloatArray, eps: float) -> FloatArray:
     return -np.log(np.clip(q, eps, 1.0 - eps))
 
 
+_BLOCK_ENTRIES = 1 << 21  # (sample, table) entries folded at once
+
+
+def _fold_binary(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | None,
+                 edges: FloatArray, eps: float) -> tuple[Array, ...]:
+    q = np.where(is_pos, p, 1.0 - p)
+    return _fold_tables(p, is_pos, 0, 1, w, _neg_log(q, eps), (is_pos - p) ** 2,
+                        edges[1:-1], edges.size - 1, eps)
+
+
+def _fold_multiclass(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
+                     edges: FloatArray, eps: float) -> tuple[Array, ...]:
+    n, k = p.shape
+    rows = np.arange(n)
+    onehot = np.zeros((n, k), dtype=bool)
+    onehot[rows, codes] = True
+    top = p.argmax(axis=1) if n else np.zeros(0, np.intp)
+    # flat entries: the K class-wise tables (row-major: sample, class), then top-label
+    sq = (onehot - p) ** 2
+    nll_true = _neg_log(p[rows, codes], eps)
+    nll = np.zeros((n, k))
+    nll[rows, codes] = nll_true
+    flat_p = np.concatenate([p.ravel(), p[rows, top]])
+    flat_c = np.concatenate([onehot.ravel(), top == codes])
+    flat_t = np.concatenate([np.tile(np.arange(k, dtype=np.intp), n),
+                             np.full(n, k, dtype=np.intp)])
+    flat_nll = np.concatenate([nll.ravel(), nll_true])
+    flat_sse = np.concatenate([sq.ravel(), sq.sum(axis=1)])
+    flat_w = None if w is None else np.concatenate([np.repeat(w, k), w])
+    return _fold_tables(flat_p, flat_c, flat_t, k + 1, flat_w, flat_nll, flat_sse,
+                        edges[1:-1], edges.size - 1, eps)
+
+
 class CalibrationCounts:
     """Per-bin tallies of predicted probabilities and outcomes (see the module docstring).
 
@@ -357,32 +390,18 @@ class CalibrationCounts:
                     "positive) so the state knows both classes")
             pl = labs[resolve_pos_label(labs, pos_label)]
         w = as_weights(sample_weight, n)
-        inner = edges[1:-1]
-        b = edges.size - 1
-        if multiclass:
-            k = len(labs)
-            rows = np.arange(n)
-            onehot = np.zeros((n, k), dtype=bool)
-            onehot[rows, codes] = True
-            top = p.argmax(axis=1) if n else np.zeros(0, np.intp)
-            # flat entries: the K class-wise tables (row-major: sample, class), then top-label
-            sq = (onehot - p) ** 2
-            nll_true = _neg_log(p[rows, codes], eps)
-            nll = np.zeros((n, k))
-            nll[rows, codes] = nll_true
-            flat_p = np.concatenate([p.ravel(), p[rows, top]])
-            flat_c = np.concatenate([onehot.ravel(), top == codes])
-            flat_t = np.concatenate([np.tile(np.arange(k, dtype=np.intp), n),
-                                     np.full(n, k, dtype=np.intp)])
-            flat_nll = np.concatenate([nll.ravel(), nll_true])
-            flat_sse = np.concatenate([sq.ravel(), sq.sum(axis=1)])
-            flat_w = None if w is None else np.concatenate([np.repeat(w, k), w])
-            stacked = _fold_tables(flat_p, flat_c, flat_t, k + 1, flat_w, flat_nll, flat_sse,
-                                   inner, b, eps)
-        else:
-            q = np.where(is_pos, p, 1.0 - p)
-            stacked = _fold_tables(p, is_pos, 0, 1, w, _neg_log(q, eps), (is_pos - p) ** 2,
-                                   inner, b, eps)
+        # blocks of rows bound the temporaries (and keep them in cache)
+        per_row = len(labs) + 1 if multiclass else 1
+        block = max(1, _BLOCK_ENTRIES // per_row)
+        stacked: tuple[Array, ...] | None = None
+        for s0 in range(0, max(n, 1), block):
+            sl = slice(s0, s0 + block)
+            part = (_fold_multiclass(p[sl], codes[sl], None if w is None else w[sl], edges, eps)
+                    if multiclass else
+                    _fold_binary(p[sl], is_pos[sl], None if w is None else w[sl], edges, eps))
+            stacked = part if stacked is None else tuple(
+                x + y for x, y in zip(stacked, part, strict=True))
+        assert stacked is not None
         return cls(labs, *stacked, edges=edges, pos_label=pl, multiclass=multiclass, eps=eps)
 
     def update(self, y_true: Any, y_proba: Any, sample_weight: Any = None) -> CalibrationCounts:
