@@ -343,7 +343,7 @@ def _irls(x: FloatArray, y: FloatArray, w: FloatArray, method: str,
 
 
 def logistic_recalibration(state: Any = None, y_proba: Any = None, *, table: int | None = None,
-                           pos_label: Any = None, sample_weight: Any = None
+                           labels: Any = None, pos_label: Any = None, sample_weight: Any = None
                            ) -> LogisticRecalibration:
     """Calibration intercept and slope (logistic recalibration of the logit).
 
@@ -383,7 +383,7 @@ def logistic_recalibration(state: Any = None, y_proba: Any = None, *, table: int
                      "irls_fine_bins")
     if y_proba is None:
         raise InvalidInputError("y_proba is required with array labels")
-    _, is_pos = encode_binary_true(state, pos_label)
+    _, is_pos = encode_binary_true(state, pos_label, labels)
     p = _as_probabilities(y_proba)
     if p.ndim != 1:
         raise InvalidInputError("logistic_recalibration needs 1-D probabilities of the "
@@ -458,8 +458,8 @@ def hosmer_lemeshow(state: CalibrationCounts, *, groups: int = 10,
                state.n_samples)
 
 
-def hosmer_lemeshow_test(y_true: Any, y_proba: Any, *, groups: int = 10, pos_label: Any = None,
-                         sample_weight: Any = None) -> TestResult:
+def hosmer_lemeshow_test(y_true: Any, y_proba: Any, *, groups: int = 10, labels: Any = None,
+                         pos_label: Any = None, sample_weight: Any = None) -> TestResult:
     """Hosmer–Lemeshow test on rows, as R ``ResourceSelection::hoslem.test``.
 
     The groups are cut at the (type 7) quantiles of ``y_proba`` — right-closed
@@ -484,7 +484,7 @@ def hosmer_lemeshow_test(y_true: Any, y_proba: Any, *, groups: int = 10, pos_lab
     breaks = np.quantile(p, np.linspace(0.0, 1.0, int(groups) + 1))
     inner = np.unique(breaks[1:-1])
     s = CalibrationCounts.from_predictions(
-        y_true, p, pos_label=pos_label, sample_weight=sample_weight,
+        y_true, p, labels=labels, pos_label=pos_label, sample_weight=sample_weight,
         bins=np.concatenate([[0.0], inner, [1.0]]))
     w, sp, o = _bin_totals(s, 0)
     return _hl(o, sp, w, "Hosmer-Lemeshow test", s.n_samples)

@@ -123,7 +123,8 @@ def calibration_report(
                      "was right); Brier and log loss are multiclass.")
     recal = recalibration if recalibration is not None else logistic_recalibration(state)
     if not recal.converged:
-        notes.append("The logistic recalibration did not converge (perfect separation?); "
+        notes.append("The logistic recalibration did not converge (one outcome only, or perfect "
+                     "separation); "
                      "slope and intercept are undefined.")
     hl = hosmer_lemeshow_result if hosmer_lemeshow_result is not None else hosmer_lemeshow(
         state, groups=hl_groups)
@@ -196,9 +197,9 @@ def evaluate_calibration(
     recal = hl = None
     if not state.is_multiclass:
         yb = np.asarray(y_true)
-        recal = logistic_recalibration(yb, y_proba, pos_label=state.pos_label,
-                                       sample_weight=sample_weight)
-        hl = hosmer_lemeshow_test(yb, y_proba, pos_label=state.pos_label,
+        recal = logistic_recalibration(yb, y_proba, labels=state.labels,
+                                       pos_label=state.pos_label, sample_weight=sample_weight)
+        hl = hosmer_lemeshow_test(yb, y_proba, labels=state.labels, pos_label=state.pos_label,
                                   sample_weight=sample_weight)
     return calibration_report(state, level=level, n_resamples=n_resamples, seed=seed,
                               recalibration=recal, hosmer_lemeshow_result=hl)
