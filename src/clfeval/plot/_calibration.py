@@ -115,7 +115,11 @@ class CalibrationDisplay:
         ax.legend(loc="upper left", fontsize=8)
         self.hist_ax_, self.bars_ = None, []
         if histogram:
-            hist = ax.inset_axes((0.0, -0.42, 1.0, 0.25), sharex=ax)
+            from mpl_toolkits.axes_grid1 import make_axes_locatable
+
+            # a panel carved out of the diagram's own axes, so nothing is clipped
+            hist = make_axes_locatable(ax).append_axes("bottom", size="28%", pad=0.45,
+                                                       sharex=ax)
             for c, line in zip(self.curves, self.lines_, strict=True):
                 e = np.asarray(c.edges, dtype=float)
                 self.bars_.append(hist.bar(e[:-1], c.weights, width=np.diff(e), align="edge",
