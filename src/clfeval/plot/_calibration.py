@@ -115,7 +115,7 @@ class CalibrationDisplay:
         ax.legend(loc="upper left", fontsize=8)
         self.hist_ax_, self.bars_ = None, []
         if histogram:
-            from mpl_toolkits.axes_grid1 import make_axes_locatable
+            from mpl_toolkits.axes_grid1 import make_axes_locatable  # type: ignore[import-untyped]
 
             # a panel carved out of the diagram's own axes, so nothing is clipped
             hist = make_axes_locatable(ax).append_axes("bottom", size="28%", pad=0.45,
