@@ -421,6 +421,29 @@ class CalibrationCounts:
                 + f"; got y_proba of the other shape {np.shape(y_proba)}")
         return self + batch
 
+    def relabel(self, labels: Sequence[Any], *, pos_label: Any = None) -> CalibrationCounts:
+        """The same tallies under other label names (for engines that fold over
+        placeholder labels, e.g. ``(False, True)`` or column indices, and learn the real
+        names at the end).
+
+        Binary: the table is about the positive class, so only the names change
+        (``pos_label`` names the new positive class). K-class: ``labels[k]`` names
+        probability column k, as before.
+
+        Examples
+        --------
+        >>> s = CalibrationCounts.from_predictions([False, True], [0.2, 0.9])
+        >>> r = s.relabel(["ham", "spam"], pos_label="spam")
+        >>> r.labels, r.pos_label, r.bin_counts(0).sum(axis=0).tolist()
+        (('ham', 'spam'), 'spam', [1, 1])
+        """
+        if len(labels) != len(self._labels):
+            raise InvalidInputError(
+                f"relabel needs {len(self._labels)} labels, got {len(labels)}")
+        return CalibrationCounts(labels, *self._arrays(), edges=self._edges,
+                                 pos_label=pos_label, multiclass=self._multiclass,
+                                 eps=self._eps)
+
     # ---------------------------------------------------------------- accessors
     @property
     def labels(self) -> tuple[Any, ...]:
