@@ -420,12 +420,19 @@ def _hl(o: FloatArray, e: FloatArray, n: FloatArray, method: str, n_samples: int
     nz = n > 0
     o, e, n = o[nz], e[nz], n[nz]
     g = int(nz.sum())
-    with np.errstate(divide="ignore", invalid="ignore"):
-        # (O - E)² / E over both columns (events and non-events), as hoslem.test
-        terms = (o - e) ** 2 / e + ((n - o) - (n - e)) ** 2 / (n - e)
-    stat = float(np.sum(terms))
     df = g - 2
-    p = float(_st.chi2.sf(stat, df)) if df > 0 and math.isfinite(stat) else NAN
+    if df <= 0:  # fewer than 3 groups: no test
+        return TestResult(NAN, NAN, method, "greater", df=float(df), n=n_samples)
+    # (O - E)² / E over both columns (events and non-events), as hoslem.test; an empty
+    # expected cell with nothing observed adds 0, with something observed +inf (p = 0)
+    terms = np.zeros(g)
+    for obs, exp in ((o, e), (n - o, n - e)):
+        d2 = (obs - exp) ** 2
+        ok = exp > 0
+        terms[ok] += d2[ok] / exp[ok]
+        terms[~ok & (obs > 1e-12 * n)] = np.inf
+    stat = float(np.sum(terms))
+    p = float(_st.chi2.sf(stat, df))
     return TestResult(stat, p, method, "greater", df=float(df), n=n_samples)
 
 
