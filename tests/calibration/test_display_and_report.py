@@ -69,3 +69,13 @@ def test_calibration_result_round_trips_through_json(k):
     back = Calibration.from_dict(json.loads(json.dumps(c.to_dict())))
     assert back == c
     assert back.labels == c.labels
+
+
+def test_headline_reads_the_fields():
+    y, p = _data(500, 4)
+    c = evaluate_calibration(y, p, seed=0, n_resamples=100)
+    h = {r.key: r for r in c.headline()}
+    assert h["brier"].value == c.brier.score and h["brier"].interval is c.brier_interval
+    assert h["ece"].interval is c.ece_interval and h["ece"].label == "ECE (15 uniform bins)"
+    assert h["slope"].value == c.recalibration.slope and h["slope"].target == 1.0
+    assert "classwise_ece" not in h

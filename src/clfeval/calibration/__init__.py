@@ -47,6 +47,7 @@ from ._results import (
     Calibration,
     CalibrationError,
     CalibrationInTheLarge,
+    HeadlineNumber,
     LogisticRecalibration,
     ReliabilityCurve,
 )
@@ -58,6 +59,7 @@ __all__ = [
     "CalibrationCounts",
     "CalibrationError",
     "CalibrationInTheLarge",
+    "HeadlineNumber",
     "LogisticRecalibration",
     "ReliabilityCurve",
     "bootstrap_calibration",

@@ -22,6 +22,7 @@ __all__ = [
     "Calibration",
     "CalibrationError",
     "CalibrationInTheLarge",
+    "HeadlineNumber",
     "LogisticRecalibration",
     "ReliabilityCurve",
     "interval_from_dict",
@@ -275,6 +276,32 @@ class LogisticRecalibration:
                    _f(d["slope_se"]), str(d["method"]), bool(d["converged"]), int(d["n_iter"]))
 
 
+@dataclass(frozen=True)
+class HeadlineNumber:
+    """One row of the calibration section (what text tables and ``compare`` show).
+
+    Attributes
+    ----------
+    key : str
+        Stable identifier (``"brier"``, ``"ece"``, ``"slope"`` …).
+    label : str
+        Human-readable name, with the bins where they matter.
+    value : float
+    interval : ConfidenceInterval or None
+    better : {"lower", "higher", "target"}
+        Which way is better; ``"target"``: closer to ``target`` is better.
+    target : float or None
+        The calibrated value (slope 1, intercept 0, in-the-large difference 0).
+    """
+
+    key: str
+    label: str
+    value: float
+    interval: ConfidenceInterval | None
+    better: str
+    target: float | None = None
+
+
 @dataclass(frozen=True, eq=False)
 class Calibration(ResultEq):
     """Everything clfeval says about the honesty of predicted probabilities.
@@ -331,6 +358,48 @@ class Calibration(ResultEq):
     spiegelhalter: TestResult
     hosmer_lemeshow: TestResult
     notes: tuple[str, ...] = ()
+
+    def headline(self) -> tuple[HeadlineNumber, ...]:
+        """The headline numbers in display order (read from the fields, nothing recomputed).
+
+        Examples
+        --------
+        >>> from clfeval.calibration import evaluate_calibration
+        >>> c = evaluate_calibration([0, 0, 1, 1, 0, 1], [.1, .3, .7, .8, .6, .4], seed=0)
+        >>> [h.key for h in c.headline()][:4]
+        ['brier', 'log_loss', 'ece', 'mce']
+        """
+        e, em = self.ece, self.ece_equal_mass
+        scope = "top-label " if self.multiclass else ""
+        rows = [
+            HeadlineNumber("brier", "Brier score", self.brier.score, self.brier_interval,
+                           "lower"),
+            HeadlineNumber("log_loss", "log loss", self.log_loss, None, "lower"),
+            HeadlineNumber("ece", f"{scope}ECE ({e.n_bins} {e.strategy} bins)", e.ece,
+                           self.ece_interval, "lower"),
+            HeadlineNumber("mce", f"{scope}MCE ({e.n_bins} {e.strategy} bins)", e.mce, None,
+                           "lower"),
+            HeadlineNumber("rmsce", f"{scope}RMSCE ({e.n_bins} {e.strategy} bins)", e.rmsce,
+                           None, "lower"),
+            HeadlineNumber("ece_equal_mass", f"{scope}ECE ({em.n_bins} equal-mass bins)",
+                           em.ece, None, "lower"),
+        ]
+        if self.classwise_ece is not None:
+            rows.append(HeadlineNumber("classwise_ece", "class-wise ECE",
+                                       self.classwise_ece.ece, None, "lower"))
+        r = self.recalibration
+        rows += [
+            HeadlineNumber("in_the_large", f"{scope}mean predicted − observed",
+                           self.in_the_large.difference, None, "target", 0.0),
+            HeadlineNumber("slope", f"{scope}calibration slope", r.slope, None, "target", 1.0),
+            HeadlineNumber("intercept", f"{scope}calibration intercept", r.intercept, None,
+                           "target", 0.0),
+            HeadlineNumber("spiegelhalter_p", "Spiegelhalter z test p-value",
+                           self.spiegelhalter.p_value, None, "higher"),
+            HeadlineNumber("hosmer_lemeshow_p", "Hosmer–Lemeshow p-value",
+                           self.hosmer_lemeshow.p_value, None, "higher"),
+        ]
+        return tuple(rows)
 
     @property
     def main_curve(self) -> ReliabilityCurve:
