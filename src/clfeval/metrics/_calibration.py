@@ -10,6 +10,9 @@ Errors are clfeval's typed errors, which are ``ValueError`` as scikit-learn's.
 
 The log loss clips probabilities to ``[eps, 1 - eps]`` with ``eps`` the machine
 epsilon of the input's float type, exactly as scikit-learn; the arithmetic is float64.
+
+Not supported: a label-indicator matrix as ``y_true`` of ``log_loss`` (scikit-learn
+accepts one); pass the labels instead.
 """
 
 from __future__ import annotations
