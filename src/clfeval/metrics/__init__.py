@@ -11,6 +11,9 @@ beside them.
 
 from __future__ import annotations
 
+from ._calibration import brier_score_loss as brier_score_loss
+from ._calibration import calibration_curve as calibration_curve
+from ._calibration import log_loss as log_loss
 from ._classification import (
     accuracy_score,
     balanced_accuracy_score,
@@ -44,6 +47,8 @@ __all__ = [
     "auc",
     "average_precision_score",
     "balanced_accuracy_score",
+    "brier_score_loss",
+    "calibration_curve",
     "classification_report",
     "cohen_kappa_score",
     "confusion_matrix",
@@ -53,6 +58,7 @@ __all__ = [
     "g_mean_score",
     "informedness_score",
     "jaccard_score",
+    "log_loss",
     "markedness_score",
     "matthews_corrcoef",
     "npv_score",

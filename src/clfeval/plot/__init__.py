@@ -7,6 +7,7 @@ reproducibly with :func:`savefig`.
 
 from __future__ import annotations
 
+from ._calibration import CalibrationDisplay as CalibrationDisplay
 from ._displays import (
     ConfusionMatrixDisplay,
     CostCurveDisplay,
@@ -18,6 +19,7 @@ from ._displays import (
 )
 
 __all__ = [
+    "CalibrationDisplay",
     "ConfusionMatrixDisplay",
     "CostCurveDisplay",
     "CriticalDifferenceDisplay",

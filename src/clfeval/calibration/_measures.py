@@ -1,0 +1,558 @@
+"""Calibration measures read from a :class:`CalibrationCounts` state (private).
+
+Every function here takes the state (never rows), except the two row-level doors
+:func:`logistic_recalibration` and :func:`hosmer_lemeshow_test` with ``y_true`` and
+``y_proba``, which fold the rows into the same tallies first.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._validation import as_weights, check_choice, check_consistent_length, check_level
+from ..core.calibration import (
+    EPS,
+    FINE_LIMIT,
+    FINE_SCALE,
+    FSP,
+    FSX,
+    FW,
+    SP,
+    SPP,
+    SSE,
+    CalibrationCounts,
+    W,
+    _as_probabilities,
+    _logit_clipped,
+)
+from ..core.labels import encode_binary_true
+from ..exceptions import InvalidInputError, InvalidParameterError
+from ..stats._results import ConfidenceInterval, TestResult
+from ..stats._scipy import st as _st
+from ..stats.bootstrap import _check_resamples, _interval_from_replicates, _nanstd, _rng
+from ._results import (
+    BrierDecomposition,
+    CalibrationError,
+    CalibrationInTheLarge,
+    LogisticRecalibration,
+    ReliabilityCurve,
+)
+
+__all__ = [
+    "bootstrap_calibration",
+    "brier_decomposition",
+    "calibration_curve_of",
+    "calibration_error",
+    "calibration_in_the_large",
+    "hosmer_lemeshow",
+    "hosmer_lemeshow_test",
+    "log_loss_of",
+    "logistic_recalibration",
+    "spiegelhalter_test",
+]
+
+FloatArray = npt.NDArray[np.float64]
+NAN = math.nan
+_KINDS = ("auto", "binary", "top-label", "class-wise")
+
+
+def _check_state(state: Any) -> CalibrationCounts:
+    if not isinstance(state, CalibrationCounts):
+        raise InvalidInputError(
+            f"state must be a CalibrationCounts, got {type(state).__name__}")
+    if state.n_samples == 0 or state.total_weight() <= 0:
+        raise InvalidInputError("the calibration state holds no samples (or only zero weight)")
+    return state
+
+
+def _table(state: CalibrationCounts, table: int | None) -> int:
+    t = state.main_table if table is None else int(table)
+    if not 0 <= t < state.n_tables:
+        raise InvalidParameterError(f"table must be in 0..{state.n_tables - 1}, got {table!r}")
+    return t
+
+
+def _bin_totals(state: CalibrationCounts, t: int) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """(weight, Σ p, observed weight) per declared bin of table ``t``."""
+    c = state.cell_sums(t)
+    return c[:, :, W].sum(axis=1), c[:, :, SP].sum(axis=1), c[:, 1, W]
+
+
+def _scale(state: CalibrationCounts) -> float:
+    return 0.5 if state.is_multiclass and len(state.labels) == 2 else 1.0
+
+
+# ------------------------------------------------------------------ Brier, log loss
+def brier_decomposition(state: CalibrationCounts) -> BrierDecomposition:
+    """The Brier score with its decomposition on the state's declared bins.
+
+    Binary: the mean of ``(y - p)²``. K-class: the mean of ``Σ_k (y_k - p_k)²``
+    (range [0, 2]), halved for a two-column matrix (scikit-learn's
+    ``scale_by_half="auto"``). See :class:`BrierDecomposition` for the terms.
+
+    Examples
+    --------
+    >>> s = CalibrationCounts.from_predictions([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3])
+    >>> b = brier_decomposition(s)
+    >>> round(b.score, 4)
+    0.0375
+    >>> round(b.reliability - b.resolution + b.uncertainty + b.within_bin_variance
+    ...       - b.within_bin_covariance, 4)
+    0.0375
+    """
+    state = _check_state(state)
+    tables = range(len(state.labels)) if state.is_multiclass else (0,)
+    tot = state.total_weight()
+    terms = np.zeros(5)
+    for t in tables:
+        c = state.cell_sums(t)
+        w = c[:, :, W].sum(axis=1)
+        sp = c[:, :, SP].sum(axis=1)
+        spp = c[:, :, SPP].sum(axis=1)
+        o = c[:, 1, W]
+        spy = c[:, 1, SP]
+        nz = w > 0
+        w, sp, spp, o, spy = w[nz], sp[nz], spp[nz], o[nz], spy[nz]
+        pbar = sp / w
+        obar = o / w
+        orate = o.sum() / tot
+        terms += [
+            float(np.sum(w * (pbar - obar) ** 2)) / tot,
+            float(np.sum(w * (obar - orate) ** 2)) / tot,
+            orate * (1.0 - orate),
+            float(np.sum(spp - w * pbar**2)) / tot,
+            2.0 * float(np.sum(spy - w * obar * pbar)) / tot,
+        ]
+    scale = _scale(state)
+    score = state.brier_sum(state.main_table) / tot if state.is_multiclass else \
+        state.brier_sum(0) / tot
+    rel, res, unc, wbv, wbc = (float(v) * scale for v in terms)
+    return BrierDecomposition(score * scale, rel, res, unc, wbv, wbc, state.n_bins, scale)
+
+
+def log_loss_of(state: CalibrationCounts) -> float:
+    """Mean log loss (natural log) with probabilities clipped to ``[eps, 1 - eps]``.
+
+    The clip is scikit-learn's (``eps`` = float64 machine epsilon unless the state
+    declares another); K-class uses the probability of the true class only.
+
+    Examples
+    --------
+    >>> s = CalibrationCounts.from_predictions([0, 1], [0.2, 0.6])
+    >>> round(log_loss_of(s), 6)
+    0.366985
+    """
+    state = _check_state(state)
+    return state.log_loss_sum(state.main_table) / state.total_weight()
+
+
+# ------------------------------------------------------------------ binned errors
+def _norms(w: FloatArray, sp: FloatArray, o: FloatArray) -> tuple[float, float, float]:
+    nz = w > 0
+    w, sp, o = w[nz], sp[nz], o[nz]
+    tot = w.sum()
+    gap = np.abs(o - sp) / w
+    share = w / tot
+    return (float(np.sum(share * gap)), float(gap.max()) if gap.size else NAN,
+            float(math.sqrt(np.sum(share * gap**2))))
+
+
+def _fine_groups(state: CalibrationCounts, t: int, n_groups: int
+                 ) -> tuple[npt.NDArray[np.intp], FloatArray]:
+    """Group ids of the fine bins (equal mass, up to one fine bin) and the p-edges used."""
+    fw = state.fine_sums(t)[:, :, FW].sum(axis=1)
+    tot = fw.sum()
+    cum = np.cumsum(fw)
+    mid = (cum - fw / 2.0) / tot
+    gid = np.minimum((mid * n_groups).astype(np.intp), n_groups - 1)
+    gid = np.maximum.accumulate(np.where(fw > 0, gid, 0))  # empty fine bins join the left group
+    starts = np.flatnonzero(np.diff(gid)) + 1
+    logit_edges = -FINE_LIMIT + starts / FINE_SCALE
+    inner = 1.0 / (1.0 + np.exp(-logit_edges))
+    # renumber to consecutive ids of the groups actually formed
+    _, gid = np.unique(gid, return_inverse=True)
+    return gid.reshape(-1), np.concatenate([[0.0], inner, [1.0]])
+
+
+def _group_totals(state: CalibrationCounts, t: int, gid: npt.NDArray[np.intp]
+                  ) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
+    f = state.fine_sums(t)
+    g = int(gid.max()) + 1
+    return (np.bincount(gid, weights=f[:, :, FW].sum(axis=1), minlength=g),
+            np.bincount(gid, weights=f[:, :, FSP].sum(axis=1), minlength=g),
+            np.bincount(gid, weights=f[:, 1, FW], minlength=g))
+
+
+def calibration_error(state: CalibrationCounts, *, kind: str = "auto",
+                      strategy: str = "uniform", n_bins: int | None = None) -> CalibrationError:
+    """Expected (L1), maximum and root-mean-square calibration error on bins.
+
+    Parameters
+    ----------
+    state : CalibrationCounts
+    kind : {"auto", "binary", "top-label", "class-wise"}
+        ``"auto"``: binary for a binary state, top-label for a K-class one.
+    strategy : {"uniform", "equal-mass"}
+        ``"uniform"``: the state's declared bins (exact). ``"equal-mass"``: ``n_bins``
+        groups of equal weight formed from the fine logit bins (exact for the bins
+        formed, whose masses are equal up to one fine bin).
+    n_bins : int, optional
+        Equal-mass bins only (default: the number of declared bins).
+
+    Examples
+    --------
+    >>> s = CalibrationCounts.from_predictions([0, 0, 1, 1, 1], [.25, .25, .55, .75, .75],
+    ...                                        bins=2)
+    >>> e = calibration_error(s)
+    >>> round(e.ece, 4), round(e.mce, 4), round(e.rmsce, 4)
+    (0.29, 0.3167, 0.2918)
+    """
+    state = _check_state(state)
+    check_choice("kind", kind, _KINDS)
+    check_choice("strategy", strategy, ("uniform", "equal-mass"))
+    if kind == "auto":
+        kind = "top-label" if state.is_multiclass else "binary"
+    if (kind == "binary") == state.is_multiclass:
+        raise InvalidParameterError(
+            f"kind={kind!r} does not apply to a {'K-class' if state.is_multiclass else 'binary'}"
+            " state")
+    if strategy == "uniform":
+        if n_bins is not None and n_bins != state.n_bins:
+            raise InvalidParameterError(
+                f"the state declares {state.n_bins} bins; n_bins={n_bins} needs a state built "
+                "with those bins (or strategy='equal-mass')")
+        label = "uniform" if np.allclose(np.diff(state.edges), 1.0 / state.n_bins, rtol=0,
+                                         atol=1e-12) else "declared"
+    nb = state.n_bins if n_bins is None else int(n_bins)
+    if nb < 1:
+        raise InvalidParameterError(f"n_bins must be a positive integer, got {n_bins!r}")
+    tables = list(range(len(state.labels))) if kind == "class-wise" else [state.main_table]
+    vals = []
+    edges = state.edges
+    for t in tables:
+        if strategy == "uniform":
+            vals.append(_norms(*_bin_totals(state, t)))
+        else:
+            gid, edges = _fine_groups(state, t, nb)
+            vals.append(_norms(*_group_totals(state, t, gid)))
+            label = "equal-mass"
+    arr = np.asarray(vals)
+    if kind == "class-wise":
+        return CalibrationError(float(arr[:, 0].mean()), float(arr[:, 1].mean()),
+                                float(arr[:, 2].mean()), kind, label,
+                                np.asarray(edges if strategy == "uniform" else [0.0, 1.0]),
+                                per_class=arr[:, 0].copy())
+    return CalibrationError(float(arr[0, 0]), float(arr[0, 1]), float(arr[0, 2]), kind, label,
+                            np.asarray(edges, dtype=np.float64))
+
+
+def calibration_curve_of(state: CalibrationCounts, table: int | None = None
+                         ) -> ReliabilityCurve:
+    """The reliability curve of one table (default: binary, or top-label).
+
+    Examples
+    --------
+    >>> s = CalibrationCounts.from_predictions([0, 0, 1, 1], [.1, .3, .6, .9], bins=2)
+    >>> c = calibration_curve_of(s)
+    >>> c.prob_true.tolist(), c.prob_pred.tolist()
+    ([0.0, 1.0], [0.2, 0.75])
+    """
+    state = _check_state(state)
+    t = _table(state, table)
+    w, sp, o = _bin_totals(state, t)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mp = np.where(w > 0, sp / np.where(w > 0, w, 1.0), NAN)
+        fp = np.where(w > 0, o / np.where(w > 0, w, 1.0), NAN)
+    return ReliabilityCurve(state.table_name(t), np.array(state.edges),
+                            state.bin_counts(t).sum(axis=1), w, mp, fp)
+
+
+def calibration_in_the_large(state: CalibrationCounts, table: int | None = None
+                             ) -> CalibrationInTheLarge:
+    """Mean predicted probability, observed frequency and their difference.
+
+    Examples
+    --------
+    >>> s = CalibrationCounts.from_predictions([0, 1, 1, 0], [0.5, 0.9, 0.7, 0.5])
+    >>> calibration_in_the_large(s)
+    CalibrationInTheLarge(mean_predicted=0.65, observed_rate=0.5, difference=0.15000000000000002)
+    """
+    state = _check_state(state)
+    t = _table(state, table)
+    w, sp, o = _bin_totals(state, t)
+    tot = w.sum()
+    mp, orate = float(sp.sum() / tot), float(o.sum() / tot)
+    return CalibrationInTheLarge(mp, orate, mp - orate)
+
+
+# ------------------------------------------------------------------ recalibration
+def _irls(x: FloatArray, y: FloatArray, w: FloatArray, method: str,
+          max_iter: int = 100) -> LogisticRecalibration:
+    """Weighted logistic regression of ``y`` on ``[1, x]`` by Newton's method (IRLS)."""
+    def loglik(b: FloatArray) -> float:
+        eta = b[0] + b[1] * x
+        # log(1 + e^eta) computed without overflow
+        return float(np.sum(w * (y * eta - np.logaddexp(0.0, eta))))
+
+    ybar = float(np.sum(w * y) / np.sum(w))
+    if not 0.0 < ybar < 1.0:  # one outcome only: the slope is not identified
+        return LogisticRecalibration(NAN, NAN, NAN, NAN, method, False, 0)
+    # start from the intercept-only fit (as R's glm), then damped Newton steps
+    beta = np.array([math.log(ybar / (1.0 - ybar)), 0.0])
+    ll = loglik(beta)
+    converged = False
+    it = 0
+    info = np.eye(2)
+    for it in range(1, max_iter + 1):  # noqa: B007 - the count is reported
+        eta = beta[0] + beta[1] * x
+        mu = 0.5 * (1.0 + np.tanh(0.5 * eta))  # expit without overflow
+        v = w * mu * (1.0 - mu)
+        g = np.array([np.sum(w * (y - mu)), np.sum(w * (y - mu) * x)])
+        info = np.array([[v.sum(), np.dot(v, x)], [np.dot(v, x), np.dot(v, x * x)]])
+        try:
+            step = np.linalg.solve(info, g)
+        except np.linalg.LinAlgError:
+            break
+        if not np.isfinite(step).all():
+            break
+        for _ in range(30):  # halve the step until the likelihood does not decrease
+            new = beta + step
+            new_ll = loglik(new)
+            if new_ll >= ll - 1e-12 * abs(ll):
+                break
+            step = step / 2.0
+        beta, ll = new, new_ll
+        if np.max(np.abs(step)) < 1e-10 * (1.0 + np.max(np.abs(beta))):
+            converged = True
+            break
+    if converged and abs(beta[1]) > 1e6:  # separation: the slope runs away
+        converged = False
+    try:
+        cov = np.linalg.inv(info)
+        se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    except np.linalg.LinAlgError:
+        se = np.array([NAN, NAN])
+    if not converged:
+        beta = np.array([NAN, NAN])
+    return LogisticRecalibration(float(beta[0]), float(beta[1]), float(se[0]), float(se[1]),
+                                 method, converged, it)
+
+
+def logistic_recalibration(state: Any = None, y_proba: Any = None, *, table: int | None = None,
+                           labels: Any = None, pos_label: Any = None, sample_weight: Any = None
+                           ) -> LogisticRecalibration:
+    """Calibration intercept and slope (logistic recalibration of the logit).
+
+    Fits ``logit P(y = 1) = intercept + slope · logit(p)`` by maximum likelihood
+    (as R ``rms::val.prob``'s "Intercept" and "Slope"), with ``p`` clipped to
+    ``[eps, 1 - eps]`` so that 0 and 1 have a finite logit.
+
+    Two doors:
+
+    * ``logistic_recalibration(state)``: from a :class:`CalibrationCounts` state,
+      on its fine logit bins (method ``"irls_fine_bins"``: each (bin, outcome) cell
+      enters at its mean logit; the approximation error is tiny, see the tests);
+    * ``logistic_recalibration(y_true, y_proba)``: binary rows, exact (``"irls"``).
+
+    Examples
+    --------
+    >>> y = [0, 0, 1, 1, 0, 1, 1, 0, 1, 0]
+    >>> p = [.2, .4, .6, .9, .3, .7, .4, .6, .8, .1]
+    >>> r = logistic_recalibration(y, p)
+    >>> r.method, round(r.slope, 3), abs(round(r.intercept, 3))
+    ('irls', 2.292, 0.0)
+    """
+    if isinstance(state, CalibrationCounts):
+        if y_proba is not None:
+            raise InvalidInputError("pass either a CalibrationCounts state or (y_true, y_proba)")
+        state = _check_state(state)
+        t = _table(state, table)
+        f = state.fine_sums(t)
+        xs, ys, ws = [], [], []
+        for c in (0, 1):
+            w = f[:, c, FW]
+            nz = w > 0
+            xs.append(f[nz, c, FSX] / w[nz])
+            ys.append(np.full(int(nz.sum()), float(c)))
+            ws.append(w[nz])
+        return _irls(np.concatenate(xs), np.concatenate(ys), np.concatenate(ws),
+                     "irls_fine_bins")
+    if y_proba is None:
+        raise InvalidInputError("y_proba is required with array labels")
+    _, is_pos = encode_binary_true(state, pos_label, labels)
+    p = _as_probabilities(y_proba)
+    if p.ndim != 1:
+        raise InvalidInputError("logistic_recalibration needs 1-D probabilities of the "
+                                "positive class")
+    n = check_consistent_length(("y_true", is_pos), ("y_proba", p))
+    wt = as_weights(sample_weight, n)
+    return _irls(_logit_clipped(p, EPS), is_pos.astype(np.float64),
+                 np.ones(n) if wt is None else wt, "irls")
+
+
+# ------------------------------------------------------------------ tests
+def spiegelhalter_test(state: CalibrationCounts, table: int | None = None) -> TestResult:
+    """Spiegelhalter's (1986) z test of H0: the predicted probabilities are calibrated.
+
+    ``z = Σ w (y - p)(1 - 2p) / sqrt(Σ w (1 - 2p)² p (1 - p))``, two-sided normal
+    p-value (as R ``rms::val.prob``'s "S:z" and "S:p"). Weights act as frequencies.
+
+    Examples
+    --------
+    >>> s = CalibrationCounts.from_predictions([0, 1, 1, 0, 1], [.2, .8, .6, .4, .9])
+    >>> r = spiegelhalter_test(s)
+    >>> round(r.statistic, 4), round(r.p_value, 4)
+    (-1.0954, 0.2733)
+    """
+    state = _check_state(state)
+    t = _table(state, table)
+    num, var = state.spiegelhalter_sums(t)
+    z = num / math.sqrt(var) if var > 0 else NAN
+    p = float(2.0 * _st.norm.sf(abs(z))) if not math.isnan(z) else NAN
+    return TestResult(float(z), p, "Spiegelhalter z test", "two-sided", n=state.n_samples)
+
+
+def _hl(o: FloatArray, e: FloatArray, n: FloatArray, method: str, n_samples: int) -> TestResult:
+    nz = n > 0
+    o, e, n = o[nz], e[nz], n[nz]
+    g = int(nz.sum())
+    df = g - 2
+    if df <= 0:  # fewer than 3 groups: no test
+        return TestResult(NAN, NAN, method, "greater", df=float(df), n=n_samples)
+    # (O - E)² / E over both columns (events and non-events), as hoslem.test; an empty
+    # expected cell with nothing observed adds 0, with something observed +inf (p = 0)
+    terms = np.zeros(g)
+    for obs, exp in ((o, e), (n - o, n - e)):
+        d2 = (obs - exp) ** 2
+        ok = exp > 0
+        terms[ok] += d2[ok] / exp[ok]
+        terms[~ok & (obs > 1e-12 * n)] = np.inf
+    stat = float(np.sum(terms))
+    p = float(_st.chi2.sf(stat, df))
+    return TestResult(stat, p, method, "greater", df=float(df), n=n_samples)
+
+
+def hosmer_lemeshow(state: CalibrationCounts, *, groups: int = 10,
+                    table: int | None = None) -> TestResult:
+    """Hosmer–Lemeshow goodness-of-fit test from a state, over groups of equal mass.
+
+    The groups ("deciles of risk" for ``groups=10``) are formed from the state's
+    fine logit bins, so their masses are equal up to one fine bin; with the rows in
+    memory :func:`hosmer_lemeshow_test` forms them from the exact quantiles.
+    ``C = Σ_g (O_g - E_g)² / E_g + (O'_g - E'_g)² / E'_g`` over events and
+    non-events, referred to χ² with (groups formed − 2) degrees of freedom.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> p = rng.uniform(size=2000)
+    >>> y = rng.uniform(size=2000) < p
+    >>> r = hosmer_lemeshow(CalibrationCounts.from_predictions(y, p))
+    >>> r.df, r.p_value > 0.05
+    (8.0, True)
+    """
+    state = _check_state(state)
+    t = _table(state, table)
+    if isinstance(groups, bool) or not isinstance(groups, (int, np.integer)) or groups < 3:
+        raise InvalidParameterError(f"groups must be an integer >= 3, got {groups!r}")
+    gid, _ = _fine_groups(state, t, int(groups))
+    n, e, o = _group_totals(state, t, gid)
+    return _hl(o, e, n, "Hosmer-Lemeshow test (equal-mass groups from fine bins)",
+               state.n_samples)
+
+
+def hosmer_lemeshow_test(y_true: Any, y_proba: Any, *, groups: int = 10, labels: Any = None,
+                         pos_label: Any = None, sample_weight: Any = None) -> TestResult:
+    """Hosmer–Lemeshow test on rows, as R ``ResourceSelection::hoslem.test``.
+
+    The groups are cut at the (type 7) quantiles of ``y_proba`` — right-closed
+    intervals, the lowest included, as R's ``cut(..., include.lowest = TRUE)``;
+    repeated quantiles are merged (where R stops with an error). The statistic sums
+    ``(O - E)² / E`` over events and non-events of every group; degrees of freedom
+    ``groups - 2``.
+
+    Examples
+    --------
+    >>> y = [0, 0, 0, 1, 0, 1, 1, 0, 1, 1, 0, 1]
+    >>> p = [.05, .1, .2, .25, .3, .4, .5, .55, .6, .7, .8, .9]
+    >>> r = hosmer_lemeshow_test(y, p, groups=4)
+    >>> round(r.statistic, 4), r.df
+    (2.5929, 2.0)
+    """
+    if isinstance(groups, bool) or not isinstance(groups, (int, np.integer)) or groups < 3:
+        raise InvalidParameterError(f"groups must be an integer >= 3, got {groups!r}")
+    p = _as_probabilities(y_proba)
+    if p.ndim != 1 or p.size == 0:
+        raise InvalidInputError("hosmer_lemeshow_test needs non-empty 1-D probabilities")
+    breaks = np.quantile(p, np.linspace(0.0, 1.0, int(groups) + 1))
+    inner = np.unique(breaks[1:-1])
+    s = CalibrationCounts.from_predictions(
+        y_true, p, labels=labels, pos_label=pos_label, sample_weight=sample_weight,
+        bins=np.concatenate([[0.0], inner, [1.0]]))
+    w, sp, o = _bin_totals(s, 0)
+    return _hl(o, sp, w, "Hosmer-Lemeshow test", s.n_samples)
+
+
+# ------------------------------------------------------------------ bootstrap
+def bootstrap_calibration(state: CalibrationCounts, *, n_resamples: int = 1000,
+                          level: float = 0.95, seed: Any = None
+                          ) -> dict[str, ConfidenceInterval]:
+    """Percentile bootstrap intervals of the ECE (declared bins) and the Brier score.
+
+    The state is resampled, not the rows: replicate counts of the main table's
+    (bin, outcome) cells are drawn from one multinomial, and each cell keeps its
+    mean probability and mean squared error. Rows within a cell are treated as
+    exchangeable, which ignores the spread of ``p`` inside one bin (small for
+    narrow bins). Needs an unweighted state. The interval code is the one of
+    :mod:`clfeval.stats.bootstrap`.
+
+    Returns
+    -------
+    dict
+        ``{"ece": ConfidenceInterval, "brier": ConfidenceInterval}``.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(1)
+    >>> p = rng.uniform(size=500)
+    >>> s = CalibrationCounts.from_predictions(rng.uniform(size=500) < p, p)
+    >>> ci = bootstrap_calibration(s, seed=0)
+    >>> ci["ece"].low <= ci["ece"].estimate <= ci["ece"].high
+    True
+    """
+    state = _check_state(state)
+    level = check_level(level)
+    b = _check_resamples(n_resamples)
+    if state.is_weighted:
+        raise InvalidInputError("resampling the calibration state needs integer counts; a "
+                                "weighted state cannot be resampled without its rows")
+    t = state.main_table
+    n = state.bin_counts(t).ravel().astype(np.float64)
+    c = state.cell_sums(t).reshape(-1, 5)
+    tot = n.sum()
+    nz = n > 0
+    pbar = np.where(nz, c[:, SP] / np.where(nz, n, 1.0), 0.0)
+    mse = np.where(nz, c[:, SSE] / np.where(nz, n, 1.0), 0.0)
+    outcome = np.tile([0.0, 1.0], state.n_bins)
+    scale = _scale(state)
+    reps = _rng(seed).multinomial(int(tot), n / tot, size=b).astype(np.float64)
+    nb = reps.reshape(b, state.n_bins, 2)
+    sp_b = (reps * pbar).reshape(b, state.n_bins, 2).sum(axis=2)
+    o_b = (reps * outcome).reshape(b, state.n_bins, 2).sum(axis=2)
+    del nb
+    ece_reps = np.abs(sp_b - o_b).sum(axis=1) / tot
+    brier_reps = (reps * mse).sum(axis=1) / tot * scale
+    est_ece = float(np.abs(c[:, SP].reshape(-1, 2).sum(axis=1)
+                           - c[:, W].reshape(-1, 2)[:, 1]).sum() / tot)
+    est_brier = state.brier_sum(t) / tot * scale
+    out = {}
+    for name, est, r in (("ece", est_ece, ece_reps), ("brier", est_brier, brier_reps)):
+        lo, hi = _interval_from_replicates(np.asarray([est]), r[:, None], level, "percentile")
+        out[name] = ConfidenceInterval(est, float(lo[0]), float(hi[0]), level,
+                                       "bootstrap_percentile (state cells)",
+                                       std_err=float(_nanstd(r[:, None])[0]))
+    return out

@@ -1,0 +1,205 @@
+"""The one entry point: every calibration number of a state in one frozen result (private)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_level
+from ..core.calibration import DEFAULT_N_BINS, CalibrationCounts
+from ..exceptions import InvalidInputError
+from ..stats._results import TestResult
+from ._measures import (
+    _check_state,
+    bootstrap_calibration,
+    brier_decomposition,
+    calibration_curve_of,
+    calibration_error,
+    calibration_in_the_large,
+    hosmer_lemeshow,
+    hosmer_lemeshow_test,
+    log_loss_of,
+    logistic_recalibration,
+    spiegelhalter_test,
+)
+from ._results import Calibration, LogisticRecalibration
+
+__all__ = ["NOT_PROBABILITIES_NOTE", "calibration_report", "evaluate_calibration",
+           "is_probability"]
+
+NOT_PROBABILITIES_NOTE = (
+    "Calibration needs probabilities: these scores are decision values (outside [0, 1], or "
+    "rows not summing to 1), so Brier score, log loss, ECE and the reliability diagram are "
+    "not computed. Pass predict_proba output, or calibrate the model first (e.g. Platt "
+    "scaling or isotonic regression)."
+)
+
+
+def is_probability(y_score: Any) -> bool:
+    """Whether scores can be read as probabilities, i.e. the calibration section applies.
+
+    1-D scores: every value finite and in [0, 1]. 2-D scores (one column per class):
+    every value in [0, 1] and every row summing to 1 within ``sqrt(eps)`` (the
+    tolerance scikit-learn's ``log_loss`` uses before warning). Anything else —
+    decision values, margins, logits — gets :data:`NOT_PROBABILITIES_NOTE` instead.
+
+    Examples
+    --------
+    >>> is_probability([0.1, 0.9]), is_probability([-1.2, 3.4])
+    (True, False)
+    >>> is_probability([[0.2, 0.8], [0.5, 0.5]]), is_probability([[0.2, 0.9]])
+    (True, False)
+    """
+    arr = np.asarray(y_score)
+    if arr.dtype.kind not in "biuf" or arr.ndim not in (1, 2) or arr.size == 0:
+        return False
+    a = arr.astype(np.float64, copy=False)
+    if not (np.isfinite(a).all() and a.min() >= 0.0 and a.max() <= 1.0):
+        return False
+    if a.ndim == 2 and a.shape[1] > 1:
+        tol = float(np.sqrt(np.finfo(np.float64).eps))
+        return bool(np.allclose(a.sum(axis=1), 1.0, rtol=tol, atol=0.0))
+    return True
+
+
+def calibration_report(
+    state: CalibrationCounts,
+    *,
+    level: float = 0.95,
+    n_resamples: int = 1000,
+    seed: Any = None,
+    equal_mass_bins: int | None = None,
+    hl_groups: int = 10,
+    recalibration: LogisticRecalibration | None = None,
+    hosmer_lemeshow_result: TestResult | None = None,
+) -> Calibration:
+    """Every calibration result of a state: headline numbers with intervals, the
+    curves, the Brier decomposition and the tests.
+
+    Parameters
+    ----------
+    state : CalibrationCounts
+        Built in memory, streamed or merged — the answer is the same.
+    level : float, default 0.95
+        Level of the bootstrap intervals of the ECE and the Brier score.
+    n_resamples : int, default 1000
+    seed : int, SeedSequence or Generator, optional
+    equal_mass_bins : int, optional
+        Bins of the equal-mass ECE (default: the number of declared bins).
+    hl_groups : int, default 10
+        Hosmer–Lemeshow groups.
+    recalibration, hosmer_lemeshow_result : optional
+        Results computed exactly from the rows (:func:`logistic_recalibration`,
+        :func:`hosmer_lemeshow_test`), used instead of the state's fine-bin versions;
+        :func:`evaluate_calibration` passes them.
+
+    Returns
+    -------
+    Calibration
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> p = rng.uniform(size=1000)
+    >>> s = CalibrationCounts.from_predictions(rng.uniform(size=1000) < p, p)
+    >>> c = calibration_report(s, seed=0)
+    >>> c.ece.ece < 0.05, abs(c.recalibration.slope - 1) < 0.2
+    (True, True)
+    """
+    state = _check_state(state)
+    level = check_level(level)
+    notes: list[str] = []
+    intervals: dict[str, Any] = {"ece": None, "brier": None}
+    if state.is_weighted:
+        notes.append("No bootstrap intervals: the state holds sample weights, and resampling "
+                     "it needs integer counts.")
+    else:
+        intervals = dict(bootstrap_calibration(state, n_resamples=n_resamples, level=level,
+                                               seed=seed))
+    if state.is_multiclass:
+        notes.append("K-class: ECE, calibration in the large, slope/intercept and the tests "
+                     "are top-label (confidence of the predicted class against whether it "
+                     "was right); Brier and log loss are multiclass.")
+    recal = recalibration if recalibration is not None else logistic_recalibration(state)
+    if not recal.converged:
+        notes.append("The logistic recalibration did not converge (one outcome only, or perfect "
+                     "separation); "
+                     "slope and intercept are undefined.")
+    hl = hosmer_lemeshow_result if hosmer_lemeshow_result is not None else hosmer_lemeshow(
+        state, groups=hl_groups)
+    curves = tuple(calibration_curve_of(state, t) for t in range(state.n_tables))
+    return Calibration(
+        labels=state.labels,
+        pos_label=state.pos_label,
+        multiclass=state.is_multiclass,
+        n_samples=state.n_samples,
+        total_weight=state.total_weight(),
+        brier=brier_decomposition(state),
+        brier_interval=intervals["brier"],
+        log_loss=log_loss_of(state),
+        log_loss_eps=state.eps,
+        ece=calibration_error(state),
+        ece_interval=intervals["ece"],
+        ece_equal_mass=calibration_error(state, strategy="equal-mass",
+                                         n_bins=equal_mass_bins),
+        classwise_ece=calibration_error(state, kind="class-wise")
+        if state.is_multiclass else None,
+        curves=curves,
+        in_the_large=calibration_in_the_large(state),
+        recalibration=recal,
+        spiegelhalter=spiegelhalter_test(state),
+        hosmer_lemeshow=hl,
+        notes=tuple(notes),
+    )
+
+
+def evaluate_calibration(
+    y_true: Any,
+    y_proba: Any,
+    *,
+    labels: Any = None,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    n_bins: Any = DEFAULT_N_BINS,
+    level: float = 0.95,
+    n_resamples: int = 1000,
+    seed: Any = None,
+) -> Calibration:
+    """Calibration of predicted probabilities held in memory.
+
+    Builds the state, then :func:`calibration_report`; for a binary task the slope,
+    intercept and Hosmer–Lemeshow test are computed exactly from the rows.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (N,)
+    y_proba : array-like of shape (N,) or (N, K)
+        Probabilities (1-D: of the positive class; 2-D: one column per label).
+    labels, pos_label, sample_weight
+        As in :meth:`CalibrationCounts.from_predictions`.
+    n_bins : int or array-like, default 15
+        Declared bins (a number of uniform bins, or edges from 0 to 1).
+    level, n_resamples, seed
+        As in :func:`calibration_report`.
+
+    Examples
+    --------
+    >>> c = evaluate_calibration([0, 1, 1, 0, 1, 0], [.2, .9, .6, .4, .7, .1], seed=0)
+    >>> round(c.brier.score, 4), c.recalibration.method
+    (0.0783, 'irls')
+    """
+    if not is_probability(y_proba):
+        raise InvalidInputError(NOT_PROBABILITIES_NOTE)
+    state = CalibrationCounts.from_predictions(y_true, y_proba, labels=labels,
+                                               pos_label=pos_label, sample_weight=sample_weight,
+                                               bins=n_bins)
+    recal = hl = None
+    if not state.is_multiclass:
+        yb = np.asarray(y_true)
+        recal = logistic_recalibration(yb, y_proba, labels=state.labels,
+                                       pos_label=state.pos_label, sample_weight=sample_weight)
+        hl = hosmer_lemeshow_test(yb, y_proba, labels=state.labels, pos_label=state.pos_label,
+                                  sample_weight=sample_weight)
+    return calibration_report(state, level=level, n_resamples=n_resamples, seed=seed,
+                              recalibration=recal, hosmer_lemeshow_result=hl)

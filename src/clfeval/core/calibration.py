@@ -1,0 +1,669 @@
+"""``CalibrationCounts``: the mergeable state every calibration result is read from.
+
+Probabilities are folded into *tables*. A table pairs a probability ``p`` with an
+outcome ``c`` in {0, 1} for every sample:
+
+binary state (1-D probabilities of the positive class)
+    one table: ``p`` = P(positive), ``c`` = "the sample is positive";
+K-class state (an N×K probability matrix)
+    K *class-wise* tables (table k: ``p`` = P(class k), ``c`` = "the class is k")
+    and one *top-label* table (table K: ``p`` = the largest probability of the
+    row, ``c`` = "its class — the first maximal column — is the true class").
+
+Each table holds, per **cell** — a declared reliability bin crossed with the
+outcome — the number of samples (int64, exact), their weight, the sums of ``p``
+and ``p²``, and the sums of the per-sample log loss and squared error. The bins
+are declared ``edges`` over [0, 1] (15 uniform bins by default), right-closed as
+scikit-learn's ``calibration_curve``: bin 0 is ``[e0, e1]``, bin j is
+``(e_j, e_{j+1}]`` — a probability on an inner edge belongs to the lower bin.
+Equal edges are allowed (the bin between them stays empty).
+
+What a table stores as loss, per sample with weight ``w``:
+
+* binary table: squared error ``(c - p)²`` and log loss ``-log clip(q)`` where
+  ``q = p`` if ``c`` else ``1 - p``;
+* class-wise table k: ``(c - p)²`` and, for ``c = 1`` only, ``-log clip(p)``;
+* top-label table: the whole row's multiclass squared error ``Σ_j (y_j - p_j)²``
+  and log loss ``-log clip(p_true)``, so that its cells partition the samples
+  with their full losses (what a bootstrap over cells resamples).
+
+``clip`` is scikit-learn's policy: ``p`` is clipped to ``[eps, 1 - eps]`` with
+``eps`` the float64 machine epsilon (declared in the state; states with other
+``eps`` do not merge). The Brier score and the log loss are therefore exact
+sums, not binned approximations.
+
+A second, *fine* table per table bins ``logit(clip(p))`` in steps of 1/32 over
+[-37, 37] (the whole clipped range) and holds per cell the count, weight and the
+sums of ``p`` and of the logit. Calibration slope and intercept are fitted on it
+when the rows are gone (each cell enters the logistic fit at its mean logit),
+equal-mass bins and the Hosmer–Lemeshow groups are formed from it.
+
+Finally each table holds the two sums of Spiegelhalter's z,
+``Σ w (c - p)(1 - 2p)`` and ``Σ w (1 - 2p)² p (1 - p)``.
+
+The state is a commutative monoid (:meth:`CalibrationCounts.empty`, ``+``,
+:meth:`CalibrationCounts.update`). Integer counts add exactly, in any order;
+the float sums add exactly up to floating-point rounding (about 1e-16 relative),
+so a sharded computation agrees with the one-shot one to that precision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._validation import as_weights, check_consistent_length
+from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
+from ._state import check_header, label_types, restore_labels
+from .labels import encode_binary_true, resolve_pos_label, to_python, validate_labels
+from .scores import _encode_multiclass
+
+__all__ = ["CalibrationCounts", "uniform_edges"]
+
+SCHEMA = "clfeval.CalibrationCounts"
+SCHEMA_VERSION = 1
+DEFAULT_N_BINS = 15
+EPS = float(np.finfo(np.float64).eps)
+FINE_SCALE = 32  # fine logit bins per unit of logit
+FINE_LIMIT = 37  # fine bins cover logit in [-37, 37]; |logit(clip(p))| <= 36.05
+N_FINE = 2 * FINE_LIMIT * FINE_SCALE
+
+# float fields of a cell
+W, SP, SPP, NLL, SSE = range(5)
+N_FIELDS = 5
+# float fields of a fine cell
+FW, FSP, FSX = range(3)
+N_FINE_FIELDS = 3
+
+Array = npt.NDArray[Any]
+FloatArray = npt.NDArray[np.float64]
+
+
+def uniform_edges(n_bins: int) -> FloatArray:
+    """``n_bins`` equal-width bins over [0, 1] (``np.linspace(0, 1, n_bins + 1)``).
+
+    Examples
+    --------
+    >>> uniform_edges(4).tolist()
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    """
+    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
+        raise InvalidParameterError(f"n_bins must be a positive integer, got {n_bins!r}")
+    return np.linspace(0.0, 1.0, int(n_bins) + 1)
+
+
+def _check_edges(bins: Any) -> FloatArray:
+    if isinstance(bins, (int, np.integer)) and not isinstance(bins, bool):
+        return uniform_edges(int(bins))
+    e = np.asarray(bins, dtype=np.float64).ravel()
+    if e.size < 2:
+        raise InvalidParameterError("bins must be a number of bins or at least 2 edges")
+    if not np.isfinite(e).all() or e[0] != 0.0 or e[-1] != 1.0:
+        raise InvalidParameterError(
+            f"bin edges must be finite, start at 0 and end at 1; got {e[:3].tolist()}…"
+            f"{e[-1:].tolist()}")
+    if (np.diff(e) < 0).any():
+        raise InvalidParameterError("bin edges must be non-decreasing")
+    return e
+
+
+def _as_probabilities(y_proba: Any) -> FloatArray:
+    arr = np.asarray(y_proba)
+    if arr.dtype.kind not in "biuf":
+        raise InvalidInputError(f"y_proba must be numeric, got dtype {arr.dtype}")
+    if arr.ndim not in (1, 2):
+        raise InvalidInputError(f"y_proba must be 1-D or 2-D, got shape {arr.shape}")
+    arr = arr.astype(np.float64, copy=False)
+    if arr.size == 0:
+        return arr
+    bad = ~(np.isfinite(arr) & (arr >= 0.0) & (arr <= 1.0))
+    if bad.any():
+        rows = bad.reshape(len(arr), -1).any(axis=1)
+        i = int(np.flatnonzero(rows)[0])
+        raise InvalidInputError(
+            f"y_proba must hold probabilities in [0, 1]; {int(rows.sum())} row(s) do not, first "
+            f"at row {i} ({arr[i].tolist()}). Calibration needs probabilities, not decision "
+            "values")
+    return arr
+
+
+def _logit_clipped(p: FloatArray, eps: float) -> FloatArray:
+    q = np.clip(p, eps, 1.0 - eps)
+    return np.log(q / (1.0 - q))
+
+
+def _fold_tables(p: FloatArray, c: npt.NDArray[np.bool_], t: npt.NDArray[np.intp] | int,
+                 n_tables: int, w: FloatArray | None, nll: FloatArray, sse: FloatArray,
+                 inner: FloatArray, n_bins: int, eps: float
+                 ) -> tuple[Array, FloatArray, Array, FloatArray, Array]:
+    """Cell tallies of every table for one batch: one pass of ``bincount`` over the
+    (table, bin, outcome) cells. ``p``, ``c``, ``nll`` and ``sse`` are flat (one entry
+    per sample and table), ``t`` the table of each entry, ``w`` per entry or ``None``."""
+    ci = c.astype(np.intp)
+    idx = np.searchsorted(inner, p, side="left")
+    idx += t * n_bins
+    idx *= 2
+    idx += ci
+    size = 2 * n_bins * n_tables
+    n = np.bincount(idx, minlength=size).astype(np.int64, copy=False)
+    sums = np.empty((size, N_FIELDS))
+    sums[:, W] = n if w is None else np.bincount(idx, weights=w, minlength=size)
+    wp = p if w is None else w * p
+    sums[:, SP] = np.bincount(idx, weights=wp, minlength=size)
+    sums[:, SPP] = np.bincount(idx, weights=wp * p, minlength=size)
+    sums[:, NLL] = np.bincount(idx, weights=nll if w is None else w * nll, minlength=size)
+    sums[:, SSE] = np.bincount(idx, weights=sse if w is None else w * sse, minlength=size)
+    del idx
+    x = _logit_clipped(p, eps)
+    fidx = np.floor((x + FINE_LIMIT) * FINE_SCALE).astype(np.intp)
+    np.clip(fidx, 0, N_FINE - 1, out=fidx)
+    fidx += t * N_FINE
+    fidx *= 2
+    fidx += ci
+    fsize = 2 * N_FINE * n_tables
+    fn = np.bincount(fidx, minlength=fsize).astype(np.int64, copy=False)
+    fs = np.empty((fsize, N_FINE_FIELDS))
+    fs[:, FW] = fn if w is None else np.bincount(fidx, weights=w, minlength=fsize)
+    fs[:, FSP] = np.bincount(fidx, weights=wp, minlength=fsize)
+    fs[:, FSX] = np.bincount(fidx, weights=x if w is None else w * x, minlength=fsize)
+    del fidx, x
+    one_m2p = 1.0 - 2.0 * p
+    ww = 1.0 if w is None else w
+    tid = np.zeros(p.size, np.intp) + t
+    spieg = np.stack([
+        np.bincount(tid, weights=ww * (ci - p) * one_m2p, minlength=n_tables),
+        np.bincount(tid, weights=ww * one_m2p**2 * p * (1.0 - p), minlength=n_tables)],
+        axis=1)
+    return (n.reshape(n_tables, n_bins, 2), sums.reshape(n_tables, n_bins, 2, N_FIELDS),
+            fn.reshape(n_tables, N_FINE, 2),
+            fs.reshape(n_tables, N_FINE, 2, N_FINE_FIELDS), spieg)
+
+
+def _neg_log(q: FloatArray, eps: float) -> FloatArray:
+    return -np.log(np.clip(q, eps, 1.0 - eps))
+
+
+_BLOCK_ENTRIES = 1 << 21  # (sample, table) entries folded at once
+
+
+def _fold_binary(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | None,
+                 edges: FloatArray, eps: float) -> tuple[Array, ...]:
+    q = np.where(is_pos, p, 1.0 - p)
+    return _fold_tables(p, is_pos, 0, 1, w, _neg_log(q, eps), (is_pos - p) ** 2,
+                        edges[1:-1], edges.size - 1, eps)
+
+
+def _fold_multiclass(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
+                     edges: FloatArray, eps: float) -> tuple[Array, ...]:
+    n, k = p.shape
+    rows = np.arange(n)
+    onehot = np.zeros((n, k), dtype=bool)
+    onehot[rows, codes] = True
+    top = p.argmax(axis=1) if n else np.zeros(0, np.intp)
+    # flat entries: the K class-wise tables (row-major: sample, class), then top-label
+    sq = (onehot - p) ** 2
+    nll_true = _neg_log(p[rows, codes], eps)
+    nll = np.zeros((n, k))
+    nll[rows, codes] = nll_true
+    flat_p = np.concatenate([p.ravel(), p[rows, top]])
+    flat_c = np.concatenate([onehot.ravel(), top == codes])
+    flat_t = np.concatenate([np.tile(np.arange(k, dtype=np.intp), n),
+                             np.full(n, k, dtype=np.intp)])
+    flat_nll = np.concatenate([nll.ravel(), nll_true])
+    flat_sse = np.concatenate([sq.ravel(), sq.sum(axis=1)])
+    flat_w = None if w is None else np.concatenate([np.repeat(w, k), w])
+    return _fold_tables(flat_p, flat_c, flat_t, k + 1, flat_w, flat_nll, flat_sse,
+                        edges[1:-1], edges.size - 1, eps)
+
+
+class CalibrationCounts:
+    """Per-bin tallies of predicted probabilities and outcomes (see the module docstring).
+
+    Build it with :meth:`from_predictions` (or :meth:`empty` then :meth:`update`);
+    add two states with ``+``. Every result of :mod:`clfeval.calibration` reads it.
+
+    Examples
+    --------
+    >>> s = CalibrationCounts.from_predictions([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], bins=2)
+    >>> s.bin_counts(0).tolist()        # per bin: [negatives, positives]
+    [[2, 1], [0, 1]]
+    >>> round(s.brier_sum(0) / s.total_weight(0), 4)
+    0.1581
+    >>> a = CalibrationCounts.from_predictions([0, 1], [0.1, 0.35], labels=[0, 1], bins=2)
+    >>> b = CalibrationCounts.from_predictions([0, 1], [0.4, 0.8], labels=[0, 1], bins=2)
+    >>> (a + b).bin_counts(0).tolist()
+    [[2, 1], [0, 1]]
+    """
+
+    __slots__ = ("_cells", "_counts", "_edges", "_eps", "_fine", "_fine_counts", "_labels",
+                 "_multiclass", "_pos_label", "_spieg")
+
+    def __init__(
+        self,
+        labels: Sequence[Any],
+        counts: Any,
+        cells: Any,
+        fine_counts: Any,
+        fine: Any,
+        spiegelhalter: Any,
+        *,
+        edges: Any = DEFAULT_N_BINS,
+        pos_label: Any = None,
+        multiclass: bool = False,
+        eps: float = EPS,
+    ) -> None:
+        labs = tuple(to_python(v) for v in validate_labels(labels))
+        k = len(labs)
+        if multiclass:
+            if k < 2:
+                raise InvalidInputError("a K-class calibration state needs at least 2 labels")
+            pl = None
+            n_tables = k + 1
+        else:
+            if k != 2:
+                raise InvalidInputError(
+                    f"a binary calibration state needs exactly 2 labels, got {list(labs)}")
+            pl = labs[resolve_pos_label(labs, pos_label)]
+            n_tables = 1
+        e = _check_edges(edges)
+        b = e.size - 1
+        if not (isinstance(eps, float) and 0.0 < eps < 0.5):
+            raise InvalidParameterError(f"eps must be a float in (0, 0.5), got {eps!r}")
+        shapes = {
+            "counts": (np.asarray(counts), (n_tables, b, 2), "i"),
+            "cells": (np.asarray(cells), (n_tables, b, 2, N_FIELDS), "f"),
+            "fine_counts": (np.asarray(fine_counts), (n_tables, N_FINE, 2), "i"),
+            "fine": (np.asarray(fine), (n_tables, N_FINE, 2, N_FINE_FIELDS), "f"),
+            "spiegelhalter": (np.asarray(spiegelhalter), (n_tables, 2), "f"),
+        }
+        arrays: dict[str, Array] = {}
+        for name, (arr, shape, kind) in shapes.items():
+            if arr.shape != shape:
+                raise InvalidInputError(f"{name} must have shape {shape}, got {arr.shape}")
+            if arr.dtype.kind not in "biuf" or (kind == "i" and arr.dtype.kind == "f"):
+                raise InvalidInputError(f"{name} has the wrong dtype {arr.dtype}")
+            a = arr.astype(np.int64 if kind == "i" else np.float64, copy=False)
+            if not np.isfinite(a).all():
+                raise InvalidInputError(f"{name} contains NaN or inf")
+            if kind == "i" and (a < 0).any():
+                raise InvalidInputError(f"{name} must be non-negative")
+            a.setflags(write=False)
+            arrays[name] = a
+        self._labels = labs
+        self._pos_label = pl
+        self._multiclass = bool(multiclass)
+        self._edges = e
+        e.setflags(write=False)
+        self._eps = eps
+        self._counts = arrays["counts"]
+        self._cells = arrays["cells"]
+        self._fine_counts = arrays["fine_counts"]
+        self._fine = arrays["fine"]
+        self._spieg = arrays["spiegelhalter"]
+
+    # ------------------------------------------------------------------ builders
+    @classmethod
+    def empty(cls, labels: Sequence[Any], *, pos_label: Any = None, multiclass: bool = False,
+              bins: Any = DEFAULT_N_BINS, eps: float = EPS) -> CalibrationCounts:
+        """The identity of ``+``: a state with no samples.
+
+        Parameters
+        ----------
+        labels : sequence
+            Binary: both labels. K-class: the label of each probability column.
+        pos_label : label, optional
+            Binary positive class (default ``1``/``True`` when present).
+        multiclass : bool
+            Whether the probabilities will be an N×K matrix.
+        bins : int or array-like
+            Number of uniform bins over [0, 1], or the edges (from 0 to 1).
+        eps : float
+            Clip of the log loss (scikit-learn's: float64 machine epsilon).
+
+        Examples
+        --------
+        >>> e = CalibrationCounts.empty([0, 1], bins=4)
+        >>> s = e.update([0, 1, 1], [0.2, 0.7, 0.9])
+        >>> s.n_samples, (e + s) == s
+        (3, True)
+        """
+        n_tables = len(labels) + 1 if multiclass else 1
+        b = _check_edges(bins).size - 1
+        return cls(labels, np.zeros((n_tables, b, 2), np.int64),
+                   np.zeros((n_tables, b, 2, N_FIELDS)),
+                   np.zeros((n_tables, N_FINE, 2), np.int64),
+                   np.zeros((n_tables, N_FINE, 2, N_FINE_FIELDS)),
+                   np.zeros((n_tables, 2)), edges=bins, pos_label=pos_label,
+                   multiclass=multiclass, eps=eps)
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true: Any,
+        y_proba: Any,
+        *,
+        labels: Sequence[Any] | None = None,
+        pos_label: Any = None,
+        sample_weight: Any = None,
+        bins: Any = DEFAULT_N_BINS,
+        eps: float = EPS,
+    ) -> CalibrationCounts:
+        """Fold predicted probabilities into a new state.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (N,)
+            True labels.
+        y_proba : array-like of shape (N,) or (N, K)
+            1-D: probability of the positive class (binary state). 2-D: one column per
+            label, in label order (K-class state). Values must lie in [0, 1].
+        labels : sequence, optional
+            Binary: both labels; K-class: the label of each column. Default: the sorted
+            labels of ``y_true``.
+        pos_label : label, optional
+            Binary positive class (default ``1``/``True`` when present).
+        sample_weight : array-like of shape (N,), optional
+            Non-negative weights.
+        bins, eps
+            As in :meth:`empty`.
+        """
+        edges = _check_edges(bins)
+        p = _as_probabilities(y_proba)
+        multiclass = p.ndim == 2
+        if multiclass:
+            labs, codes = _encode_multiclass(y_true, labels)
+            n = check_consistent_length(("y_true", codes), ("y_proba", p))
+            if p.shape[1] != len(labs):
+                raise InvalidInputError(
+                    f"y_proba has {p.shape[1]} columns but there are {len(labs)} labels "
+                    f"{list(labs)[:10]}; pass labels= naming the class of each column")
+            pl = None
+        else:
+            labs, is_pos = encode_binary_true(y_true, pos_label, labels)
+            n = check_consistent_length(("y_true", is_pos), ("y_proba", p))
+            if len(labs) != 2:
+                raise InvalidInputError(
+                    f"y_true contains only the class {labs[0]!r}; pass labels=(negative, "
+                    "positive) so the state knows both classes")
+            pl = labs[resolve_pos_label(labs, pos_label)]
+        w = as_weights(sample_weight, n)
+        # blocks of rows bound the temporaries (and keep them in cache)
+        per_row = len(labs) + 1 if multiclass else 1
+        block = max(1, _BLOCK_ENTRIES // per_row)
+        stacked: tuple[Array, ...] | None = None
+        for s0 in range(0, max(n, 1), block):
+            sl = slice(s0, s0 + block)
+            part = (_fold_multiclass(p[sl], codes[sl], None if w is None else w[sl], edges, eps)
+                    if multiclass else
+                    _fold_binary(p[sl], is_pos[sl], None if w is None else w[sl], edges, eps))
+            stacked = part if stacked is None else tuple(
+                x + y for x, y in zip(stacked, part, strict=True))
+        assert stacked is not None
+        return cls(labs, *stacked, edges=edges, pos_label=pl, multiclass=multiclass, eps=eps)
+
+    def update(self, y_true: Any, y_proba: Any, sample_weight: Any = None) -> CalibrationCounts:
+        """Return a new state with one more batch folded in (labels must be known).
+
+        An empty batch (no rows) returns the state unchanged.
+        """
+        if len(y_true) == 0 and np.size(y_proba) == 0:
+            return self
+        batch = CalibrationCounts.from_predictions(
+            y_true, y_proba, labels=self._labels, pos_label=self._pos_label,
+            sample_weight=sample_weight, bins=self._edges, eps=self._eps)
+        if batch._multiclass != self._multiclass:
+            raise InvalidInputError(
+                "this state is " + ("K-class (N×K probabilities)" if self._multiclass
+                                    else "binary (1-D probabilities)")
+                + f"; got y_proba of the other shape {np.shape(y_proba)}")
+        return self + batch
+
+    def relabel(self, labels: Sequence[Any], *, pos_label: Any = None) -> CalibrationCounts:
+        """The same tallies under other label names (for engines that fold over
+        placeholder labels, e.g. ``(False, True)`` or column indices, and learn the real
+        names at the end).
+
+        Binary: the table is about the positive class, so only the names change
+        (``pos_label`` names the new positive class). K-class: ``labels[k]`` names
+        probability column k, as before.
+
+        Examples
+        --------
+        >>> s = CalibrationCounts.from_predictions([False, True], [0.2, 0.9])
+        >>> r = s.relabel(["ham", "spam"], pos_label="spam")
+        >>> r.labels, r.pos_label, r.bin_counts(0).sum(axis=0).tolist()
+        (('ham', 'spam'), 'spam', [1, 1])
+        """
+        if len(labels) != len(self._labels):
+            raise InvalidInputError(
+                f"relabel needs {len(self._labels)} labels, got {len(labels)}")
+        return CalibrationCounts(labels, *self._arrays(), edges=self._edges,
+                                 pos_label=pos_label, multiclass=self._multiclass,
+                                 eps=self._eps)
+
+    # ---------------------------------------------------------------- accessors
+    @property
+    def labels(self) -> tuple[Any, ...]:
+        """The class labels (K-class: the label of each probability column)."""
+        return self._labels
+
+    @property
+    def pos_label(self) -> Any:
+        """The positive class (binary states; ``None`` for K-class)."""
+        return self._pos_label
+
+    @property
+    def is_multiclass(self) -> bool:
+        """Whether the state was built from an N×K probability matrix."""
+        return self._multiclass
+
+    @property
+    def edges(self) -> FloatArray:
+        """The declared reliability bin edges (read-only)."""
+        return self._edges
+
+    @property
+    def n_bins(self) -> int:
+        """Number of declared reliability bins."""
+        return int(self._edges.size - 1)
+
+    @property
+    def eps(self) -> float:
+        """The log-loss clip: probabilities are clipped to ``[eps, 1 - eps]``."""
+        return self._eps
+
+    @property
+    def n_tables(self) -> int:
+        """1 (binary) or K + 1 (K class-wise tables, then the top-label table)."""
+        return int(self._counts.shape[0])
+
+    @property
+    def main_table(self) -> int:
+        """The table the headline numbers read: the binary table, or the top-label one."""
+        return self.n_tables - 1
+
+    def table_name(self, t: int) -> str:
+        """A readable name of table ``t``."""
+        if not self._multiclass:
+            return f"P({self._pos_label!r})"
+        return "top-label" if t == len(self._labels) else f"P({self._labels[t]!r})"
+
+    @property
+    def n_samples(self) -> int:
+        """Number of samples folded in (rows, whatever their weight)."""
+        return int(self._counts[0].sum())
+
+    @property
+    def is_weighted(self) -> bool:
+        """Whether some cell's weight differs from its count (sample weights were used)."""
+        return not bool(np.array_equal(self._cells[..., W], self._counts))
+
+    def bin_counts(self, t: int) -> npt.NDArray[np.int64]:
+        """Samples per (bin, outcome) of table ``t``: shape (B, 2), columns c = 0, 1."""
+        return self._counts[t]
+
+    def cell_sums(self, t: int) -> FloatArray:
+        """Float sums per (bin, outcome) of table ``t``: shape (B, 2, 5) with fields
+        weight, Σp, Σp², log loss, squared error (indices ``W, SP, SPP, NLL, SSE``)."""
+        return self._cells[t]
+
+    def fine_counts(self, t: int) -> npt.NDArray[np.int64]:
+        """Samples per (fine logit bin, outcome) of table ``t``: shape (F, 2)."""
+        return self._fine_counts[t]
+
+    def fine_sums(self, t: int) -> FloatArray:
+        """Float sums per (fine logit bin, outcome): shape (F, 2, 3) with fields weight,
+        Σp, Σlogit (indices ``FW, FSP, FSX``)."""
+        return self._fine[t]
+
+    def spiegelhalter_sums(self, t: int) -> FloatArray:
+        """``[Σ w (c - p)(1 - 2p), Σ w (1 - 2p)² p (1 - p)]`` of table ``t``."""
+        return self._spieg[t]
+
+    def total_weight(self, t: int = 0) -> float:
+        """Total weight of the samples (the same in every table)."""
+        return float(self._cells[t, :, :, W].sum())
+
+    def brier_sum(self, t: int) -> float:
+        """Weighted sum of the squared errors stored in table ``t``."""
+        return float(self._cells[t, :, :, SSE].sum())
+
+    def log_loss_sum(self, t: int) -> float:
+        """Weighted sum of the log losses stored in table ``t``."""
+        return float(self._cells[t, :, :, NLL].sum())
+
+    # ------------------------------------------------------------------- merging
+    def _check_compatible(self, other: CalibrationCounts) -> None:
+        if self._labels != other._labels or [type(x) for x in self._labels] != [
+                type(x) for x in other._labels]:
+            raise IncompatibleStateError(
+                f"cannot merge calibration states over different labels: "
+                f"{list(self._labels)[:10]} vs {list(other._labels)[:10]}")
+        if self._multiclass != other._multiclass or self._pos_label != other._pos_label:
+            raise IncompatibleStateError(
+                "cannot merge a binary and a K-class calibration state, or states with "
+                f"different pos_label ({self._pos_label!r} vs {other._pos_label!r})")
+        if not np.array_equal(self._edges, other._edges):
+            raise IncompatibleStateError(
+                f"cannot merge calibration states with different bins: {self.n_bins} bins "
+                f"{_short(self._edges)} vs {other.n_bins} bins {_short(other._edges)}")
+        if self._eps != other._eps:
+            raise IncompatibleStateError(
+                f"cannot merge calibration states with different log-loss clips "
+                f"({self._eps!r} vs {other._eps!r})")
+
+    def __add__(self, other: object) -> CalibrationCounts:
+        if not isinstance(other, CalibrationCounts):
+            return NotImplemented
+        self._check_compatible(other)
+        return CalibrationCounts(
+            self._labels, self._counts + other._counts, self._cells + other._cells,
+            self._fine_counts + other._fine_counts, self._fine + other._fine,
+            self._spieg + other._spieg, edges=self._edges, pos_label=self._pos_label,
+            multiclass=self._multiclass, eps=self._eps)
+
+    def __radd__(self, other: object) -> CalibrationCounts:
+        if isinstance(other, int) and other == 0:  # sum([...])
+            return self
+        return NotImplemented
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CalibrationCounts):
+            return NotImplemented
+        return (self._labels == other._labels and self._pos_label == other._pos_label
+                and self._multiclass == other._multiclass and self._eps == other._eps
+                and bool(np.array_equal(self._edges, other._edges))
+                and all(bool(np.array_equal(a, b)) for a, b in zip(
+                    self._arrays(), other._arrays(), strict=True)))
+
+    def __hash__(self) -> int:
+        return hash((self._labels, self._counts.tobytes()))
+
+    def _arrays(self) -> tuple[Array, ...]:
+        return self._counts, self._cells, self._fine_counts, self._fine, self._spieg
+
+    def __repr__(self) -> str:
+        kind = "K-class" if self._multiclass else f"binary, pos_label={self._pos_label!r}"
+        return (f"CalibrationCounts({kind}, labels={list(self._labels)[:10]!r}, "
+                f"{self.n_bins} bins, n={self.n_samples})")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self._labels, *self._arrays(), self._edges, self._pos_label,
+                           self._multiclass, self._eps))
+
+    # ---------------------------------------------------------------- serialise
+    def to_dict(self) -> dict[str, Any]:
+        """A versioned, JSON-safe dict; :meth:`from_dict` restores it exactly.
+
+        Fine tables are stored sparsely (only fine bins holding samples).
+
+        Examples
+        --------
+        >>> import json
+        >>> s = CalibrationCounts.from_predictions(["a", "b", "b"], [0.25, 0.5, 0.75],
+        ...                                        pos_label="b")
+        >>> CalibrationCounts.from_dict(json.loads(json.dumps(s.to_dict()))) == s
+        True
+        """
+        fine = []
+        for t in range(self.n_tables):
+            nz = np.flatnonzero(self._fine_counts[t].any(axis=1) | self._fine[t].any(axis=(1, 2)))
+            fine.append({"index": nz.tolist(), "counts": self._fine_counts[t][nz].tolist(),
+                         "sums": self._fine[t][nz].tolist()})
+        return {
+            "schema": SCHEMA,
+            "version": SCHEMA_VERSION,
+            "labels": list(self._labels),
+            "label_types": label_types(self._labels),
+            "pos_label": self._pos_label,
+            "multiclass": self._multiclass,
+            "edges": self._edges.tolist(),
+            "eps": self._eps,
+            "fine_bins": {"scale": FINE_SCALE, "limit": FINE_LIMIT},
+            "counts": self._counts.tolist(),
+            "cells": self._cells.tolist(),
+            "fine": fine,
+            "spiegelhalter": self._spieg.tolist(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CalibrationCounts:
+        """Rebuild a state saved with :meth:`to_dict` (checks schema and version)."""
+        check_header(data, SCHEMA, SCHEMA_VERSION)
+        try:
+            if data["fine_bins"] != {"scale": FINE_SCALE, "limit": FINE_LIMIT}:
+                raise IncompatibleStateError(f"unsupported fine bins {data['fine_bins']!r}")
+            labels = restore_labels(list(data["labels"]), data["label_types"])
+            counts = np.asarray(data["counts"], dtype=np.int64)
+            n_tables = counts.shape[0]
+            fine_counts = np.zeros((n_tables, N_FINE, 2), np.int64)
+            fine = np.zeros((n_tables, N_FINE, 2, N_FINE_FIELDS))
+            if len(data["fine"]) != n_tables:
+                raise InvalidInputError("one fine table per table is needed")
+            for t, ft in enumerate(data["fine"]):
+                idx = np.asarray(ft["index"], dtype=np.intp)
+                if idx.size:
+                    fine_counts[t, idx] = np.asarray(ft["counts"], dtype=np.int64)
+                    fine[t, idx] = np.asarray(ft["sums"], dtype=np.float64)
+            return cls(labels, counts, np.asarray(data["cells"], dtype=np.float64),
+                       fine_counts, fine, np.asarray(data["spiegelhalter"], dtype=np.float64),
+                       edges=data["edges"], pos_label=data["pos_label"],
+                       multiclass=bool(data["multiclass"]), eps=float(data["eps"]))
+        except IncompatibleStateError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise IncompatibleStateError(f"malformed {SCHEMA} state: {exc}") from exc
+
+
+def _rebuild(labels: Any, counts: Any, cells: Any, fine_counts: Any, fine: Any, spieg: Any,
+             edges: Any, pos_label: Any, multiclass: bool, eps: float) -> CalibrationCounts:
+    return CalibrationCounts(labels, counts, cells, fine_counts, fine, spieg, edges=edges,
+                             pos_label=pos_label, multiclass=multiclass, eps=eps)
+
+
+def _short(e: FloatArray) -> str:
+    vals = [f"{v:.4g}" for v in e.tolist()]
+    return "[" + ", ".join(vals if len(vals) <= 6 else [*vals[:3], "…", *vals[-2:]]) + "]"

@@ -1,0 +1,300 @@
+"""``brier_score_loss``, ``log_loss`` and ``calibration_curve`` as in scikit-learn.
+
+Same names, signatures, results, warnings and error messages as scikit-learn 1.9
+(``sklearn.metrics.brier_score_loss``, ``sklearn.metrics.log_loss``,
+``sklearn.calibration.calibration_curve``). Each builds a
+:class:`~clfeval.core.calibration.CalibrationCounts` once and reads the answer from
+it, so the numbers agree with :func:`clfeval.calibration.calibration_report` and the
+streaming engines (to floating-point rounding: the sums are accumulated per bin).
+Errors are clfeval's typed errors, which are ``ValueError`` as scikit-learn's.
+
+The log loss clips probabilities to ``[eps, 1 - eps]`` with ``eps`` the machine
+epsilon of the input's float type, exactly as scikit-learn; the arithmetic is float64.
+
+Not supported: a label-indicator matrix as ``y_true`` of ``log_loss`` (scikit-learn
+accepts one); pass the labels instead.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._validation import as_1d_labels
+from ..calibration import calibration_curve_of
+from ..core.calibration import SSE, CalibrationCounts
+from ..exceptions import InvalidInputError, InvalidParameterError
+
+__all__ = ["brier_score_loss", "calibration_curve", "log_loss"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+def _column_or_1d(y: Any, name: str) -> npt.NDArray[Any]:
+    arr = np.asarray(y)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr.ravel()
+    if arr.ndim != 1:
+        raise InvalidInputError(
+            f"y should be a 1d array, got an array of shape {arr.shape} instead.")
+    return arr
+
+
+def _float_proba(y_proba: Any) -> tuple[FloatArray, float]:
+    arr = np.asarray(y_proba)
+    if arr.dtype.kind not in "biuf":
+        raise InvalidInputError(f"y_proba must be numeric, got dtype {arr.dtype}")
+    eps = float(np.finfo(arr.dtype if arr.dtype.kind == "f" and arr.itemsize >= 4
+                         else np.float64).eps)
+    a = arr.astype(np.float64, copy=False)
+    if a.size and not np.isfinite(a).all():
+        raise InvalidInputError("Input contains NaN or infinity.")
+    return a, eps
+
+
+def _check_length(*arrays: Any) -> int:
+    lengths = [len(a) for a in arrays if a is not None]
+    if len(set(lengths)) > 1:
+        raise InvalidInputError(
+            "Found input variables with inconsistent numbers of samples: "
+            f"{lengths}")
+    return lengths[0]
+
+
+def _classes(y: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    return np.unique(as_1d_labels(y, "y_true"))
+
+
+def _pos_label_consistency(pos_label: Any, classes: npt.NDArray[Any]) -> Any:
+    """scikit-learn's ``_check_pos_label_consistency``: 1 for {0, 1}/{-1, 1} labels."""
+    if pos_label is not None:
+        return pos_label
+    vals = classes.tolist()
+    if classes.dtype.kind in "OUS" or vals not in ([0, 1], [-1, 1], [0], [-1], [1]):
+        raise InvalidInputError(
+            f"y_true takes value in {{{', '.join(repr(c) for c in vals)}}} and pos_label is "
+            "not specified: either make y_true take value in {0, 1} or {-1, 1} or pass "
+            "pos_label explicitly.")
+    return 1
+
+
+def _binary_state(y_true: npt.NDArray[Any], p: FloatArray, pos_label: Any,
+                  sample_weight: Any, bins: Any = 15, eps: float | None = None
+                  ) -> CalibrationCounts:
+    is_pos = as_1d_labels(y_true, "y_true") == pos_label
+    kw = {} if eps is None else {"eps": eps}
+    return CalibrationCounts.from_predictions(is_pos, p, labels=[False, True], pos_label=True,
+                                              sample_weight=sample_weight, bins=bins, **kw)
+
+
+def _multiclass(y_true: Any, p: FloatArray, sample_weight: Any, labels: Any, eps: float
+                ) -> CalibrationCounts:
+    """scikit-learn's ``_validate_multiclass_probabilistic_prediction``, then the state."""
+    if p.size and p.max() > 1:
+        raise InvalidInputError(f"y_prob contains values greater than 1: {p.max()}")
+    if p.size and p.min() < 0:
+        raise InvalidInputError(f"y_prob contains values lower than 0: {p.min()}")
+    yt = np.asarray(y_true)
+    _check_length(p, yt, sample_weight)
+    if labels is not None:
+        lab = np.asarray(labels)
+        classes = np.unique(lab)
+        if len(classes) != len(lab) or not np.all(classes == lab):
+            warnings.warn(
+                f"Labels passed were {labels}. But this function assumes labels are ordered "
+                f"lexicographically. Pass the ordered labels={classes.tolist()} and ensure "
+                "that the columns of y_prob correspond to this ordering.", UserWarning,
+                stacklevel=3)
+        unknown = set(np.unique(yt).tolist()) - set(classes.tolist())
+        if unknown:
+            raise InvalidInputError(
+                f"y_true contains values {unknown} not belonging to the passed labels "
+                f"{labels}.")
+    else:
+        classes = _classes(yt)
+    if classes.shape[0] == 1:
+        if labels is None:
+            raise InvalidInputError(
+                f"y_true contains only one label ({classes[0]}). Please provide the list of all "
+                "expected class labels explicitly through the labels argument.")
+        raise InvalidInputError(
+            f"The labels array needs to contain at least two labels, got {classes}.")
+    if p.ndim == 1:
+        p = p[:, None]
+    if p.shape[1] == 1:
+        p = np.concatenate([1.0 - p, p], axis=1)
+    sums = p.sum(axis=1)
+    if not np.allclose(sums, 1.0, rtol=float(np.sqrt(eps)), atol=0.0):
+        warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.",
+                      UserWarning, stacklevel=3)
+    if classes.shape[0] != p.shape[1]:
+        if labels is None:
+            raise InvalidInputError(
+                "y_true and y_prob contain different number of classes: "
+                f"{classes.shape[0]} vs {p.shape[1]}. Please provide the true labels explicitly "
+                f"through the labels argument. Classes found in y_true: {classes}")
+        raise InvalidInputError(
+            "The number of classes in labels is different from that in y_prob. Classes found "
+            f"in labels: {classes}")
+    labs = [c.item() if isinstance(c, np.generic) else c for c in classes]
+    return CalibrationCounts.from_predictions(yt, p, labels=labs, sample_weight=sample_weight,
+                                              eps=eps)
+
+
+def _mean(total: float, state: CalibrationCounts, normalize: bool = True) -> float:
+    if not normalize:
+        return total
+    w = state.total_weight()
+    if w == 0:
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    return total / w
+
+
+def brier_score_loss(
+    y_true: Any,
+    y_proba: Any,
+    *,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    labels: Any = None,
+    scale_by_half: bool | str = "auto",
+) -> float:
+    """The Brier score loss, as ``sklearn.metrics.brier_score_loss``.
+
+    1-D ``y_proba`` holds the probability of ``pos_label``; an N×K matrix one column
+    per class in sorted label order. ``scale_by_half="auto"`` halves the score for
+    binary problems (range [0, 1]) and keeps [0, 2] for K > 2 classes.
+
+    Examples
+    --------
+    >>> round(brier_score_loss([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]), 6)
+    0.0375
+    >>> round(brier_score_loss(["spam", "ham", "ham", "spam"], [0.1, 0.9, 0.8, 0.3],
+    ...                        pos_label="ham"), 6)
+    0.0375
+    >>> round(brier_score_loss(["eggs", "ham", "spam"],
+    ...                        [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.2, 0.2, 0.6]],
+    ...                        labels=["eggs", "ham", "spam"]), 6)
+    0.146667
+    """
+    if not (scale_by_half == "auto" or isinstance(scale_by_half, (bool, np.bool_))):
+        raise InvalidParameterError(
+            "The 'scale_by_half' parameter of brier_score_loss must be an instance of 'bool' "
+            f"or a str among {{'auto'}}. Got {scale_by_half!r} instead.")
+    p, eps = _float_proba(y_proba)
+    if p.ndim == 1 or (p.ndim == 2 and p.shape[1] == 1):
+        yt = _column_or_1d(y_true, "y_true")
+        pv = _column_or_1d(p, "y_proba")
+        _check_length(pv, yt, sample_weight)
+        classes = _classes(yt)
+        if len(classes) > 2:
+            raise InvalidInputError(
+                "The type of the target inferred from y_true is multiclass but should be "
+                "binary according to the shape of y_prob.")
+        if pv.size and pv.max() > 1:
+            raise InvalidInputError(f"y_prob contains values greater than 1: {pv.max()}")
+        if pv.size and pv.min() < 0:
+            raise InvalidInputError(f"y_prob contains values less than 0: {pv.min()}")
+        try:
+            pl = _pos_label_consistency(pos_label, classes)
+        except InvalidInputError:
+            if classes.dtype.kind in "OUS":
+                raise
+            pl = classes[-1].item()
+        state = _binary_state(yt, pv, pl, sample_weight)
+        # scikit-learn sums the squared errors of both columns, then halves
+        total = 2.0 * state.brier_sum(0)
+        scale = True if scale_by_half == "auto" else bool(scale_by_half)
+    else:
+        state = _multiclass(y_true, p, sample_weight, labels, eps)
+        total = float(state.cell_sums(state.main_table)[:, :, SSE].sum())
+        scale = p.shape[1] < 3 if scale_by_half == "auto" else bool(scale_by_half)
+    score = _mean(total, state)
+    return float(score * 0.5 if scale else score)
+
+
+def log_loss(
+    y_true: Any,
+    y_proba: Any = None,
+    *,
+    normalize: bool = True,
+    sample_weight: Any = None,
+    labels: Any = None,
+    y_pred: Any = "deprecated",
+) -> float:
+    """Log loss (cross-entropy), as ``sklearn.metrics.log_loss``.
+
+    Probabilities are clipped to ``[eps, 1 - eps]`` (``eps`` of the input float type).
+    1-D ``y_proba`` is the probability of the greater of two labels.
+
+    Examples
+    --------
+    >>> round(log_loss(["spam", "ham", "ham", "spam"],
+    ...                [[.1, .9], [.9, .1], [.8, .2], [.35, .65]]), 5)
+    0.21616
+    """
+    if not (isinstance(y_pred, str) and y_pred == "deprecated"):
+        if y_proba is not None:
+            raise InvalidParameterError(
+                "Cannot use both `y_pred` and `y_proba`. `y_pred` is deprecated, use `y_proba` "
+                "instead.")
+        warnings.warn("`y_pred` was renamed to `y_proba` in version 1.9 and will be removed in "
+                      "1.11. Use `y_proba` instead.", FutureWarning, stacklevel=2)
+        y_proba = y_pred
+    if y_proba is None:
+        raise InvalidParameterError("log_loss needs y_proba")
+    p, eps = _float_proba(y_proba)
+    state = _multiclass(y_true, p, sample_weight, labels, eps)
+    return float(_mean(state.log_loss_sum(state.main_table), state, bool(normalize)))
+
+
+def calibration_curve(
+    y_true: Any,
+    y_prob: Any,
+    *,
+    pos_label: Any = None,
+    n_bins: int = 5,
+    strategy: str = "uniform",
+) -> tuple[FloatArray, FloatArray]:
+    """``(prob_true, prob_pred)`` per non-empty bin, as ``sklearn.calibration.calibration_curve``.
+
+    Bins are right-closed (a probability on an inner edge belongs to the lower bin);
+    ``strategy="quantile"`` cuts at the percentiles of ``y_prob``.
+
+    Examples
+    --------
+    >>> prob_true, prob_pred = calibration_curve([0, 0, 0, 0, 1, 1, 1, 1, 1],
+    ...     [0.1, 0.2, 0.3, 0.4, 0.65, 0.7, 0.8, 0.9, 1.0], n_bins=3)
+    >>> prob_true.tolist(), [round(float(v), 3) for v in prob_pred]
+    ([0.0, 0.5, 1.0], [0.2, 0.525, 0.85])
+    """
+    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
+        raise InvalidParameterError(
+            "The 'n_bins' parameter of calibration_curve must be an int in the range [1, inf). "
+            f"Got {n_bins!r} instead.")
+    if strategy not in ("quantile", "uniform"):
+        raise InvalidParameterError(
+            "The 'strategy' parameter of calibration_curve must be a str among {'quantile', "
+            f"'uniform'}}. Got {strategy!r} instead.")
+    yt = _column_or_1d(y_true, "y_true")
+    p = _column_or_1d(_float_proba(y_prob)[0], "y_prob")
+    _check_length(yt, p)
+    classes = _classes(yt)
+    pl = _pos_label_consistency(pos_label, classes)
+    if p.size and (p.min() < 0 or p.max() > 1):
+        raise InvalidInputError("y_prob has values outside [0, 1].")
+    if len(classes) > 2:
+        raise InvalidInputError(
+            f"Only binary classification is supported. Provided labels {classes}.")
+    if strategy == "quantile":
+        bins = np.percentile(p, np.linspace(0, 1, int(n_bins) + 1) * 100)
+    elif strategy == "uniform":
+        bins = np.linspace(0.0, 1.0, int(n_bins) + 1)
+    else:  # unreachable: checked above
+        raise AssertionError(strategy)
+    edges = np.concatenate([[0.0], bins[1:-1], [1.0]])
+    curve = calibration_curve_of(_binary_state(yt, p, pl, None, bins=edges))
+    return curve.prob_true, curve.prob_pred
