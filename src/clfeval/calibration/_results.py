@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core._state import label_types, restore_labels
-from ..stats._results import ConfidenceInterval, ResultEq, TestResult, jsonable
+from ..stats._results import ConfidenceInterval, Result, TestResult, jsonable
 
 __all__ = [
     "BrierDecomposition",
@@ -60,7 +60,7 @@ def test_result_from_dict(d: Mapping[str, Any]) -> TestResult:
 
 
 @dataclass(frozen=True, eq=False)
-class ReliabilityCurve(ResultEq):
+class ReliabilityCurve(Result):
     """A calibration curve (reliability diagram) with the histogram under it.
 
     Attributes
@@ -111,7 +111,7 @@ class ReliabilityCurve(ResultEq):
 
 
 @dataclass(frozen=True, eq=False)
-class BrierDecomposition(ResultEq):
+class BrierDecomposition(Result):
     """The Brier score and its decomposition on the declared bins.
 
     ``score = reliability - resolution + uncertainty + within_bin_variance -
@@ -153,7 +153,7 @@ class BrierDecomposition(ResultEq):
 
 
 @dataclass(frozen=True, eq=False)
-class CalibrationError(ResultEq):
+class CalibrationError(Result):
     """Binned calibration error in three norms (torchmetrics' definitions).
 
     With ``b_i`` the share of the weight in bin i, ``a_i`` its observed frequency
@@ -303,7 +303,7 @@ class HeadlineNumber:
 
 
 @dataclass(frozen=True, eq=False)
-class Calibration(ResultEq):
+class Calibration(Result):
     """Everything clfeval says about the honesty of predicted probabilities.
 
     Built by :func:`~clfeval.calibration.calibration_report` from a
