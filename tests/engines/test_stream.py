@@ -61,7 +61,9 @@ def test_detected_columns_and_per_class_labels(tmp_path, data):
     res = fold_files(str(p))
     assert res.scores == ScoreCounts.from_scores(data["y_true3"], data["proba"],
                                                  labels=[0, 1, 2])
-    assert res.confusion is None
+    # no prediction column: the arg-max class is the prediction, as in clfeval.evaluate
+    assert res.confusion == ConfusionMatrix.from_predictions(
+        data["y_true3"], np.argmax(data["proba"], axis=1), labels=[0, 1, 2])
 
 
 @pytest.mark.parametrize("fmt", ["csv", "jsonl", "npz"])

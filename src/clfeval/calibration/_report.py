@@ -84,6 +84,7 @@ def calibration_report(
     level : float, default 0.95
         Level of the bootstrap intervals of the ECE and the Brier score.
     n_resamples : int, default 1000
+        Bootstrap resamples of the intervals (0: no intervals).
     seed : int, SeedSequence or Generator, optional
     equal_mass_bins : int, optional
         Bins of the equal-mass ECE (default: the number of declared bins).
@@ -111,7 +112,9 @@ def calibration_report(
     level = check_level(level)
     notes: list[str] = []
     intervals: dict[str, Any] = {"ece": None, "brier": None}
-    if state.is_weighted:
+    if n_resamples == 0:
+        pass  # no intervals asked for
+    elif state.is_weighted:
         notes.append("No bootstrap intervals: the state holds sample weights, and resampling "
                      "it needs integer counts.")
     else:

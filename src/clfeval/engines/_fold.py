@@ -134,6 +134,9 @@ class Partial:
     excluded: npt.NDArray[np.int64] = field(
         default_factory=lambda: np.zeros(len(_REASON_ORDER), np.int64))
     sources: tuple[str, ...] = ()
+    #: calibration state over placeholder labels ((False, True) binary; column indices
+    #: K-class) while every score seen is a probability; ``None`` once one is not
+    calibration: Any = None
 
     def __add__(self, other: Partial) -> Partial:
         labels = list(self.labels)
@@ -156,9 +159,12 @@ class Partial:
             raise IncompatibleStateError("one partial has predictions and the other not")
         tallies = None if self.tallies is None else self.tallies + other.tallies
         scores = None if self.scores is None else self.scores + other.scores
+        cal = None
+        if self.calibration is not None and other.calibration is not None:
+            cal = self.calibration + other.calibration
         return Partial(space.labels, self.declared, self.weighted, cm, tallies, scores,
                        self.n_rows + other.n_rows, self.excluded + other.excluded,
-                       self.sources + other.sources)
+                       self.sources + other.sources, cal)
 
     def finalize(self, spec: Spec) -> EvalState:
         """Order the labels (declared order, else sorted) and build the public state."""
@@ -189,8 +195,15 @@ class Partial:
         scores = None
         if self.scores is not None:
             scores = relabel_scores(self.scores, labs, pos_label)
+        cal = None
+        if self.calibration is not None and self.calibration.n_samples > 0:
+            if spec.multiclass_scores:  # columns are in declared label order
+                cal = self.calibration.relabel(list(self.labels))
+            elif len(labs) == 2:
+                cal = self.calibration.relabel(
+                    [v for v in labs if v != pos_label] + [pos_label], pos_label=pos_label)
         return EvalState(confusion, scores, int(self.n_rows), int(n_used), excl,
-                         self.sources, self.declared, pos_label, spec.threshold)
+                         self.sources, self.declared, pos_label, spec.threshold, cal)
 
 
 def _pad(m: npt.NDArray[Any], k: int) -> npt.NDArray[Any]:
@@ -267,6 +280,15 @@ class Folder:
             if spec.columns.y_pred or self.argmax else None)
         self.tallies = np.zeros((2, 2), dt) if spec.threshold is not None else None
         self.scores: Any = _empty_scores(spec, self.space) if spec.has_scores else None
+        self.calibration: Any = None
+        if spec.has_scores:
+            from ..core.calibration import CalibrationCounts
+
+            if spec.multiclass_scores:
+                self.calibration = CalibrationCounts.empty(
+                    list(range(len(spec.columns.y_score))), multiclass=True)
+            else:
+                self.calibration = CalibrationCounts.empty([False, True], pos_label=True)
         self.n_rows = 0
         self.excluded = np.zeros(len(_REASON_ORDER), np.int64)
         self.sources: list[str] = []
@@ -276,7 +298,8 @@ class Folder:
         return Partial(list(self.space.labels), self.space.declared, self.weighted,
                        None if self.cm is None else self.cm.copy(),
                        None if self.tallies is None else self.tallies.copy(),
-                       self.scores, self.n_rows, self.excluded.copy(), tuple(self.sources))
+                       self.scores, self.n_rows, self.excluded.copy(), tuple(self.sources),
+                       self.calibration)
 
     def add_source(self, name: str) -> None:
         self.sources.append(name)
@@ -376,6 +399,34 @@ class Folder:
             self.cm += _bincount(idx, w, k * k).reshape(k, k)
         if scores:
             self._fold_scores(gt, is_pos, scores, w)
+            self._fold_calibration(gt, is_pos, scores, w)
+
+    def _fold_calibration(self, gt: npt.NDArray[np.intp] | None,
+                          is_pos: npt.NDArray[np.bool_] | None, scores: list[npt.NDArray[Any]],
+                          w: npt.NDArray[np.float64] | None) -> None:
+        """Probabilities also fold into the calibration state; the first score that is not
+        a probability (outside [0, 1], or K-class rows not summing to 1) ends it."""
+        if self.calibration is None:
+            return
+        from ..calibration import is_probability
+
+        if len(scores) == 1:
+            s = scores[0]
+            if not is_probability(s):
+                self.calibration = None
+                return
+            if is_pos is None:
+                assert gt is not None
+                pos_code = self.space.code(_binary_pos_label_value(self.spec, self.space))
+                is_pos = gt == pos_code if pos_code >= 0 else np.zeros(len(gt), bool)
+            self.calibration = self.calibration.update(is_pos, s, w)
+        else:
+            p = np.column_stack(scores)
+            if not is_probability(p):
+                self.calibration = None
+                return
+            assert gt is not None
+            self.calibration = self.calibration.update(gt, p, w)
 
     def _fast_binary_truth(self, col: Column) -> npt.NDArray[np.bool_] | None:
         """``y_true == positive`` for integer/bool labels with at most two values.

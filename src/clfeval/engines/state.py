@@ -118,6 +118,8 @@ class EvalState:
         The positive class used for binary scores.
     threshold : float or None
         The threshold that turned scores into the confusion matrix, if any.
+    calibration : CalibrationCounts or None
+        The calibration state, when the scores are probabilities.
     """
 
     confusion: ConfusionMatrix | None
@@ -129,6 +131,7 @@ class EvalState:
     labels_declared: bool = False
     pos_label: Any = None
     threshold: float | None = None
+    calibration: Any = None
 
     @property
     def labels(self) -> tuple[Any, ...] | None:
@@ -163,12 +166,17 @@ class EvalState:
         if self.confusion is not None and other.confusion is not None:
             cm = _merge_cm(self.confusion, other.confusion, declared=self.labels_declared)
         sc = None if self.scores is None else self.scores + other.scores
+        # calibration needs probabilities everywhere: one part without it (scores outside
+        # [0, 1]) means the whole has none
+        cal = None
+        if self.calibration is not None and other.calibration is not None:
+            cal = self.calibration + other.calibration
         return EvalState(
             cm, sc, self.n_rows + other.n_rows, self.n_used + other.n_used,
             self.excluded + other.excluded, self.sources + other.sources,
             self.labels_declared,
             self.pos_label if self.pos_label is not None else other.pos_label,
-            self.threshold,
+            self.threshold, cal,
         )
 
     # ------------------------------------------------------------ serialise
@@ -187,6 +195,7 @@ class EvalState:
             "pos_label": to_python(self.pos_label),
             "pos_label_type": label_types([to_python(self.pos_label)])[0],
             "threshold": self.threshold,
+            "calibration": None if self.calibration is None else self.calibration.to_dict(),
         }
 
     @classmethod
@@ -201,10 +210,15 @@ class EvalState:
             if pl is not None:
                 (pl,) = restore_labels([pl], [data.get("pos_label_type", type(pl).__name__)])
             thr = data.get("threshold")
+            cal = data.get("calibration")
+            if cal is not None:
+                from ..core.calibration import CalibrationCounts
+
+                cal = CalibrationCounts.from_dict(cal)
             return cls(
                 cm, sc, int(data["n_rows"]), int(data["n_used"]),
                 Exclusions.from_dict(data["excluded"]), tuple(map(str, data["sources"])),
-                bool(data["labels_declared"]), pl, None if thr is None else float(thr),
+                bool(data["labels_declared"]), pl, None if thr is None else float(thr), cal,
             )
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, IncompatibleStateError):

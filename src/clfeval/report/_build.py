@@ -240,8 +240,17 @@ def evaluate(
     else:
         cm = ConfusionMatrix.from_predictions(yt, y_pred, labels=labs, sample_weight=w,
                                               pos_label=pos_label)
+    cal = None
+    if s is not None and sc is not None:
+        from ..calibration import is_probability
+        from ..core.calibration import CalibrationCounts
+
+        if is_probability(s):
+            cal = CalibrationCounts.from_predictions(
+                yt, s, labels=labs, pos_label=None if sc.is_multiclass else sc.pos_label,
+                sample_weight=w)
     state = EvalState(cm, sc, n, n, pos_label=None if sc is None or sc.is_multiclass
-                      else sc.pos_label, threshold=thr_used)
+                      else sc.pos_label, threshold=thr_used, calibration=cal)
     return from_state(state, cost_matrix=cost_matrix, level=level, title=title, source=source,
                       max_points=max_points)
 
@@ -383,6 +392,13 @@ def from_state(
         roc, pr = tuple(rocs), tuple(prs)
         auc_rows = _multiclass_auc_rows(scores)
 
+    calibration = None
+    if state.calibration is not None:
+        from ..calibration import calibration_report
+
+        calibration = calibration_report(state.calibration, level=lvl or 0.95,
+                                         n_resamples=N_RESAMPLES if lvl else 0, seed=SEED)
+        auc_rows = auc_rows + _calibration_rows(calibration)
     cost = None
     if cost_matrix is not None:
         cost = cost_analysis(cm, cost_matrix, threshold_counts=tc,
@@ -390,6 +406,10 @@ def from_state(
     overall, per_class = _metric_rows(cm, lvl)
     overall = overall + auc_rows
     warns = _warnings(cm, per_class, overall, state)
+    if scores is not None and calibration is None:
+        from ..calibration import NOT_PROBABILITIES_NOTE
+
+        warns = (*warns, ReportWarning("not_probabilities", NOT_PROBABILITIES_NOTE, 3))
     with np.errstate(invalid="ignore", divide="ignore"):
         acc = np.asarray(cm.accuracy_matrix(zero_division=NAN), dtype=np.float64)
         err = np.asarray(cm.error_matrix(zero_division=NAN), dtype=np.float64)
@@ -407,6 +427,7 @@ def from_state(
         sweep=sweep,
         cost=cost,
         cost_curve=ccurve,
+        calibration=calibration,
         source=dict(source or {}),
         n_rows=int(state.n_used),
         state=state,
@@ -594,6 +615,16 @@ def _multiclass_auc_rows(scores: Any) -> tuple[MetricRow, ...]:
                       AUC_DESC + " One-vs-rest, unweighted mean over classes.", True),
             MetricRow("average_precision_macro", "average_precision", "macro", num(ap.value),
                       AP_DESC + " One-vs-rest, unweighted mean over classes.", True))
+
+
+def _calibration_rows(cal: Any) -> tuple[MetricRow, ...]:
+    """The calibration headline numbers as report rows (so ``compare`` ranks on them)."""
+    rows = []
+    for h in cal.headline():
+        hib = {"lower": False, "higher": True}.get(h.better)
+        desc = h.label + ("" if h.target is None else f" (calibrated: {h.target:g})")
+        rows.append(MetricRow(h.key, h.key, None, num(h.value), desc, hib, h.interval))
+    return tuple(rows)
 
 
 # ------------------------------------------------------------------ warnings

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .._serial import FloatArray, Result
+from ..calibration._results import Calibration
 from ..core._state import check_header
 from ..core.counts import ConfusionMatrix
 from ..curves.cost import CostAnalysis, CostCurve
@@ -50,9 +51,10 @@ COMPARISON_SCHEMA = "clfeval.Comparison"
 SCHEMA_VERSION = 2
 
 BINARY_HEADLINE = ("accuracy", "balanced_accuracy", "tpr", "tnr", "ppv", "npv", "f1", "mcc",
-                   "cohen_kappa", "roc_auc", "average_precision")
+                   "cohen_kappa", "roc_auc", "average_precision", "brier", "log_loss", "ece")
 MULTI_HEADLINE = ("accuracy", "balanced_accuracy", "f1_macro", "f1_weighted", "ppv_macro",
-                  "tpr_macro", "mcc", "cohen_kappa", "roc_auc_macro")
+                  "tpr_macro", "mcc", "cohen_kappa", "roc_auc_macro", "brier", "log_loss",
+                  "ece")
 
 #: set by :mod:`clfeval.report._text` when it is imported (``import clfeval`` does):
 #: ``str(report)`` is its plain-text rendering without this module importing a renderer
@@ -175,6 +177,9 @@ class Report(_Printable, Result):
         Present when a cost matrix was given.
     cost_curve : CostCurve or None
         Drummond–Holte cost curve (binary scores).
+    calibration : Calibration or None
+        Are the probabilities honest? (Brier, log loss, ECE, reliability curves, slope,
+        tests) — present when the scores are probabilities.
     source : mapping of str to str
         Where the data came from (file, columns); shown escaped by every renderer.
     n_rows : int
@@ -198,6 +203,7 @@ class Report(_Printable, Result):
     sweep: ThresholdSweep | None = None
     cost: CostAnalysis | None = None
     cost_curve: CostCurve | None = None
+    calibration: Calibration | None = None
     source: Mapping[str, str] = field(default_factory=dict)
     n_rows: int = 0
     state: Any = None
