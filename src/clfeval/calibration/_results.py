@@ -206,8 +206,8 @@ class CalibrationError(Result):
                    str(d["strategy"]), _arr(d["edges"]), None if pc is None else _arr(pc))
 
 
-@dataclass(frozen=True)
-class CalibrationInTheLarge:
+@dataclass(frozen=True, eq=False)
+class CalibrationInTheLarge(Result):
     """Mean predicted probability against the observed frequency.
 
     Attributes
@@ -235,8 +235,8 @@ class CalibrationInTheLarge:
         return cls(_f(d["mean_predicted"]), _f(d["observed_rate"]), _f(d["difference"]))
 
 
-@dataclass(frozen=True)
-class LogisticRecalibration:
+@dataclass(frozen=True, eq=False)
+class LogisticRecalibration(Result):
     """Calibration intercept and slope: ``logit P(y=1) = intercept + slope · logit(p)``.
 
     A calibrated model has intercept 0 and slope 1; slope < 1 means predictions too
@@ -276,8 +276,8 @@ class LogisticRecalibration:
                    _f(d["slope_se"]), str(d["method"]), bool(d["converged"]), int(d["n_iter"]))
 
 
-@dataclass(frozen=True)
-class HeadlineNumber:
+@dataclass(frozen=True, eq=False)
+class HeadlineNumber(Result):
     """One row of the calibration section (what text tables and ``compare`` show).
 
     Attributes
