@@ -4,13 +4,13 @@
 
 For N binary float64 scores it times:
 
-* ``clfeval.evaluate(y, y_score=s, ci=None)`` — confusion matrix at a threshold, every
+* ``clfeval.evaluate(y, y_score=s, level=None)`` — confusion matrix at a threshold, every
   registered metric (overall, per class, averaged), ROC/PR curves with AUC, AP and BEP, the
   counts and 9 metrics at every distinct threshold, the cost curve and the warnings;
 * beside scikit-learn's confusion_matrix + classification_report + matthews_corrcoef +
   cohen_kappa_score + roc_curve + roc_auc_score + precision_recall_curve +
   average_precision_score — which together give far less;
-* the same report with intervals (``ci=0.95``: Wilson + a 1000-resample count bootstrap);
+* the same report with intervals (``level=0.95``: Wilson + a 1000-resample count bootstrap);
 * rendering: text, JSON, HTML.
 
 Times are the best of a few repeats; ratio = scikit-learn time / clfeval time.
@@ -63,7 +63,7 @@ def main() -> None:
     for n in sizes:
         y = rng.integers(0, 2, n)
         s = 1 / (1 + np.exp(-(y * 1.5 + rng.normal(0, 1, n))))
-        t_c = best(lambda: clfeval.evaluate(y, y_score=s, ci=None))
+        t_c = best(lambda: clfeval.evaluate(y, y_score=s, level=None))
         t_s = best(lambda: sklearn_equivalent(y, s))
         t_ci = best(lambda: clfeval.evaluate(y, y_score=s))
         r = clfeval.evaluate(y, y_score=s)

@@ -98,11 +98,7 @@ class ThresholdSweep(Result):
 
     def thinned(self, max_points: int) -> ThresholdSweep:
         """At most about ``max_points`` thresholds (ends and :attr:`chosen` kept)."""
-        keep = thin_index(self.thresholds.size, max_points)
-        if self.chosen is not None:
-            j = int(np.searchsorted(-self.thresholds, -self.chosen, side="right")) - 1
-            if j >= 0:
-                keep = np.union1d(keep, [j])
+        keep = _kept(self.thresholds, max_points, self.chosen)
         if keep.size == self.thresholds.size:
             return self
         return replace(self, thresholds=self.thresholds[keep], tp=self.tp[keep],
@@ -211,12 +207,15 @@ def sweep_counts(
     zero_division: Any = "warn",
     chosen: float | None = None,
     optimize: Sequence[str] | None = None,
+    max_points: int | None = None,
     **params: Any,
 ) -> ThresholdSweep:
     """The sweep of the threshold primitive's counts — the one sweep implementation.
 
     ``labels`` are ``(negative, positive)``; ``optimize`` names the metrics whose best
-    threshold goes into ``best`` (default: every swept metric with a direction); see
+    threshold goes into ``best`` (default: every swept metric with a direction), found over
+    every threshold; with ``max_points`` the values are evaluated only at the thresholds
+    kept for display (what :meth:`ThresholdSweep.thinned` keeps). See
     :func:`threshold_sweep` for the rest.
     """
     stack = tc.stack(include_all_negative=include_all_negative)
@@ -224,19 +223,34 @@ def sweep_counts(
     if include_all_negative:
         thr = np.concatenate([[np.inf], thr])
     names = [metrics] if isinstance(metrics, str) else list(metrics)
+    keep = np.arange(thr.size) if max_points is None else _kept(thr, max_points, chosen)
+    shown = stack if keep.size == thr.size else stack[keep]
     values: dict[str, FloatArray] = {}
     best: dict[str, float] = {}
     for name in names:
-        v = values[name] = _evaluate(name, stack, zero_division, params)
         hib = get_metric(name).higher_is_better
-        if optimize is not None and name not in optimize:
-            continue
-        if hib is not None and not np.isnan(v).all():
-            best[name] = float(thr[int(np.nanargmax(v) if hib else np.nanargmin(v))])
-    tp = np.ascontiguousarray(stack[:, 1, 1])
-    fp = np.ascontiguousarray(stack[:, 0, 1])
-    return ThresholdSweep(thr, tp, fp, float(tc.n_pos), float(tc.n_neg), labels, values, best,
-                          None if chosen is None else float(chosen), int(thr.size))
+        opt = hib is not None and (optimize is None or name in optimize)
+        if opt or shown is stack:
+            v = _evaluate(name, stack, zero_division, params)
+            values[name] = v if shown is stack else v[keep]
+            if opt and not np.isnan(v).all():
+                best[name] = float(thr[int(np.nanargmax(v) if hib else np.nanargmin(v))])
+        else:
+            values[name] = _evaluate(name, shown, zero_division, params)
+    tp = np.ascontiguousarray(shown[:, 1, 1])
+    fp = np.ascontiguousarray(shown[:, 0, 1])
+    return ThresholdSweep(thr[keep], tp, fp, float(tc.n_pos), float(tc.n_neg), labels, values,
+                          best, None if chosen is None else float(chosen), int(thr.size))
+
+
+def _kept(thr: FloatArray, max_points: int, chosen: float | None) -> npt.NDArray[np.intp]:
+    """The thresholds a display keeps: evenly spread, both ends, and ``chosen``'s row."""
+    keep = thin_index(thr.size, max_points)
+    if chosen is not None:
+        j = int(np.searchsorted(-thr, -chosen, side="right")) - 1
+        if j >= 0:
+            keep = np.union1d(keep, [j])
+    return keep
 
 
 def _evaluate(name: str, stack: FloatArray, zero_division: Any, params: Mapping[str, Any]

@@ -376,7 +376,7 @@ def from_state(
         roc = (roc_full.thinned(max_points),)
         pr = (pr_full.named(name).thinned(max_points),)
         sweep = sweep_counts(tc, _binary_labels(scores), SWEEP_METRICS, zero_division=np.nan,
-                             chosen=threshold, optimize=SWEEP_OPTIMA).thinned(max_points)
+                             chosen=threshold, optimize=SWEEP_OPTIMA, max_points=max_points)
         if tc.n_pos > 0 and tc.n_neg > 0:
             ccurve = CostCurve.from_roc(roc_full).thinned(COST_CURVE_LINES)
         auc_rows = _binary_auc_rows(roc_full, pr_full, _auc_interval(scores, tc, lvl))
