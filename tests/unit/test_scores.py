@@ -279,3 +279,77 @@ def test_merge_past_max_distinct_converts_and_bound_holds():
     res = roc_auc(merged)
     assert res.binned
     assert res.lower <= exact <= res.upper
+
+
+def _unkind_scores(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Scores users have besides probabilities: signed margins, heavy tails, float32."""
+    if kind == "signed":
+        return rng.normal(size=n) * 3.0
+    if kind == "heavy":  # Cauchy-like: both signs, magnitudes over many binades
+        return rng.standard_cauchy(n) * 10.0 ** rng.integers(-30, 30, n)
+    if kind == "extreme":  # binades over the whole float range: the sort fallback
+        return rng.choice([-1.0, 1.0], n) * 10.0 ** rng.uniform(-300, 300, n)
+    if kind == "negative":
+        return -rng.exponential(size=n)
+    if kind == "ties":
+        return np.round(rng.normal(size=n), 1)
+    return rng.random(n).astype(np.float32).astype(np.float64)
+
+
+@pytest.mark.parametrize("kind", ["signed", "heavy", "extreme", "negative", "ties", "prob32"])
+@pytest.mark.parametrize("bits", [8, 16, 24, 40])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_binned_kernel_matches_keys_on_unkind_scores(kind, bits, weighted):
+    """The one kernel's bins (dense, binade-compacted or sorted) equal a brute-force
+    grouping of Binning.keys, for scores of both signs and any magnitude."""
+    from clfeval.core.scores import score_tables
+
+    rng = np.random.default_rng(bits)
+    n = 3000
+    s = _unkind_scores(kind, n, rng)
+    y = rng.integers(0, 3, n)
+    w = rng.integers(0, 4, n) * 0.5 if weighted else None
+    b = Binning.from_bits(bits)
+    keys = b.keys(s)
+    keep = np.ones(n, bool) if w is None else w > 0
+    uk, inv = np.unique(keys[keep], return_inverse=True)
+    ref = np.zeros((3, uk.size))
+    np.add.at(ref, (y[keep], inv), 1.0 if w is None else w[keep])
+    ((v, wt),) = score_tables(s, y, 3, w, b)
+    np.testing.assert_array_equal(v, b.floors(uk))
+    np.testing.assert_array_equal(wt, ref)
+    assert wt.dtype == (np.int64 if w is None else np.float64)
+
+
+@pytest.mark.parametrize("kind", ["signed", "heavy", "extreme", "ties", "prob32"])
+def test_exact_kernel_matches_brute_force_on_unkind_scores(kind):
+    rng = np.random.default_rng(7)
+    s = _unkind_scores(kind, 500, rng)
+    y = rng.integers(0, 2, 500)
+    v, p, q = ScoreCounts.from_scores(y, s, max_distinct=None).binary_table()
+    rv, rp, rq = _naive_table(y, s)
+    np.testing.assert_array_equal(v, rv)
+    np.testing.assert_array_equal(p, rp)
+    np.testing.assert_array_equal(q, rq)
+
+
+def test_integer_weights_give_integer_tables():
+    from clfeval.core.scores import score_tables
+
+    ((v, w),) = score_tables(np.array([0.5, 0.5, -2.0]), np.array([1, 0, 1]), 2,
+                             np.array([3, 0, 2]))
+    assert v.tolist() == [-2.0, 0.5] and w.tolist() == [[0, 0], [2, 3]] and w.dtype == np.int64
+
+
+@pytest.mark.parametrize("kind", ["signed", "heavy", "prob32"])
+def test_float32_scores_bin_like_their_float64_values(kind):
+    from clfeval.core.scores import score_tables
+
+    rng = np.random.default_rng(3)
+    s = _unkind_scores(kind, 2000, rng).astype(np.float32)
+    y = rng.integers(0, 2, 2000).astype(bool)
+    b = Binning.from_bits(20)
+    ((v32, w32),) = score_tables(s, y, 2, None, b)
+    ((v64, w64),) = score_tables(s.astype(np.float64), y, 2, None, b)
+    np.testing.assert_array_equal(v32, v64)
+    np.testing.assert_array_equal(w32, w64)

@@ -63,9 +63,10 @@ Array = npt.NDArray[Any]
 FloatArray = npt.NDArray[np.float64]
 
 _SIGN = np.uint64(1 << 63)
+_LOW63 = np.int64((1 << 63) - 1)
+# rows per cache-sized block of the in-place key arithmetic
+_BLOCK = 1 << 14
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
-# dense bincount over the key range when it is at most this many bins (else sort)
-_DENSE_BINS = 1 << 26
 
 
 class ScoreBinningWarning(UserWarning):
@@ -166,22 +167,13 @@ class Binning:
             if kmin:
                 idx -= kmin
             return idx, kmin, kmax - kmin + 1
-        shift = np.uint64(64 - self.bits)
-        kmin = int(order_keys(np.array([lo]))[0] >> shift)
-        kmax = int(order_keys(np.array([hi]))[0] >> shift)
-        if lo > 0.0:  # positive floats: the raw bits are already order keys (minus the sign)
-            u = s.view(np.uint64) >> shift
-            u -= np.uint64(kmin - (1 << (self.bits - 1)) if self.bits < 64 else kmin ^ (1 << 63))
-        else:
-            u = (s + 0.0).view(np.uint64)  # a copy; also folds -0.0 into 0.0
-            neg = u >> np.uint64(63)
-            np.subtract(np.uint64(0), neg, out=neg)
-            neg |= _SIGN
-            u ^= neg
-            del neg
-            u >>= shift
-            u -= np.uint64(kmin)
-        return u.view(np.int64), kmin, kmax - kmin + 1
+        shift = 64 - self.bits
+        kmin = int(order_keys(np.array([lo]))[0] >> np.uint64(shift))
+        kmax = int(order_keys(np.array([hi]))[0] >> np.uint64(shift))
+        if self.bits == 64:
+            return (order_keys(s) - np.uint64(kmin)).view(np.int64), kmin, kmax - kmin + 1
+        out, _ = _bit_offsets(s, self.bits, kmin, not lo >= 0.0)
+        return out, kmin, kmax - kmin + 1
 
     def key_floors(self, offset: Array, kmin: int) -> FloatArray:
         """Floors of bins given as offsets from ``kmin``."""
@@ -209,6 +201,39 @@ class Binning:
         if d.get("kind") == "bits":
             return cls.from_bits(int(d["bits"]))
         raise IncompatibleStateError(f"unknown binning {d!r}")
+
+
+def _bit_offsets(
+    s: FloatArray, bits: int, kmin: int, signed: bool, low: int = 0, span: int = 0
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_] | None]:
+    """``(order_key(s) >> (64 - bits)) - kmin`` as int64 (``bits`` < 64), and with
+    ``low > 0`` also which groups ``offset >> low`` occur (of ``span >> low`` + 1).
+
+    The order key as a signed integer is the float's bits for x >= +0.0 and
+    ``bits ^ (2**63 - 1)`` for x < 0, and ``key >> shift == (signed >> shift) +
+    2**(bits-1)``. Computed block by block in cache, into one output array.
+    """
+    shift = 64 - bits
+    base = np.int64(kmin - (1 << (bits - 1)))
+    n = s.size
+    out = np.empty(n, dtype=np.int64)
+    outf = out.view(np.float64)
+    tmp = np.empty(min(n, _BLOCK), dtype=np.int64)
+    present = np.zeros((span >> low) + 1, dtype=bool) if low > 0 else None
+    for a in range(0, n, _BLOCK):
+        o = out[a:a + _BLOCK]
+        t = tmp[:o.size]
+        np.add(s[a:a + _BLOCK], 0.0, out=outf[a:a + _BLOCK])  # also -0.0 -> +0.0
+        if signed:
+            np.right_shift(o, 63, out=t)
+            np.bitwise_and(t, _LOW63, out=t)
+            np.bitwise_xor(o, t, out=o)
+        np.right_shift(o, shift, out=o)
+        np.subtract(o, base, out=o)
+        if present is not None:
+            np.right_shift(o, low, out=t)
+            present[t] = True
+    return out, present
 
 
 # ------------------------------------------------------------ table building
@@ -350,35 +375,182 @@ def _table_runs(
     return vs[starts], np.ascontiguousarray(counts.reshape(u, k).T)
 
 
+# dense bincount over a (compacted) key range while it holds at most this many cells
+# per row of the chunk (or _MIN_DENSE cells): beyond it a sort is cheaper
+_DENSE_PER_ROW = 4
+_MIN_DENSE = 1 << 20
+# binned keys are compacted by their leading (sign + exponent) bits: only the
+# binades holding scores get dense cells, so signed and heavy-tailed scores stay dense
+_BINADE_BITS = 12
+
+
+def _dense_table(
+    idx: Array, span: int, codes: Array, w: Array | None, k: int,
+    lut: Array | None = None, low: int = 0,
+) -> tuple[Array, Array]:
+    """Counts per (offset, class) with one ``bincount``; ``idx`` is consumed.
+
+    With ``lut``, offsets are first compacted: ``lut[idx >> low] << low | idx & mask``.
+    Returns the occupied (compacted) offsets and their (k, U) weights.
+    """
+    n = idx.size
+    tmp = np.empty(min(n, _BLOCK), dtype=np.int64) if lut is not None else None
+    mask = (1 << low) - 1
+    for a in range(0, n, _BLOCK):  # block by block, in cache
+        o = idx[a:a + _BLOCK]
+        if lut is not None:
+            assert tmp is not None
+            t = tmp[:o.size]
+            np.right_shift(o, low, out=t)
+            np.take(lut, t, out=t, mode="clip")  # (not "raise": it buffers)
+            np.left_shift(t, low, out=t)
+            np.bitwise_and(o, mask, out=o)
+            np.bitwise_or(o, t, out=o)
+        if k == 2:
+            np.left_shift(o, 1, out=o)
+        else:
+            np.multiply(o, k, out=o)
+        np.add(o, codes[a:a + _BLOCK], out=o, casting="unsafe")
+    if w is None:
+        c = np.bincount(idx, minlength=span * k).astype(np.int64, copy=False)
+    else:
+        c = np.bincount(idx, weights=w, minlength=span * k)
+    del idx
+    return _occupied(c, span, k)
+
+
+def _occupied(c: Array, span: int, k: int) -> tuple[Array, Array]:
+    """Rows of a flat (span, k) count array with any weight, as (rows, (k, U) weights).
+
+    (Weights are non-negative, so a cell's bits are zero exactly when it is empty;
+    columns are read with strided views: reductions over a short last axis are slow.)
+    """
+    bits = c.view(np.int64).reshape(span, k)
+    any_ = bits[:, 0].copy()
+    for j in range(1, k):
+        any_ |= bits[:, j]
+    nz = np.flatnonzero(any_)
+    cs = c.reshape(span, k)
+    out = np.empty((k, nz.size), dtype=c.dtype)
+    for j in range(k):
+        np.take(cs[:, j], nz, out=out[j])
+    return nz, out
+
+
 def _table_binned(
     s: FloatArray,
-    lo: float,
-    hi: float,
-    codes: npt.NDArray[np.intp] | npt.NDArray[np.bool_],
+    codes: Array,
     w: FloatArray | None,
     k: int,
     binning: Binning,
 ) -> tuple[FloatArray, Array]:
-    """Binned table: a dense ``bincount`` over the key range, or a sort when it is wide."""
-    if s.size == 0:
+    """Binned table of one column: a dense ``bincount`` over the bin keys.
+
+    Bit bins of scores of both signs and many magnitudes span a wide key range (every
+    binade between the smallest and the largest |score|); the keys are then compacted
+    to the binades that hold scores (a bincount of the leading bits), so the dense
+    count stays proportional to the occupied range. A sort is the last resort.
+    """
+    n = s.size
+    if n == 0:
         return np.zeros(0), np.zeros((k, 0), dtype=np.int64 if w is None else np.float64)
-    idx, kmin, span = binning.offset_keys(s, lo, hi)
-    if span <= max(_DENSE_BINS, 4 * s.size) and span * k <= 1 << 31:
-        if k == 2:
-            idx <<= 1
+    lo, hi = float(s.min()), float(s.max())
+    limit = max(_MIN_DENSE, _DENSE_PER_ROW * n) // k
+    if binning.kind == "bits" and binning.bits > _BINADE_BITS and binning.bits < 64:
+        shift = np.uint64(64 - binning.bits)
+        kmin = int(order_keys(np.array([lo]))[0] >> shift)
+        span = int(order_keys(np.array([hi]))[0] >> shift) - kmin + 1
+        low = binning.bits - _BINADE_BITS if span > limit else 0
+        idx, present = _bit_offsets(s, binning.bits, kmin, not lo >= 0.0, low, span)
+        if present is not None:
+            # compact the keys to the binades holding scores
+            occupied = np.flatnonzero(present)
+            if occupied.size << low <= limit:
+                lut = np.cumsum(present, dtype=np.int64)
+                lut -= 1
+                nz, wt = _dense_table(idx, occupied.size << low, codes, w, k, lut, low)
+                off = (occupied[nz >> low] << low) | (nz & ((1 << low) - 1))
+                return binning.key_floors(off, kmin), wt
+    else:
+        idx, kmin, span = binning.offset_keys(s, lo, hi)
+    if span <= limit:
+        nz, wt = _dense_table(idx, span, codes, w, k)
+        return binning.key_floors(nz, kmin), wt
+    return _table_general(binning.key_floors(idx, kmin), codes.astype(np.intp), w, k)
+
+
+def score_tables(
+    y_score: Array,
+    codes: Array,
+    k: int,
+    sample_weight: Array | None = None,
+    binning: Binning | None = None,
+) -> list[tuple[FloatArray, Array]]:
+    """The score-table kernel: per score column, (values, (k, U) weights).
+
+    Every door (in memory, the file streamer, the process pool, Dask, Spark's Arrow
+    fold) turns its rows into a score state with this one function.
+
+    Parameters
+    ----------
+    y_score : ndarray of shape (N,) or (N, C)
+        Finite scores (any float or integer dtype).
+    codes : ndarray of shape (N,)
+        Class codes in ``0 … k-1`` (bool for two classes: ``True`` is code 1).
+    k : int
+        Number of classes (rows of each weight table).
+    sample_weight : ndarray of shape (N,), optional
+        Non-negative weights (float, or integer counts); zero-weight rows are left out.
+    binning : Binning, optional
+        ``None``: exact (one entry per distinct score); else the bins.
+
+    Returns
+    -------
+    list of (values, weights)
+        Strictly increasing values (distinct scores, or bin lower edges) and the
+        weight of each class at each value: int64 counts without weights, float64
+        with float weights, int64 with integer weights.
+
+    Examples
+    --------
+    >>> [(v.tolist(), w.tolist()) for v, w in score_tables(
+    ...     np.array([0.5, -1.0, 0.5]), np.array([True, False, False]), 2)]
+    [([-1.0, 0.5], [[1, 1], [0, 1]])]
+    """
+    s = np.asarray(y_score)
+    if s.dtype != np.float64 and not (binning is not None and binning.kind == "bits"
+                                      and s.dtype == np.float32):
+        s = s.astype(np.float64)  # (bit bins read float32 block by block, exactly)
+    c = np.asarray(codes)
+    if c.dtype == np.bool_:
+        c = c.view(np.uint8)
+    w = sample_weight
+    int_w = w is not None and w.dtype.kind in "biu"
+    if int_w:
+        assert w is not None
+        w = w.astype(np.float64)
+    cols = [s] if s.ndim == 1 else [np.ascontiguousarray(s[:, j]) for j in range(s.shape[1])]
+    if w is not None and not w.all():
+        keep = w > 0  # zero-weight rows do not enter the state (as scikit-learn)
+        cols, c, w = [col[keep] for col in cols], c[keep], w[keep]
+    out: list[tuple[FloatArray, Array]] = []
+    groups = None
+    if binning is None and w is None and 2 < k <= _MAX_RUN_CLASSES and len(cols) > 1:
+        groups = _class_groups(c.astype(np.intp, copy=False), k)
+    for col in cols:
+        if binning is not None:
+            v, wt = _table_binned(col, c, w, k, binning)
+        elif w is not None or k > 2:
+            if groups is not None:
+                v, wt = _table_runs(col, groups, k)
+            else:
+                v, wt = _table_general(col, c.astype(np.intp, copy=False), w, k)
         else:
-            idx *= k
-        np.add(idx, codes, out=idx, casting="unsafe")
-        if w is None:
-            c = np.bincount(idx, minlength=span * k).astype(np.int64, copy=False)
-        else:
-            c = np.bincount(idx, weights=w, minlength=span * k)
-        del idx
-        c = c.reshape(span, k)
-        nz = np.flatnonzero(c.any(axis=1))
-        return binning.key_floors(nz, kmin), np.ascontiguousarray(c[nz].T)
-    fl = binning.key_floors(idx, kmin)
-    return _table_general(fl, codes.astype(np.intp), w, k)
+            v, wt = _table_binary_unweighted(col, c.astype(bool, copy=False), 1)
+        if int_w:
+            wt = np.rint(wt).astype(np.int64)
+        out.append((v, wt))
+    return out
 
 
 def _rebin(values: FloatArray, w: Array, binning: Binning) -> tuple[FloatArray, Array]:
@@ -683,46 +855,18 @@ class ScoreCounts:
             pos_i = resolve_pos_label(labs, pos_label)
             pl = labs[pos_i]
         n_omitted = 0
-        if keep is not None or (w is not None and not w.all()):
-            m = np.ones(n, dtype=bool) if keep is None else keep
-            if keep is not None:
-                n_omitted = int(n - np.count_nonzero(keep))
-            if w is not None:
-                m = m & (w > 0)
-            s = s[m]
-            w = None if w is None else w[m]
+        if keep is not None:
+            n_omitted = int(n - np.count_nonzero(keep))
+            s = s[keep]
+            w = None if w is None else w[keep]
             if multiclass:
-                codes = codes[m]
+                codes = codes[keep]
             else:
-                is_pos = is_pos[m]
-        if multiclass:
-            values, weights = [], []
-            groups = None
-            if binning is None and w is None and k <= _MAX_RUN_CLASSES:
-                groups = _class_groups(codes, k)
-            for c in range(k):
-                col = np.ascontiguousarray(s[:, c])
-                if groups is not None:
-                    v, wt = _table_runs(col, groups, k)
-                elif binning is None:
-                    v, wt = _table_general(col, codes, w, k)
-                else:
-                    v, wt = _table_binned(col, float(col.min()), float(col.max()), codes, w, k,
-                                          binning)
-                values.append(v)
-                weights.append(wt)
-        else:
-            if binning is not None:
-                lo, hi = (float(s.min()), float(s.max())) if s.size else (0.0, 0.0)
-                v, wt = _table_binned(
-                    s, lo, hi, is_pos if pos_i == 1 else ~is_pos, w, 2, binning
-                )
-            elif w is None:
-                v, wt = _table_binary_unweighted(s, is_pos, pos_i)
-            else:
-                code2 = (is_pos if pos_i == 1 else ~is_pos).astype(np.intp)
-                v, wt = _table_general(s, code2, w, 2)
-            values, weights = [v], [wt]
+                is_pos = is_pos[keep]
+        rows: Array = codes if multiclass else (is_pos if pos_i == 1 else ~is_pos)
+        tables = score_tables(s, rows, k, w, binning)
+        values = [t[0] for t in tables]
+        weights = [t[1] for t in tables]
         return cls(
             values, weights, labs, pos_label=pl, multiclass=multiclass, binning=binning,
             max_distinct=max_distinct, convert_bits=convert_bits, n_omitted=n_omitted,

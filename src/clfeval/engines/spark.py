@@ -174,7 +174,7 @@ def _sql_partial(df: Any, spec: Spec) -> Partial:
         np.add.at(cm, (gt, gp), amount)
         folder.cm = cm
     if cols.y_score:
-        from ..core.scores import Binning
+        from ..core.scores import Binning, score_tables
 
         pos = _binary_pos_label_value(spec, folder.space)
         pos_code = folder.space.code(pos)
@@ -188,14 +188,10 @@ def _sql_partial(df: Any, spec: Spec) -> Partial:
             tal = np.zeros(4, dtype=amount.dtype)
             np.add.at(tal, is_pos * 2 + hit, amount)
             folder.tallies = tal.reshape(2, 2)
-        key = np.asarray([r["k"] for r in good], dtype=np.int64)
-        ukeys, inv = np.unique(key, return_inverse=True)
-        table = np.zeros((2, ukeys.size), dtype=amount.dtype)
-        np.add.at(table, (is_pos, inv.reshape(-1)), amount)
-        keep = table.any(axis=0)  # bins holding only zero-weight rows do not exist in memory
-        b = Binning.from_bits(int(spec.bins))
-        folder.scores = _with_table(
-            folder.scores, [(b.floors(ukeys[keep].astype(np.uint64)), table[:, keep])])
+        # the JVM computed each row's bin key; the one score-table kernel counts the bins
+        key = np.asarray([r["k"] for r in good], dtype=np.int64).astype(np.uint64)
+        floors = Binning.from_bits(int(spec.bins)).floors(key)
+        folder.scores = _with_table(folder.scores, score_tables(floors, is_pos, 2, amount))
     return folder.partial()
 
 
