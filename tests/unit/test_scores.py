@@ -353,3 +353,29 @@ def test_float32_scores_bin_like_their_float64_values(kind):
     ((v64, w64),) = score_tables(s.astype(np.float64), y, 2, None, b)
     np.testing.assert_array_equal(v32, v64)
     np.testing.assert_array_equal(w32, w64)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_confusion_at_equals_counting_the_rows(seed):
+    from clfeval import ConfusionMatrix
+
+    rng = np.random.default_rng(seed)
+    n = 300
+    y = rng.choice(["neg", "pos"], n)
+    s = np.round(rng.normal(size=n), 1)
+    w = rng.integers(0, 3, n) * 0.5 if seed % 2 else None
+    for pl in ("pos", "neg"):
+        sc = ScoreCounts.from_scores(y, s, pos_label=pl, sample_weight=w)
+        for t in (-5.0, -0.3, 0.0, 0.1, 0.25, 9.0):
+            ref = ConfusionMatrix.from_predictions(
+                y, np.where(s >= t, pl, "neg" if pl == "pos" else "pos"),
+                labels=["neg", "pos"], sample_weight=w, pos_label=pl)
+            assert sc.confusion_at(t) == ref
+    # multiclass one-vs-rest of column k
+    yk = rng.integers(0, 3, n)
+    sk = rng.normal(size=(n, 3)).round(1)
+    mc = ScoreCounts.from_scores(yk, sk)
+    for k in range(3):
+        ref = ConfusionMatrix.from_predictions(yk == k, sk[:, k] >= 0.2, labels=[False, True],
+                                               pos_label=True)
+        assert mc.confusion_at(0.2, column=k) == ref

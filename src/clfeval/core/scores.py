@@ -36,7 +36,7 @@ import math
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -51,6 +51,9 @@ from .._validation import (
 from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
 from ._state import check_header, label_types, restore_labels
 from .labels import encode_binary_true, resolve_pos_label, to_python, validate_labels
+
+if TYPE_CHECKING:
+    from .counts import ConfusionMatrix
 
 __all__ = ["Binning", "ScoreBinningWarning", "ScoreCounts"]
 
@@ -1024,6 +1027,46 @@ class ScoreCounts:
         w = self._weights[j]
         keep = (w[j] + w[k]) > 0
         return self._values[j][keep], w[j][keep], w[k][keep]
+
+    def confusion_at(self, threshold: float, *, column: int | None = None) -> ConfusionMatrix:
+        """The confusion matrix of ``score >= threshold`` — the one matrix-at-threshold
+        primitive every report, cost analysis and ``ConfusionMatrix.from_scores`` reads.
+
+        Binary state: the 2×2 matrix over :attr:`labels` (positive = :attr:`pos_label`).
+        Multiclass state: ``column=k`` gives the one-vs-rest matrix of class
+        ``labels[k]`` on score column ``k`` over the labels ``(False, True)`` ("is class
+        k"). In binned mode the matrix is exact when ``threshold`` is a bin edge (a
+        value of :meth:`values`); otherwise a bin counts as predicted positive when its
+        lower edge is ``>= threshold``.
+
+        Examples
+        --------
+        >>> sc = ScoreCounts.from_scores([0, 0, 1, 1], [-2.0, 0.5, 0.5, 3.0])
+        >>> sc.confusion_at(0.5).counts.tolist()
+        [[1, 1], [0, 2]]
+        """
+        t = float(threshold)
+        if math.isnan(t):
+            raise InvalidParameterError("threshold must be a number, not NaN")
+        from .counts import ConfusionMatrix
+
+        if self.is_multiclass:
+            if column is None:
+                raise InvalidParameterError(
+                    "a multiclass state needs column=k (one-vs-rest of labels[k])")
+            v, pos, neg = self.ovr_table(int(column))
+            labels: tuple[Any, ...] = (False, True)
+            pl: Any = True
+        else:
+            v, pos, neg = self.binary_table()
+            labels, pl = self._labels, self._pos_label
+        i = int(np.searchsorted(v, t, side="left"))
+        tp, fp = pos[i:].sum(), neg[i:].sum()
+        fn, tn = pos[:i].sum(), neg[:i].sum()
+        mat = np.array([[tn, fp], [fn, tp]])
+        if labels.index(pl) == 0:  # matrix rows follow the label order
+            mat = mat[::-1, ::-1]
+        return ConfusionMatrix(mat, labels, pos_label=pl)
 
     # ------------------------------------------------------------------- merging
     def _check_compatible(self, other: ScoreCounts) -> None:
