@@ -546,15 +546,35 @@ def _local_codes(col: Column) -> tuple[npt.NDArray[np.intp], Sequence[Any],
 # The folder keeps score states over placeholder labels (binary: 0 = negative,
 # 1 = positive; K classes: 0 … K-1 in declared order), because a shard may not have
 # seen every class; ``Partial.finalize`` puts the real labels back.
+# Files are big: by default their score state is binned on the leading DEFAULT_BITS
+# bits of the float (bounded memory, one pass of integer arithmetic per chunk, AUCs
+# with a certified bound); ``bins="exact"`` keeps one entry per distinct score (until
+# ``max_distinct``), at the cost of sorting every chunk.
+DEFAULT_BITS = 24
+EXACT = "exact"
+
+
 def _binning(spec: Spec) -> Any:
+    """The score state's binning for ``spec.bins`` (``None``: the exact mode)."""
     from ..core.scores import Binning
 
     b = spec.bins
     if b is None:
+        return Binning.from_bits(DEFAULT_BITS)
+    if isinstance(b, str):
+        if b != EXACT:
+            raise InvalidParameterError(
+                f"bins must be an int (bits), a sequence of edges or {EXACT!r}, got {b!r}")
         return None
     if isinstance(b, (int, np.integer)) and not isinstance(b, bool):
         return Binning.from_bits(int(b))
     return Binning.from_edges(b)
+
+
+def bit_bins(spec: Spec) -> int | None:
+    """The number of leading bits when the state is bit-binned (else ``None``)."""
+    b = _binning(spec)
+    return b.bits if b is not None and b.kind == "bits" else None
 
 
 def _empty_scores(spec: Spec, space: LabelSpace) -> Any:
