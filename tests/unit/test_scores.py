@@ -379,3 +379,57 @@ def test_confusion_at_equals_counting_the_rows(seed):
         ref = ConfusionMatrix.from_predictions(yk == k, sk[:, k] >= 0.2, labels=[False, True],
                                                pos_label=True)
         assert mc.confusion_at(0.2, column=k) == ref
+
+
+@pytest.mark.parametrize("k", [3, 40])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("bits", [None, 12])
+def test_many_class_state_matches_brute_force_and_merges_exactly(k, weighted, bits):
+    """K-class columns are stored sparsely; every table read from them equals a brute
+    force count, shards merge bit for bit, and the state round-trips."""
+    rng = np.random.default_rng(k)
+    n = 600
+    y = rng.integers(0, k, n)
+    s = np.round(rng.normal(size=(n, k)), 2)
+    w = rng.integers(0, 3, n) * 0.5 if weighted else None
+    kw = {} if bits is None else {"bits": bits}
+    sc = ScoreCounts.from_scores(y, s, labels=list(range(k)), sample_weight=w, **kw)
+    ww = np.ones(n) if w is None else w
+    b = None if bits is None else Binning.from_bits(bits)
+    for c in (0, k // 2, k - 1):
+        col = s[:, c] if b is None else b.floors(b.keys(s[:, c]))
+        keep = ww > 0
+        vals = np.unique(col[keep])
+        dense = np.array([[ww[keep & (y == j) & (col == v)].sum() for v in vals]
+                          for j in range(k)])
+        np.testing.assert_array_equal(sc.values(c), vals)
+        np.testing.assert_array_equal(sc.weights(c), dense)
+        v, p, q = sc.ovr_table(c)
+        np.testing.assert_array_equal(p, dense[c])
+        np.testing.assert_array_equal(q, dense.sum(axis=0) - dense[c])
+        other = (c + 1) % k
+        v, p, q = sc.ovo_table(c, other)
+        m = (dense[c] + dense[other]) > 0
+        np.testing.assert_array_equal(v, vals[m])
+        np.testing.assert_array_equal(p, dense[c][m])
+        np.testing.assert_array_equal(q, dense[other][m])
+    np.testing.assert_array_equal(sc.total_weight(),
+                                  [ww[y == j].sum() for j in range(k)])
+    cuts = [0, 100, 101, 350, n]
+    parts = [ScoreCounts.from_scores(y[a:e], s[a:e], labels=list(range(k)),
+                                     sample_weight=None if w is None else w[a:e], **kw)
+             for a, e in zip(cuts[:-1], cuts[1:], strict=True)]
+    assert sum(parts[1:], parts[0]) == sc
+    assert sum(reversed(parts[:-1]), parts[-1]) == sc
+    assert ScoreCounts.from_dict(json.loads(json.dumps(sc.to_dict()))) == sc
+    assert pickle.loads(pickle.dumps(sc)) == sc
+
+
+def test_many_class_state_memory_is_linear_in_k_times_n():
+    """The state of N×K scores holds at most N cells per column (never K·N)."""
+    rng = np.random.default_rng(0)
+    n, k = 2000, 300
+    sc = ScoreCounts.from_scores(rng.integers(0, k, n), rng.random((n, k)),
+                                 labels=list(range(k)))
+    cells = sum(sc._weights[c].w.size for c in range(k))
+    assert cells <= n * k

@@ -240,7 +240,7 @@ def _bit_offsets(
 
 
 # ------------------------------------------------------------ table building
-def _runs(v: FloatArray) -> npt.NDArray[np.intp]:
+def _runs(v: Array) -> npt.NDArray[np.intp]:
     """Start index of each run of equal values in a sorted array."""
     if v.size == 0:
         return np.zeros(0, dtype=np.intp)
@@ -250,12 +250,14 @@ def _runs(v: FloatArray) -> npt.NDArray[np.intp]:
     return np.flatnonzero(flag)
 
 
-def _merge(a: FloatArray, wa: Array, b: FloatArray, wb: Array) -> tuple[FloatArray, Array]:
+def _merge(a: FloatArray, wa: Any, b: FloatArray, wb: Any) -> tuple[FloatArray, Any]:
     """Merge two tables (strictly increasing values, (K, U) weights) by value.
 
     A stable argsort of the two concatenated runs (a linear timsort merge); equal
     values, at most one from each side, are added — exactly for integer weights.
     """
+    if isinstance(wa, _Sparse):
+        return _merge_sparse(a, wa, b, wb)
     dt = np.result_type(wa, wb)
     if a.size == 0:
         return b, wb.astype(dt, copy=False)
@@ -332,50 +334,6 @@ def _table_binary_unweighted(
     w[pos_i] = np.add.reduceat(pos, starts, dtype=np.int64)
     w[1 - pos_i] = cnt - w[pos_i]
     return vs[starts], w
-
-
-_MAX_RUN_CLASSES = 64
-
-
-def _class_groups(
-    codes: npt.NDArray[np.intp], k: int
-) -> tuple[list[npt.NDArray[np.bool_]], npt.NDArray[np.intp]]:
-    """Masks of each class and the run boundaries of a class-grouped buffer."""
-    masks = [codes == c for c in range(k)]
-    bounds = np.zeros(k + 1, dtype=np.intp)
-    np.cumsum([int(np.count_nonzero(m)) for m in masks], out=bounds[1:])
-    return masks, bounds
-
-
-def _table_runs(
-    col: FloatArray,
-    groups: tuple[list[npt.NDArray[np.bool_]], npt.NDArray[np.intp]],
-    k: int,
-) -> tuple[FloatArray, Array]:
-    """Exact unweighted K-class table of one score column without an argsort of random
-    data: each class's scores are sorted in place in its own run of one buffer, and a
-    stable argsort merges the K sorted runs (timsort: linear per merge level)."""
-    masks, bounds = groups
-    n = col.size
-    v = np.empty(n, dtype=np.float64)
-    for c in range(k):
-        part = v[bounds[c]:bounds[c + 1]]
-        np.compress(masks[c], col, out=part)
-        part.sort()
-    order = np.argsort(v, kind="stable")
-    vs = v.take(order)
-    del v
-    cls = np.searchsorted(bounds[1:], order, side="right")
-    del order
-    starts = _runs(vs)
-    gid = np.zeros(n, dtype=np.intp)
-    gid[starts[1:]] = 1
-    np.cumsum(gid, out=gid)
-    gid *= k
-    gid += cls
-    u = starts.size
-    counts = np.bincount(gid, minlength=u * k).astype(np.int64, copy=False)
-    return vs[starts], np.ascontiguousarray(counts.reshape(u, k).T)
 
 
 # dense bincount over a (compacted) key range while it holds at most this many cells
@@ -532,22 +490,24 @@ def score_tables(
     if int_w:
         assert w is not None
         w = w.astype(np.float64)
-    cols = [s] if s.ndim == 1 else [np.ascontiguousarray(s[:, j]) for j in range(s.shape[1])]
     if w is not None and not w.all():
         keep = w > 0  # zero-weight rows do not enter the state (as scikit-learn)
-        cols, c, w = [col[keep] for col in cols], c[keep], w[keep]
-    out: list[tuple[FloatArray, Array]] = []
-    groups = None
-    if binning is None and w is None and 2 < k <= _MAX_RUN_CLASSES and len(cols) > 1:
-        groups = _class_groups(c.astype(np.intp, copy=False), k)
-    for col in cols:
+        s, c, w = s[keep], c[keep], w[keep]
+    out: list[tuple[FloatArray, Any]] = []
+    if s.ndim == 2:  # K-class columns: sparse cells, O(N) per column whatever K
+        wc = np.rint(w).astype(np.int64) if int_w and w is not None else w
+        for j in range(s.shape[1]):
+            col = np.ascontiguousarray(s[:, j])  # one column at a time (memory)
+            if binning is not None and col.size:
+                idx, kmin, _ = binning.offset_keys(col, float(col.min()), float(col.max()))
+                col = binning.key_floors(idx, kmin)
+            out.append(_sparse_table(col, c, wc, k))
+        return out
+    for col in [s] if s.ndim == 1 else []:
         if binning is not None:
             v, wt = _table_binned(col, c, w, k, binning)
         elif w is not None or k > 2:
-            if groups is not None:
-                v, wt = _table_runs(col, groups, k)
-            else:
-                v, wt = _table_general(col, c.astype(np.intp, copy=False), w, k)
+            v, wt = _table_general(col, c.astype(np.intp, copy=False), w, k)
         else:
             v, wt = _table_binary_unweighted(col, c.astype(bool, copy=False), 1)
         if int_w:
@@ -556,13 +516,172 @@ def score_tables(
     return out
 
 
-def _rebin(values: FloatArray, w: Array, binning: Binning) -> tuple[FloatArray, Array]:
+def _rebin(values: FloatArray, w: Any, binning: Binning) -> tuple[FloatArray, Any]:
     """Map an exact (sorted) table onto bins: sorted keys, summed per run."""
+    if isinstance(w, _Sparse):
+        return _rebin_sparse(values, w, binning)
     if values.size == 0:
         return values, w
     fl = binning.floors(binning.keys(values))
     starts = _runs(fl)
     return fl[starts], np.add.reduceat(w, starts, axis=1)
+
+
+# ------------------------------------------------------- sparse K-class tables
+def _small_int(n: int) -> type[np.signedinteger[Any]]:
+    return np.int16 if n < 1 << 15 else (np.int32 if n < 1 << 31 else np.int64)
+
+
+class _Sparse:
+    """The (K, U) weights of one K-class score column, stored by their non-zero cells.
+
+    Each row of the data adds weight to one cell, so a column holds at most
+    ``min(N, K·U)`` cells: a K-class state costs O(K·N) memory, never the K²·N of K
+    dense (K, U) tables. Cells are sorted by (value index, class), without zeros.
+    """
+
+    __slots__ = ("_by_class", "cls", "k", "u", "vid", "w")
+
+    def __init__(self, vid: Array, cls: Array, w: Array, k: int, u: int) -> None:
+        self.vid = vid.astype(_small_int(u), copy=False)
+        self.cls = cls.astype(_small_int(k), copy=False)
+        if w.dtype.kind in "biu":  # counts: int32 cells while they fit (read as int64)
+            w = w.astype(np.int32 if w.size == 0 or int(w.max()) < 1 << 31 else np.int64,
+                         copy=False)
+        self.w = w
+        self.k = k
+        self.u = u
+        self._by_class: tuple[Array, Array] | None = None
+        for a in (self.vid, self.cls, self.w):
+            a.setflags(write=False)
+
+    @classmethod
+    def from_dense(cls, w: Array) -> _Sparse:
+        vid, c = np.nonzero(w.T)  # row-major over (value, class): the canonical order
+        return cls(vid, c, w.T[vid, c], w.shape[0], w.shape[1])
+
+    @classmethod
+    def from_cells(cls, vid: Array, c: Array, w: Array, k: int, u: int) -> _Sparse:
+        """Cells in any order, possibly repeated: summed and sorted (exact for ints)."""
+        key = vid.astype(np.int64) * k
+        key += c
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        ww = w[order]
+        if ww.dtype.kind in "biu":
+            ww = ww.astype(np.int64, copy=False)  # sums of int32 cells may need 64 bits
+        starts = _runs(key)
+        if starts.size != key.size:
+            key = key[starts]
+            ww = np.add.reduceat(ww, starts)
+        nz = ww != 0
+        if not nz.all():
+            key, ww = key[nz], ww[nz]
+        return cls(key // k, key % k, ww, k, u)
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """float64 (weights) or int64 (counts), as the dense tables."""
+        return np.dtype(np.float64 if self.w.dtype.kind == "f" else np.int64)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.k, self.u)
+
+    def dense(self) -> Array:
+        out = np.zeros((self.k, self.u), dtype=self.dtype)
+        out[self.cls, self.vid] = self.w
+        return out
+
+    def tolist(self) -> list[Any]:
+        return list(self.dense().tolist())
+
+    def total(self) -> Array:
+        """Weight of all classes at each value."""
+        t = np.bincount(self.vid, weights=self.w, minlength=self.u)
+        return np.rint(t).astype(np.int64) if self.w.dtype.kind != "f" else t
+
+    def class_totals(self) -> Array:
+        t = np.bincount(self.cls, weights=self.w, minlength=self.k)
+        return np.rint(t).astype(np.int64) if self.w.dtype.kind != "f" else t
+
+    def _class_cells(self, c: int) -> tuple[Array, Array]:
+        if self._by_class is None:  # (one-vs-one reads every class of a column)
+            order = np.argsort(self.cls, kind="stable")  # within a class: by value
+            bounds = np.searchsorted(self.cls[order], np.arange(self.k + 1))
+            self._by_class = (order.astype(_small_int(self.cls.size)), bounds)
+        order, bounds = self._by_class
+        sel = order[bounds[c]:bounds[c + 1]]
+        return self.vid[sel], self.w[sel]
+
+    def row(self, c: int) -> Array:
+        """Weight of class ``c`` at each value (dense, length U)."""
+        if self._by_class is None:
+            m = self.cls == c
+            v, w = self.vid[m], self.w[m]
+        else:
+            v, w = self._class_cells(c)
+        out = np.zeros(self.u, dtype=self.dtype)
+        out[v] = w
+        return out
+
+    def pair(self, j: int, k: int) -> tuple[Array, Array, Array]:
+        """(value indices, weight of class j, weight of class k) where either has weight."""
+        vj, wj = self._class_cells(j)
+        vk, wk = self._class_cells(k)
+        ids = np.union1d(vj, vk)
+        a = np.zeros(ids.size, dtype=self.dtype)
+        b = np.zeros(ids.size, dtype=self.dtype)
+        a[np.searchsorted(ids, vj)] = wj
+        b[np.searchsorted(ids, vk)] = wk
+        return ids, a, b
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Sparse):
+            return NotImplemented
+        return (self.shape == other.shape and np.array_equal(self.vid, other.vid)
+                and np.array_equal(self.cls, other.cls) and np.array_equal(self.w, other.w))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_Sparse, (self.vid, self.cls, self.w, self.k, self.u))
+
+
+def _sparse_table(
+    col: FloatArray, codes: Array, w: Array | None, k: int
+) -> tuple[FloatArray, _Sparse]:
+    """Exact K-class table of one column as sparse cells: one sort of the scores."""
+    order = np.argsort(col, kind="stable")
+    v = col[order]
+    starts = _runs(v)
+    vid = np.zeros(v.size, dtype=np.int64)
+    vid[starts[1:]] = 1
+    np.cumsum(vid, out=vid)
+    ww = np.ones(v.size, dtype=np.int64) if w is None else w[order]
+    return v[starts], _Sparse.from_cells(vid, codes[order], ww, k, starts.size)
+
+
+def _merge_sparse(a: FloatArray, wa: _Sparse, b: FloatArray, wb: _Sparse
+                  ) -> tuple[FloatArray, _Sparse]:
+    v = np.union1d(a, b)
+    ia = np.searchsorted(v, a)
+    ib = np.searchsorted(v, b)
+    dt = np.result_type(wa.dtype, wb.dtype)
+    return v, _Sparse.from_cells(
+        np.concatenate([ia[wa.vid], ib[wb.vid]]), np.concatenate([wa.cls, wb.cls]),
+        np.concatenate([wa.w.astype(dt, copy=False), wb.w.astype(dt, copy=False)]),
+        wa.k, v.size)
+
+
+def _rebin_sparse(values: FloatArray, w: _Sparse, binning: Binning
+                  ) -> tuple[FloatArray, _Sparse]:
+    fl = binning.floors(binning.keys(values))
+    starts = _runs(fl)
+    new = np.zeros(fl.size, dtype=np.int64)
+    new[starts[1:]] = 1
+    np.cumsum(new, out=new)
+    return fl[starts], _Sparse.from_cells(new[w.vid], w.cls, w.w, w.k, starts.size)
 
 
 # ------------------------------------------------------------------ encoding
@@ -710,9 +829,14 @@ class ScoreCounts:
                 f"expected {len(columns)} score column table(s), got {len(values)}/{len(weights)}"
             )
         vals: list[FloatArray] = []
-        wts: list[Array] = []
+        wts: list[Any] = []  # (K, U) arrays; _Sparse cells for K-class states
         for v, w in zip(values, weights, strict=True):
             va = np.asarray(v, dtype=np.float64)
+            if isinstance(w, _Sparse):  # built by this module: valid by construction
+                va.setflags(write=False)
+                vals.append(va)
+                wts.append(w)
+                continue
             wa = np.asarray(w)
             if wa.dtype.kind not in "biuf":
                 raise InvalidInputError(f"weights must be numeric, got {wa.dtype}")
@@ -735,7 +859,7 @@ class ScoreCounts:
             va.setflags(write=False)
             wa.setflags(write=False)
             vals.append(va)
-            wts.append(wa)
+            wts.append(_Sparse.from_dense(wa) if multiclass else wa)
         if max_distinct is not None and (
             isinstance(max_distinct, bool) or not isinstance(max_distinct, (int, np.integer))
             or max_distinct < 1
@@ -767,7 +891,8 @@ class ScoreCounts:
         tables = [_rebin(v, w, binning) for v, w in zip(self._values, self._weights, strict=True)]
         for v, w in tables:
             v.setflags(write=False)
-            w.setflags(write=False)
+            if not isinstance(w, _Sparse):
+                w.setflags(write=False)
         self._values = tuple(t[0] for t in tables)
         self._weights = tuple(t[1] for t in tables)
         self._binning = binning
@@ -989,12 +1114,17 @@ class ScoreCounts:
         return self._values[column]
 
     def weights(self, column: int = 0) -> Array:
-        """Weights of shape (K, U): row k = weight of class ``labels[k]`` at each value."""
-        return self._weights[column]
+        """Weights of shape (K, U): row k = weight of class ``labels[k]`` at each value.
+
+        (A K-class state stores its columns sparsely; this builds the dense array.)
+        """
+        w = self._weights[column]
+        return w.dense() if isinstance(w, _Sparse) else w
 
     def total_weight(self) -> Array:
         """Total weight of each class."""
-        return self._weights[0].sum(axis=1)
+        w = self._weights[0]
+        return w.class_totals() if isinstance(w, _Sparse) else w.sum(axis=1)
 
     @property
     def pos_index(self) -> int:
@@ -1017,16 +1147,17 @@ class ScoreCounts:
         """Class ``labels[k]`` versus the rest, on score column ``k``."""
         if not self.is_multiclass:
             return self.binary_table() if k == self.pos_index else _flip(self.binary_table())
-        w = self._weights[k]
-        return self._values[k], w[k], w.sum(axis=0) - w[k]
+        w: _Sparse = self._weights[k]
+        pos = w.row(k)
+        return self._values[k], pos, w.total() - pos
 
     def ovo_table(self, j: int, k: int) -> tuple[FloatArray, Array, Array]:
         """Class ``labels[j]`` (positive) versus class ``labels[k]`` on column ``j``."""
         if not self.is_multiclass:
             raise InvalidParameterError("ovo_table needs a multiclass state")
-        w = self._weights[j]
-        keep = (w[j] + w[k]) > 0
-        return self._values[j][keep], w[j][keep], w[k][keep]
+        sp: _Sparse = self._weights[j]
+        ids, a, b = sp.pair(j, k)
+        return self._values[j][ids], a, b
 
     def confusion_at(self, threshold: float, *, column: int | None = None) -> ConfusionMatrix:
         """The confusion matrix of ``score >= threshold`` — the one matrix-at-threshold
@@ -1067,6 +1198,13 @@ class ScoreCounts:
         if labels.index(pl) == 0:  # matrix rows follow the label order
             mat = mat[::-1, ::-1]
         return ConfusionMatrix(mat, labels, pos_label=pl)
+
+    def _with_labels(self, labels: tuple[Any, ...]) -> ScoreCounts:
+        """The same K-class tables over other labels (engines fold over placeholders)."""
+        return ScoreCounts(
+            self._values, self._weights, labels, multiclass=True, binning=self._binning,
+            max_distinct=self._max_distinct, convert_bits=self._convert_bits,
+            n_omitted=self._n_omitted, converted=self._converted, _trusted=True)
 
     # ------------------------------------------------------------------- merging
     def _check_compatible(self, other: ScoreCounts) -> None:
@@ -1140,7 +1278,10 @@ class ScoreCounts:
             and self._binning == other._binning
             and self._n_omitted == other._n_omitted
             and all(map(np.array_equal, self._values, other._values))
-            and all(map(np.array_equal, self._weights, other._weights))
+            and all(
+                a == b if isinstance(a, _Sparse) else np.array_equal(a, b)
+                for a, b in zip(self._weights, other._weights, strict=True)
+            )
         )
 
     def __hash__(self) -> int:

@@ -619,11 +619,7 @@ def relabel_scores(state: Any, labels: tuple[Any, ...], pos_label: Any) -> Any:
     from ..core.scores import DEFAULT_CONVERT_BITS, ScoreCounts
 
     if state.is_multiclass:
-        values = [state.values(c) for c in range(len(labels))]
-        weights = [state.weights(c) for c in range(len(labels))]
-        return ScoreCounts(values, weights, labels, multiclass=True, binning=state.binning,
-                           max_distinct=state.max_distinct, convert_bits=DEFAULT_CONVERT_BITS,
-                           n_omitted=state.n_omitted, converted=state.converted)
+        return state._with_labels(labels)
     neg = [v for v in labels if not (v == pos_label and _kind(v) == _kind(pos_label))]
     if len(labels) != 2 or len(neg) != 1:
         if len(labels) > 2:
