@@ -433,3 +433,15 @@ def test_many_class_state_memory_is_linear_in_k_times_n():
                                  labels=list(range(k)))
     cells = sum(sc._weights[c].w.size for c in range(k))
     assert cells <= n * k
+
+
+@pytest.mark.parametrize("kind", ["signed", "ties", "prob32"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_float32_scores_give_the_state_of_their_float64_values(kind, weighted):
+    rng = np.random.default_rng(11)
+    s = _unkind_scores(kind, 3000, rng).astype(np.float32)
+    y = rng.integers(0, 2, 3000)
+    w = rng.integers(0, 3, 3000) * 0.5 if weighted else None
+    a = ScoreCounts.from_scores(y, s, sample_weight=w, max_distinct=None)
+    b = ScoreCounts.from_scores(y, s.astype(np.float64), sample_weight=w, max_distinct=None)
+    assert a == b and a.values().dtype == np.float64

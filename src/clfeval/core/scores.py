@@ -306,7 +306,7 @@ def _table_binary_unweighted(
     """
     n = s.size
     n_pos = int(np.count_nonzero(is_pos))
-    v = np.empty(n, dtype=np.float64)
+    v = np.empty(n, dtype=s.dtype)  # float32 scores sort as float32 (half the bytes)
     np.compress(is_pos, s, out=v[:n_pos])
     np.compress(~is_pos, s, out=v[n_pos:])
     v[:n_pos].sort()
@@ -326,14 +326,24 @@ def _table_binary_unweighted(
         w[pos_i] = pos
         np.logical_not(pos, out=pos)
         w[1 - pos_i] = pos
-        return vs, w
-    starts = np.flatnonzero(flag)
+        return vs.astype(np.float64, copy=False), w
+    # positives per run from a running count at the run ends (reduceat over many
+    # short runs is slow)
+    ends = np.flatnonzero(flag[1:])  # index of the last element of each run but the last
     del flag
-    cnt = np.diff(np.append(starts, n))
+    starts = np.empty(u, dtype=np.intp)
+    starts[0] = 0
+    np.add(ends, 1, out=starts[1:])
+    cum = np.cumsum(pos, dtype=np.int64)
     w = np.empty((2, u), dtype=np.int64)
-    w[pos_i] = np.add.reduceat(pos, starts, dtype=np.int64)
-    w[1 - pos_i] = cnt - w[pos_i]
-    return vs[starts], w
+    at_end = w[pos_i]
+    np.take(cum, ends, out=at_end[:-1])
+    at_end[-1] = cum[-1]
+    del cum
+    np.subtract(at_end[1:], at_end[:-1].copy(), out=at_end[1:])
+    cnt = np.diff(starts, append=n)
+    np.subtract(cnt, at_end, out=w[1 - pos_i])
+    return vs[starts].astype(np.float64, copy=False), w
 
 
 # dense bincount over a (compacted) key range while it holds at most this many cells
@@ -479,9 +489,12 @@ def score_tables(
     [([-1.0, 0.5], [[1, 1], [0, 1]])]
     """
     s = np.asarray(y_score)
-    if s.dtype != np.float64 and not (binning is not None and binning.kind == "bits"
-                                      and s.dtype == np.float32):
-        s = s.astype(np.float64)  # (bit bins read float32 block by block, exactly)
+    if s.dtype != np.float64 and not (s.dtype == np.float32 and s.ndim == 1 and (
+            (binning is None and sample_weight is None and k == 2)
+            or (binning is not None and binning.kind == "bits"))):
+        # (float32 scores are read as they are by bit bins, block by block, and by
+        # the binary sort: every float32 is exactly a float64)
+        s = s.astype(np.float64)
     c = np.asarray(codes)
     if c.dtype == np.bool_:
         c = c.view(np.uint8)
@@ -742,7 +755,8 @@ def _as_scores(y_score: Any, nan_policy: str) -> tuple[FloatArray, npt.NDArray[n
         raise InvalidInputError(f"y_score must be numeric, got dtype {arr.dtype}")
     if arr.ndim not in (1, 2):
         raise InvalidInputError(f"y_score must be 1-D or 2-D, got shape {arr.shape}")
-    arr = arr.astype(np.float64, copy=False)
+    if arr.dtype != np.float32:  # (float32 stays: the kernel reads it exactly)
+        arr = arr.astype(np.float64, copy=False)
     if arr.size == 0:
         return arr, None
     lo, hi = arr.min(), arr.max()
