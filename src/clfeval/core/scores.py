@@ -553,10 +553,11 @@ class _Sparse:
     dense (K, U) tables. Cells are sorted by (value index, class), without zeros.
     """
 
-    __slots__ = ("_by_class", "cls", "k", "u", "vid", "w")
+    __slots__ = ("_by_class", "_vid", "cls", "k", "u", "w")
 
     def __init__(self, vid: Array, cls: Array, w: Array, k: int, u: int) -> None:
-        self.vid = vid.astype(_small_int(u), copy=False)
+        # one cell per value (distinct scores): the value index is implicit
+        self._vid = None if vid.size == u else vid.astype(_small_int(u), copy=False)
         self.cls = cls.astype(_small_int(k), copy=False)
         if w.dtype.kind in "biu":  # counts: int32 cells while they fit (read as int64)
             w = w.astype(np.int32 if w.size == 0 or int(w.max()) < 1 << 31 else np.int64,
@@ -565,8 +566,16 @@ class _Sparse:
         self.k = k
         self.u = u
         self._by_class: tuple[Array, Array] | None = None
-        for a in (self.vid, self.cls, self.w):
-            a.setflags(write=False)
+        for a in (self._vid, self.cls, self.w):
+            if a is not None:
+                a.setflags(write=False)
+
+    @property
+    def vid(self) -> Array:
+        """Value index of each cell."""
+        if self._vid is None:
+            return np.arange(self.u, dtype=_small_int(self.u))
+        return self._vid
 
     @classmethod
     def from_dense(cls, w: Array) -> _Sparse:
@@ -611,7 +620,9 @@ class _Sparse:
 
     def total(self) -> Array:
         """Weight of all classes at each value."""
-        t = np.bincount(self.vid, weights=self.w, minlength=self.u)
+        if self._vid is None:
+            return self.w.astype(self.dtype)
+        t = np.bincount(self._vid, weights=self.w, minlength=self.u)
         return np.rint(t).astype(np.int64) if self.w.dtype.kind != "f" else t
 
     def class_totals(self) -> Array:
@@ -625,13 +636,13 @@ class _Sparse:
             self._by_class = (order.astype(_small_int(self.cls.size)), bounds)
         order, bounds = self._by_class
         sel = order[bounds[c]:bounds[c + 1]]
-        return self.vid[sel], self.w[sel]
+        return (sel if self._vid is None else self._vid[sel]), self.w[sel]
 
     def row(self, c: int) -> Array:
         """Weight of class ``c`` at each value (dense, length U)."""
         if self._by_class is None:
             m = self.cls == c
-            v, w = self.vid[m], self.w[m]
+            v, w = (np.flatnonzero(m) if self._vid is None else self._vid[m]), self.w[m]
         else:
             v, w = self._class_cells(c)
         out = np.zeros(self.u, dtype=self.dtype)
