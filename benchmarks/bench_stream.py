@@ -35,7 +35,25 @@ from typing import Any
 ROW_GROUP = 1 << 20
 
 
-def generate(path: str, n: int) -> None:
+SCORE_KINDS = ("prob", "signed", "heavy")
+
+
+def make_scores(kind: str, y: Any, rng: Any) -> Any:
+    """Scores users have: probabilities, signed decision values (SVM margins, logits),
+    heavy-tailed values (Cauchy-like margins over many orders of magnitude)."""
+    import numpy as np
+
+    z = rng.normal(size=y.size) + y
+    if kind == "prob":
+        return 1.0 / (1.0 + np.exp(-z))
+    if kind == "signed":
+        return 3.0 * z
+    if kind == "heavy":
+        return rng.standard_cauchy(y.size) + 2.0 * y
+    raise SystemExit(f"unknown score kind {kind}")
+
+
+def generate(path: str, n: int, scores: str = "prob") -> None:
     import numpy as np
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -46,8 +64,7 @@ def generate(path: str, n: int) -> None:
         for s in range(0, n, 1 << 22):
             m = min(1 << 22, n - s)
             y = (rng.random(m) < 0.3).astype(np.int8)
-            z = rng.normal(size=m).astype(np.float32) + y
-            sc = (1.0 / (1.0 + np.exp(-z))).astype(np.float32)
+            sc = make_scores(scores, y, rng).astype(np.float32)
             w.write_table(pa.table({"y_true": y, "score": sc}, schema=schema),
                           row_group_size=ROW_GROUP)
     os.replace(path + ".tmp", path)
@@ -70,22 +87,60 @@ def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
     """One measurement in this (fresh) process; returns seconds and peak RSS."""
     warnings.simplefilter("ignore")
     out: dict[str, float] = {}
-    if kind in ("stream", "pool"):
+    if kind in ("stream", "pool", "default"):
         from clfeval import evaluate_files
 
         workers = 2 if kind == "pool" else 1
+        opts: dict[str, Any] = {} if kind == "default" else {"bins": bits, "threshold": 0.5}
         # warm-up on a small file: imports, thread pools (one-off costs, not per row)
         warm = os.path.join(os.path.dirname(path), "warm-up.parquet")
         if not os.path.exists(warm):
             generate(warm, 50_000)
-        evaluate_files([warm, warm], y_true="y_true", y_score="score", threshold=0.5,
-                       bins=bits, workers=workers, chunk_rows=10_000)  # starts the pool
+        evaluate_files([warm, warm], y_true="y_true", y_score="score", workers=workers,
+                       chunk_rows=10_000, **opts)  # starts the pool
         t0 = time.perf_counter()
-        res = evaluate_files(path, y_true="y_true", y_score="score", threshold=0.5,
-                             bins=bits, workers=workers)
+        res = evaluate_files(path, y_true="y_true", y_score="score", workers=workers, **opts)
         out["seconds"] = time.perf_counter() - t0
-        out["rows"] = res.n_rows
-        out["bins"] = res.scores.values().size
+        state = getattr(res, "state", res)  # (an EvalState, or a report holding one)
+        out["rows"] = state.n_rows
+        out["bins"] = state.scores.values().size
+    elif kind == "arrow-scan":
+        # the floor for any reader: decode both columns of every row group to numpy
+        import pyarrow.parquet as pq
+
+        t0 = time.perf_counter()
+        pf = pq.ParquetFile(path)
+        rows = 0
+        for i in range(pf.num_row_groups):
+            tab = pf.read_row_group(i, columns=["y_true", "score"])
+            y = tab.column("y_true").to_numpy()
+            s = tab.column("score").to_numpy()
+            rows += len(y) + 0 * len(s)
+        out["seconds"] = time.perf_counter() - t0
+        out["rows"] = rows
+    elif kind == "duckdb":
+        import duckdb
+
+        con = duckdb.connect()
+        con.execute("PRAGMA threads=1")  # one core, as the streamer
+        q = (f"SELECT y_true, floor(score * 4096) AS b, count(*) FROM read_parquet('{path}') "
+             "GROUP BY y_true, b")
+        t0 = time.perf_counter()
+        got = con.execute(q).fetchall()
+        out["seconds"] = time.perf_counter() - t0
+        out["bins"] = len(got)
+        out["rows"] = float("nan")
+    elif kind == "polars":
+        os.environ["POLARS_MAX_THREADS"] = "1"
+        import polars as pl
+
+        t0 = time.perf_counter()
+        got = (pl.scan_parquet(path)
+               .group_by(pl.col("y_true"), (pl.col("score") * 4096).floor().alias("b"))
+               .agg(pl.len()).collect())
+        out["seconds"] = time.perf_counter() - t0
+        out["bins"] = got.height
+        out["rows"] = float("nan")
     elif kind == "memory":
         import pyarrow.parquet as pq
 
@@ -194,6 +249,12 @@ def main() -> None:
     ap.add_argument("--sizes", nargs="*", default=["1e6", "1e7", "1e8"])
     ap.add_argument("--dir", default="/tmp/clfeval-bench")
     ap.add_argument("--bits", type=int, default=24)
+    ap.add_argument("--scores", nargs="*", default=list(SCORE_KINDS), choices=SCORE_KINDS,
+                    help="score distributions (one file each)")
+    ap.add_argument("--peers", action="store_true",
+                    help="also a pyarrow scan, DuckDB and polars GROUP BY (one thread each)")
+    ap.add_argument("--default", action="store_true",
+                    help="also evaluate_files with default options (no bins=, no threshold)")
     ap.add_argument("--memory-max", type=float, default=1e8,
                     help="largest N for the in-memory reference")
     ap.add_argument("--pool", action="store_true", help="also time workers=2")
@@ -215,43 +276,52 @@ def main() -> None:
     if args.mllib:
         sizes = sorted(set(sizes) | {int(args.mllib)})
     for n in sizes:
-        path = os.path.join(args.dir, f"preds-{n}.parquet")
-        if not os.path.exists(path):
-            t0 = time.perf_counter()
-            generate(path, n)
-            print(f"{n:>14,} (generated in {time.perf_counter() - t0:.1f} s, "
-                  f"{os.path.getsize(path) / 2**20:,.0f} MiB)")
-        kinds = ["stream"]
-        if args.pool:
-            kinds.append("pool")
-        if n <= args.memory_max:
-            kinds.append("memory")
-        if args.dask and n >= 10**7:
-            kinds.append("dask")
-        if args.spark and n >= 10**7:
-            kinds += ["spark-scan", "spark-groupby", "spark-sql", "spark-arrow"]
-        if args.mllib and n == int(args.mllib):
-            kinds.append("mllib")
-        base = None
-        for kind in kinds:
-            try:
-                r = measure(kind, path, args.bits)
-            except RuntimeError as exc:
-                print(f"{n:>14,} {kind:<18} failed: {str(exc).splitlines()[-1]}")
-                continue
-            sec = r["seconds"]
-            if kind == "stream":
-                base = sec
-            ratio = f"{sec / base:8.2f}x" if base else ""
-            notes = []
-            if "bins" in r:
-                notes.append(f"{int(r['bins']):,} bins")
-            if "startup" in r:
-                notes.append(f"startup {r['startup']:.1f} s")
-            if "auc" in r:
-                notes.append(f"AUROC {r['auc']:.6f}")
-            print(f"{n:>14,} {kind:<18} {sec:9.3f} {n / sec / 1e6:9.1f} {sec / n * 1e9:7.1f} "
-                  f"{r['rss_mib']:12.0f} {ratio:>9}  {', '.join(notes)}", flush=True)
+        for scores in args.scores:
+            run_size(n, scores, args)
+
+
+def run_size(n: int, scores: str, args: Any) -> None:
+    path = os.path.join(args.dir, f"preds-{scores}-{n}.parquet")
+    if not os.path.exists(path):
+        t0 = time.perf_counter()
+        generate(path, n, scores)
+        print(f"{n:>14,} (generated {scores} in {time.perf_counter() - t0:.1f} s, "
+              f"{os.path.getsize(path) / 2**20:,.0f} MiB)")
+    kinds = ["stream"]
+    if args.default:
+        kinds.append("default")
+    if args.peers:
+        kinds += ["arrow-scan", "duckdb", "polars"]
+    if args.pool:
+        kinds.append("pool")
+    if n <= args.memory_max:
+        kinds.append("memory")
+    if args.dask and n >= 10**7:
+        kinds.append("dask")
+    if args.spark and n >= 10**7:
+        kinds += ["spark-scan", "spark-groupby", "spark-sql", "spark-arrow"]
+    if args.mllib and n == int(args.mllib):
+        kinds.append("mllib")
+    base = None
+    for kind in kinds:
+        try:
+            r = measure(kind, path, args.bits)
+        except RuntimeError as exc:
+            print(f"{n:>14,} {kind:<18} failed: {str(exc).splitlines()[-1]}")
+            continue
+        sec = r["seconds"]
+        if kind == "stream":
+            base = sec
+        ratio = f"{sec / base:8.2f}x" if base else ""
+        notes = [scores]
+        if "bins" in r:
+            notes.append(f"{int(r['bins']):,} bins")
+        if "startup" in r:
+            notes.append(f"startup {r['startup']:.1f} s")
+        if "auc" in r:
+            notes.append(f"AUROC {r['auc']:.6f}")
+        print(f"{n:>14,} {kind:<18} {sec:9.3f} {n / sec / 1e6:9.1f} {sec / n * 1e9:7.1f} "
+              f"{r['rss_mib']:12.0f} {ratio:>9}  {', '.join(notes)}", flush=True)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,11 @@ Dask, Spark (both engines where they apply), a merge of shard states
 (``save_state`` / ``merge_states`` and ``clfeval merge --report``) and the CLI's JSON —
 and every report must be equal to the in-memory one: bit-identical counts, equal
 curves, sweep, intervals and warnings. Only provenance (``source``) may differ.
+
+Files and clusters bin scores by default (24 leading bits of the float: bounded memory,
+a certified AUC bound); with ``bins="exact"`` they keep every distinct score as the
+in-memory door does. The default-binned reports of every file door equal each other, and
+their counts equal the exact ones.
 """
 
 from __future__ import annotations
@@ -81,23 +86,34 @@ def test_in_memory_report_is_its_states_report(expected: Report) -> None:
     assert clfeval.report.from_state(expected.state) == expected
 
 
+@pytest.fixture(scope="module")
+def binned(files: dict[str, str]) -> Report:
+    return clfeval.evaluate_files(files["binary"])
+
+
 def test_streamed_file(files: dict[str, str], expected: Report) -> None:
-    r = clfeval.evaluate_files(files["binary"], chunk_rows=700)
+    r = clfeval.evaluate_files(files["binary"], chunk_rows=700, bins="exact")
     assert r.state.n_rows == N
     assert _bare(r) == _bare(expected)
     assert r.confusion.counts.dtype == np.int64
 
 
 def test_process_pool(files: dict[str, str], expected: Report) -> None:
-    r = clfeval.evaluate_files(files["binary"], workers=2, chunk_rows=200)
+    r = clfeval.evaluate_files(files["binary"], workers=2, chunk_rows=200, bins="exact")
     assert _bare(r) == _bare(expected)
 
 
-def test_merge_of_shards_api_and_cli(files: dict[str, str], expected: Report,
+def test_default_binned_files_keep_the_counts(binned: Report, expected: Report) -> None:
+    assert binned.confusion == expected.confusion
+    assert binned.state.scores.is_binned
+    assert abs(binned.roc[0].auc - expected.roc[0].auc) <= binned.roc[0].auc_bound + 1e-15
+
+
+def test_merge_of_shards_api_and_cli(files: dict[str, str], binned: Report,
                                      tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     parts = [clfeval.evaluate_files(files[f"shard{i}"]) for i in range(3)]
     merged = clfeval.merge_states(parts[::-1])  # any order
-    assert _bare(clfeval.report.from_state(merged)) == _bare(expected)
+    assert _bare(clfeval.report.from_state(merged)) == _bare(binned)
     paths = []
     for i, r in enumerate(parts):
         paths.append(str(tmp_path / f"s{i}.json"))
@@ -105,14 +121,14 @@ def test_merge_of_shards_api_and_cli(files: dict[str, str], expected: Report,
     out = tmp_path / "merged.json"
     assert cli_main(["merge", *paths, "--report", "-o", str(out)]) == 0
     capsys.readouterr()
-    assert _bare(from_json(out.read_text())) == _bare(expected)
+    assert _bare(from_json(out.read_text())) == _bare(binned)
 
 
-def test_cli_json(files: dict[str, str], expected: Report,
+def test_cli_json(files: dict[str, str], binned: Report,
                   capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["report", files["binary"], "--format", "json", "--quiet"]) == 0
     r = from_json(capsys.readouterr().out)
-    assert _bare(r) == _bare(expected)
+    assert _bare(r) == _bare(binned)
 
 
 @pytest.mark.filterwarnings("ignore:The inplace keyword")  # inside dask's parquet reader
@@ -121,7 +137,7 @@ def test_dask(files: dict[str, str], expected: Report) -> None:
     import clfeval.dask
 
     ddf = dd.read_parquet(files["binary"], split_row_groups=True)
-    r = clfeval.dask.evaluate(ddf, scheduler="sync")
+    r = clfeval.dask.evaluate(ddf, scheduler="sync", bins="exact")
     assert ddf.npartitions > 1
     assert _bare(r) == _bare(expected)
 
@@ -152,7 +168,7 @@ def test_spark(files: dict[str, str], expected: Report, spark) -> None:  # type:
     import clfeval.spark
 
     df = spark.read.parquet(files["binary"]).repartition(3)
-    r = clfeval.spark.evaluate(df, engine="arrow")
+    r = clfeval.spark.evaluate(df, engine="arrow", bins="exact")
     assert _bare(r) == _bare(expected)
     hard = clfeval.spark.evaluate(df.select("y_true", "y_pred"), engine="sql")
     assert _bare(hard) == _bare(clfeval.evaluate(DATA["y_true"], DATA["y_pred"]))
@@ -162,9 +178,13 @@ def test_multiclass_scores_every_door(files: dict[str, str],
                                       capsys: pytest.CaptureFixture[str]) -> None:
     want = clfeval.evaluate(DATA["label3"], y_score=DATA["proba"])
     assert want.roc and want.metric("roc_auc_macro") is not None
-    assert _bare(clfeval.evaluate_files(files["multi"], chunk_rows=600)) == _bare(want)
+    exact = clfeval.evaluate_files(files["multi"], chunk_rows=600, bins="exact")
+    assert _bare(exact) == _bare(want)
+    binned = clfeval.evaluate_files(files["multi"])
+    assert binned.confusion == want.confusion
+    assert binned.calibration == want.calibration  # calibration has its own declared bins
     assert cli_main(["report", files["multi"], "--format", "json", "--quiet"]) == 0
-    assert _bare(from_json(capsys.readouterr().out)) == _bare(want)
+    assert _bare(from_json(capsys.readouterr().out)) == _bare(binned)
 
 
 def test_json_round_trip_keeps_the_report(expected: Report) -> None:

@@ -40,7 +40,12 @@ def test_dask_binary_and_multiclass_match_in_memory(frame, data, scheduler):
                                  scheduler=scheduler)
     assert res3.confusion == ConfusionMatrix.from_predictions(data["y_true3"], data["y_pred3"])
     assert res3.scores == ScoreCounts.from_scores(data["y_true3"], data["proba"],
-                                                  labels=[0, 1, 2])
+                                                  labels=[0, 1, 2], bits=24)  # the default
+    exact = clfeval.engines.dask.fold(ddf, y_true="label3", y_score=["proba_0", "proba_1",
+                                  "proba_2"], labels=[0, 1, 2], scheduler=scheduler,
+                                  bins="exact")
+    assert exact.scores == ScoreCounts.from_scores(data["y_true3"], data["proba"],
+                                                   labels=[0, 1, 2])
 
 
 def test_dask_equals_streamed_parquet(frame, parquet_file):

@@ -43,20 +43,26 @@ def test_any_split_into_files_and_chunks_equals_one_shot(pair, cuts, chunk_rows,
 
 
 @settings(max_examples=30, deadline=None)
-@given(n=st.integers(2, 120), chunk_rows=st.integers(1, 50), bits=st.sampled_from([None, 6, 30]),
-       bool_labels=st.booleans(), seed=st.integers(0, 2**16))
-def test_binary_scores_any_chunking(n, chunk_rows, bits, bool_labels, seed):
+@given(n=st.integers(2, 120), chunk_rows=st.integers(1, 50),
+       bits=st.sampled_from(["exact", None, 6, 30]),
+       bool_labels=st.booleans(), seed=st.integers(0, 2**16),
+       scores=st.sampled_from(["rounded", "heavy", "negative"]))
+def test_binary_scores_any_chunking(n, chunk_rows, bits, bool_labels, seed, scores):
     rng = np.random.default_rng(seed)
     y = rng.random(n) < 0.5
     y[0], y[1] = True, False  # both classes present
     s = np.round(rng.normal(size=n) * 3, int(rng.integers(0, 3)))
+    if scores == "heavy":  # both signs, magnitudes over many binades
+        s = rng.standard_cauchy(n) * 10.0 ** rng.integers(-40, 40, n)
+    elif scores == "negative":
+        s = -np.abs(s) - 1e-3
     yt = y if bool_labels else y.astype(np.int64) * 2 - 1  # labels -1/1 or False/True
     pos = True if bool_labels else 1
     with tempfile.TemporaryDirectory() as d:
         p = os.path.join(d, "s.npz")
         np.savez(p, y_true=yt, score=s)
         res = fold_files(p, chunk_rows=chunk_rows, bins=bits, pos_label=pos)
-    kw = {} if bits is None else {"bits": bits}
+    kw = {} if bits == "exact" else {"bits": 24 if bits is None else bits}  # None: default
     assert res.scores == ScoreCounts.from_scores(yt, s, pos_label=pos, **kw)
 
 

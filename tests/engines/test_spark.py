@@ -93,7 +93,11 @@ def test_spark_multiclass_and_sql_counts(spark, parquet_file, data):
     ref = ConfusionMatrix.from_predictions(data["y_true3"], data["y_pred3"])
     assert res.confusion == ref
     assert res.scores == ScoreCounts.from_scores(data["y_true3"], data["proba"],
-                                                 labels=[0, 1, 2])
+                                                 labels=[0, 1, 2], bits=24)  # the default
+    exact = clfeval.engines.spark.fold(sdf, y_true="label3", y_score=["proba_0", "proba_1",
+                                   "proba_2"], labels=[0, 1, 2], bins="exact")
+    assert exact.scores == ScoreCounts.from_scores(data["y_true3"], data["proba"],
+                                                   labels=[0, 1, 2])
     sql = clfeval.engines.spark.fold(sdf, y_true="label3", y_pred="pred3", engine="sql")
     assert sql.confusion == ref
     w = clfeval.engines.spark.fold(sdf, y_true="label3", y_pred="pred3", weight="weight",
@@ -107,16 +111,19 @@ def test_spark_excluded_rows_are_counted(spark):
 
     sdf = spark.createDataFrame(
         [(0, 0.1), (1, 0.9), (None, 0.5), (1, float("nan")), (0, 0.3)], "y_true int, score double")
-    res = clfeval.engines.spark.fold(sdf, on_invalid="exclude")
+    res = clfeval.engines.spark.fold(sdf, on_invalid="exclude", bins="exact")
     assert res.excluded.missing_label == 1
     assert res.excluded.nonfinite_score == 1
     assert res.scores == ScoreCounts.from_scores([0, 1, 0], [0.1, 0.9, 0.3])
     sql = clfeval.engines.spark.fold(sdf, on_invalid="exclude", bins=30)
     assert sql.excluded == res.excluded
     assert sql.scores == ScoreCounts.from_scores([0, 1, 0], [0.1, 0.9, 0.3], bits=30)
+    default = clfeval.engines.spark.fold(sdf, on_invalid="exclude")  # SQL, 24-bit bins
+    assert default.excluded == res.excluded
+    assert default.scores == ScoreCounts.from_scores([0, 1, 0], [0.1, 0.9, 0.3], bits=24)
     with pytest.raises(InvalidInputError, match=r"1 row\(s\) of the Spark DataFrame: the label "
                                                 "is missing"):
         clfeval.engines.spark.fold(sdf, bins=30)
     with pytest.raises(FileFormatError, match=r"<spark partition \d+>, row \d, column 'y_true': "
                                               "the label is missing"):
-        clfeval.engines.spark.fold(sdf)
+        clfeval.engines.spark.fold(sdf, bins="exact")

@@ -9,7 +9,13 @@ import pickle
 import numpy as np
 import pytest
 
-from clfeval import ConfusionMatrix, FileFormatError, IncompatibleStateError, InvalidInputError
+from clfeval import (
+    ConfusionMatrix,
+    FileFormatError,
+    IncompatibleStateError,
+    InvalidInputError,
+    InvalidParameterError,
+)
 from clfeval.core.scores import ScoreCounts
 from clfeval.engines import (
     EvalState,
@@ -23,12 +29,14 @@ from clfeval.engines import (
 pytest.importorskip("pyarrow")
 
 
-@pytest.mark.parametrize("bins", [None, 20, [0.25, 0.5, 0.75]])
+@pytest.mark.parametrize("bins", [None, "exact", 20, [0.25, 0.5, 0.75]])
 @pytest.mark.parametrize("workers", [1, 2])
 def test_binary_scores_match_in_memory(parquet_file, data, bins, workers):
+    """Default (24-bit bins), exact, bit bins and declared edges alike."""
     res = fold_files(parquet_file, y_true="y_true", y_score="score", weight="weight",
                          threshold=0.5, bins=bins, workers=workers, chunk_rows=100)
-    kw = {} if bins is None else ({"bits": bins} if isinstance(bins, int) else {"bins": bins})
+    kw = {"bits": 24} if bins is None else {} if bins == "exact" else (
+        {"bits": bins} if isinstance(bins, int) else {"bins": bins})
     ref_sc = ScoreCounts.from_scores(data["y_true"], data["score"],
                                      sample_weight=data["weight"], **kw)
     ref_cm = ConfusionMatrix.from_scores(data["y_true"], data["score"], 0.5,
@@ -43,11 +51,15 @@ def test_multiclass_predictions_and_scores(parquet_file, data):
     for workers in (1, 2):
         res = fold_files(parquet_file, y_true="label3", y_pred="pred3",
                              y_score=["proba_0", "proba_1", "proba_2"], labels=[0, 1, 2],
-                             workers=workers, chunk_rows=333)
+                             workers=workers, chunk_rows=333, bins="exact")
         assert res.confusion == ConfusionMatrix.from_predictions(data["y_true3"],
                                                                  data["y_pred3"])
         assert res.scores == ScoreCounts.from_scores(data["y_true3"], data["proba"],
                                                      labels=[0, 1, 2])
+        default = fold_files(parquet_file, y_true="label3", y_score=["proba_0", "proba_1",
+                                 "proba_2"], labels=[0, 1, 2], workers=workers, chunk_rows=333)
+        assert default.scores == ScoreCounts.from_scores(data["y_true3"], data["proba"],
+                                                         labels=[0, 1, 2], bits=24)
 
 
 def test_detected_columns_and_per_class_labels(tmp_path, data):
@@ -58,7 +70,7 @@ def test_detected_columns_and_per_class_labels(tmp_path, data):
     pq.write_table(pa.table({"target": data["y_true3"], "proba_0": data["proba"][:, 0],
                              "proba_1": data["proba"][:, 1], "proba_2": data["proba"][:, 2]}),
                    p, row_group_size=500)
-    res = fold_files(str(p))
+    res = fold_files(str(p), bins="exact")
     assert res.scores == ScoreCounts.from_scores(data["y_true3"], data["proba"],
                                                  labels=[0, 1, 2])
     # no prediction column: the arg-max class is the prediction, as in clfeval.evaluate
@@ -116,7 +128,7 @@ def test_invalid_rows_excluded_and_counted(tmp_path):
     rows = ["y_true,score,weight", "1,0.9,1", "0,0.2,1", ",0.5,1", "1,abc,1", "0,inf,1",
             "1,0.7,-2", "2,0.4,1", "0,,1", "1,0.8,"]
     p.write_text("\n".join(rows) + "\n")
-    res = fold_files(str(p), labels=[0, 1], on_invalid="exclude")
+    res = fold_files(str(p), labels=[0, 1], on_invalid="exclude", bins="exact")
     ex = res.excluded
     assert (ex.missing_label, ex.unknown_label, ex.bad_score, ex.nonfinite_score,
             ex.missing_score, ex.bad_weight, ex.missing_weight) == (1, 1, 1, 1, 1, 1, 1)
@@ -235,7 +247,7 @@ def test_exact_state_converts_to_bins_like_in_memory(parquet_file, data):
 
     with pytest.warns(ScoreBinningWarning, match="exceed max_distinct=200"):
         res = fold_files(parquet_file, y_true="y_true", y_score="score", max_distinct=200,
-                             chunk_rows=500)
+                             chunk_rows=500, bins="exact")
     assert res.scores.converted
     with pytest.warns(ScoreBinningWarning):
         ref = ScoreCounts.from_scores(data["y_true"], data["score"], max_distinct=200)
@@ -282,7 +294,12 @@ def test_multiclass_string_labels_from_column_names(tmp_path):
     p = tmp_path / "m.csv"
     p.write_text("label,proba_cat,proba_dog,proba_eel\n"
                  "cat,0.7,0.2,0.1\ndog,0.1,0.8,0.1\neel,0.3,0.3,0.4\ncat,0.5,0.4,0.1\n")
-    res = fold_files(str(p))
+    res = fold_files(str(p), bins="exact")
     y = ["cat", "dog", "eel", "cat"]
     s = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4], [0.5, 0.4, 0.1]])
     assert res.scores == ScoreCounts.from_scores(y, s, labels=["cat", "dog", "eel"])
+
+
+def test_unknown_bins_word_is_refused(parquet_file):
+    with pytest.raises(InvalidParameterError, match="bins must be an int"):
+        fold_files(parquet_file, y_true="y_true", y_score="score", bins="fast")

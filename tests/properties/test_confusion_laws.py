@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import warnings
 from typing import Any
 
 import numpy as np
@@ -145,3 +146,25 @@ def test_merging_different_labels_is_refused() -> None:
         _ = c + d
     with pytest.raises(IncompatibleStateError, match="pos_label"):
         _ = a.with_pos_label("a") + a.with_pos_label("b")
+
+
+@SETTINGS
+@given(label_pairs(max_n=60), st.data())
+def test_labels_and_counts_match_sklearn_with_zero_weights(data: Any, draw: Any) -> None:
+    """Zero-weight rows still name their labels (scikit-learn's label set), whatever
+    the encoding path (small int range, sparse ids, strings)."""
+    from sklearn.metrics import confusion_matrix
+
+    yt, yp, _ = data
+    n = len(yt)
+    w = np.array(draw.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))) * 0.5
+    cm = ConfusionMatrix.from_predictions(yt, yp, sample_weight=w)
+    ref_labels = np.unique(np.concatenate([yt, yp]))
+    assert list(cm.labels) == ref_labels.tolist()
+    if not w.any():  # scikit-learn refuses all-zero weights; the matrix is all zeros
+        assert not cm.counts.any()
+        return
+    with warnings.catch_warnings():  # scikit-learn warns about a single label
+        warnings.simplefilter("ignore", UserWarning)
+        ref = confusion_matrix(yt, yp, sample_weight=w, labels=ref_labels)
+    np.testing.assert_array_equal(cm.counts, ref)

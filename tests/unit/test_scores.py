@@ -279,3 +279,169 @@ def test_merge_past_max_distinct_converts_and_bound_holds():
     res = roc_auc(merged)
     assert res.binned
     assert res.lower <= exact <= res.upper
+
+
+def _unkind_scores(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Scores users have besides probabilities: signed margins, heavy tails, float32."""
+    if kind == "signed":
+        return rng.normal(size=n) * 3.0
+    if kind == "heavy":  # Cauchy-like: both signs, magnitudes over many binades
+        return rng.standard_cauchy(n) * 10.0 ** rng.integers(-30, 30, n)
+    if kind == "extreme":  # binades over the whole float range: the sort fallback
+        return rng.choice([-1.0, 1.0], n) * 10.0 ** rng.uniform(-300, 300, n)
+    if kind == "negative":
+        return -rng.exponential(size=n)
+    if kind == "ties":
+        return np.round(rng.normal(size=n), 1)
+    return rng.random(n).astype(np.float32).astype(np.float64)
+
+
+@pytest.mark.parametrize("kind", ["signed", "heavy", "extreme", "negative", "ties", "prob32"])
+@pytest.mark.parametrize("bits", [8, 16, 24, 40])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_binned_kernel_matches_keys_on_unkind_scores(kind, bits, weighted):
+    """The one kernel's bins (dense, binade-compacted or sorted) equal a brute-force
+    grouping of Binning.keys, for scores of both signs and any magnitude."""
+    from clfeval.core.scores import score_tables
+
+    rng = np.random.default_rng(bits)
+    n = 3000
+    s = _unkind_scores(kind, n, rng)
+    y = rng.integers(0, 3, n)
+    w = rng.integers(0, 4, n) * 0.5 if weighted else None
+    b = Binning.from_bits(bits)
+    keys = b.keys(s)
+    keep = np.ones(n, bool) if w is None else w > 0
+    uk, inv = np.unique(keys[keep], return_inverse=True)
+    ref = np.zeros((3, uk.size))
+    np.add.at(ref, (y[keep], inv), 1.0 if w is None else w[keep])
+    ((v, wt),) = score_tables(s, y, 3, w, b)
+    np.testing.assert_array_equal(v, b.floors(uk))
+    np.testing.assert_array_equal(wt, ref)
+    assert wt.dtype == (np.int64 if w is None else np.float64)
+
+
+@pytest.mark.parametrize("kind", ["signed", "heavy", "extreme", "ties", "prob32"])
+def test_exact_kernel_matches_brute_force_on_unkind_scores(kind):
+    rng = np.random.default_rng(7)
+    s = _unkind_scores(kind, 500, rng)
+    y = rng.integers(0, 2, 500)
+    v, p, q = ScoreCounts.from_scores(y, s, max_distinct=None).binary_table()
+    rv, rp, rq = _naive_table(y, s)
+    np.testing.assert_array_equal(v, rv)
+    np.testing.assert_array_equal(p, rp)
+    np.testing.assert_array_equal(q, rq)
+
+
+def test_integer_weights_give_integer_tables():
+    from clfeval.core.scores import score_tables
+
+    ((v, w),) = score_tables(np.array([0.5, 0.5, -2.0]), np.array([1, 0, 1]), 2,
+                             np.array([3, 0, 2]))
+    assert v.tolist() == [-2.0, 0.5] and w.tolist() == [[0, 0], [2, 3]] and w.dtype == np.int64
+
+
+@pytest.mark.parametrize("kind", ["signed", "heavy", "prob32"])
+def test_float32_scores_bin_like_their_float64_values(kind):
+    from clfeval.core.scores import score_tables
+
+    rng = np.random.default_rng(3)
+    s = _unkind_scores(kind, 2000, rng).astype(np.float32)
+    y = rng.integers(0, 2, 2000).astype(bool)
+    b = Binning.from_bits(20)
+    ((v32, w32),) = score_tables(s, y, 2, None, b)
+    ((v64, w64),) = score_tables(s.astype(np.float64), y, 2, None, b)
+    np.testing.assert_array_equal(v32, v64)
+    np.testing.assert_array_equal(w32, w64)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_confusion_at_equals_counting_the_rows(seed):
+    from clfeval import ConfusionMatrix
+
+    rng = np.random.default_rng(seed)
+    n = 300
+    y = rng.choice(["neg", "pos"], n)
+    s = np.round(rng.normal(size=n), 1)
+    w = rng.integers(0, 3, n) * 0.5 if seed % 2 else None
+    for pl in ("pos", "neg"):
+        sc = ScoreCounts.from_scores(y, s, pos_label=pl, sample_weight=w)
+        for t in (-5.0, -0.3, 0.0, 0.1, 0.25, 9.0):
+            ref = ConfusionMatrix.from_predictions(
+                y, np.where(s >= t, pl, "neg" if pl == "pos" else "pos"),
+                labels=["neg", "pos"], sample_weight=w, pos_label=pl)
+            assert sc.confusion_at(t) == ref
+    # multiclass one-vs-rest of column k
+    yk = rng.integers(0, 3, n)
+    sk = rng.normal(size=(n, 3)).round(1)
+    mc = ScoreCounts.from_scores(yk, sk)
+    for k in range(3):
+        ref = ConfusionMatrix.from_predictions(yk == k, sk[:, k] >= 0.2, labels=[False, True],
+                                               pos_label=True)
+        assert mc.confusion_at(0.2, column=k) == ref
+
+
+@pytest.mark.parametrize("k", [3, 40])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("bits", [None, 12])
+def test_many_class_state_matches_brute_force_and_merges_exactly(k, weighted, bits):
+    """K-class columns are stored sparsely; every table read from them equals a brute
+    force count, shards merge bit for bit, and the state round-trips."""
+    rng = np.random.default_rng(k)
+    n = 600
+    y = rng.integers(0, k, n)
+    s = np.round(rng.normal(size=(n, k)), 2)
+    w = rng.integers(0, 3, n) * 0.5 if weighted else None
+    kw = {} if bits is None else {"bits": bits}
+    sc = ScoreCounts.from_scores(y, s, labels=list(range(k)), sample_weight=w, **kw)
+    ww = np.ones(n) if w is None else w
+    b = None if bits is None else Binning.from_bits(bits)
+    for c in (0, k // 2, k - 1):
+        col = s[:, c] if b is None else b.floors(b.keys(s[:, c]))
+        keep = ww > 0
+        vals = np.unique(col[keep])
+        dense = np.array([[ww[keep & (y == j) & (col == v)].sum() for v in vals]
+                          for j in range(k)])
+        np.testing.assert_array_equal(sc.values(c), vals)
+        np.testing.assert_array_equal(sc.weights(c), dense)
+        v, p, q = sc.ovr_table(c)
+        np.testing.assert_array_equal(p, dense[c])
+        np.testing.assert_array_equal(q, dense.sum(axis=0) - dense[c])
+        other = (c + 1) % k
+        v, p, q = sc.ovo_table(c, other)
+        m = (dense[c] + dense[other]) > 0
+        np.testing.assert_array_equal(v, vals[m])
+        np.testing.assert_array_equal(p, dense[c][m])
+        np.testing.assert_array_equal(q, dense[other][m])
+    np.testing.assert_array_equal(sc.total_weight(),
+                                  [ww[y == j].sum() for j in range(k)])
+    cuts = [0, 100, 101, 350, n]
+    parts = [ScoreCounts.from_scores(y[a:e], s[a:e], labels=list(range(k)),
+                                     sample_weight=None if w is None else w[a:e], **kw)
+             for a, e in zip(cuts[:-1], cuts[1:], strict=True)]
+    assert sum(parts[1:], parts[0]) == sc
+    assert sum(reversed(parts[:-1]), parts[-1]) == sc
+    assert ScoreCounts.from_dict(json.loads(json.dumps(sc.to_dict()))) == sc
+    assert pickle.loads(pickle.dumps(sc)) == sc
+
+
+def test_many_class_state_memory_is_linear_in_k_times_n():
+    """The state of N×K scores holds at most N cells per column (never K·N)."""
+    rng = np.random.default_rng(0)
+    n, k = 2000, 300
+    sc = ScoreCounts.from_scores(rng.integers(0, k, n), rng.random((n, k)),
+                                 labels=list(range(k)))
+    cells = sum(sc._weights[c].w.size for c in range(k))
+    assert cells <= n * k
+
+
+@pytest.mark.parametrize("kind", ["signed", "ties", "prob32"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_float32_scores_give_the_state_of_their_float64_values(kind, weighted):
+    rng = np.random.default_rng(11)
+    s = _unkind_scores(kind, 3000, rng).astype(np.float32)
+    y = rng.integers(0, 2, 3000)
+    w = rng.integers(0, 3, 3000) * 0.5 if weighted else None
+    a = ScoreCounts.from_scores(y, s, sample_weight=w, max_distinct=None)
+    b = ScoreCounts.from_scores(y, s.astype(np.float64), sample_weight=w, max_distinct=None)
+    assert a == b and a.values().dtype == np.float64

@@ -131,7 +131,14 @@ def _count_small_int(
         o0 = lo - glo
         full[o0 : o0 + rb, o0 : o0 + rb] += cnt.reshape(rb, rb)
     lo = glo
-    present = np.flatnonzero(full.any(axis=0) | full.any(axis=1))
+    if w is not None and not w.all():
+        # zero-weight rows leave zero cells but their labels are present (as scikit-learn)
+        seen = np.zeros(r, dtype=bool)
+        seen[np.unique(yt) - lo] = True
+        seen[np.unique(yp) - lo] = True
+        present = np.flatnonzero(seen)
+    else:
+        present = np.flatnonzero(full.any(axis=0) | full.any(axis=1))
     values = present + lo
     if declared is None:
         labels = tuple(bool(v) if is_bool else int(v) for v in values)

@@ -36,7 +36,7 @@ import math
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -52,6 +52,9 @@ from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParam
 from ._state import check_header, label_types, restore_labels
 from .labels import encode_binary_true, resolve_pos_label, to_python, validate_labels
 
+if TYPE_CHECKING:
+    from .counts import ConfusionMatrix
+
 __all__ = ["Binning", "ScoreBinningWarning", "ScoreCounts"]
 
 SCHEMA = "clfeval.ScoreCounts"
@@ -63,9 +66,10 @@ Array = npt.NDArray[Any]
 FloatArray = npt.NDArray[np.float64]
 
 _SIGN = np.uint64(1 << 63)
+_LOW63 = np.int64((1 << 63) - 1)
+# rows per cache-sized block of the in-place key arithmetic
+_BLOCK = 1 << 14
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
-# dense bincount over the key range when it is at most this many bins (else sort)
-_DENSE_BINS = 1 << 26
 
 
 class ScoreBinningWarning(UserWarning):
@@ -166,22 +170,13 @@ class Binning:
             if kmin:
                 idx -= kmin
             return idx, kmin, kmax - kmin + 1
-        shift = np.uint64(64 - self.bits)
-        kmin = int(order_keys(np.array([lo]))[0] >> shift)
-        kmax = int(order_keys(np.array([hi]))[0] >> shift)
-        if lo > 0.0:  # positive floats: the raw bits are already order keys (minus the sign)
-            u = s.view(np.uint64) >> shift
-            u -= np.uint64(kmin - (1 << (self.bits - 1)) if self.bits < 64 else kmin ^ (1 << 63))
-        else:
-            u = (s + 0.0).view(np.uint64)  # a copy; also folds -0.0 into 0.0
-            neg = u >> np.uint64(63)
-            np.subtract(np.uint64(0), neg, out=neg)
-            neg |= _SIGN
-            u ^= neg
-            del neg
-            u >>= shift
-            u -= np.uint64(kmin)
-        return u.view(np.int64), kmin, kmax - kmin + 1
+        shift = 64 - self.bits
+        kmin = int(order_keys(np.array([lo]))[0] >> np.uint64(shift))
+        kmax = int(order_keys(np.array([hi]))[0] >> np.uint64(shift))
+        if self.bits == 64:
+            return (order_keys(s) - np.uint64(kmin)).view(np.int64), kmin, kmax - kmin + 1
+        out, _ = _bit_offsets(s, self.bits, kmin, not lo >= 0.0)
+        return out, kmin, kmax - kmin + 1
 
     def key_floors(self, offset: Array, kmin: int) -> FloatArray:
         """Floors of bins given as offsets from ``kmin``."""
@@ -211,8 +206,41 @@ class Binning:
         raise IncompatibleStateError(f"unknown binning {d!r}")
 
 
+def _bit_offsets(
+    s: FloatArray, bits: int, kmin: int, signed: bool, low: int = 0, span: int = 0
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_] | None]:
+    """``(order_key(s) >> (64 - bits)) - kmin`` as int64 (``bits`` < 64), and with
+    ``low > 0`` also which groups ``offset >> low`` occur (of ``span >> low`` + 1).
+
+    The order key as a signed integer is the float's bits for x >= +0.0 and
+    ``bits ^ (2**63 - 1)`` for x < 0, and ``key >> shift == (signed >> shift) +
+    2**(bits-1)``. Computed block by block in cache, into one output array.
+    """
+    shift = 64 - bits
+    base = np.int64(kmin - (1 << (bits - 1)))
+    n = s.size
+    out = np.empty(n, dtype=np.int64)
+    outf = out.view(np.float64)
+    tmp = np.empty(min(n, _BLOCK), dtype=np.int64)
+    present = np.zeros((span >> low) + 1, dtype=bool) if low > 0 else None
+    for a in range(0, n, _BLOCK):
+        o = out[a:a + _BLOCK]
+        t = tmp[:o.size]
+        np.add(s[a:a + _BLOCK], 0.0, out=outf[a:a + _BLOCK])  # also -0.0 -> +0.0
+        if signed:
+            np.right_shift(o, 63, out=t)
+            np.bitwise_and(t, _LOW63, out=t)
+            np.bitwise_xor(o, t, out=o)
+        np.right_shift(o, shift, out=o)
+        np.subtract(o, base, out=o)
+        if present is not None:
+            np.right_shift(o, low, out=t)
+            present[t] = True
+    return out, present
+
+
 # ------------------------------------------------------------ table building
-def _runs(v: FloatArray) -> npt.NDArray[np.intp]:
+def _runs(v: Array) -> npt.NDArray[np.intp]:
     """Start index of each run of equal values in a sorted array."""
     if v.size == 0:
         return np.zeros(0, dtype=np.intp)
@@ -222,12 +250,14 @@ def _runs(v: FloatArray) -> npt.NDArray[np.intp]:
     return np.flatnonzero(flag)
 
 
-def _merge(a: FloatArray, wa: Array, b: FloatArray, wb: Array) -> tuple[FloatArray, Array]:
+def _merge(a: FloatArray, wa: Any, b: FloatArray, wb: Any) -> tuple[FloatArray, Any]:
     """Merge two tables (strictly increasing values, (K, U) weights) by value.
 
     A stable argsort of the two concatenated runs (a linear timsort merge); equal
     values, at most one from each side, are added — exactly for integer weights.
     """
+    if isinstance(wa, _Sparse):
+        return _merge_sparse(a, wa, b, wb)
     dt = np.result_type(wa, wb)
     if a.size == 0:
         return b, wb.astype(dt, copy=False)
@@ -276,7 +306,7 @@ def _table_binary_unweighted(
     """
     n = s.size
     n_pos = int(np.count_nonzero(is_pos))
-    v = np.empty(n, dtype=np.float64)
+    v = np.empty(n, dtype=s.dtype)  # float32 scores sort as float32 (half the bytes)
     np.compress(is_pos, s, out=v[:n_pos])
     np.compress(~is_pos, s, out=v[n_pos:])
     v[:n_pos].sort()
@@ -296,98 +326,386 @@ def _table_binary_unweighted(
         w[pos_i] = pos
         np.logical_not(pos, out=pos)
         w[1 - pos_i] = pos
-        return vs, w
-    starts = np.flatnonzero(flag)
+        return vs.astype(np.float64, copy=False), w
+    # positives per run from a running count at the run ends (reduceat over many
+    # short runs is slow)
+    ends = np.flatnonzero(flag[1:])  # index of the last element of each run but the last
     del flag
-    cnt = np.diff(np.append(starts, n))
+    starts = np.empty(u, dtype=np.intp)
+    starts[0] = 0
+    np.add(ends, 1, out=starts[1:])
+    cum = np.cumsum(pos, dtype=np.int64)
     w = np.empty((2, u), dtype=np.int64)
-    w[pos_i] = np.add.reduceat(pos, starts, dtype=np.int64)
-    w[1 - pos_i] = cnt - w[pos_i]
-    return vs[starts], w
+    at_end = w[pos_i]
+    np.take(cum, ends, out=at_end[:-1])
+    at_end[-1] = cum[-1]
+    del cum
+    np.subtract(at_end[1:], at_end[:-1].copy(), out=at_end[1:])
+    cnt = np.diff(starts, append=n)
+    np.subtract(cnt, at_end, out=w[1 - pos_i])
+    return vs[starts].astype(np.float64, copy=False), w
 
 
-_MAX_RUN_CLASSES = 64
+# dense bincount over a (compacted) key range while it holds at most this many cells
+# per row of the chunk (or _MIN_DENSE cells): beyond it a sort is cheaper
+_DENSE_PER_ROW = 4
+_MIN_DENSE = 1 << 20
+# binned keys are compacted by their leading (sign + exponent) bits: only the
+# binades holding scores get dense cells, so signed and heavy-tailed scores stay dense
+_BINADE_BITS = 12
 
 
-def _class_groups(
-    codes: npt.NDArray[np.intp], k: int
-) -> tuple[list[npt.NDArray[np.bool_]], npt.NDArray[np.intp]]:
-    """Masks of each class and the run boundaries of a class-grouped buffer."""
-    masks = [codes == c for c in range(k)]
-    bounds = np.zeros(k + 1, dtype=np.intp)
-    np.cumsum([int(np.count_nonzero(m)) for m in masks], out=bounds[1:])
-    return masks, bounds
+def _dense_table(
+    idx: Array, span: int, codes: Array, w: Array | None, k: int,
+    lut: Array | None = None, low: int = 0,
+) -> tuple[Array, Array]:
+    """Counts per (offset, class) with one ``bincount``; ``idx`` is consumed.
+
+    With ``lut``, offsets are first compacted: ``lut[idx >> low] << low | idx & mask``.
+    Returns the occupied (compacted) offsets and their (k, U) weights.
+    """
+    n = idx.size
+    tmp = np.empty(min(n, _BLOCK), dtype=np.int64) if lut is not None else None
+    mask = (1 << low) - 1
+    for a in range(0, n, _BLOCK):  # block by block, in cache
+        o = idx[a:a + _BLOCK]
+        if lut is not None:
+            assert tmp is not None
+            t = tmp[:o.size]
+            np.right_shift(o, low, out=t)
+            np.take(lut, t, out=t, mode="clip")  # (not "raise": it buffers)
+            np.left_shift(t, low, out=t)
+            np.bitwise_and(o, mask, out=o)
+            np.bitwise_or(o, t, out=o)
+        if k == 2:
+            np.left_shift(o, 1, out=o)
+        else:
+            np.multiply(o, k, out=o)
+        np.add(o, codes[a:a + _BLOCK], out=o, casting="unsafe")
+    if w is None:
+        c = np.bincount(idx, minlength=span * k).astype(np.int64, copy=False)
+    else:
+        c = np.bincount(idx, weights=w, minlength=span * k)
+    del idx
+    return _occupied(c, span, k)
 
 
-def _table_runs(
-    col: FloatArray,
-    groups: tuple[list[npt.NDArray[np.bool_]], npt.NDArray[np.intp]],
-    k: int,
-) -> tuple[FloatArray, Array]:
-    """Exact unweighted K-class table of one score column without an argsort of random
-    data: each class's scores are sorted in place in its own run of one buffer, and a
-    stable argsort merges the K sorted runs (timsort: linear per merge level)."""
-    masks, bounds = groups
-    n = col.size
-    v = np.empty(n, dtype=np.float64)
-    for c in range(k):
-        part = v[bounds[c]:bounds[c + 1]]
-        np.compress(masks[c], col, out=part)
-        part.sort()
-    order = np.argsort(v, kind="stable")
-    vs = v.take(order)
-    del v
-    cls = np.searchsorted(bounds[1:], order, side="right")
-    del order
-    starts = _runs(vs)
-    gid = np.zeros(n, dtype=np.intp)
-    gid[starts[1:]] = 1
-    np.cumsum(gid, out=gid)
-    gid *= k
-    gid += cls
-    u = starts.size
-    counts = np.bincount(gid, minlength=u * k).astype(np.int64, copy=False)
-    return vs[starts], np.ascontiguousarray(counts.reshape(u, k).T)
+def _occupied(c: Array, span: int, k: int) -> tuple[Array, Array]:
+    """Rows of a flat (span, k) count array with any weight, as (rows, (k, U) weights).
+
+    (Weights are non-negative, so a cell's bits are zero exactly when it is empty;
+    columns are read with strided views: reductions over a short last axis are slow.)
+    """
+    bits = c.view(np.int64).reshape(span, k)
+    any_ = bits[:, 0].copy()
+    for j in range(1, k):
+        any_ |= bits[:, j]
+    nz = np.flatnonzero(any_)
+    cs = c.reshape(span, k)
+    out = np.empty((k, nz.size), dtype=c.dtype)
+    for j in range(k):
+        np.take(cs[:, j], nz, out=out[j])
+    return nz, out
 
 
 def _table_binned(
     s: FloatArray,
-    lo: float,
-    hi: float,
-    codes: npt.NDArray[np.intp] | npt.NDArray[np.bool_],
+    codes: Array,
     w: FloatArray | None,
     k: int,
     binning: Binning,
 ) -> tuple[FloatArray, Array]:
-    """Binned table: a dense ``bincount`` over the key range, or a sort when it is wide."""
-    if s.size == 0:
+    """Binned table of one column: a dense ``bincount`` over the bin keys.
+
+    Bit bins of scores of both signs and many magnitudes span a wide key range (every
+    binade between the smallest and the largest |score|); the keys are then compacted
+    to the binades that hold scores (a bincount of the leading bits), so the dense
+    count stays proportional to the occupied range. A sort is the last resort.
+    """
+    n = s.size
+    if n == 0:
         return np.zeros(0), np.zeros((k, 0), dtype=np.int64 if w is None else np.float64)
-    idx, kmin, span = binning.offset_keys(s, lo, hi)
-    if span <= max(_DENSE_BINS, 4 * s.size) and span * k <= 1 << 31:
-        if k == 2:
-            idx <<= 1
-        else:
-            idx *= k
-        np.add(idx, codes, out=idx, casting="unsafe")
-        if w is None:
-            c = np.bincount(idx, minlength=span * k).astype(np.int64, copy=False)
-        else:
-            c = np.bincount(idx, weights=w, minlength=span * k)
-        del idx
-        c = c.reshape(span, k)
-        nz = np.flatnonzero(c.any(axis=1))
-        return binning.key_floors(nz, kmin), np.ascontiguousarray(c[nz].T)
-    fl = binning.key_floors(idx, kmin)
-    return _table_general(fl, codes.astype(np.intp), w, k)
+    lo, hi = float(s.min()), float(s.max())
+    limit = max(_MIN_DENSE, _DENSE_PER_ROW * n) // k
+    if binning.kind == "bits" and binning.bits > _BINADE_BITS and binning.bits < 64:
+        shift = np.uint64(64 - binning.bits)
+        kmin = int(order_keys(np.array([lo]))[0] >> shift)
+        span = int(order_keys(np.array([hi]))[0] >> shift) - kmin + 1
+        low = binning.bits - _BINADE_BITS if span > limit else 0
+        idx, present = _bit_offsets(s, binning.bits, kmin, not lo >= 0.0, low, span)
+        if present is not None:
+            # compact the keys to the binades holding scores
+            occupied = np.flatnonzero(present)
+            if occupied.size << low <= limit:
+                lut = np.cumsum(present, dtype=np.int64)
+                lut -= 1
+                nz, wt = _dense_table(idx, occupied.size << low, codes, w, k, lut, low)
+                off = (occupied[nz >> low] << low) | (nz & ((1 << low) - 1))
+                return binning.key_floors(off, kmin), wt
+    else:
+        idx, kmin, span = binning.offset_keys(s, lo, hi)
+    if span <= limit:
+        nz, wt = _dense_table(idx, span, codes, w, k)
+        return binning.key_floors(nz, kmin), wt
+    return _table_general(binning.key_floors(idx, kmin), codes.astype(np.intp), w, k)
 
 
-def _rebin(values: FloatArray, w: Array, binning: Binning) -> tuple[FloatArray, Array]:
+def score_tables(
+    y_score: Array,
+    codes: Array,
+    k: int,
+    sample_weight: Array | None = None,
+    binning: Binning | None = None,
+) -> list[tuple[FloatArray, Array]]:
+    """The score-table kernel: per score column, (values, (k, U) weights).
+
+    Every door (in memory, the file streamer, the process pool, Dask, Spark's Arrow
+    fold) turns its rows into a score state with this one function.
+
+    Parameters
+    ----------
+    y_score : ndarray of shape (N,) or (N, C)
+        Finite scores (any float or integer dtype).
+    codes : ndarray of shape (N,)
+        Class codes in ``0 … k-1`` (bool for two classes: ``True`` is code 1).
+    k : int
+        Number of classes (rows of each weight table).
+    sample_weight : ndarray of shape (N,), optional
+        Non-negative weights (float, or integer counts); zero-weight rows are left out.
+    binning : Binning, optional
+        ``None``: exact (one entry per distinct score); else the bins.
+
+    Returns
+    -------
+    list of (values, weights)
+        Strictly increasing values (distinct scores, or bin lower edges) and the
+        weight of each class at each value: int64 counts without weights, float64
+        with float weights, int64 with integer weights.
+
+    Examples
+    --------
+    >>> [(v.tolist(), w.tolist()) for v, w in score_tables(
+    ...     np.array([0.5, -1.0, 0.5]), np.array([True, False, False]), 2)]
+    [([-1.0, 0.5], [[1, 1], [0, 1]])]
+    """
+    s = np.asarray(y_score)
+    if s.dtype != np.float64 and not (s.dtype == np.float32 and s.ndim == 1 and (
+            (binning is None and sample_weight is None and k == 2)
+            or (binning is not None and binning.kind == "bits"))):
+        # (float32 scores are read as they are by bit bins, block by block, and by
+        # the binary sort: every float32 is exactly a float64)
+        s = s.astype(np.float64)
+    c = np.asarray(codes)
+    if c.dtype == np.bool_:
+        c = c.view(np.uint8)
+    w = sample_weight
+    int_w = w is not None and w.dtype.kind in "biu"
+    if int_w:
+        assert w is not None
+        w = w.astype(np.float64)
+    if w is not None and not w.all():
+        keep = w > 0  # zero-weight rows do not enter the state (as scikit-learn)
+        s, c, w = s[keep], c[keep], w[keep]
+    out: list[tuple[FloatArray, Any]] = []
+    if s.ndim == 2:  # K-class columns: sparse cells, O(N) per column whatever K
+        wc = np.rint(w).astype(np.int64) if int_w and w is not None else w
+        for j in range(s.shape[1]):
+            col = np.ascontiguousarray(s[:, j])  # one column at a time (memory)
+            if binning is not None and col.size:
+                idx, kmin, _ = binning.offset_keys(col, float(col.min()), float(col.max()))
+                col = binning.key_floors(idx, kmin)
+            out.append(_sparse_table(col, c, wc, k))
+        return out
+    for col in [s] if s.ndim == 1 else []:
+        if binning is not None:
+            v, wt = _table_binned(col, c, w, k, binning)
+        elif w is not None or k > 2:
+            v, wt = _table_general(col, c.astype(np.intp, copy=False), w, k)
+        else:
+            v, wt = _table_binary_unweighted(col, c.astype(bool, copy=False), 1)
+        if int_w:
+            wt = np.rint(wt).astype(np.int64)
+        out.append((v, wt))
+    return out
+
+
+def _rebin(values: FloatArray, w: Any, binning: Binning) -> tuple[FloatArray, Any]:
     """Map an exact (sorted) table onto bins: sorted keys, summed per run."""
+    if isinstance(w, _Sparse):
+        return _rebin_sparse(values, w, binning)
     if values.size == 0:
         return values, w
     fl = binning.floors(binning.keys(values))
     starts = _runs(fl)
     return fl[starts], np.add.reduceat(w, starts, axis=1)
+
+
+# ------------------------------------------------------- sparse K-class tables
+def _small_int(n: int) -> type[np.signedinteger[Any]]:
+    return np.int16 if n < 1 << 15 else (np.int32 if n < 1 << 31 else np.int64)
+
+
+class _Sparse:
+    """The (K, U) weights of one K-class score column, stored by their non-zero cells.
+
+    Each row of the data adds weight to one cell, so a column holds at most
+    ``min(N, K·U)`` cells: a K-class state costs O(K·N) memory, never the K²·N of K
+    dense (K, U) tables. Cells are sorted by (value index, class), without zeros.
+    """
+
+    __slots__ = ("_by_class", "_vid", "cls", "k", "u", "w")
+
+    def __init__(self, vid: Array, cls: Array, w: Array, k: int, u: int) -> None:
+        # one cell per value (distinct scores): the value index is implicit
+        self._vid = None if vid.size == u else vid.astype(_small_int(u), copy=False)
+        self.cls = cls.astype(_small_int(k), copy=False)
+        if w.dtype.kind in "biu":  # counts: int32 cells while they fit (read as int64)
+            w = w.astype(np.int32 if w.size == 0 or int(w.max()) < 1 << 31 else np.int64,
+                         copy=False)
+        self.w = w
+        self.k = k
+        self.u = u
+        self._by_class: tuple[Array, Array] | None = None
+        for a in (self._vid, self.cls, self.w):
+            if a is not None:
+                a.setflags(write=False)
+
+    @property
+    def vid(self) -> Array:
+        """Value index of each cell."""
+        if self._vid is None:
+            return np.arange(self.u, dtype=_small_int(self.u))
+        return self._vid
+
+    @classmethod
+    def from_dense(cls, w: Array) -> _Sparse:
+        vid, c = np.nonzero(w.T)  # row-major over (value, class): the canonical order
+        return cls(vid, c, w.T[vid, c], w.shape[0], w.shape[1])
+
+    @classmethod
+    def from_cells(cls, vid: Array, c: Array, w: Array, k: int, u: int) -> _Sparse:
+        """Cells in any order, possibly repeated: summed and sorted (exact for ints)."""
+        key = vid.astype(np.int64) * k
+        key += c
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        ww = w[order]
+        if ww.dtype.kind in "biu":
+            ww = ww.astype(np.int64, copy=False)  # sums of int32 cells may need 64 bits
+        starts = _runs(key)
+        if starts.size != key.size:
+            key = key[starts]
+            ww = np.add.reduceat(ww, starts)
+        nz = ww != 0
+        if not nz.all():
+            key, ww = key[nz], ww[nz]
+        return cls(key // k, key % k, ww, k, u)
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """float64 (weights) or int64 (counts), as the dense tables."""
+        return np.dtype(np.float64 if self.w.dtype.kind == "f" else np.int64)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.k, self.u)
+
+    def dense(self) -> Array:
+        out = np.zeros((self.k, self.u), dtype=self.dtype)
+        out[self.cls, self.vid] = self.w
+        return out
+
+    def tolist(self) -> list[Any]:
+        return list(self.dense().tolist())
+
+    def total(self) -> Array:
+        """Weight of all classes at each value."""
+        if self._vid is None:
+            return self.w.astype(self.dtype)
+        t = np.bincount(self._vid, weights=self.w, minlength=self.u)
+        return np.rint(t).astype(np.int64) if self.w.dtype.kind != "f" else t
+
+    def class_totals(self) -> Array:
+        t = np.bincount(self.cls, weights=self.w, minlength=self.k)
+        return np.rint(t).astype(np.int64) if self.w.dtype.kind != "f" else t
+
+    def _class_cells(self, c: int) -> tuple[Array, Array]:
+        if self._by_class is None:  # (one-vs-one reads every class of a column)
+            order = np.argsort(self.cls, kind="stable")  # within a class: by value
+            bounds = np.searchsorted(self.cls[order], np.arange(self.k + 1))
+            self._by_class = (order.astype(_small_int(self.cls.size)), bounds)
+        order, bounds = self._by_class
+        sel = order[bounds[c]:bounds[c + 1]]
+        return (sel if self._vid is None else self._vid[sel]), self.w[sel]
+
+    def row(self, c: int) -> Array:
+        """Weight of class ``c`` at each value (dense, length U)."""
+        if self._by_class is None:
+            m = self.cls == c
+            v, w = (np.flatnonzero(m) if self._vid is None else self._vid[m]), self.w[m]
+        else:
+            v, w = self._class_cells(c)
+        out = np.zeros(self.u, dtype=self.dtype)
+        out[v] = w
+        return out
+
+    def pair(self, j: int, k: int) -> tuple[Array, Array, Array]:
+        """(value indices, weight of class j, weight of class k) where either has weight."""
+        vj, wj = self._class_cells(j)
+        vk, wk = self._class_cells(k)
+        ids = np.union1d(vj, vk)
+        a = np.zeros(ids.size, dtype=self.dtype)
+        b = np.zeros(ids.size, dtype=self.dtype)
+        a[np.searchsorted(ids, vj)] = wj
+        b[np.searchsorted(ids, vk)] = wk
+        return ids, a, b
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Sparse):
+            return NotImplemented
+        return (self.shape == other.shape and np.array_equal(self.vid, other.vid)
+                and np.array_equal(self.cls, other.cls) and np.array_equal(self.w, other.w))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_Sparse, (self.vid, self.cls, self.w, self.k, self.u))
+
+
+def _sparse_table(
+    col: FloatArray, codes: Array, w: Array | None, k: int
+) -> tuple[FloatArray, _Sparse]:
+    """Exact K-class table of one column as sparse cells: one sort of the scores."""
+    order = np.argsort(col, kind="stable")
+    v = col[order]
+    starts = _runs(v)
+    vid = np.zeros(v.size, dtype=np.int64)
+    vid[starts[1:]] = 1
+    np.cumsum(vid, out=vid)
+    ww = np.ones(v.size, dtype=np.int64) if w is None else w[order]
+    return v[starts], _Sparse.from_cells(vid, codes[order], ww, k, starts.size)
+
+
+def _merge_sparse(a: FloatArray, wa: _Sparse, b: FloatArray, wb: _Sparse
+                  ) -> tuple[FloatArray, _Sparse]:
+    v = np.union1d(a, b)
+    ia = np.searchsorted(v, a)
+    ib = np.searchsorted(v, b)
+    dt = np.result_type(wa.dtype, wb.dtype)
+    return v, _Sparse.from_cells(
+        np.concatenate([ia[wa.vid], ib[wb.vid]]), np.concatenate([wa.cls, wb.cls]),
+        np.concatenate([wa.w.astype(dt, copy=False), wb.w.astype(dt, copy=False)]),
+        wa.k, v.size)
+
+
+def _rebin_sparse(values: FloatArray, w: _Sparse, binning: Binning
+                  ) -> tuple[FloatArray, _Sparse]:
+    fl = binning.floors(binning.keys(values))
+    starts = _runs(fl)
+    new = np.zeros(fl.size, dtype=np.int64)
+    new[starts[1:]] = 1
+    np.cumsum(new, out=new)
+    return fl[starts], _Sparse.from_cells(new[w.vid], w.cls, w.w, w.k, starts.size)
 
 
 # ------------------------------------------------------------------ encoding
@@ -448,7 +766,8 @@ def _as_scores(y_score: Any, nan_policy: str) -> tuple[FloatArray, npt.NDArray[n
         raise InvalidInputError(f"y_score must be numeric, got dtype {arr.dtype}")
     if arr.ndim not in (1, 2):
         raise InvalidInputError(f"y_score must be 1-D or 2-D, got shape {arr.shape}")
-    arr = arr.astype(np.float64, copy=False)
+    if arr.dtype != np.float32:  # (float32 stays: the kernel reads it exactly)
+        arr = arr.astype(np.float64, copy=False)
     if arr.size == 0:
         return arr, None
     lo, hi = arr.min(), arr.max()
@@ -535,9 +854,14 @@ class ScoreCounts:
                 f"expected {len(columns)} score column table(s), got {len(values)}/{len(weights)}"
             )
         vals: list[FloatArray] = []
-        wts: list[Array] = []
+        wts: list[Any] = []  # (K, U) arrays; _Sparse cells for K-class states
         for v, w in zip(values, weights, strict=True):
             va = np.asarray(v, dtype=np.float64)
+            if isinstance(w, _Sparse):  # built by this module: valid by construction
+                va.setflags(write=False)
+                vals.append(va)
+                wts.append(w)
+                continue
             wa = np.asarray(w)
             if wa.dtype.kind not in "biuf":
                 raise InvalidInputError(f"weights must be numeric, got {wa.dtype}")
@@ -560,7 +884,7 @@ class ScoreCounts:
             va.setflags(write=False)
             wa.setflags(write=False)
             vals.append(va)
-            wts.append(wa)
+            wts.append(_Sparse.from_dense(wa) if multiclass else wa)
         if max_distinct is not None and (
             isinstance(max_distinct, bool) or not isinstance(max_distinct, (int, np.integer))
             or max_distinct < 1
@@ -592,7 +916,8 @@ class ScoreCounts:
         tables = [_rebin(v, w, binning) for v, w in zip(self._values, self._weights, strict=True)]
         for v, w in tables:
             v.setflags(write=False)
-            w.setflags(write=False)
+            if not isinstance(w, _Sparse):
+                w.setflags(write=False)
         self._values = tuple(t[0] for t in tables)
         self._weights = tuple(t[1] for t in tables)
         self._binning = binning
@@ -683,46 +1008,18 @@ class ScoreCounts:
             pos_i = resolve_pos_label(labs, pos_label)
             pl = labs[pos_i]
         n_omitted = 0
-        if keep is not None or (w is not None and not w.all()):
-            m = np.ones(n, dtype=bool) if keep is None else keep
-            if keep is not None:
-                n_omitted = int(n - np.count_nonzero(keep))
-            if w is not None:
-                m = m & (w > 0)
-            s = s[m]
-            w = None if w is None else w[m]
+        if keep is not None:
+            n_omitted = int(n - np.count_nonzero(keep))
+            s = s[keep]
+            w = None if w is None else w[keep]
             if multiclass:
-                codes = codes[m]
+                codes = codes[keep]
             else:
-                is_pos = is_pos[m]
-        if multiclass:
-            values, weights = [], []
-            groups = None
-            if binning is None and w is None and k <= _MAX_RUN_CLASSES:
-                groups = _class_groups(codes, k)
-            for c in range(k):
-                col = np.ascontiguousarray(s[:, c])
-                if groups is not None:
-                    v, wt = _table_runs(col, groups, k)
-                elif binning is None:
-                    v, wt = _table_general(col, codes, w, k)
-                else:
-                    v, wt = _table_binned(col, float(col.min()), float(col.max()), codes, w, k,
-                                          binning)
-                values.append(v)
-                weights.append(wt)
-        else:
-            if binning is not None:
-                lo, hi = (float(s.min()), float(s.max())) if s.size else (0.0, 0.0)
-                v, wt = _table_binned(
-                    s, lo, hi, is_pos if pos_i == 1 else ~is_pos, w, 2, binning
-                )
-            elif w is None:
-                v, wt = _table_binary_unweighted(s, is_pos, pos_i)
-            else:
-                code2 = (is_pos if pos_i == 1 else ~is_pos).astype(np.intp)
-                v, wt = _table_general(s, code2, w, 2)
-            values, weights = [v], [wt]
+                is_pos = is_pos[keep]
+        rows: Array = codes if multiclass else (is_pos if pos_i == 1 else ~is_pos)
+        tables = score_tables(s, rows, k, w, binning)
+        values = [t[0] for t in tables]
+        weights = [t[1] for t in tables]
         return cls(
             values, weights, labs, pos_label=pl, multiclass=multiclass, binning=binning,
             max_distinct=max_distinct, convert_bits=convert_bits, n_omitted=n_omitted,
@@ -842,12 +1139,17 @@ class ScoreCounts:
         return self._values[column]
 
     def weights(self, column: int = 0) -> Array:
-        """Weights of shape (K, U): row k = weight of class ``labels[k]`` at each value."""
-        return self._weights[column]
+        """Weights of shape (K, U): row k = weight of class ``labels[k]`` at each value.
+
+        (A K-class state stores its columns sparsely; this builds the dense array.)
+        """
+        w = self._weights[column]
+        return w.dense() if isinstance(w, _Sparse) else w
 
     def total_weight(self) -> Array:
         """Total weight of each class."""
-        return self._weights[0].sum(axis=1)
+        w = self._weights[0]
+        return w.class_totals() if isinstance(w, _Sparse) else w.sum(axis=1)
 
     @property
     def pos_index(self) -> int:
@@ -870,16 +1172,64 @@ class ScoreCounts:
         """Class ``labels[k]`` versus the rest, on score column ``k``."""
         if not self.is_multiclass:
             return self.binary_table() if k == self.pos_index else _flip(self.binary_table())
-        w = self._weights[k]
-        return self._values[k], w[k], w.sum(axis=0) - w[k]
+        w: _Sparse = self._weights[k]
+        pos = w.row(k)
+        return self._values[k], pos, w.total() - pos
 
     def ovo_table(self, j: int, k: int) -> tuple[FloatArray, Array, Array]:
         """Class ``labels[j]`` (positive) versus class ``labels[k]`` on column ``j``."""
         if not self.is_multiclass:
             raise InvalidParameterError("ovo_table needs a multiclass state")
-        w = self._weights[j]
-        keep = (w[j] + w[k]) > 0
-        return self._values[j][keep], w[j][keep], w[k][keep]
+        sp: _Sparse = self._weights[j]
+        ids, a, b = sp.pair(j, k)
+        return self._values[j][ids], a, b
+
+    def confusion_at(self, threshold: float, *, column: int | None = None) -> ConfusionMatrix:
+        """The confusion matrix of ``score >= threshold`` — the one matrix-at-threshold
+        primitive every report, cost analysis and ``ConfusionMatrix.from_scores`` reads.
+
+        Binary state: the 2×2 matrix over :attr:`labels` (positive = :attr:`pos_label`).
+        Multiclass state: ``column=k`` gives the one-vs-rest matrix of class
+        ``labels[k]`` on score column ``k`` over the labels ``(False, True)`` ("is class
+        k"). In binned mode the matrix is exact when ``threshold`` is a bin edge (a
+        value of :meth:`values`); otherwise a bin counts as predicted positive when its
+        lower edge is ``>= threshold``.
+
+        Examples
+        --------
+        >>> sc = ScoreCounts.from_scores([0, 0, 1, 1], [-2.0, 0.5, 0.5, 3.0])
+        >>> sc.confusion_at(0.5).counts.tolist()
+        [[1, 1], [0, 2]]
+        """
+        t = float(threshold)
+        if math.isnan(t):
+            raise InvalidParameterError("threshold must be a number, not NaN")
+        from .counts import ConfusionMatrix
+
+        if self.is_multiclass:
+            if column is None:
+                raise InvalidParameterError(
+                    "a multiclass state needs column=k (one-vs-rest of labels[k])")
+            v, pos, neg = self.ovr_table(int(column))
+            labels: tuple[Any, ...] = (False, True)
+            pl: Any = True
+        else:
+            v, pos, neg = self.binary_table()
+            labels, pl = self._labels, self._pos_label
+        i = int(np.searchsorted(v, t, side="left"))
+        tp, fp = pos[i:].sum(), neg[i:].sum()
+        fn, tn = pos[:i].sum(), neg[:i].sum()
+        mat = np.array([[tn, fp], [fn, tp]])
+        if labels.index(pl) == 0:  # matrix rows follow the label order
+            mat = mat[::-1, ::-1]
+        return ConfusionMatrix(mat, labels, pos_label=pl)
+
+    def _with_labels(self, labels: tuple[Any, ...]) -> ScoreCounts:
+        """The same K-class tables over other labels (engines fold over placeholders)."""
+        return ScoreCounts(
+            self._values, self._weights, labels, multiclass=True, binning=self._binning,
+            max_distinct=self._max_distinct, convert_bits=self._convert_bits,
+            n_omitted=self._n_omitted, converted=self._converted, _trusted=True)
 
     # ------------------------------------------------------------------- merging
     def _check_compatible(self, other: ScoreCounts) -> None:
@@ -953,7 +1303,10 @@ class ScoreCounts:
             and self._binning == other._binning
             and self._n_omitted == other._n_omitted
             and all(map(np.array_equal, self._values, other._values))
-            and all(map(np.array_equal, self._weights, other._weights))
+            and all(
+                a == b if isinstance(a, _Sparse) else np.array_equal(a, b)
+                for a, b in zip(self._weights, other._weights, strict=True)
+            )
         )
 
     def __hash__(self) -> int:

@@ -144,8 +144,8 @@ def expected_cost(
         raise InvalidParameterError(f"threshold must be finite, got {threshold!r}")
     c = check_cost_matrix(cost_matrix, 2)
     state = as_score_counts(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
-    m = threshold_counts(state).matrix_at(threshold).astype(np.float64)
-    return float(expected_costs(m[None], c, priors)[0])
+    b = state.confusion_at(threshold).binary()  # [[tn, fp], [fn, tp]]
+    return float(expected_costs(b.counts.astype(np.float64)[None], c, priors)[0])
 
 
 @dataclass(frozen=True, eq=False)

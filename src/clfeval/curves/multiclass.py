@@ -72,7 +72,7 @@ def _require_multiclass(state: ScoreCounts) -> None:
 def _micro_counts(state: ScoreCounts) -> ThresholdCounts:
     """All K one-vs-rest tables pooled into one (scikit-learn's 'micro' average)."""
     values = np.zeros(0)
-    w: Any = np.zeros((2, 0), dtype=state.weights(0).dtype)
+    w: Any = np.zeros((2, 0), dtype=np.float64 if state.is_weighted else np.int64)
     for k in range(len(state.labels)):
         v, p, n = state.ovr_table(k)
         values, w = _merge(values, w, v, np.stack([p, n]))
@@ -106,9 +106,10 @@ def ovr_auc(
     check_choice("average", average, ("macro", "weighted", "micro", None))
     k = len(state.labels)
     support = np.asarray(state.total_weight(), dtype=np.float64)
-    tcs = [threshold_counts(state, class_index=i) for i in range(k)]
-    per = np.array([tc.auc() for tc in tcs])
-    bounds = np.array([tc.tie_bound() for tc in tcs])
+    per, bounds = np.empty(k), np.empty(k)
+    for i in range(k):  # one class's counts at a time (memory O(distinct scores))
+        tc = threshold_counts(state, class_index=i)
+        per[i], bounds[i] = tc.auc(), tc.tie_bound()
     undefined = np.isnan(per)
     if undefined.any():
         per = fill_undefined(per, undefined, zero_division=zero_division,

@@ -95,34 +95,6 @@ class ThresholdCounts:
         """Negative weight below each threshold."""
         return self.n_neg - self.fps
 
-    def index_at(self, threshold: float) -> int:
-        """Position of ``threshold`` among :attr:`thresholds`: the last row with
-        ``thresholds[j] >= threshold`` (-1 when nothing is predicted positive)."""
-        return int(np.searchsorted(-self.thresholds, -float(threshold), side="right")) - 1
-
-    def matrix_at(self, threshold: float) -> Array:
-        """The 2×2 matrix ``[[tn, fp], [fn, tp]]`` when predicting positive for
-        ``score >= threshold`` — the one matrix-at-a-threshold primitive.
-
-        Integer counts stay integer.
-
-        Examples
-        --------
-        >>> from clfeval import ScoreCounts
-        >>> tc = threshold_counts(ScoreCounts.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]))
-        >>> tc.matrix_at(0.35).tolist()
-        [[1, 1], [0, 2]]
-        """
-        if not np.isfinite(threshold) and not np.isinf(threshold):
-            raise InvalidParameterError(f"threshold must be a number, got {threshold!r}")
-        j = self.index_at(threshold)
-        zero = self.tps.dtype.type(0)
-        tp = self.tps[j] if j >= 0 else zero
-        fp = self.fps[j] if j >= 0 else self.fps.dtype.type(0)
-        p = self.tps[-1] if self.tps.size else zero
-        n = self.fps[-1] if self.fps.size else self.fps.dtype.type(0)
-        return np.array([[n - fp, fp], [p - tp, tp]])
-
     def stack(self, *, include_all_negative: bool = False) -> FloatArray:
         """The (T, 2, 2) stack of matrices ``[[tn, fp], [fn, tp]]``, one per threshold.
 

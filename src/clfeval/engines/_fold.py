@@ -604,15 +604,35 @@ def _local_codes(col: Column) -> tuple[npt.NDArray[np.intp], Sequence[Any],
 # The folder keeps score states over placeholder labels (binary: 0 = negative,
 # 1 = positive; K classes: 0 … K-1 in declared order), because a shard may not have
 # seen every class; ``Partial.finalize`` puts the real labels back.
+# Files are big: by default their score state is binned on the leading DEFAULT_BITS
+# bits of the float (bounded memory, one pass of integer arithmetic per chunk, AUCs
+# with a certified bound); ``bins="exact"`` keeps one entry per distinct score (until
+# ``max_distinct``), at the cost of sorting every chunk.
+DEFAULT_BITS = 24
+EXACT = "exact"
+
+
 def _binning(spec: Spec) -> Any:
+    """The score state's binning for ``spec.bins`` (``None``: the exact mode)."""
     from ..core.scores import Binning
 
     b = spec.bins
     if b is None:
+        return Binning.from_bits(DEFAULT_BITS)
+    if isinstance(b, str):
+        if b != EXACT:
+            raise InvalidParameterError(
+                f"bins must be an int (bits), a sequence of edges or {EXACT!r}, got {b!r}")
         return None
     if isinstance(b, (int, np.integer)) and not isinstance(b, bool):
         return Binning.from_bits(int(b))
     return Binning.from_edges(b)
+
+
+def bit_bins(spec: Spec) -> int | None:
+    """The number of leading bits when the state is bit-binned (else ``None``)."""
+    b = _binning(spec)
+    return b.bits if b is not None and b.kind == "bits" else None
 
 
 def _empty_scores(spec: Spec, space: LabelSpace) -> Any:
@@ -628,107 +648,28 @@ def _empty_scores(spec: Spec, space: LabelSpace) -> Any:
                              max_distinct=spec.max_distinct, convert_bits=DEFAULT_CONVERT_BITS)
 
 
-def _chunk_table(state: Any, s: npt.NDArray[Any], codes: npt.NDArray[np.intp],
-                 w: npt.NDArray[np.float64] | None, k: int
-                 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[Any]]:
-    """(values, (k, U) weights) of one chunk's score column, in the state's mode."""
-    s = s.astype(np.float64, copy=False)
-    b = state.binning
-    if b is None:
-        uniq, inv = np.unique(s, return_inverse=True)
-        idx = inv.reshape(-1).astype(np.intp) * k
-        idx += codes
-        c = _bincount(idx, w, uniq.size * k).reshape(uniq.size, k)
-        return uniq, np.ascontiguousarray(c.T)
-    if b.kind == "bits" and b.bits < 64:
-        fast = _fast_bits_table(s, codes, w, k, b)
-        if fast is not None:
-            return fast
-    keys = b.keys(s)
-    kmin = keys.min()
-    span = int(keys.max() - kmin) + 1
-    if span <= max(1 << 22, 4 * keys.size):
-        idx = (keys - kmin).astype(np.intp)
-        idx *= k
-        idx += codes
-        c = _bincount(idx, w, span * k).reshape(span, k)
-        nz = np.flatnonzero(c.any(axis=1))
-        ukeys = nz.astype(np.uint64) + kmin
-        return b.floors(ukeys), np.ascontiguousarray(c[nz].T)
-    ukeys, inv = np.unique(keys, return_inverse=True)
-    idx = inv.reshape(-1).astype(np.intp) * k
-    idx += codes
-    c = _bincount(idx, w, ukeys.size * k).reshape(ukeys.size, k)
-    return b.floors(ukeys), np.ascontiguousarray(c.T)
-
-
-def _fast_bits_table(s: npt.NDArray[np.float64], codes: npt.NDArray[Any],
-                     w: npt.NDArray[np.float64] | None, k: int, b: Any
-                     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[Any]] | None:
-    """Bit bins of non-negative scores with in-place integer work (no temporaries).
-
-    For ``x >= +0.0`` the order key is ``bits(x) | 2**63``, so the key's leading
-    ``b`` bits are ``(bits(x) >> (64 - b)) | 2**(b-1)`` — the same bins as
-    :meth:`Binning.keys`, computed in a few passes over one array.
-    """
-    if s.size == 0 or not s.min() >= 0.0:
-        return None
-    shift = np.uint64(64 - b.bits)
-    u = np.add(s, 0.0, dtype=np.float64).view(np.uint64)  # a fresh array; -0.0 → +0.0
-    u >>= shift
-    umin = u.min()
-    span = int(u.max() - umin) + 1
-    if span > max(1 << 22, 4 * u.size):
-        return None
-    u -= umin
-    idx = u.view(np.int64)
-    if k == 2:
-        idx <<= 1
-    else:
-        idx *= k
-    idx += codes
-    c = _bincount(idx, w, span * k).reshape(span, k)
-    nz = np.flatnonzero(c.any(axis=1))
-    ukeys = nz.astype(np.uint64) + umin + (np.uint64(1) << np.uint64(b.bits - 1))
-    return b.floors(ukeys), np.ascontiguousarray(c[nz].T)
-
-
 def _with_table(state: Any, tables: list[tuple[Any, Any]]) -> Any:
     from ..core.scores import DEFAULT_CONVERT_BITS, ScoreCounts
 
     batch = ScoreCounts(
         [t[0] for t in tables], [t[1] for t in tables], state.labels,
         pos_label=state.pos_label, multiclass=state.is_multiclass, binning=state.binning,
-        max_distinct=state.max_distinct, convert_bits=DEFAULT_CONVERT_BITS)
+        max_distinct=state.max_distinct, convert_bits=DEFAULT_CONVERT_BITS, _trusted=True)
     return state + batch
-
-
-def _drop_zero(w: npt.NDArray[np.float64] | None) -> npt.NDArray[np.bool_] | None:
-    if w is None or w.all():
-        return None
-    return w > 0  # as in memory: zero-weight rows do not enter the score state
 
 
 def _update_binary(state: Any, is_pos: npt.NDArray[np.bool_], s: npt.NDArray[Any],
                    w: npt.NDArray[np.float64] | None) -> Any:
-    keep = _drop_zero(w)
-    if keep is not None:
-        is_pos, s, w = is_pos[keep], s[keep], w[keep]  # type: ignore[index]
-        if s.size == 0:
-            return state
-    return _with_table(state, [_chunk_table(state, s, is_pos.view(np.uint8), w, 2)])
+    from ..core.scores import score_tables
+
+    return _with_table(state, score_tables(s, is_pos, 2, w, state.binning))
 
 
 def _update_multi(state: Any, gt: npt.NDArray[np.intp], s: npt.NDArray[Any],
                   w: npt.NDArray[np.float64] | None) -> Any:
-    keep = _drop_zero(w)
-    if keep is not None:
-        gt, s, w = gt[keep], s[keep], w[keep]  # type: ignore[index]
-        if s.size == 0:
-            return state
-    k = s.shape[1]
-    return _with_table(state, [_chunk_table(state, np.ascontiguousarray(s[:, c]), gt, w, k)
-                               for c in range(k)])
+    from ..core.scores import score_tables
+
+    return _with_table(state, score_tables(s, gt, s.shape[1], w, state.binning))
 
 
 def relabel_scores(state: Any, labels: tuple[Any, ...], pos_label: Any) -> Any:
@@ -736,11 +677,7 @@ def relabel_scores(state: Any, labels: tuple[Any, ...], pos_label: Any) -> Any:
     from ..core.scores import DEFAULT_CONVERT_BITS, ScoreCounts
 
     if state.is_multiclass:
-        values = [state.values(c) for c in range(len(labels))]
-        weights = [state.weights(c) for c in range(len(labels))]
-        return ScoreCounts(values, weights, labels, multiclass=True, binning=state.binning,
-                           max_distinct=state.max_distinct, convert_bits=DEFAULT_CONVERT_BITS,
-                           n_omitted=state.n_omitted, converted=state.converted)
+        return state._with_labels(labels)
     neg = [v for v in labels if not (v == pos_label and _kind(v) == _kind(pos_label))]
     if len(labels) != 2 or len(neg) != 1:
         if len(labels) > 2:

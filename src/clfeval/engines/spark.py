@@ -13,7 +13,7 @@ import numpy as np
 
 from ..exceptions import InvalidInputError, InvalidParameterError, MissingDependencyError
 from ..io.readers import _table_chunk
-from ._fold import Folder, Partial, Spec
+from ._fold import Folder, Partial, Spec, bit_bins
 from ._frames import make_spec
 from .state import EvalState
 
@@ -81,9 +81,8 @@ def _with_bit_key(df: Any, x: Any, bits: int, name: str) -> Any:
 def _sql_eligible(spec: Spec) -> bool:
     if not spec.columns.y_score:
         return True
-    b = spec.bins
-    return (len(spec.columns.y_score) == 1 and isinstance(b, int) and not isinstance(b, bool)
-            and 1 <= b <= 63)
+    bits = bit_bins(spec)
+    return len(spec.columns.y_score) == 1 and bits is not None and bits <= 63
 
 
 def _sql_partial(df: Any, spec: Spec) -> Partial:
@@ -124,7 +123,7 @@ def _sql_partial(df: Any, spec: Spec) -> Partial:
     if cols.y_pred is not None:
         keys.append(sf.when(ok, sf.col(cols.y_pred)).alias("p"))
     if cols.y_score:
-        df = _with_bit_key(df, x, int(spec.bins), "__clfeval_k")
+        df = _with_bit_key(df, x, int(bit_bins(spec) or 0), "__clfeval_k")
         keys.append(sf.when(ok, sf.col("__clfeval_k")).alias("k"))
         if spec.threshold is not None:
             keys.append(sf.when(ok, x >= float(spec.threshold)).alias("hit"))
@@ -174,7 +173,7 @@ def _sql_partial(df: Any, spec: Spec) -> Partial:
         np.add.at(cm, (gt, gp), amount)
         folder.cm = cm
     if cols.y_score:
-        from ..core.scores import Binning
+        from ..core.scores import Binning, score_tables
 
         pos = _binary_pos_label_value(spec, folder.space)
         pos_code = folder.space.code(pos)
@@ -188,14 +187,10 @@ def _sql_partial(df: Any, spec: Spec) -> Partial:
             tal = np.zeros(4, dtype=amount.dtype)
             np.add.at(tal, is_pos * 2 + hit, amount)
             folder.tallies = tal.reshape(2, 2)
-        key = np.asarray([r["k"] for r in good], dtype=np.int64)
-        ukeys, inv = np.unique(key, return_inverse=True)
-        table = np.zeros((2, ukeys.size), dtype=amount.dtype)
-        np.add.at(table, (is_pos, inv.reshape(-1)), amount)
-        keep = table.any(axis=0)  # bins holding only zero-weight rows do not exist in memory
-        b = Binning.from_bits(int(spec.bins))
-        folder.scores = _with_table(
-            folder.scores, [(b.floors(ukeys[keep].astype(np.uint64)), table[:, keep])])
+        # the JVM computed each row's bin key; the one score-table kernel counts the bins
+        key = np.asarray([r["k"] for r in good], dtype=np.int64).astype(np.uint64)
+        floors = Binning.from_bits(int(bit_bins(spec) or 0)).floors(key)
+        folder.scores = _with_table(folder.scores, score_tables(floors, is_pos, 2, amount))
     return folder.partial()
 
 
@@ -231,13 +226,14 @@ def fold(
 
     Two engines, chosen by ``engine="auto"``:
 
-    ``"sql"`` (hard predictions, and one binary score column with ``bins=<bits>``)
+    ``"sql"`` (hard predictions, and one binary score column in bit bins: the default
+    ``bins``, or ``bins=<bits>``)
         Spark computes each row's score bin in SQL — the very bins of
         :class:`~clfeval.Binning` ``.from_bits`` — and counts per (truth, prediction or
         bin, side of the threshold, reason a row is invalid) with one JVM ``groupBy``;
         the driver receives only those counts. No Python worker runs. Invalid rows are
         reported by reason and count (Spark rows have no row number).
-    ``"arrow"`` (everything else: exact scores, declared edges, K-class scores)
+    ``"arrow"`` (everything else: ``bins="exact"``, declared edges, K-class scores)
         each partition is streamed as Arrow batches to a Python worker
         (``mapInArrow``) and folded into a partial state with the very code of
         :func:`clfeval.evaluate_files`; the driver collects one pickled state per
@@ -263,8 +259,8 @@ def fold(
     if engine == "sql":
         if not _sql_eligible(spec):
             raise InvalidParameterError(
-                "engine='sql' handles hard predictions and one binary score column with "
-                "bins=<bits>; use engine='arrow' for exact or declared-edge bins and K-class "
+                "engine='sql' handles hard predictions and one binary score column in bit "
+                "bins; use engine='arrow' for bins='exact', declared edges and K-class "
                 "scores")
         return _sql_partial(df, spec).finalize(spec)
     sub = df.select(*spec.columns.names)

@@ -353,7 +353,7 @@ def from_state(
                 "no confusion matrix: give predictions, or binary scores and a threshold")
         if threshold is None:
             threshold = default_threshold(tc.thresholds)
-        cm = _matrix_at(scores, tc, threshold)
+        cm = scores.confusion_at(threshold)
     if state.pos_label is not None and cm.n_classes == 2:
         cm = cm.with_pos_label(state.pos_label)
     if cm.n_classes == 2 and cm.pos_label is None:
@@ -441,19 +441,6 @@ def default_threshold(values: Any) -> float:
     if v.size == 0:
         return 0.5
     return 0.5 if float(v.min()) >= 0.0 and float(v.max()) <= 1.0 else 0.0
-
-
-def _matrix_at(scores: Any, tc: ThresholdCounts, threshold: float) -> ConfusionMatrix:
-    """The confusion matrix at ``threshold`` in the state's label order."""
-    m = tc.matrix_at(threshold)  # [[tn, fp], [fn, tp]] in (negative, positive) order
-    pi = scores.pos_index
-    if pi == 0:
-        m = m[::-1, ::-1]
-    if scores.is_weighted and not np.all(m == np.round(m)):
-        m = m.astype(np.float64)
-    elif not scores.is_weighted:
-        m = m.astype(np.int64)
-    return ConfusionMatrix(np.ascontiguousarray(m), scores.labels, pos_label=scores.labels[pi])
 
 
 def _binary_labels(scores: Any) -> tuple[Any, Any]:
