@@ -34,6 +34,12 @@ from ._classification import (
     specificity_score,
     zero_one_loss,
 )
+from ._label_ranking import (
+    coverage_error,
+    label_ranking_average_precision_score,
+    label_ranking_loss,
+    top_k_accuracy_score,
+)
 from ._ranking import (
     auc,
     average_precision_score,
@@ -52,6 +58,7 @@ __all__ = [
     "classification_report",
     "cohen_kappa_score",
     "confusion_matrix",
+    "coverage_error",
     "det_curve",
     "f1_score",
     "fbeta_score",
@@ -59,6 +66,8 @@ __all__ = [
     "hamming_loss",
     "informedness_score",
     "jaccard_score",
+    "label_ranking_average_precision_score",
+    "label_ranking_loss",
     "markedness_score",
     "matthews_corrcoef",
     "multilabel_confusion_matrix",
@@ -70,5 +79,6 @@ __all__ = [
     "roc_auc_score",
     "roc_curve",
     "specificity_score",
+    "top_k_accuracy_score",
     "zero_one_loss",
 ]

@@ -107,7 +107,7 @@ def _per_label_tables(
 ) -> tuple[str, Array, Array, Array, Array, Any]:
     """``(type, tp, fp, fn, tn, state)`` per selected label, as scikit-learn's
     ``multilabel_confusion_matrix``; ``state`` is the multilabel state (or None)."""
-    kind, present, t, p = check_targets(y_true, y_pred)
+    kind, present, t, p = check_targets(y_true, y_pred, sample_weight)
     w = check_sample_weight(sample_weight, t.shape[0])
     if kind == "multilabel-indicator":
         cols = present
@@ -261,7 +261,7 @@ def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None, sample_wei
     [[2, 0], [1, 0]]
     """
     check_choice("normalize", normalize, ("true", "pred", "all", None))
-    kind, present, t, p = check_targets(y_true, y_pred)
+    kind, present, t, p = check_targets(y_true, y_pred, sample_weight)
     if kind not in ("binary", "multiclass"):
         raise InvalidInputError(f"{kind} is not supported")
     w = check_sample_weight(sample_weight, t.shape[0])
@@ -324,7 +324,7 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
     >>> accuracy_score([[0, 1], [1, 1]], [[1, 1], [1, 1]])
     0.5
     """
-    kind, _, t, p = check_targets(y_true, y_pred)
+    kind, _, t, p = check_targets(y_true, y_pred, sample_weight)
     w = check_sample_weight(sample_weight, t.shape[0])
     if kind == "multilabel-indicator":
         correct = (t != p).sum(axis=1) == 0
@@ -361,7 +361,7 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
     >>> hamming_loss([[0, 1], [1, 1]], [[0, 0], [1, 1]])
     0.25
     """
-    kind, _, t, p = check_targets(y_true, y_pred)
+    kind, _, t, p = check_targets(y_true, y_pred, sample_weight)
     w = check_sample_weight(sample_weight, t.shape[0])
     if kind == "multilabel-indicator":
         return MultilabelCounts.from_indicators(t != 0, p != 0, w).hamming_loss()
@@ -642,7 +642,7 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     0.5774
     """
     check_choice("variant", variant, ("r_k", "product"))
-    kind, present, t, p = check_targets(y_true, y_pred)
+    kind, present, t, p = check_targets(y_true, y_pred, sample_weight)
     if kind not in ("binary", "multiclass"):
         raise InvalidInputError(f"{kind} is not supported")
     w = check_sample_weight(sample_weight, t.shape[0])

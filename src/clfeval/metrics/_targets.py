@@ -17,7 +17,8 @@ import numpy.typing as npt
 
 from ..exceptions import InvalidInputError
 
-__all__ = ["as_array", "check_targets", "column_or_1d", "type_of_target", "unique_labels"]
+__all__ = ["as_array", "check_finite", "check_targets", "column_or_1d", "type_of_target",
+           "unique_labels"]
 
 Array = npt.NDArray[Any]
 
@@ -30,8 +31,8 @@ def as_array(y: Any, name: str = "y") -> Array:
     """A NumPy array from lists, pandas objects, sparse matrices or array-API arrays."""
     if _is_sparse(y):
         return np.asarray(y.toarray())
-    if hasattr(y, "dtype") and str(getattr(y, "dtype", "")) in ("Int64", "Float64", "boolean",
-                                                                 "Int32", "Float32"):
+    if type(y).__module__.startswith("pandas") and str(getattr(y, "dtype", "")) in (
+            "Int64", "Float64", "boolean", "Int32", "Float32"):
         y = y.to_numpy(dtype=np.float64 if "Float" in str(y.dtype) else np.int64)
     if type(y).__module__.startswith("array_api_strict"):
         y = np.from_dlpack(y) if hasattr(y, "__dlpack__") else np.asarray(y)
@@ -42,8 +43,19 @@ def as_array(y: Any, name: str = "y") -> Array:
     except ValueError:
         arr = np.asarray(y, dtype=object)
     if arr.dtype.kind == "S":
-        raise TypeError(f"{name} holds bytes labels; decode them to str first")
+        raise TypeError("Support for labels represented as bytes is not supported. "
+                        f"Convert {name} to str labels first.")
     return arr
+
+
+def check_finite(a: Array, name: str) -> None:
+    """scikit-learn's error for NaN or infinite values."""
+    if np.isnan(a).any():
+        raise InvalidInputError(f"Input {name} contains NaN.")
+    if not np.isfinite(a).all():
+        raise InvalidInputError(
+            f"Input {name} contains infinity or a value too large for dtype('float64')."
+        )
 
 
 def _is_integral(a: Array) -> bool:
@@ -78,8 +90,7 @@ def type_of_target(y: Any, name: str = "y") -> str:
         return "unknown"
     suffix = "-multioutput" if a.ndim == 2 and a.shape[1] > 1 else ""
     if a.dtype.kind == "f" or a.dtype.kind == "c":
-        if not np.isfinite(a).all():
-            raise InvalidInputError(f"Input {name} contains NaN or infinity.")
+        check_finite(a, name)
         if not _is_integral(a.real if a.dtype.kind == "c" else a):
             return "continuous" + suffix
     if suffix:
@@ -132,7 +143,8 @@ def unique_labels(*ys: Array) -> Array:
     return np.unique(np.concatenate(nonempty))
 
 
-def check_targets(y_true: Any, y_pred: Any) -> tuple[str, Array, Array, Array]:
+def check_targets(y_true: Any, y_pred: Any, sample_weight: Any = None,
+                  ) -> tuple[str, Array, Array, Array]:
     """scikit-learn's ``_check_targets``: ``(type, labels, y_true, y_pred)``.
 
     Binary and multiclass become 1-D arrays (column vectors flattened); multilabel
@@ -141,10 +153,12 @@ def check_targets(y_true: Any, y_pred: Any) -> tuple[str, Array, Array, Array]:
     """
     t = as_array(y_true, "y_true")
     p = as_array(y_pred, "y_pred")
-    if t.ndim >= 1 and p.ndim >= 1 and t.shape[0] != p.shape[0]:
+    lengths = [t.shape[0] if t.ndim else 1, p.shape[0] if p.ndim else 1]
+    if sample_weight is not None and np.ndim(sample_weight) >= 1:
+        lengths.append(len(sample_weight))
+    if len(set(lengths)) > 1:
         raise InvalidInputError(
-            "Found input variables with inconsistent numbers of samples: "
-            f"[{t.shape[0]}, {p.shape[0]}]"
+            f"Found input variables with inconsistent numbers of samples: {lengths}"
         )
     type_true = type_of_target(t, "y_true")
     type_pred = type_of_target(p, "y_pred")
