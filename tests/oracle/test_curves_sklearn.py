@@ -178,9 +178,9 @@ def test_one_class_policy_matches_sklearn_nan():
     with pytest.warns(SkUndefined, match="Only one class"):
         ours = clfeval.roc_auc_score(y, s)
     assert np.isnan(ours)
-    with pytest.warns(clfeval.UndefinedMetricWarning, match="No negative samples"):
-        fpr, _, _ = clfeval.roc_curve(y, s)
-    assert np.isnan(fpr).all()
+    with pytest.warns(clfeval.UndefinedMetricWarning, match="No positive samples"):
+        _, tpr, _ = clfeval.roc_curve(y, s)
+    assert np.isnan(tpr).all()
 
 
 @pytest.mark.parametrize("seed", range(5))
