@@ -75,7 +75,19 @@ def _tracked(name: str, fn: Any) -> Any:
         _Record.called.add(name)
         return fn(*args, **kwargs)
 
+    wrapper._clfeval_claimed = True  # type: ignore[attr-defined]
     return wrapper
+
+
+def _metric_param_claimed(value: Any, table: dict[str, Any]) -> bool | None:
+    """True/False when ``value`` names or is a metric (claimed or not); None otherwise."""
+    if isinstance(value, str) and value in table:
+        value = table[value]
+    while isinstance(value, functools.partial):
+        value = value.func
+    if callable(value) and getattr(value, "__module__", "").startswith(("sklearn", "clfeval")):
+        return bool(getattr(value, "_clfeval_claimed", False))
+    return None
 
 
 def swapped(name: str) -> Any:
@@ -173,10 +185,26 @@ else:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if SOURCE is None:
         return
+    keep, drop = [], []
     for item in items:
-        if COPIES in Path(str(item.path)).parents:
-            # scikit-learn's own suite runs with warnings shown, not raised
-            item.add_marker(pytest.mark.filterwarnings("default"))
+        if COPIES not in Path(str(item.path)).parents:
+            keep.append(item)
+            continue
+        # scikit-learn's own suite runs with warnings shown, not raised
+        item.add_marker(pytest.mark.filterwarnings("default"))
+        # a test parametrized only by metrics clfeval does not claim tests scikit-learn only
+        table = getattr(getattr(item, "module", None), "ALL_METRICS", {})
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        verdicts = [v for v in (_metric_param_claimed(p, table) for p in params.values())
+                    if v is not None]
+        if verdicts and not any(verdicts):
+            drop.append(item)
+        else:
+            keep.append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+        _STATS["deselected"] = [i.nodeid for i in drop]
 
 
 # --- scikit-learn's fixtures the copies need ---------------------------------------
@@ -200,7 +228,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 # --- accounting --------------------------------------------------------------------
 _STATS: dict[str, list[str]] = {"passed": [], "failed": [], "relaxed": [], "not_claimed": [],
-                                "skipped": []}
+                                "skipped": [], "deselected": []}
 
 
 @pytest.hookimpl(wrapper=True)
@@ -248,7 +276,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
                   f"passed with a message-text-only difference {len(_STATS['relaxed'])}, "
                   f"failed {len(_STATS['failed'])}, skipped {len(_STATS['skipped'])}")
     tr.write_line(f"tests calling no claimed function (reported skipped): "
-                  f"{len(_STATS['not_claimed'])}")
+                  f"{len(_STATS['not_claimed'])}; deselected at collection (parametrized "
+                  f"only by unclaimed metrics): {len(_STATS['deselected'])}")
     if _STATS["relaxed"] and os.environ.get("CLFEVAL_SKLEARN_LIST_RELAXED"):
         tr.write_line("message-text-only differences:")
         for line in _STATS["relaxed"]:

@@ -223,14 +223,14 @@ def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any 
     [[[1, 0], [0, 1]], [[0, 1], [0, 1]]]
     """
     if samplewise:
-        kind, present, t, p = check_targets(y_true, y_pred)
+        kind, present, t, p = check_targets(y_true, y_pred, sample_weight)
+        w = check_sample_weight(sample_weight, t.shape[0])
         if kind != "multilabel-indicator":
             raise InvalidInputError(
                 "Samplewise metrics are not available outside of multilabel classification."
             )
         cols = present if labels is None else np.asarray(labels, dtype=np.int64)
         tb, pb = t[:, cols] != 0, p[:, cols] != 0
-        w = check_sample_weight(sample_weight, t.shape[0])
         tp = (tb & pb).sum(axis=1)
         fp = (pb & ~tb).sum(axis=1)
         fn = (tb & ~pb).sum(axis=1)

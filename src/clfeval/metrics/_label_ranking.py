@@ -37,9 +37,12 @@ def _ranking_inputs(y_true: Any, y_score: Any, sample_weight: Any,
                     allow_binary_2d: bool = False) -> tuple[Array, Array, Array | None]:
     t = as_array(y_true, "y_true")
     s = as_array(y_score, "y_score")
-    if t.ndim != 2 or s.ndim != 2:
-        raise InvalidInputError(
-            f"Expected 2D array, got {t.ndim}D array for y_true and {s.ndim}D for y_score")
+    for name, a in (("y_true", t), ("y_score", s)):
+        if a.dtype.kind == "f":
+            check_finite(a, name)
+        if a.ndim != 2:
+            raise InvalidInputError(f"Expected 2D array, got {a.ndim}D array instead "
+                                    f"({name}); reshape it to (n_samples, n_labels)")
     if s.shape[0] != t.shape[0]:
         raise InvalidInputError("Found input variables with inconsistent numbers of samples: "
                                 f"[{t.shape[0]}, {s.shape[0]}]")

@@ -62,7 +62,8 @@ def auc(x: Any, y: Any) -> float:
         if (dx <= 0).all():
             direction = -1.0
         else:
-            raise InvalidInputError(f"x is neither increasing nor decreasing : {xa}.")
+            raise InvalidInputError(
+                f"x is neither increasing nor decreasing : {np.asarray(x)}.")
     return float(direction * np.sum(dx * (ya[1:] + ya[:-1])) / 2.0)
 
 
@@ -91,9 +92,11 @@ def _binary_inputs(y_true: Any, y_score: Any, pos_label: Any,
     t = column_or_1d(y_true, "y_true")
     s = column_or_1d(y_score, "y_score")
     n = t.shape[0]
-    if s.shape[0] != n:
+    lengths = [n, s.shape[0]] + ([] if sample_weight is None or np.ndim(sample_weight) == 0
+                                 else [len(sample_weight)])
+    if len(set(lengths)) > 1:
         raise InvalidInputError(
-            f"Found input variables with inconsistent numbers of samples: [{n}, {s.shape[0]}]")
+            f"Found input variables with inconsistent numbers of samples: {lengths}")
     s = s.astype(np.float64)
     check_finite(s, "y_score")
     w = check_sample_weight(sample_weight, n)

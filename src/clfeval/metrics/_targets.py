@@ -202,10 +202,10 @@ def check_sample_weight(sample_weight: Any, n: int) -> Array | None:
         raise InvalidInputError("Complex data not supported")
     if w.ndim != 1:
         raise InvalidInputError("Sample weights must be 1D array or scalar")
-    if w.shape[0] != n:
+    if w.shape[0] != n:  # the two targets already agree on n
         raise InvalidInputError(
             "Found input variables with inconsistent numbers of samples: "
-            f"[{n}, {w.shape[0]}]"
+            f"[{n}, {n}, {w.shape[0]}]"
         )
     if w.dtype.kind == "f" and not np.isfinite(w).all():
         bad = "NaN" if np.isnan(w).any() else "infinity"
