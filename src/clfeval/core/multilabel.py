@@ -45,9 +45,20 @@ def _indicator(y: Any, name: str) -> npt.NDArray[np.bool_]:
         )
     if arr.dtype.kind == "b":
         return arr
-    if arr.dtype.kind not in "iuf" or not np.isin(arr, (0, 1)).all():
+    if arr.dtype.kind not in "iuf" or (arr.size and not (
+            arr.min() >= 0 and arr.max() <= 1 and (arr.dtype.kind in "iu" or
+                                                   bool(np.all((arr == 0) | (arr == 1)))))):
         raise InvalidInputError(f"{name} must hold only 0 and 1 (label absent / present)")
     return arr != 0
+
+
+def _weighted_column_sums(w: Array, m: npt.NDArray[np.bool_]) -> Array:
+    """``w @ m`` in row blocks, so no float copy of the whole matrix is made."""
+    out = np.zeros(m.shape[1])
+    step = max(1, (1 << 22) // max(1, m.shape[1]))
+    for a in range(0, m.shape[0], step):
+        out += w[a:a + step] @ m[a:a + step].astype(np.float64)
+    return out
 
 
 def _pool(
@@ -57,10 +68,13 @@ def _pool(
     if triples.shape[0] == 0:
         empty_w = None if weights is None else np.zeros(0, np.float64)
         return triples.reshape(0, 3), np.zeros(0, np.int64), empty_w
-    uniq, inv = np.unique(triples, axis=0, return_inverse=True)
-    inv = inv.ravel()
-    c = np.bincount(inv, weights=counts, minlength=uniq.shape[0]).astype(np.int64)
-    w = None if weights is None else np.bincount(inv, weights=weights, minlength=uniq.shape[0])
+    # one int64 key per triple (each entry is at most the number of labels)
+    base = int(triples.max()) + 1
+    keys = (triples[:, 0] * base + triples[:, 1]) * base + triples[:, 2]
+    ukeys, inv = np.unique(keys, return_inverse=True)
+    uniq = np.stack([ukeys // (base * base), (ukeys // base) % base, ukeys % base], axis=1)
+    c = np.bincount(inv, weights=counts, minlength=ukeys.shape[0]).astype(np.int64)
+    w = None if weights is None else np.bincount(inv, weights=weights, minlength=ukeys.shape[0])
     return uniq.astype(np.int64), c, w
 
 
@@ -142,14 +156,15 @@ class MultilabelCounts:
             )
         n = t.shape[0]
         both = t & p
-        tp_i = both.sum(axis=1, dtype=np.int64)
-        fp_i = p.sum(axis=1, dtype=np.int64) - tp_i
-        fn_i = t.sum(axis=1, dtype=np.int64) - tp_i
-        triples = np.stack([tp_i, fp_i, fn_i], axis=1)
+        tp_i = np.count_nonzero(both, axis=1)
+        fp_i = np.count_nonzero(p, axis=1) - tp_i
+        fn_i = np.count_nonzero(t, axis=1) - tp_i
+        triples = np.stack([tp_i, fp_i, fn_i], axis=1).astype(np.int64)
         ones = np.ones(n, np.int64)
         if sample_weight is None:
-            return cls(both.sum(axis=0), (p & ~t).sum(axis=0), (t & ~p).sum(axis=0), n,
-                       triples, ones)
+            tp = np.count_nonzero(both, axis=0)
+            return cls(tp, np.count_nonzero(p, axis=0) - tp, np.count_nonzero(t, axis=0) - tp,
+                       n, triples, ones)
         w = np.asarray(sample_weight, dtype=np.float64).ravel()
         if w.shape[0] != n:
             raise InvalidInputError(
@@ -157,7 +172,8 @@ class MultilabelCounts:
             )
         if not np.isfinite(w).all() or (w < 0).any():
             raise InvalidInputError("sample_weight must be finite and non-negative")
-        return cls(w @ both, w @ (p & ~t), w @ (t & ~p), w.sum(), triples, ones, w)
+        tpw, pw, tw = (_weighted_column_sums(w, m) for m in (both, p, t))
+        return cls(tpw, pw - tpw, tw - tpw, w.sum(), triples, ones, w)
 
     @classmethod
     def empty(cls, n_labels: int, *, weighted: bool = False) -> MultilabelCounts:

@@ -94,7 +94,8 @@ def type_of_target(y: Any, name: str = "y") -> str:
         if not _is_integral(a.real if a.dtype.kind == "c" else a):
             return "continuous" + suffix
     if suffix:
-        if a.dtype.kind in "iufb" and np.isin(a, (0, 1)).all():
+        if a.dtype.kind == "b" or (a.dtype.kind in "iuf" and a.size and a.min() >= 0
+                                   and a.max() <= 1 and _is_integral(a)):
             return "multilabel-indicator"
         return "multiclass-multioutput"
     if a.dtype == object:
