@@ -9,8 +9,11 @@ of ``test_common.py`` and every test body call clfeval.
 
 Accounting, printed at the end of the run:
 
-* a test that never called a claimed function is reported as skipped (it tests
-  scikit-learn only) — its outcome says nothing about clfeval;
+* a test parametrized only by metrics clfeval does not claim is deselected at
+  collection; a test that never called a claimed function is reported as skipped
+  (it tests scikit-learn only) — its outcome says nothing about clfeval;
+* the array-API tests (``*array_api*``) are deselected: a deliberate exception,
+  clfeval.metrics converts array-API inputs to NumPy and returns NumPy results;
 * ``pytest.raises(..., match=...)`` and ``pytest.warns(..., match=...)`` inside the
   copies check the exception / warning *class* strictly; when only the message text
   differs the test is recorded as a *message-text-only difference* and listed by
@@ -185,7 +188,9 @@ else:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if SOURCE is None:
         return
-    keep, drop = [], []
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []
+    array_api: list[pytest.Item] = []
     for item in items:
         if COPIES not in Path(str(item.path)).parents:
             keep.append(item)
@@ -199,12 +204,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                     if v is not None]
         if verdicts and not any(verdicts):
             drop.append(item)
+        elif "array_api" in item.name:
+            # deliberate exception: clfeval.metrics accepts array-API inputs but returns
+            # NumPy results; scikit-learn's array-API tests check the namespace kept
+            array_api.append(item)
         else:
             keep.append(item)
-    if drop:
-        config.hook.pytest_deselected(items=drop)
+    if drop or array_api:
+        config.hook.pytest_deselected(items=drop + array_api)
         items[:] = keep
         _STATS["deselected"] = [i.nodeid for i in drop]
+        _STATS["array_api"] = [i.nodeid for i in array_api]
 
 
 # --- scikit-learn's fixtures the copies need ---------------------------------------
@@ -228,7 +238,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 # --- accounting --------------------------------------------------------------------
 _STATS: dict[str, list[str]] = {"passed": [], "failed": [], "relaxed": [], "not_claimed": [],
-                                "skipped": [], "deselected": []}
+                                "skipped": [], "deselected": [], "array_api": []}
 
 
 @pytest.hookimpl(wrapper=True)
@@ -278,6 +288,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     tr.write_line(f"tests calling no claimed function (reported skipped): "
                   f"{len(_STATS['not_claimed'])}; deselected at collection (parametrized "
                   f"only by unclaimed metrics): {len(_STATS['deselected'])}")
+    tr.write_line(f"array-API tests deselected (deliberate exception: results come back as "
+                  f"NumPy, not in the input's namespace): {len(_STATS['array_api'])}")
     if _STATS["relaxed"] and os.environ.get("CLFEVAL_SKLEARN_LIST_RELAXED"):
         tr.write_line("message-text-only differences:")
         for line in _STATS["relaxed"]:
