@@ -53,11 +53,13 @@ def _indicator(y: Any, name: str) -> npt.NDArray[np.bool_]:
 
 
 def _weighted_column_sums(w: Array, m: npt.NDArray[np.bool_]) -> Array:
-    """``w @ m`` in row blocks, so no float copy of the whole matrix is made."""
-    out = np.zeros(m.shape[1])
-    step = max(1, (1 << 22) // max(1, m.shape[1]))
+    """``w @ m`` from the nonzero cells, in row blocks (memory bounded by the block)."""
+    k = m.shape[1]
+    out = np.zeros(k)
+    step = max(1, (1 << 22) // max(1, k))
     for a in range(0, m.shape[0], step):
-        out += w[a:a + step] @ m[a:a + step].astype(np.float64)
+        rows, cols = np.nonzero(m[a:a + step])
+        out += np.bincount(cols, weights=w[a:a + step][rows], minlength=k)
     return out
 
 
