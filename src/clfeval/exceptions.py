@@ -85,3 +85,32 @@ class MissingDependencyError(ClfevalError, ImportError):
 
 class UndefinedMetricWarning(UserWarning):
     """A metric had a zero denominator; the ``zero_division`` policy supplied its value."""
+
+
+_SKLEARN_TWIN: list[type[Warning]] = []
+
+
+def undefined_metric_warning() -> type[UndefinedMetricWarning]:
+    """The class to warn with: :class:`UndefinedMetricWarning`, or, once scikit-learn's
+    exceptions module is imported, a subclass of both it and scikit-learn's
+    ``UndefinedMetricWarning``, so ``warnings.filterwarnings(...,
+    category=sklearn.exceptions.UndefinedMetricWarning)`` and ``pytest.warns`` with
+    scikit-learn's class also catch clfeval's warning. scikit-learn is never imported
+    here.
+
+    Examples
+    --------
+    >>> issubclass(undefined_metric_warning(), UndefinedMetricWarning)
+    True
+    """
+    import sys
+
+    sk = sys.modules.get("sklearn.exceptions")
+    base = getattr(sk, "UndefinedMetricWarning", None)
+    if not isinstance(base, type) or not issubclass(base, Warning):
+        return UndefinedMetricWarning
+    if not _SKLEARN_TWIN or not issubclass(_SKLEARN_TWIN[0], base):
+        twin = type("UndefinedMetricWarning", (UndefinedMetricWarning, base),
+                    {"__module__": __name__, "__doc__": UndefinedMetricWarning.__doc__})
+        _SKLEARN_TWIN[:] = [twin]
+    return _SKLEARN_TWIN[0]  # type: ignore[return-value]

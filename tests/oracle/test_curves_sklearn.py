@@ -175,9 +175,13 @@ def test_one_class_policy_matches_sklearn_nan():
     with pytest.warns(SkUndefined):
         exp = skm.roc_auc_score(y, s)
     assert np.isnan(exp)
-    assert np.isnan(clfeval.metrics.roc_auc_score(y, s, zero_division=np.nan))
-    with pytest.warns(clfeval.UndefinedMetricWarning, match="only one class"):
-        assert clfeval.metrics.roc_auc_score(y, s) == 0.0
+    # the drop-in returns scikit-learn's NaN, with a warning of both classes
+    with pytest.warns(SkUndefined, match="Only one class"):
+        ours = clfeval.metrics.roc_auc_score(y, s)
+    assert np.isnan(ours)
+    with pytest.warns(clfeval.UndefinedMetricWarning, match="No positive samples"):
+        _, tpr, _ = clfeval.metrics.roc_curve(y, s)
+    assert np.isnan(tpr).all()
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -90,28 +90,22 @@ def test_overall_functions(data: Any, weighted: bool) -> None:
         skm.accuracy_score(yt, yp, sample_weight=w))
     _eq(clfeval.metrics.accuracy_score(yt, yp, normalize=False, sample_weight=w),
         skm.accuracy_score(yt, yp, normalize=False, sample_weight=w))
-    _eq(clfeval.metrics.confusion_matrix(yt, yp, sample_weight=w),
+    _eq(_quiet(clfeval.metrics.confusion_matrix, yt, yp, sample_weight=w),
         _quiet(skm.confusion_matrix, yt, yp, sample_weight=w))
     for norm in ("true", "pred", "all"):
-        _eq(clfeval.metrics.confusion_matrix(yt, yp, sample_weight=w, normalize=norm),
+        _eq(_quiet(clfeval.metrics.confusion_matrix, yt, yp, sample_weight=w, normalize=norm),
             _quiet(skm.confusion_matrix, yt, yp, sample_weight=w, normalize=norm))
-    for adjusted in (False, True):
-        theirs = _quiet(skm.balanced_accuracy_score, yt, yp, sample_weight=w, adjusted=adjusted)
-        ours = clfeval.metrics.balanced_accuracy_score(yt, yp, sample_weight=w, adjusted=adjusted,
-                                               zero_division=float("nan"))
-        if math.isfinite(theirs):
-            _eq(ours, theirs)
-        else:  # one class in y_true: chance-adjustment divides by zero; we say undefined
-            assert math.isnan(ours)
+    for adjusted in (False, True):  # one class in y_true: -inf or NaN, as scikit-learn
+        _eq(_quiet(clfeval.metrics.balanced_accuracy_score, yt, yp, sample_weight=w,
+                   adjusted=adjusted),
+            _quiet(skm.balanced_accuracy_score, yt, yp, sample_weight=w, adjusted=adjusted))
     _eq(clfeval.metrics.matthews_corrcoef(yt, yp, sample_weight=w),
         _quiet(skm.matthews_corrcoef, yt, yp, sample_weight=w))
     cm = ConfusionMatrix.from_predictions(yt, yp, sample_weight=w)
     for weights in (None, "linear", "quadratic"):
         theirs = _quiet(skm.cohen_kappa_score, yt, yp, weights=weights, sample_weight=w)
-        ours = clfeval.metrics.cohen_kappa_score(yt, yp, weights=weights, sample_weight=w,
-                                         zero_division=float("nan"))
-        if not math.isnan(theirs):
-            _eq(ours, theirs)
+        ours = _quiet(clfeval.metrics.cohen_kappa_score, yt, yp, weights=weights, sample_weight=w)
+        _eq(ours, theirs)  # NaN (with a warning) where undefined, as scikit-learn
     _eq(cm.metric("error_rate"), skm.zero_one_loss(yt, yp, sample_weight=w))
     if w is None:
         _eq(cm.metric("normalized_mutual_information"),
@@ -167,7 +161,7 @@ def test_classification_report_text_matches_sklearn() -> None:
 
 def test_zero_division_warn_matches_sklearn_value_and_warns() -> None:
     yt, yp = [0, 0, 1, 1], [0, 0, 0, 0]
-    with pytest.warns(UndefinedMetricWarning, match="undefined"):
+    with pytest.warns(UndefinedMetricWarning, match="ill-defined"):
         ours = clfeval.metrics.precision_score(yt, yp)
     assert ours == _quiet(skm.precision_score, yt, yp) == 0.0
 

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_level
-from ..core.calibration import DEFAULT_N_BINS, CalibrationCounts
+from ..core.calibration import DEFAULT_N_BINS, CalibrationCounts, is_probability
 from ..exceptions import InvalidInputError
 from ..stats._results import TestResult
 from ._measures import (
@@ -34,33 +34,6 @@ NOT_PROBABILITIES_NOTE = (
     "not computed. Pass predict_proba output, or calibrate the model first (e.g. Platt "
     "scaling or isotonic regression)."
 )
-
-
-def is_probability(y_score: Any) -> bool:
-    """Whether scores can be read as probabilities, i.e. the calibration section applies.
-
-    1-D scores: every value finite and in [0, 1]. 2-D scores (one column per class):
-    every value in [0, 1] and every row summing to 1 within ``sqrt(eps)`` (the
-    tolerance scikit-learn's ``log_loss`` uses before warning). Anything else —
-    decision values, margins, logits — gets :data:`NOT_PROBABILITIES_NOTE` instead.
-
-    Examples
-    --------
-    >>> is_probability([0.1, 0.9]), is_probability([-1.2, 3.4])
-    (True, False)
-    >>> is_probability([[0.2, 0.8], [0.5, 0.5]]), is_probability([[0.2, 0.9]])
-    (True, False)
-    """
-    arr = np.asarray(y_score)
-    if arr.dtype.kind not in "biuf" or arr.ndim not in (1, 2) or arr.size == 0:
-        return False
-    a = arr.astype(np.float64, copy=False)
-    if not (np.isfinite(a).all() and a.min() >= 0.0 and a.max() <= 1.0):
-        return False
-    if a.ndim == 2 and a.shape[1] > 1:
-        tol = float(np.sqrt(np.finfo(np.float64).eps))
-        return bool(np.allclose(a.sum(axis=1), 1.0, rtol=tol, atol=0.0))
-    return True
 
 
 def calibration_report(

@@ -61,7 +61,7 @@ from ._state import check_header, label_types, restore_labels
 from .labels import encode_binary_true, resolve_pos_label, to_python, validate_labels
 from .scores import _encode_multiclass
 
-__all__ = ["CalibrationCounts", "uniform_edges"]
+__all__ = ["CalibrationCounts", "is_probability", "uniform_edges"]
 
 SCHEMA = "clfeval.CalibrationCounts"
 SCHEMA_VERSION = 1
@@ -667,3 +667,30 @@ def _rebuild(labels: Any, counts: Any, cells: Any, fine_counts: Any, fine: Any, 
 def _short(e: FloatArray) -> str:
     vals = [f"{v:.4g}" for v in e.tolist()]
     return "[" + ", ".join(vals if len(vals) <= 6 else [*vals[:3], "…", *vals[-2:]]) + "]"
+
+
+def is_probability(y_score: Any) -> bool:
+    """Whether scores can be read as probabilities, i.e. the calibration section applies.
+
+    1-D scores: every value finite and in [0, 1]. 2-D scores (one column per class):
+    every value in [0, 1] and every row summing to 1 within ``sqrt(eps)`` (the
+    tolerance scikit-learn's ``log_loss`` uses before warning). Anything else —
+    decision values, margins, logits — gets :data:`NOT_PROBABILITIES_NOTE` instead.
+
+    Examples
+    --------
+    >>> is_probability([0.1, 0.9]), is_probability([-1.2, 3.4])
+    (True, False)
+    >>> is_probability([[0.2, 0.8], [0.5, 0.5]]), is_probability([[0.2, 0.9]])
+    (True, False)
+    """
+    arr = np.asarray(y_score)
+    if arr.dtype.kind not in "biuf" or arr.ndim not in (1, 2) or arr.size == 0:
+        return False
+    a = arr.astype(np.float64, copy=False)
+    if not (np.isfinite(a).all() and a.min() >= 0.0 and a.max() <= 1.0):
+        return False
+    if a.ndim == 2 and a.shape[1] > 1:
+        tol = float(np.sqrt(np.finfo(np.float64).eps))
+        return bool(np.allclose(a.sum(axis=1), 1.0, rtol=tol, atol=0.0))
+    return True

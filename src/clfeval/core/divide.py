@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._validation import check_zero_division
-from ..exceptions import UndefinedMetricWarning
+from ..exceptions import undefined_metric_warning
 
 __all__ = ["divide", "fill_undefined"]
 
@@ -49,8 +49,13 @@ def fill_undefined(
     *,
     zero_division: Any = "warn",
     what: str = "metric",
+    message: str | None = None,
 ) -> npt.NDArray[np.float64]:
-    """Replace the entries flagged ``undefined`` according to the policy."""
+    """Replace the entries flagged ``undefined`` according to the policy.
+
+    ``message`` replaces the default warning text (the scikit-learn drop-in uses
+    scikit-learn's wording).
+    """
     undefined = np.asarray(undefined)
     if not undefined.any():
         return values
@@ -60,12 +65,11 @@ def fill_undefined(
         n_bad = int(np.count_nonzero(undefined))
         total = int(undefined.size)
         where = "" if total == 1 else f" in {n_bad} of {total} entries"
-        warnings.warn(
+        text = message or (
             f"{what} is undefined (zero denominator){where}; set to 0.0. "
-            "Use zero_division= to choose 0.0, 1.0 or nan and silence this warning.",
-            UndefinedMetricWarning,
-            stacklevel=4,
+            "Use zero_division= to choose 0.0, 1.0 or nan and silence this warning."
         )
+        warnings.warn(text, undefined_metric_warning(), stacklevel=4)
         out = np.where(undefined, 0.0, out)
     else:
         out = np.where(undefined, float(zd), out)

@@ -408,7 +408,7 @@ class Folder:
         a probability (outside [0, 1], or K-class rows not summing to 1) ends it."""
         if self.calibration is None:
             return
-        from ..calibration import is_probability
+        from ..core.calibration import is_probability
 
         if len(scores) == 1:
             s = scores[0]

@@ -1,27 +1,31 @@
 """Module-level curve functions with scikit-learn's names, signatures and results.
 
-Each builds a :class:`~clfeval.ScoreCounts` once and reads the answer from it.
-Differences from scikit-learn, all deliberate and documented: undefined values
-follow clfeval's ``zero_division`` policy (scikit-learn returns NaN with a warning;
-``zero_division=np.nan`` gives the same NaN silently); ``average_precision_score``
-and ``roc_auc_score`` accept ``zero_division``.
+Targets are read as scikit-learn reads them (binary, multiclass, multilabel
+indicator; the positive class inferred as scikit-learn does); every binary curve and
+area comes from clfeval's one thresholds-to-counts primitive over a
+:class:`~clfeval.ScoreCounts`. Undefined values are NaN with scikit-learn's warning,
+as scikit-learn returns them.
 """
 
 from __future__ import annotations
 
+import warnings
+from itertools import combinations
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from .._validation import check_choice
-from ..core.divide import fill_undefined
-from ..core.scores import ScoreCounts
-from ..curves.multiclass import average_precision_multiclass, ovo_auc, ovr_auc
-from ..curves.pr import PrecisionRecallCurve
 from ..curves.roc import RocCurve
-from ..curves.thresholds import as_score_counts, table_auc, threshold_counts
-from ..exceptions import InvalidInputError, InvalidParameterError
+from ..curves.thresholds import ThresholdCounts, as_score_counts, threshold_counts
+from ..exceptions import InvalidInputError, InvalidParameterError, undefined_metric_warning
+from ._targets import (
+    as_array,
+    check_finite,
+    check_sample_weight,
+    column_or_1d,
+    type_of_target,
+)
 
 __all__ = [
     "auc",
@@ -33,6 +37,7 @@ __all__ = [
 ]
 
 FloatArray = npt.NDArray[np.float64]
+Array = npt.NDArray[Any]
 
 
 def auc(x: Any, y: Any) -> float:
@@ -57,8 +62,64 @@ def auc(x: Any, y: Any) -> float:
         if (dx <= 0).all():
             direction = -1.0
         else:
-            raise InvalidInputError("x is neither increasing nor decreasing")
+            raise InvalidInputError(
+                f"x is neither increasing nor decreasing : {np.asarray(x)}.")
     return float(direction * np.sum(dx * (ya[1:] + ya[:-1])) / 2.0)
+
+
+
+def _check_pos_label(pos_label: Any, y: Array) -> Any:
+    if pos_label is not None:
+        return pos_label
+    classes = np.unique(y) if y.dtype != object else np.array(sorted(set(y.tolist())), object)
+    ok = classes.dtype.kind not in "OUS" and classes.shape[0] <= 2 and any(
+        classes.shape[0] == len(ref) and bool(np.all(classes == np.asarray(ref)))
+        for ref in ([0, 1], [-1, 1], [0], [-1], [1]))
+    if not ok:
+        shown = "{" + ", ".join(repr(c) for c in classes.tolist()) + "}"
+        raise InvalidParameterError(
+            f"y_true takes value in {shown} and pos_label is not specified: either make "
+            "y_true take value in {0, 1} or {-1, 1} or pass pos_label explicitly.")
+    return 1
+
+
+def _binary_inputs(y_true: Any, y_score: Any, pos_label: Any,
+                   sample_weight: Any) -> tuple[Array, Array, Array | None]:
+    """scikit-learn's checks of binary curve input: 0/1 truth, scores, non-zero weights."""
+    kind = type_of_target(y_true, "y_true")
+    if not (kind == "binary" or (kind == "multiclass" and pos_label is not None)):
+        raise InvalidInputError(f"{kind} format is not supported")
+    t = column_or_1d(y_true, "y_true")
+    s = column_or_1d(y_score, "y_score")
+    n = t.shape[0]
+    lengths = [n, s.shape[0]] + ([] if sample_weight is None or np.ndim(sample_weight) == 0
+                                 else [len(sample_weight)])
+    if len(set(lengths)) > 1:
+        raise InvalidInputError(
+            f"Found input variables with inconsistent numbers of samples: {lengths}")
+    s = s.astype(np.float64)
+    check_finite(s, "y_score")
+    w = check_sample_weight(sample_weight, n)
+    pos = _check_pos_label(pos_label, t)
+    y = t == pos if t.dtype != object else np.array([v == pos for v in t.tolist()], bool)
+    if w is not None:
+        keep = w != 0
+        y, s, w = y[keep], s[keep], np.asarray(w[keep], dtype=np.float64)
+    return y.astype(np.int64), s, w
+
+
+def _counts_at_thresholds(y01: Array, s: Array, w: Array | None) -> ThresholdCounts:
+    if y01.shape[0] == 0:
+        raise InvalidInputError("y_true is empty after removing zero-weight samples")
+    return threshold_counts(as_score_counts(y01, s, pos_label=1, sample_weight=w))
+
+
+def _cumulative(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
+                ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    y, s, w = _binary_inputs(y_true, y_score, pos_label, sample_weight)
+    tc = _counts_at_thresholds(y, s, w)
+    return (np.asarray(tc.tps, dtype=np.float64), np.asarray(tc.fps, dtype=np.float64),
+            np.asarray(tc.thresholds, dtype=np.float64))
 
 
 def roc_curve(
@@ -68,9 +129,9 @@ def roc_curve(
     pos_label: Any = None,
     sample_weight: Any = None,
     drop_intermediate: bool = True,
-    zero_division: Any = "warn",
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """``(fpr, tpr, thresholds)`` as ``sklearn.metrics.roc_curve``.
+    """``(fpr, tpr, thresholds)`` as ``sklearn.metrics.roc_curve`` (NaN rates, with a
+    warning, when ``y_true`` holds one class only).
 
     Examples
     --------
@@ -78,10 +139,28 @@ def roc_curve(
     >>> fpr.tolist(), tpr.tolist(), thr.tolist()
     ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0], [inf, 0.8, 0.4, 0.35, 0.1])
     """
-    return RocCurve.from_predictions(
-        y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
-        drop_intermediate=drop_intermediate, zero_division=zero_division,
-    ).as_arrays()
+    tps, fps, thr = _cumulative(y_true, y_score, pos_label, sample_weight)
+    if drop_intermediate and fps.shape[0] > 2:
+        keep = np.flatnonzero(np.concatenate(
+            [[True], np.logical_or(np.diff(fps, 2), np.diff(tps, 2)), [True]]))
+        tps, fps, thr = tps[keep], fps[keep], thr[keep]
+    tps = np.concatenate([[0.0], tps])
+    fps = np.concatenate([[0.0], fps])
+    thr = np.concatenate([[np.inf], thr])
+    umw = undefined_metric_warning()
+    if fps[-1] <= 0:
+        warnings.warn("No negative samples in y_true, false positive value should be "
+                      "meaningless", umw, stacklevel=2)
+        fpr = np.full(fps.shape, np.nan)
+    else:
+        fpr = fps / fps[-1]
+    if tps[-1] <= 0:
+        warnings.warn("No positive samples in y_true, true positive value should be "
+                      "meaningless", umw, stacklevel=2)
+        tpr = np.full(tps.shape, np.nan)
+    else:
+        tpr = tps / tps[-1]
+    return fpr, tpr, thr
 
 
 def precision_recall_curve(
@@ -91,7 +170,6 @@ def precision_recall_curve(
     pos_label: Any = None,
     sample_weight: Any = None,
     drop_intermediate: bool = False,
-    zero_division: Any = "warn",
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """``(precision, recall, thresholds)`` as ``sklearn.metrics.precision_recall_curve``.
 
@@ -101,10 +179,22 @@ def precision_recall_curve(
     >>> r.tolist(), t.tolist()
     ([1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
     """
-    return PrecisionRecallCurve.from_predictions(
-        y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
-        drop_intermediate=drop_intermediate, zero_division=zero_division,
-    ).as_arrays()
+    tps, fps, thr = _cumulative(y_true, y_score, pos_label, sample_weight)
+    if drop_intermediate and fps.shape[0] > 2:
+        keep = np.flatnonzero(np.concatenate(
+            [[True], np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:])), [True]]))
+        tps, fps, thr = tps[keep], fps[keep], thr[keep]
+    ps = tps + fps
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = np.where(ps != 0, tps / np.where(ps != 0, ps, 1.0), 0.0)
+    if tps[-1] == 0:
+        warnings.warn("No positive class found in y_true, recall is set to one for all "
+                      "thresholds.", UserWarning, stacklevel=2)
+        recall = np.ones(tps.shape)
+    else:
+        recall = tps / tps[-1]
+    return (np.concatenate([precision[::-1], [1.0]]), np.concatenate([recall[::-1], [0.0]]),
+            np.ascontiguousarray(thr[::-1]))
 
 
 def det_curve(
@@ -115,8 +205,7 @@ def det_curve(
     drop_intermediate: bool = False,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """``(fpr, fnr, thresholds)`` of the detection error trade-off curve, as
-    ``sklearn.metrics.det_curve``: from the last point with no false positive to the
-    first with no false negative, false positives decreasing.
+    ``sklearn.metrics.det_curve``.
 
     Examples
     --------
@@ -124,36 +213,98 @@ def det_curve(
     >>> fpr.tolist(), fnr.tolist(), t.tolist()
     ([0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.35, 0.4, 0.8])
     """
-    state = as_score_counts(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
-    tc = threshold_counts(state)
-    if tc.n_pos <= 0 or tc.n_neg <= 0:
-        raise InvalidInputError(
-            "only one class is present in y_true: the DET curve is not defined"
-        )
-    tps = np.concatenate([[0.0], np.asarray(tc.tps, dtype=np.float64)])
-    fps = np.concatenate([[0.0], np.asarray(tc.fps, dtype=np.float64)])
-    thr = np.concatenate([[np.inf], tc.thresholds])
-    if drop_intermediate and fps.size > 2:
+    tps, fps, thr = _cumulative(y_true, y_score, pos_label, sample_weight)
+    tps = np.concatenate([[0.0], tps])
+    fps = np.concatenate([[0.0], fps])
+    thr = np.concatenate([[np.inf], thr])
+    if drop_intermediate and fps.shape[0] > 2:
         keep = np.flatnonzero(np.concatenate(
             [[True], np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:])), [True]]))
         tps, fps, thr = tps[keep], fps[keep], thr[keep]
-    first = int(np.searchsorted(fps, fps[0], side="right")) - 1
-    last = int(np.searchsorted(tps, tps[-1])) + 1
-    sl = slice(max(first, 0), last)
+    if len(np.unique(column_or_1d(y_true, "y_true"))) != 2:
+        raise InvalidInputError("Only one class is present in y_true. Detection error "
+                                "tradeoff curve is not defined in that case.")
     fns = tps[-1] - tps
-    return (fps[sl][::-1] / tc.n_neg, fns[sl][::-1] / tc.n_pos,
+    p_count, n_count = tps[-1], fps[-1]
+    first = int(np.searchsorted(fps, fps[0], side="right"))
+    last = int(np.searchsorted(tps, tps[-1])) + 1
+    sl = slice(first - 1 if first > 0 else None, last)
+    return (fps[sl][::-1] / n_count, fns[sl][::-1] / p_count,
             np.ascontiguousarray(thr[sl][::-1]))
 
 
-def _check_probabilities(s: FloatArray) -> None:
-    if (s < 0).any() or (s > 1).any():
-        raise InvalidInputError(
-            "multiclass ROC AUC needs probabilities: y_score has values outside [0, 1]"
-        )
-    if not np.allclose(s.sum(axis=1), 1.0):
-        raise InvalidInputError(
-            "multiclass ROC AUC needs probabilities: the rows of y_score must sum to 1"
-        )
+def _binary_roc_auc(y01: Array, s: Array, w: Array | None, max_fpr: Any = None) -> float:
+    if len(np.unique(y01)) != 2:
+        warnings.warn("Only one class is present in y_true. ROC AUC score is not defined in "
+                      "that case.", undefined_metric_warning(), stacklevel=3)
+        return float("nan")
+    y, sc, wt = _binary_inputs(y01, s, 1, w)
+    tc = _counts_at_thresholds(y, sc, wt)
+    if max_fpr is None or max_fpr == 1:
+        return float(tc.auc())
+    if max_fpr <= 0 or max_fpr > 1:
+        raise InvalidParameterError(f"Expected max_fpr in range (0, 1], got: {max_fpr!r}")
+    roc = RocCurve.from_threshold_counts(tc, zero_division=np.nan)
+    return float(roc.partial_auc(float(max_fpr), mcclish=True))
+
+
+def _binary_ap(y: Array, s: Array, w: Array | None, pos_label: Any = 1) -> float:
+    precision, recall, _ = precision_recall_curve(y, s, pos_label=pos_label, sample_weight=w)
+    return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))
+
+
+def _average_binary_score(metric: Any, y_true: Any, y_score: Any, average: Any,
+                          sample_weight: Any) -> Any:
+    """Per-label binary scores of indicator targets, averaged as scikit-learn does."""
+    options = (None, "micro", "macro", "weighted", "samples")
+    if average not in options:
+        raise InvalidParameterError(f"average has to be one of {options}")
+    kind = type_of_target(y_true, "y_true")
+    if kind not in ("binary", "multilabel-indicator"):
+        raise InvalidInputError(f"{kind} format is not supported")
+    if kind == "binary":
+        return metric(column_or_1d(y_true, "y_true"), as_array(y_score, "y_score").ravel()
+                      if np.ndim(as_array(y_score)) == 2 and as_array(y_score).shape[1] == 1
+                      else as_array(y_score, "y_score"), sample_weight)
+    t = as_array(y_true, "y_true")
+    s = as_array(y_score, "y_score").astype(np.float64)
+    if s.shape[0] != t.shape[0]:
+        raise InvalidInputError("Found input variables with inconsistent numbers of samples: "
+                                f"[{t.shape[0]}, {s.shape[0]}]")
+    if s.shape != t.shape:
+        raise InvalidInputError(f"y_true and y_score have different shapes {t.shape}, "
+                                f"{s.shape}")
+    w = check_sample_weight(sample_weight, t.shape[0])
+    axis = 1
+    score_weight, average_weight = w, None
+    if average == "micro":
+        score_weight = None if w is None else np.repeat(w, t.shape[1])
+        t, s = t.ravel()[:, None], s.ravel()[:, None]
+    elif average == "weighted":
+        average_weight = t.sum(axis=0) if w is None else (t * w[:, None]).sum(axis=0)
+        if np.isclose(np.sum(average_weight), 0.0):
+            return 0
+    elif average == "samples":
+        average_weight, score_weight, axis = w, None, 0
+    n = t.shape[axis]
+    scores = np.zeros(n)
+    for c in range(n):  # one binary score per label (or per sample), not per row
+        tc = t[:, c] if axis == 1 else t[c, :]
+        sc = s[:, c] if axis == 1 else s[c, :]
+        scores[c] = metric(tc.astype(np.int64), sc, score_weight)
+    if average is None:
+        return scores
+    if average_weight is not None:
+        scores[np.asarray(average_weight) == 0] = 0
+        return float(np.average(scores, weights=average_weight))
+    return float(np.mean(scores))
+
+
+def _label_binarize(y: Array, classes: Array) -> Array:
+    out = (y[:, None] == classes[None, :]).astype(np.int64)
+    if classes.shape[0] == 2:
+        return out[:, 1:]
+    return out
 
 
 def roc_auc_score(
@@ -165,16 +316,12 @@ def roc_auc_score(
     max_fpr: float | None = None,
     multi_class: str = "raise",
     labels: Any = None,
-    pos_label: Any = None,
-    zero_division: Any = "warn",
 ) -> Any:
-    """ROC AUC as ``sklearn.metrics.roc_auc_score`` (binary, multiclass OvR / OvO).
+    """ROC AUC as ``sklearn.metrics.roc_auc_score`` (binary, multilabel, multiclass
+    one-vs-rest / one-vs-one).
 
-    Binary: ``y_score`` is the score of the positive class (``pos_label``, default
-    1/True); ``max_fpr`` gives McClish's standardised partial AUC. Multiclass:
-    ``y_score`` is N×K probabilities in label order; ``multi_class="ovr"`` (average
-    macro / weighted / micro / None) or ``"ovo"`` (Hand & Till; macro / weighted).
-    With one class only the AUC is undefined and ``zero_division`` decides.
+    Binary ``y_true``: the greater label is the positive class. ``max_fpr`` gives
+    McClish's standardised partial AUC. One class only: NaN with a warning.
 
     Examples
     --------
@@ -185,40 +332,100 @@ def roc_auc_score(
     >>> roc_auc_score([0, 1, 2, 2], p, multi_class="ovo")
     1.0
     """
-    s = np.asarray(y_score)
-    if s.ndim == 2 and s.shape[1] > 1:
-        check_choice("multi_class", multi_class, ("ovr", "ovo", "raise"))
-        if multi_class == "raise":
+    kind = type_of_target(y_true, "y_true")
+    t = as_array(y_true, "y_true")
+    s = as_array(y_score, "y_score")
+    if s.dtype.kind not in "biuf":
+        raise InvalidInputError("y_score must be numeric")
+    s = s.astype(np.float64)
+    if kind == "multiclass" or (kind == "binary" and s.ndim == 2 and s.shape[1] > 2):
+        if max_fpr is not None and max_fpr != 1.0:
             raise InvalidParameterError(
-                "y_score is N×K (multiclass): choose multi_class='ovr' or 'ovo'"
-            )
-        if max_fpr is not None and max_fpr != 1:
-            raise InvalidParameterError("partial AUC (max_fpr) is only defined for binary scores")
-        state = ScoreCounts.from_scores(y_true, s, labels=labels, sample_weight=sample_weight)
-        _check_probabilities(s.astype(np.float64))
-        if multi_class == "ovo":
-            if average is None:
-                raise InvalidParameterError("average=None is not available for multi_class='ovo'")
-            return ovo_auc(state, average=average, zero_division=zero_division).value
-        res = ovr_auc(state, average=average, zero_division=zero_division)
-        return res.per_class if average is None else res.value
-    state = as_score_counts(y_true, s.ravel() if s.ndim == 2 else s, pos_label=pos_label,
-                            sample_weight=sample_weight)
-    if max_fpr is not None and not 0 < max_fpr <= 1:
-        raise InvalidParameterError(f"max_fpr must be in (0, 1], got {max_fpr!r}")
-    if max_fpr is None or max_fpr == 1:  # straight from the ascending table
-        _, pos, neg = state.binary_table()
-        value = table_auc(pos, neg)
+                "Partial AUC computation not available in multiclass setting, 'max_fpr' must "
+                f"be set to `None`, received `max_fpr={max_fpr}` instead")
+        if multi_class == "raise":
+            raise InvalidParameterError("multi_class must be in ('ovo', 'ovr')")
+        return _multiclass_roc_auc(column_or_1d(t, "y_true"), s, labels, multi_class,
+                                   average, sample_weight)
+
+    def metric(y: Array, sc: Array, w: Any) -> float:
+        return _binary_roc_auc(y, sc, w, max_fpr)
+
+    if kind == "binary":
+        t1 = column_or_1d(t, "y_true")
+        classes = np.unique(t1) if t1.dtype != object else np.array(sorted(set(t1.tolist())),
+                                                                     dtype=object)
+        y01 = _label_binarize(t1, classes)[:, 0] if classes.shape[0] > 1 else \
+            np.zeros(t1.shape[0], np.int64)
+        return _average_binary_score(metric, y01, s, average, sample_weight)
+    return _average_binary_score(metric, t, s, average, sample_weight)
+
+
+def _multiclass_roc_auc(t: Array, s: Array, labels: Any, multi_class: str, average: Any,
+                        sample_weight: Any) -> Any:
+    if s.ndim != 2:
+        raise InvalidInputError(
+            "`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` contains "
+            f"multiple classes. Got `y_score.shape={s.shape}`.")
+    if not np.allclose(1, s.sum(axis=1)):
+        raise InvalidInputError("Target scores need to be probabilities for multiclass "
+                                "roc_auc, i.e. they should sum up to 1.0 over classes")
+    options: tuple[Any, ...] = ("macro", "weighted", None)
+    if multi_class == "ovr":
+        options = ("micro", *options)
+    if average not in options:
+        raise InvalidParameterError(
+            f"average must be one of {options} for multiclass problems")
+    if multi_class not in ("ovo", "ovr"):
+        raise InvalidParameterError(
+            f"multi_class='{multi_class}' is not supported for multiclass ROC AUC, "
+            "multi_class must be in ('ovo', 'ovr')")
+    if average is None and multi_class == "ovo":
+        raise NotImplementedError("average=None is not implemented for multi_class='ovo'.")
+    if labels is not None:
+        lab = column_or_1d(labels, "labels")
+        classes = np.unique(lab) if lab.dtype != object else np.array(
+            sorted(set(lab.tolist())), dtype=object)
+        if len(classes) != len(lab):
+            raise InvalidParameterError("Parameter 'labels' must be unique")
+        if not np.array_equal(classes, lab):
+            raise InvalidParameterError("Parameter 'labels' must be ordered")
+        if len(classes) != s.shape[1]:
+            raise InvalidParameterError(
+                f"Number of given labels, {len(classes)}, not equal to the number of columns "
+                f"in 'y_score', {s.shape[1]}")
+        if len(set(t.tolist()) - set(classes.tolist())):
+            raise InvalidInputError("'y_true' contains labels not in parameter 'labels'")
     else:
-        tc = threshold_counts(state)
-        value = tc.auc()
-    if np.isnan(value):
-        return float(fill_undefined(np.array(np.nan), True, zero_division=zero_division,
-                                    what="ROC AUC (only one class present in y_true)"))
-    if max_fpr is None or max_fpr == 1:
-        return value
-    roc = RocCurve.from_threshold_counts(tc, zero_division=np.nan)
-    return roc.partial_auc(float(max_fpr), mcclish=True)
+        classes = np.unique(t) if t.dtype != object else np.array(sorted(set(t.tolist())),
+                                                                   dtype=object)
+        if len(classes) != s.shape[1]:
+            raise InvalidInputError("Number of classes in y_true not equal to the number of "
+                                    "columns in 'y_score'")
+    if multi_class == "ovo":
+        if sample_weight is not None:
+            raise InvalidParameterError(
+                "sample_weight is not supported for multiclass one-vs-one ROC AUC, "
+                "'sample_weight' must be None in this case.")
+        lookup = {v: i for i, v in enumerate(classes.tolist())}
+        enc = np.array([lookup[v] for v in t.tolist()], dtype=np.int64)
+        present = np.unique(enc)
+        pair_scores, prevalence = [], []
+        for a, b in combinations(present.tolist(), 2):  # one pair of classes at a time
+            mask = (enc == a) | (enc == b)
+            prevalence.append(float(np.mean(mask)))
+            a_true = (enc[mask] == a).astype(np.int64)
+            b_true = (enc[mask] == b).astype(np.int64)
+            pair_scores.append((_binary_roc_auc(a_true, s[mask, a], None)
+                                + _binary_roc_auc(b_true, s[mask, b], None)) / 2)
+        return float(np.average(pair_scores,
+                                weights=prevalence if average == "weighted" else None))
+    y_ind = (t[:, None] == classes[None, :]).astype(np.int64)
+
+    def metric(y: Array, sc: Array, w: Any) -> float:
+        return _binary_roc_auc(y, sc, w)
+
+    return _average_binary_score(metric, y_ind, s, average, sample_weight)
 
 
 def average_precision_score(
@@ -228,24 +435,43 @@ def average_precision_score(
     average: str | None = "macro",
     pos_label: Any = 1,
     sample_weight: Any = None,
-    labels: Any = None,
-    zero_division: Any = "warn",
 ) -> Any:
-    """Average precision as ``sklearn.metrics.average_precision_score``.
-
-    Binary scores give the step-wise AP of ``pos_label``; N×K scores give one-vs-rest
-    AP per class averaged by ``average`` (macro, weighted, micro, or None for all).
+    """Average precision as ``sklearn.metrics.average_precision_score`` (binary,
+    multilabel, multiclass one-vs-rest).
 
     Examples
     --------
     >>> round(average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
     0.8333
     """
-    s = np.asarray(y_score)
-    if s.ndim == 2 and s.shape[1] > 1:
-        state = ScoreCounts.from_scores(y_true, s, labels=labels, sample_weight=sample_weight)
-        res = average_precision_multiclass(state, average=average, zero_division=zero_division)
-        return res.per_class if average is None else res.value
-    state = as_score_counts(y_true, s.ravel() if s.ndim == 2 else s, pos_label=pos_label,
-                            sample_weight=sample_weight)
-    return PrecisionRecallCurve.from_counts(state, zero_division=zero_division).average_precision
+    kind = type_of_target(y_true, "y_true")
+    t = as_array(y_true, "y_true")
+    s = as_array(y_score, "y_score")
+    if kind == "binary":
+        present = np.unique(column_or_1d(t, "y_true")).tolist()
+        if len(present) == 2 and pos_label not in present:
+            raise InvalidParameterError(
+                f"pos_label={pos_label} is not a valid label. It should be one of "
+                f"{np.array(present)}")
+    elif kind == "multilabel-indicator" and pos_label != 1:
+        raise InvalidParameterError(
+            "Parameter pos_label is fixed to 1 for multilabel-indicator y_true. Do not set "
+            "pos_label or set pos_label to 1.")
+    elif kind == "multiclass":
+        if pos_label != 1:
+            raise InvalidParameterError(
+                "Parameter pos_label is fixed to 1 for multiclass y_true. Do not set "
+                "pos_label or set pos_label to 1.")
+        t1 = column_or_1d(t, "y_true")
+        classes = np.unique(t1) if t1.dtype != object else np.array(
+            sorted(set(t1.tolist())), dtype=object)
+        t = _label_binarize(t1, classes)
+        if s.shape != t.shape:
+            raise InvalidInputError(
+                "`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` "
+                f"contains multiple classes. Got `y_score.shape={s.shape}`.")
+
+    def metric(y: Array, sc: Array, w: Any) -> float:
+        return _binary_ap(y, sc, w, pos_label=pos_label)
+
+    return _average_binary_score(metric, t, s, average, sample_weight)
