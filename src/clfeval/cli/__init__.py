@@ -188,9 +188,13 @@ def _dispatch(args: argparse.Namespace) -> int:
     return run_demo(args.output)
 
 
+_PARTIAL: set[str] = set()  # temporary output files to remove if the run is killed
+
+
 @contextlib.contextmanager
 def _terminate_as_interrupt() -> Iterator[None]:
-    """SIGTERM ends the run like Ctrl-C: workers stopped, no partial output left."""
+    """On SIGTERM: stop the worker processes (they hold our stdout/stderr, so a caller
+    waiting for end-of-output would block), remove partial outputs, exit 143."""
     import threading
 
     if threading.current_thread() is not threading.main_thread():
@@ -198,7 +202,13 @@ def _terminate_as_interrupt() -> Iterator[None]:
         return
 
     def handler(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
+        _kill_workers()
+        for tmp in list(_PARTIAL):
+            with contextlib.suppress(OSError):
+                os.remove(tmp)
+        with contextlib.suppress(OSError):
+            os.write(2, b"clfeval: error: terminated\n")
+        os._exit(128 + signum)
 
     old = signal.signal(signal.SIGTERM, handler)
     try:
@@ -207,32 +217,40 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, old)
 
 
+def _kill_workers() -> None:
+    """Kill the process pool's workers, the fork server and its helpers, at once."""
+    local = sys.modules.get("clfeval.engines.local")
+    pids: list[int] = []
+    for ex in list(getattr(local, "_POOLS", {}).values()):
+        pids += [pr.pid for pr in list(getattr(ex, "_processes", {}).values()) if pr.pid]
+    if "multiprocessing.forkserver" in sys.modules:
+        import multiprocessing.forkserver as fsrv
+
+        pid = getattr(fsrv._forkserver, "_forkserver_pid", None)
+        if pid:
+            pids.append(pid)
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    if pids and "multiprocessing.util" in sys.modules:
+        import multiprocessing.util as mpu
+
+        finalize = getattr(mpu, "_run_finalizers", None)  # private in CPython
+        if finalize is not None:
+            with contextlib.suppress(Exception):  # unlink the pool's semaphores now
+                finalize(0)
+
+
 def _stop_workers() -> None:
-    """Stop the process pool and its helper processes (they hold our stdout/stderr)."""
-    if "clfeval.engines.local" not in sys.modules:
+    """After an interrupt: stop the pool so no worker outlives the command."""
+    local = sys.modules.get("clfeval.engines.local")
+    if local is None or not local._POOLS:
         return
-    from ..engines import local
-
-    if not local._POOLS:
-        return
+    _kill_workers()
     for ex in list(local._POOLS.values()):
-        procs = list(getattr(ex, "_processes", {}).values())
-        ex.shutdown(wait=False, cancel_futures=True)
-        for pr in procs:
-            with contextlib.suppress(Exception):
-                pr.terminate()
-        for pr in procs:
-            with contextlib.suppress(Exception):
-                pr.join(2)
+        with contextlib.suppress(Exception):
+            ex.shutdown(wait=False, cancel_futures=True)
     local._POOLS.clear()
-    import multiprocessing.forkserver as fsrv
-    import multiprocessing.resource_tracker as rtrk
-
-    for helper in (fsrv._forkserver, rtrk._resource_tracker):
-        stop = getattr(helper, "_stop", None)  # private in CPython; absent elsewhere
-        if stop is not None:
-            with contextlib.suppress(Exception):
-                stop()
 
 
 def _quiet_pipe() -> None:
@@ -387,6 +405,7 @@ def write_output(path: str, text: str) -> None:
 
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".partial",
                                dir=d)
+    _PARTIAL.add(tmp)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
@@ -396,6 +415,8 @@ def write_output(path: str, text: str) -> None:
         with contextlib.suppress(OSError):
             os.remove(tmp)
         raise
+    finally:
+        _PARTIAL.discard(tmp)
 
 
 def _umask() -> int:

@@ -142,6 +142,12 @@ class _Reader:
         return arr
 
     def _read_stream(self, s: int, want: int) -> bytes:
+        try:
+            return self._inflate(s, want)
+        except (zipfile.BadZipFile, zlib.error, OSError, EOFError) as exc:
+            raise FileFormatError(f"member {self.key!r}: {exc}", path=self.nf.path) from None
+
+    def _inflate(self, s: int, want: int) -> bytes:
         lay = self.layout
         if self.stream is None or s < self.pos:
             self.stream = self.nf.open_member(self.key)

@@ -277,7 +277,13 @@ def _arrow_label(arr: Any, *, text: bool) -> Column:
     if arr.null_count:
         fill = False if pa.types.is_boolean(t) else 0
         arr = pc.fill_null(arr, fill)
-    return Column(_integral(np.asarray(arr.to_numpy(zero_copy_only=False))), None, missing)
+    v = np.asarray(arr.to_numpy(zero_copy_only=False))
+    if v.dtype.kind == "f":  # NaN labels (pandas' missing values) are missing labels
+        nan = np.isnan(v)
+        if nan.any():
+            missing = nan if missing is None else (missing | nan)
+            v = np.where(nan, 0.0, v)
+    return Column(_integral(v), None, missing)
 
 
 def _integral(v: npt.NDArray[Any]) -> npt.NDArray[Any]:
