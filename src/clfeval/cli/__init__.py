@@ -671,7 +671,15 @@ def _report(args: argparse.Namespace) -> int:
         raise FileFormatError("is a directory, not a predictions file", path=path)
     saved = _saved_report(path)
     if saved is not None:  # a report saved as JSON: render it again in another format
-        _emit(_render(saved, fmt, args), args)
+        try:
+            text = _render(saved, fmt, args)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            if isinstance(exc, ClfevalError):
+                raise
+            # a hand-edited document whose fields passed loading but not rendering
+            raise FileFormatError(f"not a valid saved clfeval report ({type(exc).__name__}: "
+                                  f"{exc})", path=path) from None
+        _emit(text, args)
         return 0
     labels = _cli_labels(args, path)
     cmap = _columns_of(path, args, labels)
@@ -700,9 +708,22 @@ def _report(args: argparse.Namespace) -> int:
         "ci": None if args.no_ci else 0.95, "title": args.title or os.path.basename(path),
         "source": _source(path, cmap),
     }
-    r = _evaluate_file(path, cmap, options)
+    with _naming(path):
+        r = _evaluate_file(path, cmap, options)
     _emit(_render(r, fmt, args), args)
     return 0
+
+
+@contextlib.contextmanager
+def _naming(path: str) -> Iterator[None]:
+    """Errors about a file's data name the file (the library's may not)."""
+    try:
+        yield
+    except ClfevalError as exc:
+        if path in str(exc) or getattr(exc, "path", None):
+            raise
+        raise type(exc)(f"{path}: {exc}") if not isinstance(exc, FileFormatError) \
+            else FileFormatError(str(exc), path=path) from exc
 
 
 def _compare(args: argparse.Namespace) -> int:
@@ -722,7 +743,8 @@ def _compare(args: argparse.Namespace) -> int:
     truth = None
     opts: dict[str, Any] = {}
     for name, path in zip(names, args.files, strict=True):
-        data, cmap = _load(path, args)
+        with _naming(path):
+            data, cmap = _load(path, args)
         if truth is None:
             truth, first = data["y_true"], path
             opts = _eval_options(args, data, cmap)

@@ -127,7 +127,7 @@ def restore_labels(values: Sequence[Any], types: Sequence[str] | None) -> list[A
             f"malformed state: {len(values)} labels but {len(types)} label types")
     out: list[Any] = []
     for t, v in zip(types, values, strict=True):
-        if t not in _TYPES:
+        if not isinstance(t, str) or t not in _TYPES:
             raise IncompatibleStateError(f"malformed state: unknown label type {t!r}")
         ok = {
             "int": isinstance(v, int) and not isinstance(v, bool) and abs(v) <= _INT64_MAX,

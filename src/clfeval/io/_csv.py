@@ -138,7 +138,13 @@ def sniff(path: str, fmt: str, opts: dict[str, str]) -> Dialect:
             counts = {d: _count_outside_quotes(line, d) for d in DELIMITERS}
             best = max(DELIMITERS, key=lambda d: counts[d])
             delim = best if counts[best] else ","
-    names = next(csv.reader([line], delimiter=delim, quotechar='"'))
+    if "\r" in line or "\x00" in line:
+        raise FileFormatError("the header line holds a carriage return or NUL character "
+                              "(only \\n and \\r\\n line endings are read)", path=path)
+    try:
+        names = next(csv.reader([line], delimiter=delim, quotechar='"'))
+    except (csv.Error, StopIteration) as exc:
+        raise FileFormatError(f"malformed header line ({exc})", path=path) from None
     decimal = opts.get("decimal")
     if decimal is None:
         decimal = "."

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import os
 import struct
+import warnings
 import zipfile
 import zlib
 from collections.abc import Iterator
@@ -83,7 +84,9 @@ def _header(read: Any, path: str, what: str) -> tuple[np.dtype[Any], tuple[int, 
         raise FileFormatError(f"{what}: truncated NPY header", path=path)
     try:
         text = text_b.decode("utf-8" if major == 3 else "latin1")
-        d = ast.literal_eval(text)
+        with warnings.catch_warnings():  # a damaged header may hold odd escapes
+            warnings.simplefilter("ignore")
+            d = ast.literal_eval(text)
         if not isinstance(d, dict) or set(d) != {"descr", "fortran_order", "shape"}:
             raise ValueError("keys")
         shape = tuple(int(x) for x in d["shape"])
@@ -144,7 +147,9 @@ class _Reader:
     def _read_stream(self, s: int, want: int) -> bytes:
         try:
             return self._inflate(s, want)
-        except (zipfile.BadZipFile, zlib.error, OSError, EOFError) as exc:
+        except (zipfile.BadZipFile, zlib.error, OSError, EOFError, RuntimeError) as exc:
+            if isinstance(exc, FileFormatError):
+                raise
             raise FileFormatError(f"member {self.key!r}: {exc}", path=self.nf.path) from None
 
     def _inflate(self, s: int, want: int) -> bytes:
@@ -219,7 +224,7 @@ class NumpyFile:
 
     # ------------------------------------------------------------------ opening
     def _open_npy(self) -> None:
-        dtype, shape, fortran, hlen = _header(self.fh.read, self.path, "the file")
+        dtype, shape, fortran, hlen = _header(self.fh.read, self.path, "the array")
         lay = _Layout(dtype, shape, fortran, hlen)
         if hlen + lay.nbytes > self.size:
             raise FileFormatError(
@@ -262,8 +267,16 @@ class NumpyFile:
                     f"member {name!r} uses zip compression method {info.compress_type}; "
                     "only stored and deflated members are read", path=self.path)
             self.infos[name] = info
-            with self.open_member(name) as fh:
-                dtype, shape, fortran, hlen = _header(fh.read, self.path, f"member {name!r}")
+            try:
+                with self.open_member(name) as fh:
+                    dtype, shape, fortran, hlen = _header(fh.read, self.path,
+                                                          f"member {name!r}")
+            except (zipfile.BadZipFile, zlib.error, OSError, EOFError, RuntimeError,
+                    ValueError, NotImplementedError) as exc:
+                if isinstance(exc, FileFormatError):
+                    raise
+                raise FileFormatError(f"member {name!r} cannot be read: {exc}",
+                                      path=self.path) from None
             lay = _Layout(dtype, shape, fortran, hlen)
             if hlen + lay.nbytes != info.file_size:
                 raise FileFormatError(
@@ -304,7 +317,8 @@ class NumpyFile:
         assert self.zf is not None
         try:
             return self.zf.open(self.infos[key])
-        except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError) as exc:
+        except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError,
+                RuntimeError) as exc:
             raise FileFormatError(f"cannot open member {key!r}: {exc}", path=self.path) from None
 
     def data_offset(self, key: str) -> int:
@@ -317,7 +331,7 @@ class NumpyFile:
         if stream is not None:  # deflated: zipfile checks the CRC at the end of the stream
             try:
                 rest = stream.read(1)
-            except (zipfile.BadZipFile, zlib.error, OSError, EOFError) as exc:
+            except (zipfile.BadZipFile, zlib.error, OSError, EOFError, RuntimeError) as exc:
                 raise FileFormatError(f"member {key!r}: {exc}", path=self.path) from None
             if rest:
                 raise FileFormatError(f"member {key!r} holds more bytes than its header says",

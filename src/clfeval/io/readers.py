@@ -566,7 +566,7 @@ def _iter_jsonl(path: str, names: list[str], label_cols: set[str],
             pass
         raise FileFormatError(f"{done} records read from {_count_lines(path)} non-empty lines",
                               path=path)
-    except pa.ArrowInvalid:
+    except (pa.ArrowInvalid, UnicodeDecodeError):
         pass  # fall back to the line-by-line reader: it names the exact line
     yield from _iter_jsonl_lines(path, names, label_cols, chunk_rows, skip=done)
 
