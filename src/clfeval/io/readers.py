@@ -231,19 +231,20 @@ _FLOAT_RE = (
 _INTEGRAL_RE = r"^[+-]?\d+(?:\.0*)?$"
 
 
-def _parse_label_texts(values: list[Any]) -> list[Any]:
+def _parse_label_texts(values: list[Any], decimal: str = ".") -> list[Any]:
     """Text labels from CSV: all integers (``3`` or ``3.0``, as pandas writes a float
     column of class numbers) → int, all true/false → bool, else str."""
     texts = ["" if v is None else str(v) for v in values]
-    if texts and all(re.fullmatch(_INTEGRAL_RE, t.strip()) for t in texts):
-        return [int(t.strip().split(".")[0]) for t in texts]
+    nums = [t.replace(decimal, ".") for t in texts] if decimal != "." else texts
+    if texts and all(re.fullmatch(_INTEGRAL_RE, t.strip()) for t in nums):
+        return [int(t.strip().split(".")[0]) for t in nums]
     low = [t.strip().lower() for t in texts]
     if texts and all(t in ("true", "false") for t in low):
         return [t == "true" for t in low]
     return texts
 
 
-def _arrow_label(arr: Any, *, text: bool) -> Column:
+def _arrow_label(arr: Any, *, text: bool, decimal: str = ".") -> Column:
     """An arrow array of labels → Column (codes + dictionary for strings)."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -270,7 +271,7 @@ def _arrow_label(arr: Any, *, text: bool) -> Column:
                 exc.index = int(hit[0]) if hit.size else 0
                 raise
         if text:  # (empty text fields are nulls, flagged in ``missing``)
-            vals = _parse_label_texts(vals)
+            vals = _parse_label_texts(vals, decimal)
         if not vals:  # every value null
             vals = [0]
         return Column(codes, tuple(vals), missing)
@@ -373,11 +374,11 @@ def _table_chunk(table: Any, path: str, start: int, names: list[str], label_cols
         t = arr.type
         try:
             if name in label_cols:
-                cols[name] = _arrow_label(arr, text=text)
+                cols[name] = _arrow_label(arr, text=text, decimal=decimal)
             elif pa.types.is_string(t) or pa.types.is_large_string(t) or text:
                 cols[name] = _arrow_number(arr, text=True, decimal=decimal)
             elif pa.types.is_dictionary(t) and not label_cols:
-                cols[name] = _arrow_label(arr, text=text)
+                cols[name] = _arrow_label(arr, text=text, decimal=decimal)
             else:
                 cols[name] = _arrow_number(arr, text=False)
         except TypeError as exc:
