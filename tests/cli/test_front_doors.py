@@ -112,7 +112,7 @@ def test_excel_export_with_semicolons_and_decimal_commas(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     y = RNG.integers(0, 2, 40)
     s = np.round(RNG.random(40), 3)
-    body = "".join(f"{float(a)};{str(b)}\r\n".replace(".", ",") for a, b in zip(y, s,
+    body = "".join(f"{float(a)};{b!s}\r\n".replace(".", ",") for a, b in zip(y, s,
                                                                                 strict=True))
     f = tmp_path / "excel.csv"
     f.write_bytes(("\ufeffy_true;proba\r\n" + body).encode())
