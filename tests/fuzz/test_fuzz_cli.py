@@ -11,7 +11,7 @@ state, a saved report), mutates its bytes or its structure, and runs the CLI in-
 Never a traceback (any other exception fails the test), a hang (an alarm turns one into
 a failure) or a peak resident memory more than ``MEMORY_LIMIT`` above the process's at the start.
 
-CI runs a dozen examples per test (about two minutes in all). For a longer
+CI runs 60 examples per test (one to two minutes in all). For a longer
 campaign run by hand::
 
     CLFEVAL_FUZZ_EXAMPLES=5000 python -m pytest -q tests/fuzz -p no:randomly
@@ -40,7 +40,7 @@ from hypothesis import strategies as st
 
 from clfeval.cli import main
 
-EXAMPLES = int(os.environ.get("CLFEVAL_FUZZ_EXAMPLES", "12"))
+EXAMPLES = int(os.environ.get("CLFEVAL_FUZZ_EXAMPLES", "60"))
 # The process's peak resident memory may grow by at most this much over the whole run
 # (a file that makes clfeval allocate by a declared size, not by its content, fails).
 MEMORY_LIMIT = 1 << 30
