@@ -17,10 +17,16 @@ from .exceptions import InvalidInputError, InvalidParameterError
 
 __all__ = [
     "as_1d_labels",
+    "as_cost_matrix",
+    "as_label_list",
     "as_scores",
     "as_weights",
+    "check_bins",
+    "check_ci",
     "check_consistent_length",
     "check_level",
+    "check_seed",
+    "check_weight_total",
     "check_zero_division",
     "label_kind",
 ]
@@ -154,6 +160,7 @@ def as_weights(w: Any, n: int, name: str = "sample_weight") -> npt.NDArray[np.fl
     if (arr < 0).any():
         i = int(np.flatnonzero(arr < 0)[0])
         raise InvalidInputError(f"{name} contains negative weights, first at index {i}")
+    check_weight_total(arr, name)
     return arr
 
 
@@ -216,3 +223,118 @@ def check_choice(name: str, value: Any, choices: Sequence[Any]) -> Any:
         opts = ", ".join(repr(c) for c in choices)
         raise InvalidParameterError(f"{name} must be one of {opts}; got {value!r}")
     return value
+
+
+def as_label_list(labels: Any, name: str = "labels") -> list[Any]:
+    """A declared label list: a sequence (not a scalar, a string or a mapping).
+
+    Examples
+    --------
+    >>> as_label_list((0, 1))
+    [0, 1]
+    >>> as_label_list(3)
+    Traceback (most recent call last):
+    ...
+    clfeval.exceptions.InvalidParameterError: labels must be a sequence of labels, got int 3
+    """
+    if isinstance(labels, (str, bytes, dict)) or np.ndim(labels) != 1:
+        raise InvalidParameterError(
+            f"{name} must be a sequence of labels, got {type(labels).__name__} {labels!r}")
+    return list(labels)
+
+
+def check_seed(seed: Any, name: str = "seed") -> Any:
+    """A random seed: ``None``, a non-negative int, a ``SeedSequence`` or a ``Generator``.
+
+    Examples
+    --------
+    >>> check_seed(7)
+    7
+    >>> check_seed(-1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clfeval.exceptions.InvalidParameterError: seed must be None, a non-negative int, ...
+    """
+    if seed is None or isinstance(seed, (np.random.Generator, np.random.SeedSequence)):
+        return seed
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
+        return int(seed)
+    raise InvalidParameterError(
+        f"{name} must be None, a non-negative int, a SeedSequence or a Generator; got {seed!r}")
+
+
+def check_ci(ci: Any, name: str = "ci") -> float | None:
+    """A confidence level for intervals, or ``None`` for none.
+
+    Examples
+    --------
+    >>> check_ci(0.9), check_ci(None)
+    (0.9, None)
+    """
+    if ci is None:
+        return None
+    if isinstance(ci, bool) or not isinstance(ci, (int, float, np.floating)) \
+            or not 0.0 < float(ci) < 1.0:
+        raise InvalidParameterError(f"{name} must be a level in (0, 1) or None, got {ci!r}")
+    return float(ci)
+
+
+def as_cost_matrix(costs: Any, k: int, name: str = "cost_matrix") -> npt.NDArray[np.float64]:
+    """A K×K matrix of finite costs (``costs[i][j]``: predicting class j for class i).
+
+    Examples
+    --------
+    >>> as_cost_matrix([[0, 1], [5, 0]], 2).tolist()
+    [[0.0, 1.0], [5.0, 0.0]]
+    """
+    if isinstance(costs, (str, bytes)):
+        raise InvalidParameterError(f"{name} must be a {k}×{k} matrix of numbers, got text")
+    try:
+        arr = np.asarray(costs, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise InvalidParameterError(
+            f"{name} must be a {k}×{k} matrix of numbers, got {type(costs).__name__}") from None
+    if arr.shape != (k, k):
+        raise InvalidParameterError(f"{name} must be {k}×{k}, got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise InvalidParameterError(f"{name} must hold finite costs")
+    return arr
+
+
+def check_bins(bins: Any, name: str = "bins") -> Any:
+    """Score binning: ``None``, a number of leading float bits (int 1–52), or bin edges.
+
+    Examples
+    --------
+    >>> check_bins(20), check_bins([0.0, 0.5, 1.0])
+    (20, [0.0, 0.5, 1.0])
+    """
+    if bins is None:
+        return None
+    if isinstance(bins, (int, np.integer)) and not isinstance(bins, bool):
+        if not 1 <= int(bins) <= 52:
+            raise InvalidParameterError(f"{name} as bits must be from 1 to 52, got {bins}")
+        return int(bins)
+    if isinstance(bins, (str, bytes, dict)) or np.ndim(bins) != 1:
+        raise InvalidParameterError(
+            f"{name} must be a number of bits or a sequence of edges, got {bins!r}")
+    try:
+        edges = np.asarray(bins, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(f"{name} edges must be numbers, got {bins!r}") from None
+    if edges.size == 0 or not np.isfinite(edges).all() or (np.diff(edges) <= 0).any():
+        raise InvalidParameterError(f"{name} edges must be finite and strictly increasing")
+    return list(bins)
+
+
+def check_weight_total(w: npt.NDArray[np.float64], name: str = "sample_weight") -> None:
+    """Refuse weights whose total is not a finite float (e.g. four weights of 1e308).
+
+    Examples
+    --------
+    >>> check_weight_total(np.array([1.0, 2.0]))
+    """
+    with np.errstate(over="ignore"):
+        total = float(np.sum(w))
+    if not math.isfinite(total):
+        raise InvalidInputError(f"{name} sums to {total}: the weights are too large")

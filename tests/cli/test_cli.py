@@ -212,7 +212,7 @@ def test_missing_file_and_bad_costs(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "c.txt" in msg
     costs.write_text("0 1 2\n3 4 5\n6 7 8\n")
     msg = _one_line_error(capsys, "report", str(path), "--costs", str(costs))
-    assert "cost_matrix must be a 2×2 matrix" in msg
+    assert "--costs matrix must be a 2×2 matrix" in msg
 
 
 def test_bad_labels_and_threshold_with_predictions(tmp_path: Path,

@@ -61,15 +61,17 @@ def test_every_format_reads_back_exactly(tmp_path, fmt):
     assert column_names(p)[:3] == ["y_true", "y_pred", "score"]
 
 
-def test_npz_uncompressed_members_are_memory_mapped(tmp_path):
+def test_npz_stored_and_deflated_members_read_alike(tmp_path):
     p = _write("npz", tmp_path)
-    from clfeval.io.readers import _numpy_columns
-
-    cols = _numpy_columns(p, "npz")
-    assert isinstance(cols["score"], np.memmap)
     q = os.path.join(tmp_path, "c.npz")
     np.savez_compressed(q, y_true=YT, score=SC)
-    np.testing.assert_array_equal(read_columns(q, ["y_true", "score"])["score"], SC)
+    for f in (p, q):
+        got = read_columns(f, ["y_true", "score"])
+        np.testing.assert_array_equal(got["score"], SC)
+        np.testing.assert_array_equal(got["y_true"], YT)
+        chunks = list(iter_chunks(f, ["score"], chunk_rows=7, rows=(3, 40)))
+        np.testing.assert_array_equal(np.concatenate([c.columns["score"].values
+                                                      for c in chunks]), SC[3:40])
 
 
 def test_detect_columns_roles_and_ambiguity():

@@ -8,13 +8,18 @@ raises on purpose is printed as one line on standard error with exit status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import os
+import re
+import signal
+import stat
 import sys
-from collections.abc import Sequence
-from typing import Any
+import warnings
+from collections.abc import Iterator, Sequence
+from typing import Any, NoReturn
 
-from ..exceptions import ClfevalError
+from ..exceptions import ClfevalError, FileFormatError, InvalidParameterError
 
 __all__ = ["main"]
 
@@ -32,10 +37,15 @@ def _columns(p: argparse.ArgumentParser) -> None:
     g.add_argument("--weight", metavar="COL", help="sample-weight column")
     g.add_argument("--file-format", choices=("csv", "tsv", "parquet", "jsonl", "npy", "npz"),
                    help="force the input format (default: from the file extension)")
+    g.add_argument("--delimiter", metavar="CHAR",
+                   help="CSV field separator (default: detected among , ; tab |; 'tab' for tab)")
+    g.add_argument("--decimal", choices=(".", ","),
+                   help="decimal mark of numbers in a CSV (default: detected; ',' for "
+                        "spreadsheet exports with ';' separators)")
     e = p.add_argument_group("evaluation")
     e.add_argument("--pos-label", metavar="L", help="positive class of a binary task")
     e.add_argument("--labels", metavar="L", nargs="+", help="the classes, in matrix order")
-    e.add_argument("--threshold", type=float, metavar="T",
+    e.add_argument("--threshold", type=_finite, metavar="T",
                    help="score >= T predicts the positive class (default 0.5 for probabilities, "
                         "0 for decision values)")
     e.add_argument("--costs", metavar="FILE",
@@ -48,27 +58,47 @@ def _columns(p: argparse.ArgumentParser) -> None:
                         "in the report's warnings")
     e.add_argument("--workers", type=int, default=1, metavar="N",
                    help="processes to read row groups / files in parallel (default 1)")
-    e.add_argument("--bins", type=int, metavar="BITS",
-                   help="bin scores by the leading BITS bits of the float (bounded memory on "
-                        "huge files; the AUC comes with a certified error bound)")
+    e.add_argument("--bins", type=_bins_arg, metavar="BITS|exact",
+                   help="score state: bins on the leading BITS bits of the float (default 24: "
+                        "bounded memory, the AUC with a certified error bound) or 'exact' "
+                        "(every distinct score, as the API's evaluate in memory)")
     e.add_argument("--quiet", action="store_true", help="no progress bar")
     o = p.add_argument_group("output")
     o.add_argument("--format", choices=FORMATS,
                    help="output format (default: from -o's extension, else text)")
-    o.add_argument("-o", "--output", metavar="OUT", help="write here instead of standard output")
+    o.add_argument("-o", "--output", metavar="OUT",
+                   help="write here instead of standard output ('-' for standard output)")
     o.add_argument("--full", action="store_true", help="list every registered metric")
     o.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour in text output (needs rich)")
 
 
+def _finite(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if v != v or v in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
+    return v
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line on standard error (exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        _error(f"{message} (see '{self.prog} --help')")
+        raise SystemExit(2)
+
+
 def _build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="clfeval", description="How good is your classifier, really?",
         epilog="Run 'clfeval demo' for a tour; 'clfeval COMMAND --help' for details.")
     from .._version import __version__
 
     p.add_argument("--version", action="version", version=f"clfeval {__version__}")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     r = sub.add_parser("report", help="evaluate one predictions file",
                        description="Evaluate the predictions in one file (CSV, TSV, Parquet, "
                                    "JSON Lines, NPY or NPZ), or render a report saved as JSON "
@@ -116,90 +146,292 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    try:
-        if args.command == "report":
-            return _report(args)
-        if args.command == "compare":
-            return _compare(args)
-        if args.command == "metrics":
-            return _metrics(args)
-        if args.command == "merge":
-            return _merge(args)
-        from .demo import run_demo
+    with _terminate_as_interrupt(), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            code = _dispatch(args)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _quiet_pipe()
+            return 141  # like any tool whose reader went away (128 + SIGPIPE)
+        except ClfevalError as exc:
+            _error(_cli_words(str(exc)))
+            code = 2
+        except OSError as exc:
+            where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+            _error(f"{where}{exc.strerror or exc}")
+            code = 2
+        except RecursionError:
+            _error("the input is nested too deeply")
+            code = 2
+        except MemoryError:
+            _error("out of memory; see the limits in the README (e.g. --bins for huge "
+                   "score files)")
+            code = 2
+        except KeyboardInterrupt:
+            _stop_workers()
+            _error("interrupted")
+            code = 130
+    _show_warnings(caught)
+    return code
 
-        return run_demo(args.output)
-    except ClfevalError as exc:
-        _error(str(exc))
-        return 2
-    except OSError as exc:
-        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
-        _error(f"{where}{exc.strerror or exc}")
-        return 2
-    except KeyboardInterrupt:
-        _error("interrupted")
-        return 130
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "report":
+        return _report(args)
+    if args.command == "compare":
+        return _compare(args)
+    if args.command == "metrics":
+        return _metrics(args)
+    if args.command == "merge":
+        return _merge(args)
+    from .demo import run_demo
+
+    return run_demo(args.output)
+
+
+_PARTIAL: set[str] = set()  # temporary output files to remove if the run is killed
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """On SIGTERM: stop the worker processes (they hold our stdout/stderr, so a caller
+    waiting for end-of-output would block), remove partial outputs, exit 143."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        _kill_workers()
+        for tmp in list(_PARTIAL):
+            with contextlib.suppress(OSError):
+                os.remove(tmp)
+        with contextlib.suppress(OSError):
+            os.write(2, b"clfeval: error: terminated\n")
+        os._exit(128 + signum)
+
+    old = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def _kill_workers() -> None:
+    """Kill the process pool's workers, the fork server and its helpers, at once."""
+    local = sys.modules.get("clfeval.engines.local")
+    pids: list[int] = []
+    for ex in list(getattr(local, "_POOLS", {}).values()):
+        pids += [pr.pid for pr in list(getattr(ex, "_processes", {}).values()) if pr.pid]
+    if "multiprocessing.forkserver" in sys.modules:
+        import multiprocessing.forkserver as fsrv
+
+        pid = getattr(fsrv._forkserver, "_forkserver_pid", None)
+        if pid:
+            pids.append(pid)
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    if pids and "multiprocessing.util" in sys.modules:
+        import multiprocessing.util as mpu
+
+        finalize = getattr(mpu, "_run_finalizers", None)  # private in CPython
+        if finalize is not None:
+            with contextlib.suppress(Exception):  # unlink the pool's semaphores now
+                finalize(0)
+
+
+def _stop_workers() -> None:
+    """After an interrupt: stop the pool so no worker outlives the command."""
+    local = sys.modules.get("clfeval.engines.local")
+    if local is None or not local._POOLS:
+        return
+    _kill_workers()
+    for ex in list(local._POOLS.values()):
+        with contextlib.suppress(Exception):
+            ex.shutdown(wait=False, cancel_futures=True)
+    local._POOLS.clear()
+
+
+def _quiet_pipe() -> None:
+    """The reader closed the pipe: discard what is left instead of failing at exit."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def _show_warnings(caught: list[warnings.WarningMessage]) -> None:
+    seen: set[str] = set()
+    for w in caught:
+        msg = " ".join(str(w.message).split())
+        if msg in seen:
+            continue
+        seen.add(msg)
+        with contextlib.suppress(OSError, ValueError):
+            print(f"clfeval: warning: {msg}", file=sys.stderr)
 
 
 def _error(msg: str) -> None:
     line = " ".join(str(msg).split())  # one line, whatever the message holds
-    print(f"clfeval: error: {line}", file=sys.stderr)
+    with contextlib.suppress(OSError, ValueError):
+        print(f"clfeval: error: {line}", file=sys.stderr)
+
+
+# The library's messages name Python arguments; on the command line they are flags.
+_WORDS = [
+    (r"\by_true=<column>", "--y-true COL"),
+    (r"\by_pred=<column>", "--y-pred COL"),
+    (r"\by_score=<column>", "--y-score COL"),
+    (r"\by_score=(?=[\s;,.)]|$)", "--y-score"),
+    (r"\bpos_label=<the positive class>", "--pos-label CLASS"),
+    (r"\bpos_label=(?=[\s;,.)]|$)", "--pos-label"),
+    (r"\bon_invalid='exclude'", "--on-invalid exclude"),
+    (r"\bon_invalid=\"exclude\"", "--on-invalid exclude"),
+    (r"\blabels=\(negative, positive\)", "--labels NEGATIVE POSITIVE"),
+    (r"\blabels=\(one per score column, in column order\)", "--labels (one per score column)"),
+    (r"\blabels=(?=[\s;,.)]|$)", "--labels"),
+    (r"\bthreshold=(?=[\s;,.)]|$)", "--threshold"),
+    (r"\bweight=<column>", "--weight COL"),
+    (r"\bformat=(?=[\s;,.)]|$)", "--file-format"),
+    (r"\bpass format= ", "pass --file-format "),
+    (r"\bbins=(?=[\s;,.)]|$)", "--bins"),
+    (r"\bcost_matrix\b", "--costs matrix"),
+    (r"\bpos_label=(?=\S)", "--pos-label "),
+    (r"\bthreshold must", "--threshold must"),
+    (r"\bworkers must", "--workers must"),
+]
+
+
+def _cli_words(msg: str) -> str:
+    """A library message with Python argument names replaced by the CLI's flags.
+
+    Examples
+    --------
+    >>> _cli_words("pass y_true=<column>; or on_invalid='exclude'")
+    'pass --y-true COL; or --on-invalid exclude'
+    """
+    for pat, rep in _WORDS:
+        msg = re.sub(pat, rep, msg)
+    return msg
 
 
 # ---------------------------------------------------------------- helpers
 def _out_format(args: argparse.Namespace) -> str:
     if args.format:
         return str(args.format)
-    if args.output:
-        ext = os.path.splitext(args.output)[1].lower()
-        return _EXT_FORMAT.get(ext, "text")
+    out = args.output
+    if out and out != "-":
+        ext = os.path.splitext(out)[1].lower()
+        if ext in _EXT_FORMAT:
+            return _EXT_FORMAT[ext]
+        if ext and _is_regular_or_new(out):
+            raise InvalidParameterError(
+                f"cannot write {ext} files; -o takes {', '.join(sorted(_EXT_FORMAT))} "
+                "(or pass --format)")
     return "text"
+
+
+def _is_regular_or_new(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True
 
 
 def _render(obj: Any, fmt: str, args: argparse.Namespace) -> str:
     from .. import report as rp
+    from ..io.safe import escape_bidi
 
     full = bool(getattr(args, "full", False))
     if fmt == "json":
         return rp.to_json(obj)
-    if fmt == "markdown":
-        return rp.to_markdown(obj, full=full)
-    if fmt == "csv":
-        return rp.to_csv(obj)
     if fmt == "html":
         return rp.to_html(obj)
+    if fmt == "markdown":
+        return escape_bidi(rp.to_markdown(obj, full=full))
+    if fmt == "csv":
+        return escape_bidi(rp.to_csv(obj))
     color = {"auto": None, "always": True, "never": False}[getattr(args, "color", "auto")]
-    if args.output:
+    if args.output and args.output != "-":
         color = color is True
     import shutil
 
     width = shutil.get_terminal_size((120, 24)).columns
-    return rp.to_text(obj, color=color, full=full, width=max(width, 80))
+    return escape_bidi(rp.to_text(obj, color=color, full=full, width=max(width, 80)))
 
 
 def _emit(text: str, args: argparse.Namespace) -> None:
-    if args.output:
-        d = os.path.dirname(os.path.abspath(args.output))
-        os.makedirs(d, exist_ok=True)
-        # write beside the target, then rename: an interrupted run leaves no half-written
-        # report that looks complete
-        tmp = f"{args.output}.partial-{os.getpid()}"
-        try:
-            with open(tmp, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
-            os.replace(tmp, args.output)
-        finally:
-            if os.path.exists(tmp):
-                os.remove(tmp)
-        print(f"wrote {args.output}", file=sys.stderr)
-    else:
+    out = args.output
+    if not out or out == "-":
         sys.stdout.write(text)
+        return
+    write_output(out, text)
+    print(f"wrote {out}", file=sys.stderr)
+
+
+def write_output(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` without ever destroying what ``path`` is.
+
+    A regular file (or a symbolic link to one: the link stays, its target is replaced) is
+    replaced atomically — written beside it, then renamed — so an interrupted run leaves
+    the old file, never a half-written one; its permission bits are kept. A device, FIFO
+    or other non-regular file is written directly (``/dev/null``, ``/dev/stdout``, a
+    named pipe), never replaced.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "r.txt")
+    >>> write_output(p, "hello\\n")
+    >>> with open(p) as f:
+    ...     print(f.read().strip())
+    hello
+    """
+    try:
+        st: os.stat_result | None = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise FileFormatError("is a directory; give a file name to -o", path=path)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        return
+    target = os.path.realpath(path)  # through symbolic links to the file they name
+    d = os.path.dirname(target) or "."
+    os.makedirs(d, exist_ok=True)
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".partial",
+                               dir=d)
+    _PARTIAL.add(tmp)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.chmod(tmp, stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise
+    finally:
+        _PARTIAL.discard(tmp)
+
+
+def _umask() -> int:
+    m = os.umask(0)
+    os.umask(m)
+    return m
 
 
 def _coerce(value: str | None, like: Sequence[Any]) -> Any:
     """A command-line label converted to the type of the data's labels."""
     if value is None:
         return None
-    from ..exceptions import InvalidParameterError
+    from ..io.columns import parse_label_text
 
     sample = next(iter(like), None)
     if isinstance(sample, bool):
@@ -209,19 +441,32 @@ def _coerce(value: str | None, like: Sequence[Any]) -> Any:
         if low in ("false", "0"):
             return False
         raise InvalidParameterError(f"label {value!r} is not a boolean (true/false)")
-    if isinstance(sample, int):
-        try:
-            return int(value)
-        except ValueError:
-            raise InvalidParameterError(f"label {value!r} is not an integer like the data's "
-                                        "labels") from None
-    if isinstance(sample, float):
+    if isinstance(sample, (int, float)):
+        got = parse_label_text(value)
+        if isinstance(got, int):
+            return got
         try:
             return float(value)
         except ValueError:
             raise InvalidParameterError(f"label {value!r} is not a number like the data's "
                                         "labels") from None
+    if sample is None:  # labels of unknown type: as a CSV reads them
+        return parse_label_text(value)
     return value
+
+
+MAX_COSTS_BYTES = 1 << 24
+
+
+def _bins_arg(text: str) -> int | str:
+    """``--bins``: a number of bits, or ``exact``."""
+    if text.strip().lower() == "exact":
+        return "exact"
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of bits or 'exact', got {text!r}") from None
 
 
 def _read_costs(path: str) -> Any:
@@ -229,12 +474,7 @@ def _read_costs(path: str) -> Any:
 
     import numpy as np
 
-    from ..exceptions import FileFormatError
-
-    if not os.path.exists(path):
-        raise FileFormatError("no such file", path=path)
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
+    text = _read_small(path, MAX_COSTS_BYTES, "cost file")
     if not text.strip():
         raise FileFormatError("the cost file is empty", path=path)
     try:
@@ -244,24 +484,60 @@ def _read_costs(path: str) -> Any:
             rows = [ln.replace(",", " ").replace(";", " ").split()
                     for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
             arr = np.asarray([[float(x) for x in r] for r in rows], dtype=np.float64)
-    except (ValueError, TypeError) as exc:
+    except RecursionError:
+        raise FileFormatError("the cost JSON is nested too deeply", path=path) from None
+    except (ValueError, TypeError, OverflowError) as exc:
         raise FileFormatError(f"not a numeric cost matrix ({exc})", path=path) from None
     if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
         raise FileFormatError(f"the cost matrix must be square, got shape {arr.shape}", path=path)
+    if not np.isfinite(arr).all():
+        raise FileFormatError("the cost matrix holds a NaN or infinite cost", path=path)
     return arr
 
 
+def _read_small(path: str, limit: int, what: str) -> str:
+    """A small UTF-8 text file (refusing FIFOs, devices and files over ``limit`` bytes)."""
+    from ..io.readers import check_file
+
+    check_file(path)
+    if os.path.getsize(path) > limit:
+        raise FileFormatError(f"the {what} is larger than {limit >> 20} MiB", path=path)
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FileFormatError(f"the {what} is not UTF-8 text (byte {exc.start + 1})",
+                              path=path) from None
+
+
+def _format(args: argparse.Namespace) -> str | None:
+    """The input format, carrying a forced CSV dialect."""
+    if args.delimiter is None and args.decimal is None:
+        return str(args.file_format) if args.file_format else None
+    from ..io._csv import csv_format
+
+    return csv_format(args.file_format or "csv", delimiter=args.delimiter,
+                      decimal=args.decimal)
+
+
+def _columns_of(path: str, args: argparse.Namespace, labels: Sequence[Any] | None) -> Any:
+    """Decide, once, which column plays which role (io's detection, by name)."""
+    from ..io import column_names, detect_columns
+
+    names = column_names(path, format=_format(args))
+    return detect_columns(names, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
+                          weight=args.weight, labels=labels, path=path)
+
+
 def _load(path: str, args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
-    """Read one predictions file: (arrays by role, column map)."""
-    from ..exceptions import FileFormatError
-    from ..io import column_names, detect_columns, read_columns
+    """Read one predictions file into memory: (arrays by role, column map)."""
+    from ..io import read_columns
 
     if os.path.isdir(path):
         raise FileFormatError("is a directory, not a predictions file", path=path)
-    names = column_names(path, format=args.file_format)
-    cmap = detect_columns(names, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
-                          weight=args.weight, path=path)
-    cols = read_columns(path, cmap, format=args.file_format)
+    cmap = _columns_of(path, args, _cli_labels(args, path))
+    cols = read_columns(path, cmap, format=_format(args))
     out: dict[str, Any] = {"y_true": cols[cmap.y_true], "y_pred": None, "y_score": None,
                            "sample_weight": None}
     if cmap.y_pred is not None:
@@ -283,7 +559,7 @@ def _eval_options(args: argparse.Namespace, data: dict[str, Any], cmap: Any) -> 
     labels = None
     if args.labels:
         labels = [_coerce(v, labels_data) for v in args.labels]
-    elif cmap.score_labels is not None and data["y_pred"] is None:
+    elif cmap.score_labels is not None and len(cmap.y_score) > 1:
         labels = list(cmap.score_labels)
     return {
         "labels": labels,
@@ -297,7 +573,7 @@ def _eval_options(args: argparse.Namespace, data: dict[str, Any], cmap: Any) -> 
 
 def _source(path: str, cmap: Any) -> dict[str, str]:
     src = {"file": os.path.basename(path), "y_true": cmap.y_true}
-    if cmap.y_pred:
+    if cmap.y_pred and not cmap.pred_from_scores:
         src["y_pred"] = cmap.y_pred
     if cmap.y_score:
         src["y_score"] = ", ".join(cmap.y_score)
@@ -306,89 +582,153 @@ def _source(path: str, cmap: Any) -> dict[str, str]:
     return src
 
 
-# ---------------------------------------------------------------- commands
-def _saved_report(path: str) -> Any:
-    """A clfeval JSON document (report, comparison …) at ``path``, or ``None``."""
-    if not path.lower().endswith(".json") or not os.path.isfile(path):
+def _cli_labels(args: argparse.Namespace, path: str) -> list[Any] | None:
+    """``--labels`` as the data's label values (ints where the file's labels are ints)."""
+    if not args.labels:
         return None
-    with open(path, "rb") as f:
-        head = f.read(200)
-    if b'"schema"' not in head or b'"clfeval.' not in head:
-        return None
-    from ..exceptions import FileFormatError, IncompatibleStateError
-    from ..report import from_json
-
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    try:
-        return from_json(text)
-    except IncompatibleStateError as exc:
-        raise FileFormatError(str(exc), path=path) from None
+    sample = _label_sample(path, args)
+    return [_coerce(v, sample) for v in args.labels]
 
 
-def _label_sample(path: str, cmap: Any, fmt: str | None) -> list[Any]:
-    """A few truth labels, read to learn their type (the CLI's labels are text)."""
-    from ..io import ColumnMap, iter_chunks
+def _label_sample(path: str, args: argparse.Namespace) -> list[Any]:
+    """A few truth labels, read to learn their type (the CLI's labels are text).
 
-    for ch in iter_chunks(path, ColumnMap(cmap.y_true), chunk_rows=256, format=fmt):
-        col = ch.columns[cmap.y_true]
+    CSV labels are text parsed the same way as the command line's, so nothing is read.
+    """
+    from ..io import ColumnMap, column_names, detect_columns, detect_format, iter_chunks
+
+    fmt = _format(args)
+    if detect_format(path, fmt) in ("csv", "tsv"):
+        return []
+    names = column_names(path, format=fmt)
+    yt = args.y_true or detect_columns(names, y_pred=args.y_pred, y_score=args.y_score,
+                                       y_true=None, path=path).y_true
+    for ch in iter_chunks(path, ColumnMap(yt), chunk_rows=256, format=fmt):
+        col = ch.columns[yt]
         if col.dictionary is not None:
             return list(col.dictionary)
         return [v.item() if hasattr(v, "item") else v for v in col.values[:256]]
     return []
 
 
+# ---------------------------------------------------------------- commands
+MAX_SAVED_REPORT_BYTES = 1 << 28
+
+
+def _saved_report(path: str) -> Any:
+    """A clfeval JSON document (report, comparison …) at ``path``, or ``None``."""
+    if not path.lower().endswith(".json") or not os.path.isfile(path):
+        return None
+    with open(path, "rb") as f:
+        head = f.read(4096)
+    if b'"schema"' not in head or b'"clfeval.' not in head:
+        return None
+    if b'"clfeval.EvalState"' in head:
+        raise FileFormatError(
+            "is a saved evaluation state, not a predictions file; render it with: "
+            f"clfeval merge {path} --report -o report.html", path=path)
+    from ..exceptions import IncompatibleStateError
+    from ..report import from_json
+
+    text = _read_small(path, MAX_SAVED_REPORT_BYTES, "saved report")
+    try:
+        return from_json(text)
+    except IncompatibleStateError as exc:
+        raise FileFormatError(str(exc), path=path) from None
+    except RecursionError:
+        raise FileFormatError("the saved report is nested too deeply", path=path) from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        # a hand-edited or damaged file: one line, not a traceback
+        raise FileFormatError(f"not a valid saved clfeval report ({type(exc).__name__}: "
+                              f"{exc})", path=path) from None
+
+
+def _evaluate_file(paths: str | Sequence[str], columns: Any, options: dict[str, Any]) -> Any:
+    """The CLI's one call: :func:`clfeval.evaluate_files` (stream, fold, derive), the same
+    door as the API's, so the report — excluded-rows warnings included — is the API's.
+
+    ``columns`` is the :class:`~clfeval.io.ColumnMap` decided at the boundary;
+    ``options`` holds ``labels, pos_label, threshold, on_invalid, workers, bins, format,
+    progress`` and the report's ``cost_matrix, level, title, source``.
+    """
+    from ..report import evaluate_files
+
+    o = dict(options)
+    source = o.pop("source")
+    r = evaluate_files(
+        paths, y_true=columns.y_true, y_pred=columns.y_pred,
+        y_score=list(columns.y_score) or None, weight=columns.weight, **o)
+    return dataclasses.replace(r, source=source)
+
+
 def _report(args: argparse.Namespace) -> int:
     """Stream the file through clfeval.engines (bounded memory, progress bar on a terminal)
-    and build the report from the merged states."""
-    from ..exceptions import FileFormatError, InvalidParameterError
-    from ..io import column_names, detect_columns
-    from ..report import evaluate, evaluate_files
+    and render its report."""
 
     path = args.file
+    fmt = _out_format(args)  # refuse an unwritable -o before any work
     if os.path.isdir(path):
         raise FileFormatError("is a directory, not a predictions file", path=path)
     saved = _saved_report(path)
     if saved is not None:  # a report saved as JSON: render it again in another format
-        _emit(_render(saved, _out_format(args), args), args)
+        try:
+            text = _render(saved, fmt, args)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            if isinstance(exc, ClfevalError):
+                raise
+            # a hand-edited document whose fields passed loading but not rendering
+            raise FileFormatError(f"not a valid saved clfeval report ({type(exc).__name__}: "
+                                  f"{exc})", path=path) from None
+        _emit(text, args)
         return 0
-    names = column_names(path, format=args.file_format)
-    cmap = detect_columns(names, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
-                          weight=args.weight, path=path)
+    labels = _cli_labels(args, path)
+    cmap = _columns_of(path, args, labels)
     if args.threshold is not None and cmap.y_pred is not None:
         raise InvalidParameterError(
             f"--threshold applies to scores, but {path} has a prediction column "
             f"{cmap.y_pred!r}; pass --y-score COL alone to threshold the scores")
-    title = args.title or os.path.basename(path)
-    costs = None if args.costs is None else _read_costs(args.costs)
-    level = None if args.no_ci else 0.95
-    if cmap.y_pred is None and len(cmap.y_score) > 1:
-        # scores for K classes without a prediction column: the arg-max needs the rows
-        data, cmap = _load(path, args)
-        r = evaluate(data["y_true"], data["y_pred"], data["y_score"], title=title,
-                     source=_source(path, cmap), **_eval_options(args, data, cmap))
-    else:
-        sample = _label_sample(path, cmap, args.file_format)
-        labels = None if not args.labels else [_coerce(v, sample) for v in args.labels]
-        pos = _coerce(args.pos_label, sample)
-        r = evaluate_files(
-            path, y_true=cmap.y_true, y_pred=cmap.y_pred,
-            y_score=list(cmap.y_score) or None, weight=cmap.weight, labels=labels,
-            pos_label=pos, threshold=args.threshold, format=args.file_format,
-            on_invalid=args.on_invalid, workers=args.workers, bins=args.bins,
-            progress=sys.stderr.isatty() and not args.quiet, cost_matrix=costs, level=level,
-            title=title)
-        r = dataclasses.replace(r, source=_source(path, cmap))
-    _emit(_render(r, _out_format(args), args), args)
+    if len(cmap.y_score) > 1:
+        if cmap.score_labels is None:
+            raise InvalidParameterError(
+                f"{len(cmap.y_score)} score columns whose names do not say their classes; "
+                "pass --labels (one per score column, in column order)")
+        labels = list(cmap.score_labels)
+    pos = None
+    if args.pos_label is not None:
+        pos = _coerce(args.pos_label, labels or _label_sample(path, args))
+    options = {
+        "labels": labels, "pos_label": pos, "threshold": args.threshold,
+        "format": _format(args), "on_invalid": args.on_invalid, "workers": args.workers,
+        "bins": args.bins, "progress": sys.stderr.isatty() and not args.quiet,
+        "cost_matrix": None if args.costs is None else _read_costs(args.costs),
+        "level": None if args.no_ci else 0.95, "title": args.title or os.path.basename(path),
+        "source": _source(path, cmap),
+    }
+    with _naming(path):
+        r = _evaluate_file(path, cmap, options)
+    _emit(_render(r, fmt, args), args)
     return 0
+
+
+@contextlib.contextmanager
+def _naming(path: str) -> Iterator[None]:
+    """Errors about a file's data name the file (the library's may not)."""
+    try:
+        yield
+    except ClfevalError as exc:
+        if path in str(exc) or getattr(exc, "path", None):
+            raise
+        raise type(exc)(f"{path}: {exc}") if not isinstance(exc, FileFormatError) \
+            else FileFormatError(str(exc), path=path) from exc
 
 
 def _compare(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from ..exceptions import InvalidInputError, InvalidParameterError
+    from ..exceptions import InvalidInputError
     from ..report import compare
 
+    fmt = _out_format(args)
     names = args.names or [os.path.basename(f) for f in args.files]
     if len(names) != len(args.files):
         raise InvalidParameterError(
@@ -399,7 +739,8 @@ def _compare(args: argparse.Namespace) -> int:
     truth = None
     opts: dict[str, Any] = {}
     for name, path in zip(names, args.files, strict=True):
-        data, cmap = _load(path, args)
+        with _naming(path):
+            data, cmap = _load(path, args)
         if truth is None:
             truth, first = data["y_true"], path
             opts = _eval_options(args, data, cmap)
@@ -410,7 +751,7 @@ def _compare(args: argparse.Namespace) -> int:
         models[name] = {"y_pred": data["y_pred"], "y_score": data["y_score"]}
         models[name] = {k: v for k, v in models[name].items() if v is not None}
     c = compare(models, truth, title=args.title or "comparison", **opts)
-    _emit(_render(c, _out_format(args), args), args)
+    _emit(_render(c, fmt, args), args)
     return 0
 
 
@@ -421,22 +762,24 @@ def _metrics(args: argparse.Namespace) -> int:
 
     per = {"all": None, "per-class": True, "overall": False}[args.kind]
     specs = list_metrics(per_class=per)
+    out = sys.stdout
     if args.format == "json":
-        print(json.dumps([{"name": s.name, "per_class": s.per_class, "aliases": list(s.aliases),
-                           "description": s.description,
-                           "higher_is_better": s.higher_is_better,
-                           "bounds": [str(b) if abs(b) == float("inf") else b
-                                      for b in s.bounds]} for s in specs], indent=2))
+        out.write(json.dumps([{"name": s.name, "per_class": s.per_class,
+                               "aliases": list(s.aliases), "description": s.description,
+                               "higher_is_better": s.higher_is_better,
+                               "bounds": [str(b) if abs(b) == float("inf") else b
+                                          for b in s.bounds]} for s in specs], indent=2))
+        out.write("\n")
         return 0
     if args.format == "markdown":
-        print("| metric | kind | definition |\n|:--|:--|:--|")
+        out.write("| metric | kind | definition |\n|:--|:--|:--|\n")
         for s in specs:
             kind = "per class" if s.per_class else "overall"
-            print(f"| {s.name} | {kind} | {s.description.replace('|', '/')} |")
+            out.write(f"| {s.name} | {kind} | {s.description.replace('|', '/')} |\n")
         return 0
     for s in specs:
         kind = "per class" if s.per_class else "overall"
-        print(f"{s.name:32} {kind:9}  {s.description}")
+        out.write(f"{s.name:32} {kind:9}  {s.description}\n")
     return 0
 
 
@@ -444,13 +787,17 @@ def _merge(args: argparse.Namespace) -> int:
     from ..engines import load_state, merge_states, save_state
     from ..report._doors import report_of_state
 
+    if args.report:
+        fmt = _out_format(args)
     state = merge_states([load_state(p) for p in args.states])
     if not args.report:
+        if args.output == "-":
+            raise InvalidParameterError("merge writes the state to a file; give -o STATE.json")
         save_state(state, args.output)
-        print(f"wrote {args.output} ({state.n_used} rows from {len(state.sources)} sources)",
-              file=sys.stderr)
+        print(f"wrote {args.output} ({state.n_used:,} rows used of {state.n_rows:,} read, "
+              f"from {len(state.sources)} sources)", file=sys.stderr)
         return 0
     r = report_of_state(state, title=os.path.basename(args.output),
                         source={"states": ", ".join(os.path.basename(p) for p in args.states)})
-    _emit(_render(r, _out_format(args), args), args)
+    _emit(_render(r, fmt, args), args)
     return 0

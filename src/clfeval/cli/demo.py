@@ -1,12 +1,12 @@
 """``clfeval demo``: the source texts' experiments, re-run on data shipped with scikit-learn.
 
-* seed 000, table 11-3: breast cancer with nearest centroid, 3-NN, a decision tree and a
-  linear SVM — four 2×2 tables side by side;
-* seed 000: digits "3 vs 5" and "even vs odd" with several models and their ROC curves
-  (the even/odd models are small neural networks labelled by their hidden-layer size);
-* seed 004: digits "9 vs rest" with logistic regression, moving the threshold on the
-  decision function (θ = 0, 5, −5);
-* seeds 000 and 004: the 10-class digits confusion, accuracy and error matrices;
+* the book chapter “Evaluating models” (Ch. 11), table 11-3: breast cancer with nearest
+  centroid, 3-NN, a decision tree and a linear SVM — four 2×2 tables side by side;
+* the same chapter: digits "3 vs 5" and "even vs odd" with several models and their ROC
+  curves (the even/odd models are small neural networks labelled by their hidden-layer size);
+* the blog post “Evaluating classification algorithms”: digits "9 vs rest" with logistic
+  regression, moving the threshold on the decision function (θ = 0, 5, −5);
+* the book chapter and the blog post: the 10-class digits confusion, accuracy and error matrices;
 * four model types over five binary tasks, ranked with the Friedman test and drawn as a
   critical-difference diagram (Demšar 2006).
 
@@ -53,7 +53,7 @@ def build_demo() -> list[Any]:
 
     out: list[Any] = []
 
-    # --- seed 000, table 11-3: breast cancer, four classic models ------------------
+    # --- Ch. 11 “Evaluating models”, table 11-3: breast cancer, four classic models -----------
     bc = load_breast_cancer()
     y_bc = np.asarray(bc.target_names)[bc.target]  # "malignant" / "benign"
     xtr, xte, ytr, yte = train_test_split(bc.data, y_bc, test_size=0.2, random_state=0,
@@ -66,9 +66,10 @@ def build_demo() -> list[Any]:
     }
     fitted = {k: m.fit(xtr, ytr) for k, m in models.items()}
     out.append(compare(fitted, yte, X=xte, pos_label="malignant",
-                       title="Breast cancer: four classic models (seed 000, table 11-3)"))
+                       title="Breast cancer: four classic models "
+                             "(Ch. 11 “Evaluating models”, table 11-3)"))
 
-    # --- seed 000: digits 3 vs 5 -----------------------------------------------------
+    # --- Ch. 11 “Evaluating models”: digits 3 vs 5 --------------------------------------------
     dg = load_digits()
     keep = np.isin(dg.target, (3, 5))
     x35, y35 = dg.data[keep] / 16.0, dg.target[keep]
@@ -83,9 +84,10 @@ def build_demo() -> list[Any]:
     }
     fitted = {k: m.fit(xtr, ytr) for k, m in models.items()}
     out.append(compare(fitted, yte, X=xte, pos_label=5,
-                       title="Digits 3 vs 5: several models and their ROC curves (seed 000)"))
+                       title="Digits 3 vs 5: several models and their ROC curves "
+                             "(Ch. 11 “Evaluating models”)"))
 
-    # --- seed 000, figure 11-3: even vs odd, small networks by hidden-layer size -------
+    # --- Ch. 11 “Evaluating models”, figure 11-3: even vs odd, networks by hidden-layer size
     x = dg.data / 16.0
     y_eo = np.where(dg.target % 2 == 0, "even", "odd")
     xtr, xte, ytr, yte = train_test_split(x, y_eo, test_size=0.5, random_state=0,
@@ -96,22 +98,22 @@ def build_demo() -> list[Any]:
             xtr, ytr)
     out.append(compare(nets, yte, X=xte, pos_label="odd",
                        title="Digits even vs odd: networks by hidden-layer size "
-                             "(seed 000, figure 11-3)"))
+                             "(Ch. 11 “Evaluating models”, figure 11-3)"))
 
-    # --- seed 004: digits 9 vs rest, threshold moving on the decision function --------
+    # --- “Evaluating classification algorithms”: digits 9 vs rest, moving the threshold
     y9 = (dg.target == 9).astype(int)
     xtr, xte, ytr, yte = train_test_split(dg.data, y9, random_state=666)
-    # liblinear on the raw pixels, as in seed 004 (scikit-learn's default solver at the
-    # time): it reproduces the seed's printed decision range and 2×2 tables exactly
+    # liblinear on the raw pixels, as in the blog post (scikit-learn's default solver at the
+    # time): it reproduces the post's printed decision range and 2×2 tables exactly
     lr = LogisticRegression(solver="liblinear").fit(xtr, ytr)
     out.append(evaluate(lr, xte, yte, threshold=0.0, response_method="decision_function",
                         cost_matrix=[[0, 1], [5, 0]],
                         title="Digits 9 vs rest: logistic regression, threshold on the "
-                              "decision function (seed 004)"))
+                              "decision function (“Evaluating classification algorithms”)"))
     dec = lr.decision_function(xte)
     out.append(compare({f"θ = {t:g}": (dec >= t).astype(int) for t in (-5.0, 0.0, 5.0)}, yte,
                        title="Digits 9 vs rest at θ = −5, 0, 5: precision against recall "
-                             "(seed 004)"))
+                             "(“Evaluating classification algorithms”)"))
 
     # --- the same four model types on five binary tasks: Friedman, Nemenyi, CD diagram -
     from ..report import compare_datasets
@@ -140,12 +142,12 @@ def build_demo() -> list[Any]:
                                 title="Four model types over five binary tasks: Friedman test "
                                       "and Nemenyi critical difference (ROC AUC)"))
 
-    # --- seeds 000 and 004: 10-class confusion, accuracy and error matrices ------------
+    # --- the book chapter and the blog post: 10-class confusion, accuracy and error matrices --
     xtr, xte, ytr, yte = train_test_split(x, dg.target, test_size=0.5, random_state=0,
                                           stratify=dg.target)
     mlp = MLPClassifier((10,), max_iter=400, random_state=0).fit(xtr, ytr)
     out.append(evaluate(mlp, xte, yte, title="Digits, 10 classes: confusion, accuracy and "
-                                             "error matrices (seeds 000 and 004)"))
+                                             "error matrices (the book chapter and the blog post)"))
     return out
 
 

@@ -18,7 +18,7 @@ from .._validation import (
     check_matrix_size,
 )
 from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
-from ._state import check_header, label_types, restore_labels
+from ._state import check_header, count_array, field, label_types, restore_labels
 from .labels import count_pairs, resolve_pos_label, to_python, validate_labels
 
 __all__ = ["ConfusionMatrix", "OneVsRest"]
@@ -501,13 +501,26 @@ class ConfusionMatrix:
     def from_dict(cls, data: Mapping[str, Any]) -> ConfusionMatrix:
         """Rebuild a matrix saved with :meth:`to_dict` (checks schema and version)."""
         check_header(data, SCHEMA, SCHEMA_VERSION)
+        labels = restore_labels(field(data, "labels", list, SCHEMA),
+                                field(data, "label_types", list, SCHEMA, optional=True)
+                                if "label_types" in data else None)
+        k = len(labels)
+        counts = count_array(field(data, "counts", list, SCHEMA),
+                             field(data, "dtype", str, SCHEMA), "counts", SCHEMA)
+        if counts.shape != (k, k):
+            raise IncompatibleStateError(
+                f"malformed {SCHEMA} state: counts of shape {counts.shape} for {k} labels")
+        pos = data.get("pos_label")
+        if pos is not None and not any(pos == v and type(pos) is type(v) for v in labels) \
+                and not any(pos == v for v in labels if not isinstance(v, bool)):
+            raise IncompatibleStateError(
+                f"malformed {SCHEMA} state: pos_label {pos!r} is not one of the labels")
         try:
-            labels = restore_labels(data["labels"], data.get("label_types"))
-            dtype = np.float64 if data["dtype"] == "float64" else np.int64
-            counts = np.asarray(data["counts"], dtype=dtype)
-        except (KeyError, TypeError, ValueError) as exc:
+            return cls(counts, labels, pos_label=pos)
+        except (TypeError, ValueError) as exc:
+            if isinstance(exc, IncompatibleStateError):
+                raise
             raise IncompatibleStateError(f"malformed {SCHEMA} state: {exc}") from exc
-        return cls(counts, labels, pos_label=data.get("pos_label"))
 
 
 class MetricBackend(Protocol):

@@ -49,7 +49,14 @@ from .._validation import (
     label_kind,
 )
 from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
-from ._state import check_header, label_types, restore_labels
+from ._state import (
+    check_header,
+    count_array,
+    field,
+    label_types,
+    nonnegative_int,
+    restore_labels,
+)
 from .labels import encode_binary_true, resolve_pos_label, to_python, validate_labels
 
 if TYPE_CHECKING:
@@ -1362,20 +1369,37 @@ class ScoreCounts:
     def from_dict(cls, data: Mapping[str, Any]) -> ScoreCounts:
         """Rebuild a state saved with :meth:`to_dict` (checks schema and version)."""
         check_header(data, SCHEMA, SCHEMA_VERSION)
+        labels = restore_labels(field(data, "labels", list, SCHEMA),
+                                field(data, "label_types", list, SCHEMA))
+        k = len(labels)
+        dtype = field(data, "dtype", str, SCHEMA)
+        values: list[FloatArray] = []
+        for v in field(data, "values", list, SCHEMA):
+            if not isinstance(v, list) or not all(
+                    x == "-inf" or (isinstance(x, (int, float)) and not isinstance(x, bool)
+                                    and math.isfinite(x)) for x in v):
+                raise IncompatibleStateError(
+                    f"malformed {SCHEMA} state: values must be lists of finite numbers")
+            values.append(np.array([-math.inf if x == "-inf" else x for x in v],
+                                   dtype=np.float64))
+        weights = []
+        for v, w in zip(values, field(data, "weights", list, SCHEMA), strict=False):
+            arr = count_array(w, dtype, "weights", SCHEMA)
+            if arr.shape != (k, v.size):
+                raise IncompatibleStateError(
+                    f"malformed {SCHEMA} state: weights of shape {arr.shape}, expected "
+                    f"({k}, {v.size})")
+            weights.append(arr)
+        b = field(data, "binning", dict, SCHEMA, optional=True)
+        md = field(data, "max_distinct", int, SCHEMA, optional=True)
         try:
-            labels = list(data["labels"])
-            labels = restore_labels(labels, data["label_types"])
-            k = len(labels)
-            dt = np.float64 if data["dtype"] == "float64" else np.int64
-            values = [np.array([-math.inf if x == "-inf" else x for x in v], dtype=np.float64)
-                      for v in data["values"]]
-            weights = [np.asarray(w, dtype=dt).reshape(k, -1) for w in data["weights"]]
-            binning = None if data["binning"] is None else Binning.from_dict(data["binning"])
+            binning = None if b is None else Binning.from_dict(b)
             return cls(
-                values, weights, labels, pos_label=data["pos_label"],
-                multiclass=bool(data["multiclass"]), binning=binning,
-                max_distinct=data["max_distinct"], convert_bits=int(data["convert_bits"]),
-                n_omitted=int(data["n_omitted"]), converted=bool(data["converted"]),
+                values, weights, labels, pos_label=data.get("pos_label"),
+                multiclass=field(data, "multiclass", bool, SCHEMA), binning=binning,
+                max_distinct=md, convert_bits=field(data, "convert_bits", int, SCHEMA),
+                n_omitted=nonnegative_int(data, "n_omitted", SCHEMA),
+                converted=field(data, "converted", bool, SCHEMA),
             )
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, (InvalidInputError, InvalidParameterError)):

@@ -8,20 +8,30 @@ as versioned JSON (:func:`save_state`), never as pickles of user data.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
 
-from ..core._state import check_header, label_types, restore_labels
+from ..core._state import (
+    check_header,
+    label_types,
+    nonnegative_int,
+    optional_finite,
+    restore_labels,
+)
+from ..core._state import field as state_field
 from ..core.counts import ConfusionMatrix
 from ..core.labels import to_python
 from ..exceptions import IncompatibleStateError, InvalidParameterError
 
-__all__ = ["EvalState", "Exclusions", "as_state", "load_state", "merge_states", "save_state"]
+__all__ = ["EvalState", "Exclusions", "as_state", "check_state_dict", "load_state",
+           "merge_states", "save_state"]
 
 SCHEMA = "clfeval.EvalState"
 SCHEMA_VERSION = 1
@@ -302,9 +312,17 @@ def merge_states(states: Iterable[Any]) -> EvalState:
     return items[0]
 
 
+#: The largest state file :func:`load_state` reads (a K = 5,000 matrix is about 100 MiB).
+MAX_STATE_BYTES = 1 << 30
+
+
 def save_state(state: Any, path: str | os.PathLike[str]) -> None:
     """Write a state (or the state a report carries) as JSON, atomically: a crash never
     leaves a half-written file.
+
+    The JSON is built in memory first, then written beside ``path`` and renamed over it;
+    on any error (a disk full, a value JSON cannot hold) the temporary file is removed
+    and ``path`` is left as it was.
 
     Examples
     --------
@@ -316,16 +334,43 @@ def save_state(state: Any, path: str | os.PathLike[str]) -> None:
     >>> load_state(p) == st
     True
     """
-    data = as_state(state).to_dict()
+    import tempfile
+
+    from ..exceptions import InvalidInputError
+
     p = os.fspath(path)
-    tmp = f"{p}.tmp-{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, allow_nan=False)
-    os.replace(tmp, p)
+    try:
+        text = json.dumps(as_state(state).to_dict(), allow_nan=False)
+    except (ValueError, TypeError) as exc:
+        raise InvalidInputError(f"the state cannot be saved as JSON: {exc}") from exc
+    d = os.path.dirname(os.path.abspath(p))
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(p)}.", suffix=".tmp", dir=d)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, p)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise
+
+
+def _umask() -> int:
+    m = os.umask(0)
+    os.umask(m)
+    return m
 
 
 def load_state(path: str | os.PathLike[str]) -> EvalState:
     """Read a state written by :func:`save_state` (file errors name the file).
+
+    Every field is checked — types, ranges (no negative, fractional or overflowing
+    counts; no NaN threshold) and consistency (rows used = rows read − rows excluded
+    = the rows the confusion matrix counts) — so a damaged or tampered file is refused
+    with an error naming the field, never merged.
 
     Examples
     --------
@@ -339,13 +384,90 @@ def load_state(path: str | os.PathLike[str]) -> EvalState:
 
     p = os.fspath(path)
     try:
-        with open(p, encoding="utf-8") as fh:
-            data = json.load(fh)
+        st = os.stat(p)
+        if not stat.S_ISREG(st.st_mode):
+            raise FileFormatError("is not a regular file (a FIFO, device or directory)",
+                                  path=p)
+        if st.st_size > MAX_STATE_BYTES:
+            raise FileFormatError(
+                f"the state file is larger than {MAX_STATE_BYTES >> 20} MiB", path=p)
+        with open(p, "rb") as fh:
+            raw = fh.read(MAX_STATE_BYTES + 1)
     except OSError as exc:
         raise FileFormatError(f"cannot read the state: {exc.strerror}", path=p) from exc
-    except ValueError as exc:
-        raise FileFormatError(f"not a JSON state file: {exc}", path=p) from exc
     try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except UnicodeDecodeError as exc:
+        raise FileFormatError(f"not a JSON state file: invalid UTF-8 at byte {exc.start}",
+                              path=p) from None
+    except RecursionError:
+        raise FileFormatError("not a JSON state file: nested too deeply", path=p) from None
+    except ValueError as exc:
+        raise FileFormatError(f"not a JSON state file: {exc}", path=p) from None
+    try:
+        check_state_dict(data)
         return EvalState.from_dict(data)
     except IncompatibleStateError as exc:
         raise IncompatibleStateError(f"{p}: {exc}") from exc
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def check_state_dict(data: Any) -> None:
+    """Check a saved :class:`EvalState` field by field (types, ranges, consistency).
+
+    Raises
+    ------
+    IncompatibleStateError
+        Naming the first field that is wrong.
+
+    Examples
+    --------
+    >>> from clfeval import ConfusionMatrix
+    >>> d = EvalState(ConfusionMatrix([[3, 1], [0, 2]]), None, n_rows=6, n_used=6).to_dict()
+    >>> check_state_dict(d)
+    >>> d["n_used"] = 1_000_000
+    >>> check_state_dict(d)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clfeval.exceptions.IncompatibleStateError: malformed clfeval.EvalState state: n_used ...
+    """
+    check_header(data, SCHEMA, SCHEMA_VERSION)
+    n_rows = nonnegative_int(data, "n_rows", SCHEMA)
+    n_used = nonnegative_int(data, "n_used", SCHEMA)
+    exc_d = state_field(data, "excluded", dict, SCHEMA)
+    unknown = set(exc_d) - set(REASONS)
+    if unknown:
+        raise IncompatibleStateError(f"unknown exclusion reasons {sorted(unknown)}")
+    excluded = sum(nonnegative_int(exc_d, k, SCHEMA) for k in exc_d)
+    if n_used != n_rows - excluded:
+        raise IncompatibleStateError(
+            f"malformed {SCHEMA} state: n_used {n_used} differs from n_rows {n_rows} minus "
+            f"{excluded} excluded rows")
+    sources = state_field(data, "sources", list, SCHEMA)
+    if not all(isinstance(x, str) for x in sources):
+        raise IncompatibleStateError(f"malformed {SCHEMA} state: sources must be text")
+    state_field(data, "labels_declared", bool, SCHEMA)
+    optional_finite(data, "threshold", SCHEMA)
+    pl = data.get("pos_label")
+    if pl is not None:
+        restore_labels([pl], [state_field(data, "pos_label_type", str, SCHEMA)])
+    conf = state_field(data, "confusion", dict, SCHEMA, optional=True)
+    if conf is not None:
+        cm = ConfusionMatrix.from_dict(conf)
+        if cm.counts.dtype.kind in "iu" and int(cm.counts.sum()) != n_used:
+            raise IncompatibleStateError(
+                f"malformed {SCHEMA} state: the confusion matrix counts "
+                f"{int(cm.counts.sum())} rows but n_used is {n_used}")
+    sc = state_field(data, "scores", dict, SCHEMA, optional=True)
+    if sc is not None:
+        scores = _score_cls().from_dict(sc)
+        if not scores.is_weighted:
+            for w in scores.to_dict()["weights"]:
+                total = int(np.asarray(w, dtype=np.int64).sum()) + scores.n_omitted
+                if total != n_used:
+                    raise IncompatibleStateError(
+                        f"malformed {SCHEMA} state: the score state counts {total} rows but "
+                        f"n_used is {n_used}")

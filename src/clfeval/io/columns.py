@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..exceptions import FileFormatError
 
-__all__ = ["ColumnMap", "detect_columns"]
+__all__ = ["ARGMAX_PREFIX", "ColumnMap", "argmax_column", "detect_columns", "parse_label_text"]
+
+# A virtual prediction column: the arg-max of K-class score columns, computed by the
+# readers chunk by chunk (so K-class score files stream like every other file). Its name
+# carries the class of each score column, in column order, so any door that passes
+# column *names* (the CLI, ``evaluate_files``) can ask for it.
+ARGMAX_PREFIX = "\x00argmax:"
 
 # Exact (case-insensitive) names, in order of preference within each role.
 _TRUE_NAMES = (
@@ -64,6 +72,11 @@ class ColumnMap:
     score_labels: tuple[Any, ...] | None = field(default=None)
 
     @property
+    def pred_from_scores(self) -> bool:
+        """Whether ``y_pred`` is the arg-max of the K score columns (no prediction column)."""
+        return self.y_pred is not None and self.y_pred.startswith(ARGMAX_PREFIX)
+
+    @property
     def names(self) -> tuple[str, ...]:
         """Every column to read, without repeats, in role order."""
         out: list[str] = [self.y_true]
@@ -71,6 +84,11 @@ class ColumnMap:
             if c is not None and c not in out:
                 out.append(c)
         return tuple(out)
+
+    @property
+    def file_names(self) -> tuple[str, ...]:
+        """The columns read from the file (the virtual arg-max column excluded)."""
+        return tuple(n for n in self.names if not n.startswith(ARGMAX_PREFIX))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form."""
@@ -81,6 +99,28 @@ class ColumnMap:
             "weight": self.weight,
             "score_labels": None if self.score_labels is None else list(self.score_labels),
         }
+
+
+def argmax_column(labels: Sequence[Any]) -> str:
+    """The name of the virtual arg-max prediction column over score columns for ``labels``.
+
+    Examples
+    --------
+    >>> name = argmax_column(["cat", "dog"])
+    >>> detect_columns(["y", "cat", "dog"], y_pred=name, y_score=["cat", "dog"]).score_labels
+    ('cat', 'dog')
+    """
+    items = [[type(v).__name__, v.item() if hasattr(v, "item") else v] for v in labels]
+    return ARGMAX_PREFIX + json.dumps(items)
+
+
+def _argmax_labels(name: str) -> tuple[Any, ...]:
+    kinds = {"int": int, "float": float, "str": str, "bool": bool}
+    try:
+        items = json.loads(name[len(ARGMAX_PREFIX):])
+        return tuple(kinds[t](v) for t, v in items)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise FileFormatError(f"malformed arg-max column name {name!r}") from exc
 
 
 def _one(names: Sequence[str], wanted: tuple[str, ...], role: str, path: str | None) -> str | None:
@@ -95,8 +135,70 @@ def _one(names: Sequence[str], wanted: tuple[str, ...], role: str, path: str | N
     return hits[0] if hits else None
 
 
+_INT_TEXT = re.compile(r"[+-]?\d+")
+_INTEGRAL_FLOAT_TEXT = re.compile(r"[+-]?\d+\.0*")
+
+
+def parse_label_text(text: str) -> Any:
+    """A label written as text, as the number it spells when it is an integer.
+
+    ``"3"`` and ``"3.0"`` (what pandas writes for a float column of class numbers) are
+    the int 3; anything else stays text.
+
+    Examples
+    --------
+    >>> parse_label_text("1.0"), parse_label_text("07"), parse_label_text("setosa")
+    (1, 7, 'setosa')
+    """
+    t = text.strip()
+    if _INT_TEXT.fullmatch(t) or _INTEGRAL_FLOAT_TEXT.fullmatch(t):
+        return int(t.split(".")[0])
+    return text
+
+
 def _label_of(text: str) -> Any:
-    return int(text) if re.fullmatch(r"[+-]?\d+", text) else text
+    return parse_label_text(text)
+
+
+def _same(label: Any, text: str) -> bool:
+    """Whether a per-class column's suffix names ``label``."""
+    if isinstance(label, bool):
+        return text.strip().lower() == str(label).lower()
+    got = parse_label_text(text)
+    if isinstance(got, int) and isinstance(label, (int, float)):
+        return bool(got == label)
+    return str(label) == text or str(label).lower() == text.lower()
+
+
+def _match_scores(pairs: list[tuple[str, str]], labels: Sequence[Any] | None,
+                  path: str | None) -> tuple[tuple[str, ...], tuple[Any, ...]]:
+    """Per-class score columns (name, class text) put in class order, matched by name."""
+    if labels is None:
+        labs = [_label_of(lab) for _, lab in pairs]
+        if len({type(v) for v in labs}) > 1:
+            labs = [str(v) for v in labs]
+        if len(set(labs)) != len(labs):
+            raise FileFormatError(
+                f"two score columns name the same class: {[n for n, _ in pairs][:10]}",
+                path=path)
+        order = sorted(range(len(labs)), key=lambda i: labs[i])
+        return tuple(pairs[i][0] for i in order), tuple(labs[i] for i in order)
+    cols: list[str] = []
+    free = dict(pairs)
+    for lab in labels:
+        hit = [n for n, t in free.items() if _same(lab, t)]
+        if not hit:
+            raise FileFormatError(
+                f"no score column for the class {lab!r} among {[n for n, _ in pairs][:10]}",
+                path=path)
+        cols.append(hit[0])
+        del free[hit[0]]
+    if free:
+        extra = next(iter(free))
+        raise FileFormatError(
+            f"score column {extra!r} names the class {free[extra]!r}, which is not one of "
+            f"the labels {list(labels)[:10]}", path=path, column=extra)
+    return tuple(cols), tuple(labels)
 
 
 def detect_columns(
@@ -106,24 +208,35 @@ def detect_columns(
     y_pred: str | None = None,
     y_score: str | Sequence[str] | None = None,
     weight: str | None = None,
+    labels: Sequence[Any] | None = None,
     path: str | None = None,
 ) -> ColumnMap:
     """Map file columns to roles, detecting the ones not given by their names.
 
     Detection is by exact, case-insensitive name: ``y_true``/``label``/``target``/…
     for the truth, ``y_pred``/``prediction``/… for hard predictions, ``y_score``/
-    ``score``/``proba``/… for one score column, or ``proba_<label>``/``score_<label>``
+    ``score``/``proba``/… for one score column, or ``proba_<class>``/``score_<class>``
     columns (one per class) for K-class scores, and ``sample_weight``/``weight`` for
     weights. When several names fit one role the choice is refused, never guessed.
+
+    Per-class score columns are matched to the classes **by name**, whatever their
+    order in the file: with ``labels`` each class must have its column and each column
+    must name a class; without, the classes are read from the names (integers when
+    every suffix is one, as in ``proba_0 … proba_9``) and sorted.
 
     Parameters
     ----------
     names : sequence of str
         The file's column names.
     y_true, y_pred, weight : str, optional
-        Explicit column names (checked to exist).
+        Explicit column names (checked to exist). ``y_pred`` may also be
+        :func:`argmax_column` (predictions = the arg-max of the score columns).
     y_score : str or sequence of str, optional
-        Explicit score column(s).
+        Explicit score column(s). Several columns named ``proba_<class>`` (or named by
+        the classes themselves) are matched by name; others are taken in ``labels``
+        order.
+    labels : sequence, optional
+        The classes, in matrix order (used to match per-class score columns).
     path : str, optional
         The file, named in error messages.
 
@@ -134,14 +247,15 @@ def detect_columns(
     Raises
     ------
     FileFormatError
-        A named column does not exist, no truth column or no prediction/score column
-        can be found, or the detection is ambiguous.
+        A named column does not exist or appears twice, no truth column or no
+        prediction/score column can be found, the detection is ambiguous, or a
+        per-class score column names no class.
 
     Examples
     --------
     >>> detect_columns(["id", "target", "proba"])
     ColumnMap(y_true='target', y_pred=None, y_score=('proba',), weight=None, score_labels=None)
-    >>> detect_columns(["label", "proba_cat", "proba_dog"]).y_score
+    >>> detect_columns(["label", "proba_dog", "proba_cat"]).y_score
     ('proba_cat', 'proba_dog')
     >>> detect_columns(["label", "target", "score"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -150,6 +264,7 @@ def detect_columns(
     """
     names = [str(n) for n in names]
     have = set(names)
+    twice = {n for n, c in Counter(names).items() if c > 1}
 
     def check(col: str, role: str) -> str:
         if col not in have:
@@ -166,13 +281,31 @@ def detect_columns(
             f"(detected names: {', '.join(_TRUE_NAMES[:6])}, …)",
             path=path,
         )
-    yp = check(y_pred, "y_pred") if y_pred is not None else None
+    argmax = y_pred is not None and y_pred.startswith(ARGMAX_PREFIX)
+    yp = None if y_pred is None or argmax else check(y_pred, "y_pred")
+    want = _argmax_labels(y_pred) if argmax and y_pred is not None else None
+    if labels is None:
+        labels = want
     score_labels: tuple[Any, ...] | None = None
+    scores: tuple[str, ...] = ()
     if y_score is not None:
         cols = (y_score,) if isinstance(y_score, str) else tuple(y_score)
         scores = tuple(check(c, "y_score") for c in cols)
-    else:
-        scores = ()
+        if len(set(scores)) != len(scores):
+            raise FileFormatError(f"a score column is given twice: {list(scores)}", path=path)
+        if len(scores) > 1:
+            pairs = [(n, m.group("label")) if (m := _PER_CLASS.match(n)) else (n, n)
+                     for n in scores]
+            named = all(_PER_CLASS.match(n) for n in scores) or (
+                labels is not None and all(any(_same(lab, n) for lab in labels)
+                                           for n in scores))
+            if named:
+                scores, score_labels = _match_scores(pairs, labels, path)
+            elif labels is not None:
+                if len(labels) != len(scores):
+                    raise FileFormatError(
+                        f"{len(scores)} score columns but {len(labels)} labels", path=path)
+                score_labels = tuple(labels)
     w = check(weight, "weight") if weight is not None else None
     explicit_any = y_pred is not None or y_score is not None
     if not explicit_any:
@@ -195,20 +328,37 @@ def detect_columns(
                     "(several prefixes); choose with y_score=",
                     path=path,
                 )
-            scores = tuple(n for n, _ in per_class)
-            labs = [_label_of(lab) for _, lab in per_class]
-            if len({type(v) for v in labs}) > 1:
-                labs = [str(v) for v in labs]
-            score_labels = tuple(labs)
+            if len(per_class) == 1:
+                scores = (per_class[0][0],)
+            else:
+                scores, score_labels = _match_scores(per_class, labels, path)
         if yp is None and not scores:
             raise FileFormatError(
                 f"cannot find a prediction or score column among {names[:20]}; pass "
                 "y_pred=<column> or y_score=<column>",
                 path=path,
             )
+    if argmax and want is not None:
+        if len(scores) < 2:
+            raise FileFormatError("an arg-max prediction needs two or more score columns",
+                                  path=path)
+        if score_labels is None:
+            score_labels = want
+        elif len(want) != len(score_labels) or any(
+                not _same(a, str(b)) for a, b in zip(want, score_labels, strict=True)):
+            raise FileFormatError(
+                f"the arg-max classes {list(want)[:10]} differ from the score columns' "
+                f"{list(score_labels)[:10]}", path=path)
+        score_labels = want
+        yp = y_pred
     if w is None and weight is None:
         w = _one(names, _WEIGHT_NAMES, "weight", path) if not explicit_any else None
     used = [yt, yp, *scores]
     if len([c for c in used if c is not None]) != len({c for c in used if c is not None}):
         raise FileFormatError(f"one column is used for two roles: {used}", path=path)
+    dup = [c for c in (*used, w) if c is not None and c in twice]
+    if dup:
+        raise FileFormatError(
+            f"the file has two columns named {dup[0]!r}; rename one (which to use cannot "
+            "be told)", path=path, column=dup[0])
     return ColumnMap(yt, yp, scores, w, score_labels)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import zipfile
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +25,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..exceptions import FileFormatError, MissingDependencyError
+from ._csv import Dialect, locate_csv_problem, sniff, split_format
+from ._numpy import open_numpy
 from .columns import ColumnMap
 
 __all__ = [
@@ -126,7 +128,7 @@ def detect_format(path: str | os.PathLike[str], fmt: str | None = None) -> str:
     'tsv'
     """
     if fmt is not None:
-        f = fmt.lower()
+        f = split_format(fmt)[0].lower()
         if f == "ndjson" or f == "json":
             f = "jsonl"
         if f not in FORMATS:
@@ -148,12 +150,27 @@ def detect_format(path: str | os.PathLike[str], fmt: str | None = None) -> str:
 
 
 def check_file(path: str) -> None:
-    if not os.path.exists(path):
-        raise FileFormatError("no such file", path=path)
-    if os.path.isdir(path):
+    """Refuse what is not a readable, non-empty regular file (a FIFO would block forever)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise FileFormatError("no such file", path=path) from None
+    except OSError as exc:
+        raise FileFormatError(f"cannot read the file: {exc.strerror}", path=path) from None
+    if stat.S_ISDIR(st.st_mode):
         raise FileFormatError("is a directory, not a file", path=path)
-    if os.path.getsize(path) == 0:
+    if not stat.S_ISREG(st.st_mode):
+        raise FileFormatError("is not a regular file (a FIFO, socket or device); save the "
+                              "data to a file first", path=path)
+    if st.st_size == 0:
         raise FileFormatError("the file is empty (0 bytes): no header and no rows", path=path)
+
+
+def csv_dialect(path: str, format: str | None = None) -> Dialect:
+    """The delimiter, decimal mark and column names of a CSV/TSV file (detected or forced)."""
+    opts = split_format(format or "")[1]
+    fmt = detect_format(path, format)
+    return sniff(path, fmt, opts)
 
 
 # ------------------------------------------------------------------ column names
@@ -163,30 +180,44 @@ def column_names(path: str | os.PathLike[str], *, format: str | None = None) -> 
     fmt = detect_format(p, format)
     check_file(p)
     if fmt in ("csv", "tsv"):
-        pa = _pyarrow("reading CSV files")
-        import pyarrow.csv as pcsv
-
-        try:
-            reader = pcsv.open_csv(p, parse_options=_csv_parse(fmt),
-                                   read_options=pcsv.ReadOptions(block_size=1 << 16))
-        except pa.ArrowInvalid as exc:
-            raise FileFormatError(f"cannot read the CSV header: {exc}", path=p, row=None) from exc
-        return list(reader.schema.names)
+        _pyarrow("reading CSV files")
+        return list(csv_dialect(p, format).names)
     if fmt == "parquet":
         return list(_open_parquet(p).schema_arrow.names)
     if fmt == "jsonl":
         with open(p, "rb") as fh:
             for line in fh:
                 if line.strip():
-                    try:
-                        obj = json.loads(line)
-                    except ValueError as exc:
-                        raise FileFormatError(f"not valid JSON: {exc}", path=p, row=1) from exc
-                    if not isinstance(obj, dict):
-                        raise FileFormatError("each line must be a JSON object", path=p, row=1)
+                    obj = _json_line(line, p, 1)
                     return [str(k) for k in obj]
         raise FileFormatError("the file has no JSON lines", path=p)
-    return list(_numpy_columns(p, fmt))
+    nf = open_numpy(p, fmt)
+    nf.close()
+    return list(nf.columns)
+
+
+def _json_line(line: bytes, path: str, row: int) -> dict[str, Any]:
+    """One JSON Lines record: exactly one object, UTF-8, no lone surrogates."""
+    try:
+        obj = json.loads(line)
+    except RecursionError:
+        raise FileFormatError("the JSON is nested too deeply", path=path, row=row) from None
+    except ValueError as exc:
+        msg = str(exc)
+        if msg.startswith("Extra data"):
+            msg = "more than one JSON value on the line (one object per line)"
+        raise FileFormatError(f"not valid JSON: {msg}", path=path, row=row) from None
+    if not isinstance(obj, dict):
+        raise FileFormatError("each line must be a JSON object", path=path, row=row)
+    for k, v in obj.items():
+        for t in (k, v):
+            if isinstance(t, str) and _SURROGATE.search(t):
+                raise FileFormatError("text with a lone UTF-16 surrogate (not valid Unicode)",
+                                      path=path, row=row, column=str(k))
+    return obj
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 # ----------------------------------------------------------------------- parsing
@@ -197,18 +228,23 @@ _FLOAT_RE = (
 )
 
 
-def _parse_label_texts(values: list[Any]) -> list[Any]:
-    """Text labels from CSV: all-integer → int, all true/false → bool, else str."""
+_INTEGRAL_RE = r"^[+-]?\d+(?:\.0*)?$"
+
+
+def _parse_label_texts(values: list[Any], decimal: str = ".") -> list[Any]:
+    """Text labels from CSV: all integers (``3`` or ``3.0``, as pandas writes a float
+    column of class numbers) → int, all true/false → bool, else str."""
     texts = ["" if v is None else str(v) for v in values]
-    if texts and all(re.fullmatch(_INT_RE, t.strip()) for t in texts):
-        return [int(t) for t in texts]
+    nums = [t.replace(decimal, ".") for t in texts] if decimal != "." else texts
+    if texts and all(re.fullmatch(_INTEGRAL_RE, t.strip()) for t in nums):
+        return [int(t.strip().split(".")[0]) for t in nums]
     low = [t.strip().lower() for t in texts]
     if texts and all(t in ("true", "false") for t in low):
         return [t == "true" for t in low]
     return texts
 
 
-def _arrow_label(arr: Any, *, text: bool) -> Column:
+def _arrow_label(arr: Any, *, text: bool, decimal: str = ".") -> Column:
     """An arrow array of labels → Column (codes + dictionary for strings)."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -226,20 +262,60 @@ def _arrow_label(arr: Any, *, text: bool) -> Column:
         if idx.null_count:
             idx = pc.fill_null(idx, 0)
         codes = np.asarray(idx.to_numpy(zero_copy_only=False))
+        vals = []
+        for j, v in enumerate(dic):
+            try:
+                vals.append(_decode_label(v))
+            except _BadLabelError as exc:
+                hit = np.flatnonzero(codes == j)
+                exc.index = int(hit[0]) if hit.size else 0
+                raise
         if text:  # (empty text fields are nulls, flagged in ``missing``)
-            vals = _parse_label_texts(dic)
-        else:
-            vals = [v.decode() if isinstance(v, bytes) else v for v in dic]
+            vals = _parse_label_texts(vals, decimal)
         if not vals:  # every value null
             vals = [0]
         return Column(codes, tuple(vals), missing)
     if arr.null_count:
         fill = False if pa.types.is_boolean(t) else 0
         arr = pc.fill_null(arr, fill)
-    return Column(np.asarray(arr.to_numpy(zero_copy_only=False)), None, missing)
+    v = np.asarray(arr.to_numpy(zero_copy_only=False))
+    if v.dtype.kind == "f":  # NaN labels (pandas' missing values) are missing labels
+        nan = np.isnan(v)
+        if nan.any():
+            missing = nan if missing is None else (missing | nan)
+            v = np.where(nan, 0.0, v)
+    return Column(_integral(v), None, missing)
 
 
-def _arrow_number(arr: Any, *, text: bool) -> Column:
+def _integral(v: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """Float labels that are all whole numbers (pandas' 0.0/1.0) as int64; others as they are."""
+    if v.dtype.kind != "f" or not v.size:
+        return v
+    with np.errstate(invalid="ignore"):
+        fin = np.isfinite(v)
+        if fin.all() and np.all(v == np.round(v)) and np.all(np.abs(v) < 2.0**53):
+            return v.astype(np.int64)
+    return v
+
+
+def _decode_label(v: Any) -> Any:
+    if isinstance(v, bytes):
+        try:
+            v = v.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _BadLabelError(f"label {v[:40]!r} is not UTF-8 text") from None
+    if isinstance(v, str) and _SURROGATE.search(v):
+        raise _BadLabelError(f"label {v[:40]!r} holds a lone UTF-16 surrogate (not valid Unicode)")
+    if isinstance(v, float) and v.is_integer() and abs(v) < 2**53:
+        return int(v)  # 0.0 / 1.0 written by pandas are the classes 0 and 1
+    return v
+
+
+class _BadLabelError(Exception):
+    index = 0
+
+
+def _arrow_number(arr: Any, *, text: bool, decimal: str = ".") -> Column:
     """An arrow array of scores / weights → Column (float or int values)."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -249,6 +325,8 @@ def _arrow_number(arr: Any, *, text: bool) -> Column:
     if text or pa.types.is_string(t) or pa.types.is_large_string(t):
         if not (pa.types.is_string(t) or pa.types.is_large_string(t)):
             arr = arr.cast(pa.string())
+        if decimal != ".":
+            arr = pc.replace_substring(arr, decimal, ".")
         ok = pc.match_substring_regex(arr, _FLOAT_RE)
         empty = pc.equal(pc.utf8_trim_whitespace(arr), "")
         badm = pc.and_(pc.invert(ok), pc.invert(empty))
@@ -261,6 +339,10 @@ def _arrow_number(arr: Any, *, text: bool) -> Column:
         arr = arr.cast(pa.int8())
     elif pa.types.is_dictionary(t):
         arr = arr.cast(t.value_type)
+    elif pa.types.is_decimal(t):
+        arr = arr.cast(pa.float64())
+    elif pa.types.is_floating(t) and t.bit_width == 16:
+        arr = arr.cast(pa.float32())
     elif not (pa.types.is_integer(t) or pa.types.is_floating(t)):
         raise TypeError(f"type {t}")
     missing = None
@@ -277,12 +359,12 @@ def _roles(columns: ColumnMap | Sequence[str]) -> tuple[list[str], set[str]]:
     """Names to read, and the subset holding labels."""
     if isinstance(columns, ColumnMap):
         labels = {columns.y_true} | ({columns.y_pred} if columns.y_pred else set())
-        return list(columns.names), labels
+        return list(columns.file_names), labels
     return [str(c) for c in columns], set()
 
 
 def _table_chunk(table: Any, path: str, start: int, names: list[str], label_cols: set[str],
-                 *, text: bool) -> Chunk:
+                 *, text: bool, decimal: str = ".") -> Chunk:
     import pyarrow as pa
 
     cols: dict[str, Column] = {}
@@ -292,11 +374,11 @@ def _table_chunk(table: Any, path: str, start: int, names: list[str], label_cols
         t = arr.type
         try:
             if name in label_cols:
-                cols[name] = _arrow_label(arr, text=text)
+                cols[name] = _arrow_label(arr, text=text, decimal=decimal)
             elif pa.types.is_string(t) or pa.types.is_large_string(t) or text:
-                cols[name] = _arrow_number(arr, text=True)
+                cols[name] = _arrow_number(arr, text=True, decimal=decimal)
             elif pa.types.is_dictionary(t) and not label_cols:
-                cols[name] = _arrow_label(arr, text=text)
+                cols[name] = _arrow_label(arr, text=text, decimal=decimal)
             else:
                 cols[name] = _arrow_number(arr, text=False)
         except TypeError as exc:
@@ -304,6 +386,9 @@ def _table_chunk(table: Any, path: str, start: int, names: list[str], label_cols
                 f"column has type {t}, which is not a label/number type", path=path,
                 row=start + 1, column=name,
             ) from exc
+        except _BadLabelError as exc:
+            raise FileFormatError(str(exc), path=path, row=start + exc.index + 1,
+                                  column=name) from None
     return Chunk(path, start, table.num_rows, cols)
 
 
@@ -315,35 +400,31 @@ def _check_names(have: Sequence[str], names: Sequence[str], path: str) -> None:
 
 
 # --------------------------------------------------------------------------- CSV
-def _csv_parse(fmt: str) -> Any:
-    import pyarrow.csv as pcsv
-
-    return pcsv.ParseOptions(delimiter="\t" if fmt == "tsv" else ",")
-
-
 def _iter_csv(path: str, fmt: str, names: list[str], label_cols: set[str],
-              chunk_rows: int) -> Iterator[Chunk]:
+              chunk_rows: int, format: str | None) -> Iterator[Chunk]:
     pa = _pyarrow("reading CSV files")
     import pyarrow.csv as pcsv
 
-    have = column_names(path, format=fmt)
-    _check_names(have, names, path)
+    dialect = csv_dialect(path, format)
+    _check_names(dialect.names, names, path)
     block = int(min(max(chunk_rows * 24, 1 << 16), 1 << 28))
+    block = max(block, 2 * dialect.header_bytes + (1 << 16))  # a wide header fits a block
 
     def open_reader(all_text: bool) -> Any:
         types = {}
         for n in names:
-            if n in label_cols or all_text:
-                types[n] = pa.dictionary(pa.int32(), pa.string()) if n in label_cols \
-                    else pa.string()
+            if n in label_cols:
+                types[n] = pa.dictionary(pa.int32(), pa.binary() if all_text else pa.string())
             else:
-                types[n] = pa.float64()
+                types[n] = pa.binary() if all_text else pa.float64()
         conv = pcsv.ConvertOptions(
             column_types=types, include_columns=names, strings_can_be_null=True,
             null_values=["", "NA", "N/A", "null", "NULL", "None"],
+            decimal_point=dialect.decimal,
         )
         return pcsv.open_csv(path, read_options=pcsv.ReadOptions(block_size=block),
-                             parse_options=_csv_parse(fmt), convert_options=conv)
+                             parse_options=pcsv.ParseOptions(delimiter=dialect.delimiter),
+                             convert_options=conv)
 
     done = 0
     for all_text in (False, True):
@@ -359,17 +440,55 @@ def _iter_csv(path: str, fmt: str, names: list[str], label_cols: set[str],
                     skip = 0
                 for off in range(0, batch.num_rows, chunk_rows):
                     part = batch.slice(off, chunk_rows)
-                    yield _table_chunk(part, path, done, names, label_cols, text=True)
+                    if all_text:
+                        part = _utf8(part, path, done)
+                    yield _table_chunk(part, path, done, names, label_cols, text=True,
+                                       decimal=dialect.decimal)
                     done += part.num_rows
             return
-        except pa.ArrowInvalid as exc:
+        except (pa.ArrowException, OSError, EOFError) as exc:
+            if isinstance(exc, FileFormatError):
+                raise
             msg = str(exc)
             if not all_text and "conversion error" in msg:
                 continue  # re-read as text from the failing block: every bad value located
+            where = locate_csv_problem(path, dialect)
+            if where is not None:
+                raise FileFormatError(where[1], path=path, row=where[0]) from None
+            if isinstance(exc, (OSError, EOFError)) or "zlib" in msg or "compress" in msg:
+                raise FileFormatError(f"cannot decompress the file: {msg}", path=path) from None
             raise FileFormatError(
                 f"malformed CSV near data row {done + 1} or later: {msg}", path=path,
                 row=done + 1,
-            ) from exc
+            ) from None
+
+
+def _utf8(table: Any, path: str, start: int) -> Any:
+    """Binary columns (the text re-read) as UTF-8 strings; invalid bytes name their row."""
+    import pyarrow as pa
+
+    cols = []
+    for i, name in enumerate(table.column_names):
+        arr = table.column(i)
+        arr = arr.combine_chunks() if isinstance(arr, pa.ChunkedArray) else arr
+        t = arr.type
+        try:
+            if pa.types.is_dictionary(t):
+                arr = pa.DictionaryArray.from_arrays(arr.indices, arr.dictionary.cast(pa.string()))
+            else:
+                arr = arr.cast(pa.string())
+        except pa.ArrowInvalid:
+            vals = (arr.dictionary.take(arr.indices) if pa.types.is_dictionary(t) else arr)
+            for j, v in enumerate(vals.to_pylist()):
+                try:
+                    if v is not None:
+                        v.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise FileFormatError("invalid UTF-8 text", path=path, row=start + j + 1,
+                                          column=name) from None
+            raise
+        cols.append(arr)
+    return pa.table(cols, names=table.column_names)
 
 
 # ----------------------------------------------------------------------- Parquet
@@ -378,8 +497,8 @@ def _open_parquet(path: str) -> Any:
     import pyarrow.parquet as pq
 
     try:
-        return pq.ParquetFile(path)
-    except (pa.ArrowInvalid, OSError) as exc:
+        return pq.ParquetFile(path, page_checksum_verification=True)
+    except (pa.ArrowException, OSError) as exc:
         raise FileFormatError(
             f"not a readable Parquet file (truncated or corrupt?): {exc}", path=path
         ) from exc
@@ -441,10 +560,38 @@ def _iter_jsonl(path: str, names: list[str], label_cols: set[str],
                 part = batch.slice(off, chunk_rows)
                 yield _table_chunk(part, path, done, names, label_cols, text=False)
                 done += part.num_rows
-        return
-    except pa.ArrowInvalid:
+        if done == _count_lines(path):
+            return
+        # a line held two values (or none): the exact reader names it
+        for _ in _iter_jsonl_lines(path, names, label_cols, chunk_rows, skip=0):
+            pass
+        raise FileFormatError(f"{done} records read from {_count_lines(path)} non-empty lines",
+                              path=path)
+    except (pa.ArrowInvalid, UnicodeDecodeError):
         pass  # fall back to the line-by-line reader: it names the exact line
     yield from _iter_jsonl_lines(path, names, label_cols, chunk_rows, skip=done)
+
+
+def _count_lines(path: str) -> int:
+    """Lines holding anything but white space (vectorised; one pass)."""
+    n = 0
+    pending = False  # the current line (continued from the last block) has content
+    ws = np.zeros(256, dtype=bool)
+    ws[[9, 10, 11, 12, 13, 32]] = True
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 24):
+            b = np.frombuffer(block, dtype=np.uint8)
+            content = ~ws[b]
+            nl = np.flatnonzero(b == 10)
+            csum = np.concatenate([[0], np.cumsum(content, dtype=np.int64)])
+            ends = np.concatenate([nl, [len(b)]])
+            starts = np.concatenate([[0], nl + 1])
+            has = csum[ends] - csum[starts] > 0
+            if pending:
+                has[0] = True
+            n += int(np.count_nonzero(has[:-1]))
+            pending = bool(has[-1])
+    return n + int(pending)
 
 
 def _iter_jsonl_lines(path: str, names: list[str], label_cols: set[str], chunk_rows: int,
@@ -480,12 +627,7 @@ def _iter_jsonl_lines(path: str, names: list[str], label_cols: set[str], chunk_r
             row += 1
             if row <= skip:
                 continue
-            try:
-                obj = json.loads(line)
-            except ValueError as exc:
-                raise FileFormatError(f"not valid JSON: {exc}", path=path, row=row) from exc
-            if not isinstance(obj, dict):
-                raise FileFormatError("each line must be a JSON object", path=path, row=row)
+            obj = _json_line(line, path, row)
             for n in names:
                 if n not in obj:
                     raise FileFormatError("the field is missing", path=path, row=row, column=n)
@@ -493,6 +635,11 @@ def _iter_jsonl_lines(path: str, names: list[str], label_cols: set[str], chunk_r
                 if isinstance(v, (list, dict)):
                     raise FileFormatError(f"expected a scalar, got {type(v).__name__}",
                                           path=path, row=row, column=n)
+                if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 1 << 63:
+                    if n in label_cols:
+                        raise FileFormatError("the integer label does not fit 64 bits",
+                                              path=path, row=row, column=n)
+                    v = float(v)
                 buf[n].append(v)
             if len(buf[names[0]]) >= chunk_rows:
                 yield flush()
@@ -502,109 +649,67 @@ def _iter_jsonl_lines(path: str, names: list[str], label_cols: set[str], chunk_r
 
 
 # --------------------------------------------------------------------- NPY / NPZ
-def _npz_member(path: str, zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> npt.NDArray[Any]:
-    """Memory-map an uncompressed ``.npz`` member; load a compressed one."""
-    if info.compress_type == zipfile.ZIP_STORED:
-        with open(path, "rb") as fh:
-            fh.seek(info.header_offset)
-            local = fh.read(30)
-            if local[:4] != b"PK\x03\x04":
-                raise FileFormatError(f"corrupt zip entry {info.filename!r}", path=path)
-            name_len = int.from_bytes(local[26:28], "little")
-            extra_len = int.from_bytes(local[28:30], "little")
-            data_start = info.header_offset + 30 + name_len + extra_len
-            fh.seek(data_start)
-            version = np.lib.format.read_magic(fh)
-            if version == (1, 0):
-                shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
-            else:
-                shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
-            offset = fh.tell()
-        if dtype.hasobject:
-            raise FileFormatError(f"member {info.filename!r} holds Python objects", path=path)
-        return np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape,
-                         order="F" if fortran else "C")
-    with zf.open(info) as fh:
-        return np.lib.format.read_array(fh, allow_pickle=False)
-
-
-def _numpy_columns(path: str, fmt: str) -> dict[str, npt.NDArray[Any]]:
-    """Name → (memory-mapped) 1-D array for an NPY structured array or an NPZ archive."""
-    try:
-        if fmt == "npy":
-            arr = np.load(path, mmap_mode="r", allow_pickle=False)
-            if arr.dtype.names is None:
-                if arr.ndim == 2:
-                    return {str(j): arr[:, j] for j in range(arr.shape[1])}
-                raise FileFormatError(
-                    "an .npy prediction file must hold a structured array (named fields) or a "
-                    f"2-D array; got shape {arr.shape} dtype {arr.dtype}", path=path)
-            return {n: arr[n] for n in arr.dtype.names}
-        out: dict[str, npt.NDArray[Any]] = {}
-        with zipfile.ZipFile(path) as zf:
-            for info in zf.infolist():
-                name = info.filename[:-4] if info.filename.endswith(".npy") else info.filename
-                a = _npz_member(path, zf, info)
-                if a.ndim == 1:
-                    out[name] = a
-                elif a.ndim == 2:
-                    for j in range(a.shape[1]):
-                        out[f"{name}_{j}"] = a[:, j]
-                else:
-                    raise FileFormatError(f"member {name!r} has shape {a.shape}", path=path,
-                                          column=name)
-        lengths = {len(a) for a in out.values()}
-        if len(lengths) > 1:
-            raise FileFormatError(
-                f"the arrays have different lengths {sorted(lengths)}", path=path)
-        return out
-    except FileFormatError:
-        raise
-    except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
-        raise FileFormatError(f"not a readable .{fmt} file (truncated or corrupt?): {exc}",
-                              path=path) from exc
-
-
 def _numpy_column(a: npt.NDArray[Any], is_label: bool) -> Column:
-    a = np.ascontiguousarray(a)
     k = a.dtype.kind
+    if a.ndim != 1 or k in "VOcmM":
+        what = {"V": "a record/void", "O": "Python objects", "c": "complex numbers",
+                "m": "time spans", "M": "dates"}.get(k, "a sub-array")
+        raise TypeError(f"{a.dtype} ({what}); labels and scores must be numbers or text")
+    a = np.ascontiguousarray(a)
     if k in "US":
+        if k == "S":
+            try:
+                a = np.char.decode(a, "utf-8")
+            except UnicodeDecodeError:
+                raise _BadLabelError("text that is not UTF-8") from None
         a = a.astype(str)
         uniq, codes = np.unique(a, return_inverse=True)
+        codes = codes.reshape(-1)
+        for j, v in enumerate(uniq.tolist()):
+            if _SURROGATE.search(v):
+                exc = _BadLabelError(f"label {v[:40]!r} holds a lone UTF-16 surrogate")
+                exc.index = int(np.flatnonzero(codes == j)[0])
+                raise exc
         miss = a == ""
-        return Column(codes.reshape(-1), tuple(uniq.tolist()), miss if miss.any() else None)
-    if k == "O":
-        raise TypeError("object")
+        return Column(codes, tuple(uniq.tolist()), miss if miss.any() else None)
+    if k == "f" and a.dtype.itemsize < 4:
+        a = a.astype(np.float32)
     if k == "f" and is_label:
         miss = np.isnan(a)
         if miss.any():
-            return Column(np.where(miss, 0, a), None, miss)
+            return Column(_integral(np.where(miss, 0, a)), None, miss)
+        return Column(_integral(a))
     return Column(a)
 
 
 def _iter_numpy(path: str, fmt: str, names: list[str], label_cols: set[str], chunk_rows: int,
                 rows: tuple[int, int] | None) -> Iterator[Chunk]:
-    cols = _numpy_columns(path, fmt)
-    _check_names(list(cols), names, path)
-    n = len(cols[names[0]])
-    lo, hi = (0, n) if rows is None else rows
-    for s in range(lo, hi, chunk_rows):
-        e = min(s + chunk_rows, hi)
-        out = {}
-        for name in names:
-            try:
-                out[name] = _numpy_column(cols[name][s:e], name in label_cols)
-            except TypeError as exc:
-                raise FileFormatError(f"unsupported dtype {cols[name].dtype}", path=path,
-                                      column=name) from exc
-        yield Chunk(path, s, e - s, out)
+    nf = open_numpy(path, fmt)
+    try:
+        _check_names(list(nf.columns), names, path)
+        lo, hi = (0, nf.n_rows) if rows is None else rows
+        for s, e, arrays in nf.iter_rows(names, lo, hi, chunk_rows):
+            out = {}
+            for name in names:
+                try:
+                    out[name] = _numpy_column(arrays[name], name in label_cols)
+                except TypeError as exc:
+                    raise FileFormatError(f"unsupported dtype {exc}", path=path,
+                                          column=name) from None
+                except _BadLabelError as exc:
+                    raise FileFormatError(str(exc), path=path, row=s + exc.index + 1,
+                                          column=name) from None
+            yield Chunk(path, s, e - s, out)
+    finally:
+        nf.close()
 
 
 def numpy_rows(path: str, *, format: str | None = None) -> int:
     """Number of rows of an NPY/NPZ file (for sharding)."""
     fmt = detect_format(path, format)
-    cols = _numpy_columns(path, fmt)
-    return len(next(iter(cols.values()))) if cols else 0
+    nf = open_numpy(path, fmt)
+    nf.close()
+    return nf.n_rows
 
 
 # ---------------------------------------------------------------------- public
@@ -661,13 +766,38 @@ def iter_chunks(
     fmt = detect_format(p, format)
     check_file(p)
     names, label_cols = _roles(columns)
+    it: Iterator[Chunk]
     if fmt in ("csv", "tsv"):
-        return _iter_csv(p, fmt, names, label_cols, chunk_rows)
-    if fmt == "parquet":
-        return _iter_parquet(p, names, label_cols, chunk_rows, row_groups)
-    if fmt == "jsonl":
-        return _iter_jsonl(p, names, label_cols, chunk_rows)
-    return _iter_numpy(p, fmt, names, label_cols, chunk_rows, rows)
+        it = _iter_csv(p, fmt, names, label_cols, chunk_rows, format)
+    elif fmt == "parquet":
+        it = _iter_parquet(p, names, label_cols, chunk_rows, row_groups)
+    elif fmt == "jsonl":
+        it = _iter_jsonl(p, names, label_cols, chunk_rows)
+    else:
+        it = _iter_numpy(p, fmt, names, label_cols, chunk_rows, rows)
+    if isinstance(columns, ColumnMap) and columns.pred_from_scores:
+        return _with_argmax(it, columns)
+    return it
+
+
+def _with_argmax(chunks: Iterator[Chunk], cmap: ColumnMap) -> Iterator[Chunk]:
+    """Add the virtual prediction column: the class of the highest score (first on ties,
+    as :func:`numpy.argmax` and :func:`clfeval.evaluate` choose)."""
+    assert cmap.y_pred is not None
+    assert cmap.score_labels is not None
+    classes = tuple(cmap.score_labels)
+    for ch in chunks:
+        k = len(cmap.y_score)
+        best = np.zeros(ch.n_rows, dtype=np.intp)
+        top = np.asarray(ch.columns[cmap.y_score[0]].values, dtype=np.float64)
+        for j in range(1, k):
+            s = np.asarray(ch.columns[cmap.y_score[j]].values, dtype=np.float64)
+            up = s > top
+            best[up] = j
+            top = np.where(up, s, top)
+        cols = dict(ch.columns)
+        cols[cmap.y_pred] = Column(best, classes)
+        yield Chunk(ch.path, ch.start, ch.n_rows, cols)
 
 
 def read_columns(
