@@ -12,6 +12,7 @@ import pytest
 
 import clfeval
 from clfeval.report import safe_cell, to_csv, to_html, to_markdown, to_text
+from clfeval.report._blocks import fmt, fmt_count
 
 EVIL = "<script>alert(1)</script>"
 FORMULA = "=cmd|' /C calc'!A0"
@@ -110,8 +111,15 @@ def test_html_threshold_control_data_is_embedded() -> None:
 
     data = json.loads(m.group(1))
     assert r.sweep is not None
-    assert data["tp"] == list(r.sweep.tp)
-    assert data["metrics"]["f1"] == list(r.sweep.values["f1"])
+    # one row per finite sweep threshold, ascending (left = low); each row holds the
+    # sweep's own counts and values, formatted as the static page formats them
+    sw = r.sweep
+    finite = np.isfinite(sw.thresholds)
+    assert [row["t"] for row in data["rows"]] == sw.thresholds[finite][::-1].tolist()
+    tp = sw.tp[finite][::-1]
+    assert [row["txt"]["tp"] for row in data["rows"]] == [fmt_count(v) for v in tp]
+    assert [row["txt"]["f1"] for row in data["rows"]] == [
+        fmt(v) for v in sw.values["f1"][finite][::-1]]
     # every chart is there: 3 heatmap/metric cards, ROC, PR, sweep, cost
     for elem in ("s0-roc", "s0-pr", "s0-sw", "s0-cost", "s0-cc", "s0-cm-0-0"):
         assert f'id="{elem}"' in page

@@ -43,8 +43,8 @@ Array = npt.NDArray[Any]
 NAN = float("nan")
 
 #: metrics computed at every threshold of a binary sweep (optima over every distinct score)
-SWEEP_METRICS = ("tpr", "fpr", "ppv", "npv", "f1", "accuracy", "balanced_accuracy", "mcc",
-                 "informedness")
+SWEEP_METRICS = ("tpr", "fpr", "tnr", "fnr", "ppv", "npv", "f1", "accuracy",
+                 "balanced_accuracy", "mcc", "cohen_kappa", "informedness")
 #: the best threshold over every distinct score is reported for these
 SWEEP_OPTIMA = ("f1", "mcc", "accuracy", "balanced_accuracy", "informedness")
 #: per-class metrics that get per-class Wilson intervals

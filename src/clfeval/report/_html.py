@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._serial import enc
+from ..exceptions import InvalidParameterError
 from ._blocks import Block, blocks, fmt, fmt_count, samples_phrase
 from ._escape import visible
 from ._model import Comparison, Report
@@ -46,14 +46,19 @@ td:first-child,th:first-child,td.def,th.def{text-align:left}td.def{color:#555;ma
 .marker{fill:#d62728;stroke:#fff;stroke-width:2;visibility:hidden}
 .vline{stroke:#d62728;stroke-width:1.5;visibility:hidden}
 .thr{background:#fff;border:1px solid #cfd8e3;border-radius:6px;padding:8px 12px;margin:8px 0}
-.thr input[type=range]{width:420px;vertical-align:middle}.thr output{font-weight:600}
+.thr input[type=range]{width:420px;max-width:calc(100% - 110px);vertical-align:middle}
+.thr output{font-weight:600}.lim{font-size:12px;color:#555;padding:0 4px}
+.thrnote{background:#eef4fb;padding:4px 8px}.moved .thrnote{background:#fff0d6}
+.moved .atreport{opacity:.55}
 details{margin:8px 0}summary{cursor:pointer;font-weight:600}
+.tw{max-width:100%;overflow-x:auto}.tw table{margin:6px 0 12px}
+svg{max-width:100%;height:auto}.card{max-width:100%;box-sizing:border-box;overflow-x:auto}
+*{box-sizing:border-box}code{overflow-wrap:anywhere}
+@media (max-width:600px){main{padding:8px 10px 32px}td.def{min-width:160px}.row{gap:8px}}
 """
 
 JS = """
 (function(){
-function fmt(v){if(v===null||v===undefined)return 'n/a';return v.toFixed(4);}
-function cnt(v){return Number.isInteger(v)?String(v):v.toPrecision(6);}
 function place(svg,el,x,y){
   if(!svg||!el)return;var d=svg.dataset;
   var x0=+d.x0,x1=+d.x1,y0=+d.y0,y1=+d.y1,l=+d.l,t=+d.t,pw=+d.pw,ph=+d.ph;
@@ -64,50 +69,85 @@ function place(svg,el,x,y){
   el.style.visibility='visible';
 }
 function init(box){
-  var p=box.dataset.prefix;
+  var p=box.dataset.prefix,sec=document.getElementById(p);
   var data=JSON.parse(document.getElementById(p+'-data').textContent);
-  var slider=box.querySelector('input[type=range]');var out=box.querySelector('output');
-  var top=1;
-  function setCell(i,j,v){
-    var el=document.getElementById(p+'-cm-'+i+'-'+j);if(el)el.textContent=cnt(v);
-    var r=document.getElementById(p+'-cm-r-'+i+'-'+j);var a=top>0?v/top:0;
+  var rows=data.rows,slider=box.querySelector('input[type=range]'),out=box.querySelector('output');
+  var note=document.getElementById(p+'-thr-note'),cur=-1;
+  function $(id){return document.getElementById(id);}
+  function fill(prefix,i,j,v,top){
+    var r=$(prefix+'-r-'+i+'-'+j),t=$(prefix+'-'+i+'-'+j);
+    var a=(v===null||!(top>0))?0:Math.max(0,Math.min(1,v/top));
     if(r)r.setAttribute('fill','rgba(31,119,180,'+(0.06+0.94*a).toFixed(3)+')');
-    if(el)el.setAttribute('fill',a>0.55?'#fff':'#111');
+    if(t)t.setAttribute('fill',a>0.55?'#fff':'#111');
   }
-  function update(){
-    var j=+slider.value,tp=data.tp[j],fp=data.fp[j],fn=data.P-tp,tn=data.N-fp,pi=data.pi,ni=1-pi;
-    out.textContent=data.thr[j].toPrecision(5);top=Math.max(tp,fn,fp,tn)||1;
-    setCell(pi,pi,tp);setCell(pi,ni,fn);setCell(ni,pi,fp);setCell(ni,ni,tn);
-    var live={tp:tp,fn:fn,fp:fp,tn:tn};
-    for(var k in live){var e=document.getElementById(p+'-n-'+k);if(e)e.textContent=cnt(live[k]);}
-    for(var m in data.metrics){
-      var e2=document.getElementById(p+'-m-'+m);if(e2)e2.textContent=fmt(data.metrics[m][j]);
+  function markers(m){
+    place($(p+'-roc'),$(p+'-roc-mk'),m.roc[0],m.roc[1]);
+    place($(p+'-pr'),$(p+'-pr-mk'),m.pr[0],m.pr[1]);
+    place($(p+'-sw'),$(p+'-sw-vl'),m.t,0);
+    place($(p+'-cost'),$(p+'-cost-vl'),m.t,m.cost);
+  }
+  function show(j){
+    var r=rows[j],k,i,top=0;cur=j;
+    for(i=0;i<2;i++)for(k=0;k<2;k++)top=Math.max(top,r.cm[i][k]||0);
+    for(i=0;i<2;i++)for(k=0;k<2;k++){
+      $(p+'-cm-'+i+'-'+k).textContent=r.cmt[i][k];fill(p+'-cm',i,k,r.cm[i][k],top);
+      $(p+'-am-'+i+'-'+k).textContent=r.amt[i][k];fill(p+'-am',i,k,r.am[i][k],1);
     }
-    var M=data.metrics;
-    place(document.getElementById(p+'-roc'),document.getElementById(p+'-roc-mk'),M.fpr[j],M.tpr[j]);
-    place(document.getElementById(p+'-pr'),document.getElementById(p+'-pr-mk'),M.tpr[j],M.ppv[j]);
-    place(document.getElementById(p+'-sw'),document.getElementById(p+'-sw-vl'),data.thr[j],0);
-    place(document.getElementById(p+'-cost'),document.getElementById(p+'-cost-vl'),data.thr[j],
-      data.cost?data.cost[j]:null);
+    for(k in r.txt)['-v-','-h-'].forEach(function(x){var e=$(p+x+k);if(e)e.textContent=r.txt[k];});
+    sec.querySelectorAll('[data-iv]').forEach(function(e){e.textContent='–';});
+    out.textContent=r.tl;slider.value=r.t;slider.dataset.theta=String(r.t);markers(r);
+    sec.classList.add('moved');note.textContent=data.moved;
   }
-  slider.addEventListener('input',update);update();
+  var live=['-cm-','-am-','-v-','-h-'].map(function(x){return '[id^="'+p+x+'"]';});
+  var snap=Array.from(sec.querySelectorAll(live.join(',')+',[data-iv]'))
+    .map(function(e){return [e,e.textContent,e.getAttribute('fill')];});
+  function reset(){
+    snap.forEach(function(s){s[0].textContent=s[1];if(s[2]!==null)s[0].setAttribute('fill',s[2]);});
+    slider.value=data.start.t;slider.dataset.theta=String(data.start.t);out.textContent=data.start.tl;markers(data.start);cur=-1;
+    sec.classList.remove('moved');note.textContent=data.atreport;
+  }
+  function nearest(v){
+    var best=0;
+    for(var j=1;j<rows.length;j++)if(Math.abs(rows[j].t-v)<Math.abs(rows[best].t-v))best=j;
+    return best;
+  }
+  slider.addEventListener('input',function(){show(nearest(+slider.value));});
+  slider.addEventListener('keydown',function(ev){
+    var j=cur<0?data.start.j:cur,n=rows.length-1,k=ev.key;
+    if(k==='ArrowLeft'||k==='ArrowDown')j-=1;
+    else if(k==='ArrowRight'||k==='ArrowUp')j=cur<0&&rows[j].t>data.start.t?j:j+1;
+    else if(k==='PageDown')j-=10;else if(k==='PageUp')j+=10;
+    else if(k==='Home')j=0;else if(k==='End')j=n;else return;
+    ev.preventDefault();show(Math.max(0,Math.min(n,j)));
+  });
+  $(p+'-thr-reset').addEventListener('click',reset);
+  reset();
 }
 document.querySelectorAll('[data-sweep]').forEach(init);
 })();
 """
 
 
-def _table_html(b: Block, ids: dict[str, str] | None = None) -> str:
+def _table_html(b: Block, live: str = "") -> str:
+    """A table in a horizontally scrolling box; with ``live`` (a section prefix) the value
+    cells get ids ``<live>-h-<metric>`` and the interval cells ``data-iv`` so the threshold
+    control can show the sweep's values there."""
     head = "".join(f'<th class="def">{escape(h)}</th>' if h == "definition"
                    else f"<th>{escape(h)}</th>" for h in b.headers)
     body = []
     for r in b.rows:
         cells = []
         for j, x in enumerate(r):
-            cls = ' class="def"' if b.headers[j] == "definition" else ""
-            cells.append(f"<td{cls}>{escape(x)}</td>")
+            h = b.headers[j]
+            attr = ' class="def"' if h == "definition" else ""
+            if live and h == "value":
+                attr += f' id="{live}-h-{escape(r[0])}"'
+            elif live and h == "interval":
+                attr += " data-iv"
+            cells.append(f"<td{attr}>{escape(x)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return f'<table data-table="{escape(b.key)}"><tr>{head}</tr>{"".join(body)}</table>'
+    return (f'<div class="tw"><table data-table="{escape(b.key)}"><tr>{head}</tr>'
+            f'{"".join(body)}</table></div>')
 
 
 def _pts(a: Any) -> list[float | None]:
@@ -199,13 +239,15 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2") -> str:
     out.append('<div class="card">' + heatmap(
         _rows(r.accuracy_matrix), [[fmt(100 * x, 1) for x in row]
                                    for row in r.accuracy_matrix], labels,
-        title="Accuracy matrix (row %)", vmax=1.0) + "</div>")
+        title="Accuracy matrix (row %)", vmax=1.0,
+        cell_ids=f"{p}-am" if r.sweep is not None else "") + "</div>")
     if cm.n_classes > 2:
         out.append('<div class="card">' + heatmap(
             _rows(r.error_matrix), [[fmt(100 * x, 1) for x in row]
                                     for row in r.error_matrix], labels,
             title="Error matrix (row %, diagonal zeroed)") + "</div>")
-    out.append('<div class="card"><h3>Headline metrics</h3>' + _table_html(bl["metrics"])
+    out.append('<div class="card"><h3>Headline metrics</h3>'
+               + _table_html(bl["metrics"], live=p if r.sweep is not None else "")
                + "</div></div>")
     if r.sweep is not None:
         out.append(_threshold_panel(r, p))
@@ -264,52 +306,140 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2") -> str:
             txt += (f" Least expected cost {fmt(c.best_mean_cost)} per sample at threshold "
                     f"{c.best_threshold:g}.")
         out.append(f"<h3>Cost</h3><p>{escape(txt)}</p>")
-    out.append("<h3>Per class (one vs rest)</h3>" + _table_html(bl["per_class"]))
+    out.append('<div class="atreport"><h3>Per class (one vs rest)</h3>'
+               + _table_html(bl["per_class"]) + "</div>")
     if full:
-        out.append("<details><summary>Every registered metric</summary>"
+        out.append('<details class="atreport"><summary>Every registered metric</summary>'
                    + _table_html(bl["all_metrics"]) + _table_html(bl["all_per_class"])
                    + "</details>")
     out.append("</section>")
     return "".join(out)
 
 
+SWEEP_NAMES = {"tpr": "recall (TPR)", "fpr": "FPR", "tnr": "specificity (TNR)",
+               "fnr": "FNR", "ppv": "precision (PPV)", "npv": "NPV", "f1": "F1",
+               "accuracy": "accuracy", "balanced_accuracy": "balanced accuracy", "mcc": "MCC",
+               "cohen_kappa": "Cohen's kappa", "informedness": "informedness"}
+
+
+#: the four cells of a sweep matrix [[tn, fp], [fn, tp]]
+_CELLS = {"tp": (1, 1), "fn": (1, 0), "fp": (0, 1), "tn": (0, 0)}
+
+
+def _threshold_data(r: Report) -> dict[str, Any]:
+    """What the threshold control shows at each threshold of the report's sweep, looked up
+    (never computed) by the page's script: the sweep's counts and metric values, formatted
+    here exactly as the static page formats them; and the report's own view to reset to."""
+    sw = r.sweep
+    assert sw is not None
+    cm = r.confusion
+    # sweep matrices are [[neg, pos]] ordered; map them onto the report's label order
+    order = [1 if lab == sw.labels[1] else 0 for lab in cm.labels]
+    stack = sw.counts
+    rate = {(0, 0): "tnr", (0, 1): "fpr", (1, 0): "fnr", (1, 1): "tpr"}
+    cost = (r.cost.mean_costs if r.cost is not None and r.cost.thresholds.size
+            and r.cost.thresholds.size == sw.thresholds.size else None)
+    rows: list[dict[str, Any]] = []
+    for i in range(sw.thresholds.size - 1, -1, -1):  # ascending θ: left is low
+        t = float(sw.thresholds[i])
+        if not np.isfinite(t):
+            continue
+        cmv = [[float(stack[i, a, b]) for b in order] for a in order]
+        amv = [[_num(sw.values[rate[(a, b)]][i]) for b in order] for a in order]
+        rows.append({
+            "t": t, "tl": f"{t:.5g}",
+            "cm": cmv, "cmt": [[fmt_count(x) for x in row] for row in cmv],
+            "am": amv, "amt": [[fmt(None if x is None else 100 * x, 1) for x in row]
+                               for row in amv],
+            "txt": {**{m: fmt(v[i]) for m, v in sw.values.items()},
+                    **{k: fmt_count(stack[i, a, b]) for k, (a, b) in _CELLS.items()}},
+            "roc": [_num(sw.values["fpr"][i]), _num(sw.values["tpr"][i])],
+            "pr": [_num(sw.values["tpr"][i]), _num(sw.values["ppv"][i])],
+            "cost": None if cost is None else _num(cost[i]),
+        })
+    ts = [row["t"] for row in rows]
+    if r.threshold is not None:
+        t0, tl = float(r.threshold), f"{r.threshold:.5g}"
+        atreport = (f"Showing the report's numbers, at θ = {r.threshold:g}. Move the control to "
+                    "see the counts and metrics the scores give at another threshold.")
+        cost0 = None if r.cost is None else _num(r.cost.mean_cost)
+    else:
+        from ._build import default_threshold
+
+        t0 = default_threshold(np.asarray(ts)) if ts else 0.0
+        tl = "report's predictions"
+        atreport = ("Showing the report's numbers: its predictions did not come from these "
+                    "scores (a prediction column was given). The control shows the scores at θ "
+                    "(predicting positive when score ≥ θ), not the report's predictions.")
+        cost0 = None
+    j0 = next((j for j, t in enumerate(ts) if t >= t0), max(len(ts) - 1, 0))
+
+    def at(name: str) -> float | None:
+        try:
+            return _num(r.metric(name))
+        except InvalidParameterError:
+            return None
+
+    return {
+        "rows": rows,
+        "start": {"t": t0, "tl": tl, "j": j0, "roc": [at("fpr"), at("tpr")],
+                  "pr": [at("tpr"), at("ppv")],
+                  "cost": cost0 if r.threshold is not None else None},
+        "atreport": atreport,
+        "moved": ("Showing the scores at θ (score ≥ θ is positive). The per-class table, the "
+                  "intervals, the warnings and the table of every metric still show the "
+                  "report's numbers; Reset returns to them."),
+    }
+
+
+def _num(v: Any) -> float | None:
+    if v is None:
+        return None
+    f = float(v)
+    return f if np.isfinite(f) else None
+
+
 def _threshold_panel(r: Report, p: str) -> str:
     sw = r.sweep
     assert sw is not None
-    thr = sw.thresholds.tolist()
-    start = 0
-    if sw.chosen is not None:
-        cands = [j for j, t in enumerate(thr) if t >= sw.chosen]
-        start = cands[-1] if cands else 0
-    data: dict[str, Any] = {
-        "thr": enc(sw.thresholds), "tp": enc(sw.tp), "fp": enc(sw.fp), "P": sw.n_pos,
-        "N": sw.n_neg, "pi": r.confusion.pos_index(None),
-        "metrics": {m: enc(v) for m, v in sw.values.items()},
-    }
-    if r.cost is not None and r.cost.thresholds.size:
-        data["cost"] = enc(r.cost.mean_costs)
-    names = {"tpr": "recall (TPR)", "fpr": "FPR", "ppv": "precision (PPV)", "npv": "NPV",
-             "f1": "F1", "accuracy": "accuracy", "balanced_accuracy": "balanced accuracy",
-             "mcc": "MCC", "informedness": "informedness"}
-    rows = "".join(f'<tr><td>{escape(names.get(m, m))}</td><td id="{p}-m-{m}">'
-                   f"{fmt(v[start])}</td></tr>"
-                   for m, v in sw.values.items())
-    counts = "".join(f'<td id="{p}-n-{k}">–</td>' for k in ("tp", "fn", "fp", "tn"))
-    best = ", ".join(f"{escape(names.get(m, m))} at θ={t:.4g}" for m, t in sw.best.items()
+    data = _threshold_data(r)
+    rows, start = data["rows"], data["start"]
+    lo = rows[0]["t"] if rows else 0.0
+    hi = rows[-1]["t"] if rows else 1.0
+    vals = "".join(f'<tr><td>{escape(SWEEP_NAMES.get(m, m))}</td><td id="{p}-v-{escape(m)}">'
+                   f"{fmt(_report_value(r, m))}</td></tr>" for m in sw.values)
+    cm = r.confusion
+    pi = cm.pos_index(None)
+    cells = {"tp": (pi, pi), "fn": (pi, 1 - pi), "fp": (1 - pi, pi), "tn": (1 - pi, 1 - pi)}
+    counts = "".join(f'<td id="{p}-v-{k}">{fmt_count(cm.counts[a, b])}</td>'
+                     for k, (a, b) in cells.items())
+    best = ", ".join(f"{escape(SWEEP_NAMES.get(m, m))} at θ={t:.4g}" for m, t in sw.best.items()
                      if m in ("f1", "mcc", "balanced_accuracy", "informedness"))
     return (
         f'<div class="thr" data-sweep="1" data-prefix="{p}">'
         f"<h3>Threshold control</h3>"
-        f'<label>threshold θ = <output id="{p}-thr-out">{thr[start]:.5g}</output> '
-        f'<input type="range" id="{p}-thr" min="0" max="{len(thr) - 1}" step="1" '
-        f'value="{start}" aria-label="threshold index"></label>'
-        f"<p>Moving the control re-reads the precomputed counts at each threshold: the "
-        f"confusion matrix above, these metrics and the markers on the ROC and PR curves follow. "
-        f"Best: {best}.</p>"
-        f'<div class="row"><table><tr><th>TP</th><th>FN</th><th>FP</th><th>TN</th></tr>'
-        f"<tr>{counts}</tr></table><table><tr><th>metric</th><th>value</th></tr>{rows}"
-        f"</table></div>{_json_script(f'{p}-data', data)}</div>"
+        f'<label>threshold θ = <output id="{p}-thr-out">{escape(start["tl"])}</output><br>'
+        f'<span class="lim">{lo:.3g}</span>'
+        f'<input type="range" id="{p}-thr" min="{lo!r}" max="{hi!r}" step="any" '
+        f'value="{start["t"]!r}" aria-label="threshold θ (left: low, right: high)">'
+        f'<span class="lim">{hi:.3g}</span></label> '
+        f'<button type="button" id="{p}-thr-reset">Reset to the report</button>'
+        f'<p id="{p}-thr-note" class="thrnote">{escape(data["atreport"])}</p>'
+        f"<p>The control moves over the thresholds of the precomputed sweep; the confusion and "
+        f"accuracy matrices, the headline metrics, these metrics and the markers on the ROC, PR, "
+        f"sweep and cost charts follow. Best: {best}.</p>"
+        f'<div class="row"><div class="tw"><table><tr><th>TP</th><th>FN</th><th>FP</th>'
+        f'<th>TN</th></tr><tr>{counts}</tr></table></div>'
+        f'<div class="tw"><table><tr><th>metric</th><th>value</th></tr>{vals}'
+        f"</table></div></div>{_json_script(f'{p}-data', data)}</div>"
     )
+
+
+def _report_value(r: Report, m: str) -> float | None:
+    try:
+        return r.metric(m)
+    except InvalidParameterError:
+        return None
 
 
 def _comparison_html(c: Comparison, p: str, *, full: bool) -> str:
