@@ -171,3 +171,68 @@ def test_full_text_lists_every_registered_metric() -> None:
     text = to_text(r, color=False, full=True)
     for spec in clfeval.list_metrics():
         assert spec.name in text
+
+
+# ------------------------------------------------------------------ terminal width
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _digits_report() -> clfeval.Report:
+    pytest.importorskip("sklearn")
+    from sklearn.datasets import load_digits
+    from sklearn.naive_bayes import GaussianNB
+
+    x, y = load_digits(return_X_y=True)
+    model = GaussianNB().fit(x[:1000], y[:1000])
+    return clfeval.evaluate(y[1000:], model.predict(x[1000:]),
+                            y_score=model.predict_proba(x[1000:]), title="digits")
+
+
+def _assert_fits(text: str, obj: object, width: int) -> None:
+    from clfeval.report._blocks import blocks
+
+    lines = _ANSI.sub("", text).splitlines()
+    assert max(len(ln) for ln in lines) <= width, max(lines, key=len)
+    # every number and word of every table appears whole (never split over two lines)
+    tokens = {t for ln in lines for t in re.split(r"[\s│┃━╇─┼╋]+", ln) if t}
+    for b in blocks(obj, full=True):
+        for row in (b.headers, *b.rows):
+            for cell in row:
+                for word in cell.split():
+                    assert word in tokens, (word, cell)
+
+
+@pytest.mark.parametrize("color", [False, True])
+def test_terminal_text_fits_80_columns_without_splitting(color: bool,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    if color:
+        pytest.importorskip("rich")
+    rep = _digits_report()
+    binary = clfeval.evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1],
+                              y_score=[.1, .9, .4, .2, .8, .6, .7, .95], title="b")
+    cmp = clfeval.compare({"first model": [0, 1, 0, 0, 1, 1, 1, 1],
+                           "second model": [0, 1, 1, 0, 1, 0, 1, 0],
+                           "third model": [1, 1, 1, 0, 1, 0, 1, 1]},
+                          [0, 1, 1, 0, 1, 0, 1, 1], title="three")
+    for obj in (rep, binary, cmp):
+        _assert_fits(to_text(obj, color=color, width=80, full=True), obj, 80)
+    # the command line passes the terminal's width ($COLUMNS)
+    monkeypatch.setenv("COLUMNS", "80")
+    import shutil
+
+    assert shutil.get_terminal_size((120, 24)).columns == 80
+
+
+def test_per_class_intervals_in_every_format() -> None:
+    r = clfeval.evaluate([0, 1, 2, 2, 1, 0, 1, 2], [0, 2, 2, 2, 1, 0, 0, 1])
+    iv = r.per_class.intervals["tpr"]
+    assert iv.method == "wilson"
+    span = f"[{fmt(iv.low[1])}, {fmt(iv.high[1])}]"
+    assert span in to_text(r, color=False)
+    assert span.replace("[", "\\[").replace("]", "\\]") in to_markdown(r)
+    assert f"per_class_intervals,1,{span}" in to_csv(r).replace('"', "")
+    assert span in to_html(r)
+    # the Wilson interval of class 1's recall (1 of 3) against statsmodels' oracle
+    sm = pytest.importorskip("statsmodels.stats.proportion")
+    lo, hi = sm.proportion_confint(1, 3, alpha=0.05, method="wilson")
+    assert (iv.low[1], iv.high[1]) == pytest.approx((lo, hi), abs=1e-12)

@@ -80,11 +80,18 @@ def headline_names(r: Report) -> tuple[str, ...]:
     return tuple(n for n in names if n in have)
 
 
+def _span(low: Any, high: Any) -> str:
+    """An interval ``[low, high]`` (empty when undefined)."""
+    if low is None or high is None or low != low or high != high:
+        return ""
+    return f"[{fmt(low)}, {fmt(high)}]"
+
+
 def _interval(r: Report, name: str) -> str:
     iv = r.row(name).interval
     if iv is None:
         return ""
-    return f"[{fmt(iv.low)}, {fmt(iv.high)}]"
+    return _span(iv.low, iv.high)
 
 
 def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Block]:
@@ -123,6 +130,14 @@ def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Bloc
     out.append(_table("per_class", ["class", "support", "predicted", *cols], [
         [lab, fmt_count(support[i]), fmt_count(predicted[i]),
          *(fmt(r.per_class.row(c)[i]) for c in cols)] for i, lab in enumerate(labels)]))
+    ivs = [(c, r.per_class.intervals[c]) for c in cols if c in r.per_class.intervals]
+    if ivs:
+        methods = sorted({iv.method for _, iv in ivs})
+        conf = 100 * float(ivs[0][1].level)
+        out.append(Block("p", f"Per-class {conf:g}% intervals ({', '.join(methods)}):"))
+        out.append(_table("per_class_intervals", ["class", *(c for c, _ in ivs)], [
+            [lab, *(_span(iv.low[i], iv.high[i]) for _, iv in ivs)]
+            for i, lab in enumerate(labels)]))
     if r.roc:
         out.append(Block(h2, "Score curves"))
         out.append(_table("curves", ["curve", "ROC AUC", "average precision", "P-R break-even"], [

@@ -307,7 +307,13 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2") -> str:
                     f"{c.best_threshold:g}.")
         out.append(f"<h3>Cost</h3><p>{escape(txt)}</p>")
     out.append('<div class="atreport"><h3>Per class (one vs rest)</h3>'
-               + _table_html(bl["per_class"]) + "</div>")
+               + _table_html(bl["per_class"]))
+    if "per_class_intervals" in bl:
+        ivs = next(iter(r.per_class.intervals.values()))
+        out.append(f"<p>Per-class {100 * float(ivs.level):g}% intervals "
+                   f"({escape(ivs.method)}):</p>"
+                   + _table_html(bl["per_class_intervals"]))
+    out.append("</div>")
     if full:
         out.append('<details class="atreport"><summary>Every registered metric</summary>'
                    + _table_html(bl["all_metrics"]) + _table_html(bl["all_per_class"])
