@@ -34,7 +34,8 @@ main{max-width:1280px;margin:0 auto;padding:12px 24px 48px}
 h1{font-size:24px;margin:18px 0 4px}h2{font-size:19px;margin:28px 0 6px;border-bottom:1px solid
 #ddd;padding-bottom:3px}h3{font-size:15px;margin:18px 0 6px}
 table{border-collapse:collapse;margin:6px 0 12px;background:#fff}
-td,th{border:1px solid #ddd;padding:3px 8px;text-align:right;font-variant-numeric:tabular-nums}
+td,th{border:1px solid #ddd;padding:3px 8px;text-align:right;font-variant-numeric:tabular-nums;
+white-space:nowrap}td.def{white-space:normal;min-width:220px}
 td:first-child,th:first-child,td.def,th.def{text-align:left}td.def{color:#555;max-width:520px}
 .row{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}
 .card{background:#fff;border:1px solid #e3e3e3;border-radius:6px;padding:6px}
@@ -52,9 +53,10 @@ td:first-child,th:first-child,td.def,th.def{text-align:left}td.def{color:#555;ma
 .moved .atreport{opacity:.55}
 details{margin:8px 0}summary{cursor:pointer;font-weight:600}
 .tw{max-width:100%;overflow-x:auto}.tw table{margin:6px 0 12px}
-svg{max-width:100%;height:auto}.card{max-width:100%;box-sizing:border-box;overflow-x:auto}
+svg{max-width:100%;height:auto}.small svg{width:330px}
+.card{max-width:100%;box-sizing:border-box;overflow-x:auto}
 *{box-sizing:border-box}code{overflow-wrap:anywhere}
-@media (max-width:600px){main{padding:8px 10px 32px}td.def{min-width:160px}.row{gap:8px}}
+@media (max-width:600px){main{padding:8px 10px 32px}td.def{min-width:260px}.row{gap:8px}}
 """
 
 JS = """
@@ -83,8 +85,9 @@ function init(box){
   function markers(m){
     place($(p+'-roc'),$(p+'-roc-mk'),m.roc[0],m.roc[1]);
     place($(p+'-pr'),$(p+'-pr-mk'),m.pr[0],m.pr[1]);
-    place($(p+'-sw'),$(p+'-sw-vl'),m.t,0);
-    place($(p+'-cost'),$(p+'-cost-vl'),m.t,m.cost);
+    var t=m.vt===undefined?m.t:m.vt;
+    place($(p+'-sw'),$(p+'-sw-vl'),t,0);
+    place($(p+'-cost'),$(p+'-cost-vl'),t,m.cost);
   }
   function show(j){
     var r=rows[j],k,i,top=0;cur=j;
@@ -187,39 +190,57 @@ def _theta_marks(c: Any, n: int = 5) -> list[tuple[float, float, str]]:
     return [(xs[a], ys[a], f"θ={c.thresholds[idx[a]]:.3g}") for a in picks]
 
 
+def _corner(curves: Sequence[Any], *, right: bool = False) -> float:
+    """The side of the smallest top-left (``right``: top-right) square (0.1, 0.2, 0.3 or
+    0.5) that every curve enters: the zoomed view shows where curves differ."""
+    for z in (0.1, 0.2, 0.3, 0.5):
+        if all(any(x is not None and y is not None and (x >= 1 - z if right else x <= z)
+                   and y >= 1 - z
+                   for x, y in zip(_pts(c.x), _pts(c.y), strict=False)) for c in curves):
+            return z
+    return 1.0
+
+
 def _roc_chart(curves: Sequence[Any], uid: str, *, marks: bool, marker: bool,
-               title: str = "ROC curve", zoom: bool = False) -> str:
+               title: str = "ROC curve", zoom: bool = False, legend: bool = True) -> str:
     series = [Series(f"{c.name} (AUC {fmt(c.area, 3)})" if len(curves) > 1
                      else f"AUC {fmt(c.area, 3)}", _pts(c.x), _pts(c.y), PALETTE[i % 10],
                      marks=_theta_marks(c) if marks and not zoom else ())
               for i, c in enumerate(curves)]
-    lim = dict(xlim=(0.0, 0.25), ylim=(0.75, 1.0)) if zoom else {}
+    z = _corner(curves) if zoom else 1.0
     return line_chart(series, title=title, xlabel="false positive rate (1 − specificity)",
                       ylabel="true positive rate (recall)", diagonal=True,
                       marker_id=f"{uid}-mk" if marker else "", uid=uid,
-                      legend=not zoom, **lim)  # type: ignore[arg-type]
+                      legend=legend, xlim=(0.0, z), ylim=(1.0 - z, 1.0))
 
 
-def _pr_chart(curves: Sequence[Any], uid: str, *, marker: bool) -> str:
+def _pr_chart(curves: Sequence[Any], uid: str, *, marker: bool,
+              title: str = "Precision–recall curve", legend: bool = True,
+              zoom: bool = False) -> str:
     series = [Series(f"{c.name} (AP {fmt(c.area, 3)})" if len(curves) > 1
                      else f"AP {fmt(c.area, 3)}", _pts(c.x), _pts(c.y), PALETTE[i % 10])
               for i, c in enumerate(curves)]
     pts = [(c.break_even.value, c.break_even.value, f"BEP {c.break_even.value:.3f}",
             PALETTE[i % 10])
            for i, c in enumerate(curves) if c.break_even is not None]
-    return line_chart(series, title="Precision–recall curve", xlabel="recall",
+    z = _corner(curves, right=True) if zoom else 1.0
+    return line_chart(series, title=title, xlabel="recall",
                       ylabel="precision", iso_f1=True, points=pts,
-                      marker_id=f"{uid}-mk" if marker else "", uid=uid)
+                      marker_id=f"{uid}-mk" if marker else "", uid=uid,
+                      legend="bl" if legend else False, xlim=(1.0 - z, 1.0),
+                      ylim=(1.0 - z, 1.0))
 
 
 def _svg_id(svg: str, elem_id: str) -> str:
     return svg.replace("<svg ", f'<svg id="{elem_id}" ', 1)
 
 
-def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2") -> str:
+def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2",
+                 show_title: bool = True) -> str:
     bl = {b.key: b for b in blocks(r, full=full) if b.kind == "table"}
     cm = r.confusion
-    out = [f"<section id=\"{p}\"><{heading}>{escape(r.title or 'Report')}</{heading}>"]
+    out = [f'<section id="{p}">' + (f"<{heading}>{escape(r.title or 'Report')}</{heading}>"
+                                     if show_title else "")]
     facts = [samples_phrase(r), f"{cm.n_classes} classes"]
     if r.pos_label is not None and cm.n_classes == 2:
         facts.append(f"positive class <b>{escape(str(r.pos_label))}</b>")
@@ -257,8 +278,18 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2") -> str:
         out.append('<div class="card">' + _svg_id(_roc_chart(
             r.roc, f"{p}-roc", marks=binary, marker=binary,
             title="ROC curve" if binary else "ROC curves (one vs rest)"), f"{p}-roc") + "</div>")
-        out.append('<div class="card">' + _svg_id(_pr_chart(r.pr, f"{p}-pr", marker=binary),
-                                                  f"{p}-pr") + "</div>")
+        if not binary:
+            out.append('<div class="card">' + _roc_chart(
+                r.roc, f"{p}-rocz", marks=False, marker=False, zoom=True, legend=False,
+                title="ROC: top-left corner (colours as beside)") + "</div>")
+        out.append('<div class="card">' + _svg_id(_pr_chart(
+            r.pr, f"{p}-pr", marker=binary,
+            title="Precision–recall curve" if binary else "Precision–recall (one vs rest)"),
+            f"{p}-pr") + "</div>")
+        if not binary:
+            out.append('<div class="card">' + _pr_chart(
+                r.pr, f"{p}-prz", marker=False, zoom=True, legend=False,
+                title="Precision–recall: top-right corner (colours as beside)") + "</div>")
         if r.sweep is not None:
             sw = r.sweep
             thr = _pts(sw.thresholds)
@@ -388,7 +419,8 @@ def _threshold_data(r: Report) -> dict[str, Any]:
 
     return {
         "rows": rows,
-        "start": {"t": t0, "tl": tl, "j": j0, "roc": [at("fpr"), at("tpr")],
+        "start": {"t": t0, "tl": tl, "j": j0, "vt": None if r.threshold is None else t0,
+                  "roc": [at("fpr"), at("tpr")],
                   "pr": [at("tpr"), at("ppv")],
                   "cost": cost0 if r.threshold is not None else None},
         "atreport": atreport,
@@ -448,9 +480,10 @@ def _report_value(r: Report, m: str) -> float | None:
         return None
 
 
-def _comparison_html(c: Comparison, p: str, *, full: bool) -> str:
+def _comparison_html(c: Comparison, p: str, *, full: bool, show_title: bool = True) -> str:
     bl = {b.key: b for b in blocks(c) if b.kind == "table"}
-    out = [f'<section id="{p}"><h2>{escape(c.title or "Comparison")}</h2>',
+    out = [f'<section id="{p}">'
+           + (f'<h2>{escape(c.title or "Comparison")}</h2>' if show_title else ""),
            f'<p class="facts">{len(c.names)} models on {samples_phrase(c.reports[0])}</p>']
     out.append('<div class="row"><div class="card"><h3>Metrics side by side</h3>'
                + _table_html(bl["comparison"]) + "</div>")
@@ -459,8 +492,8 @@ def _comparison_html(c: Comparison, p: str, *, full: bool) -> str:
                    + "</div>")
     out.append('<div class="card"><h3>Ranks (1 = best)</h3>' + _table_html(bl["ranks"])
                + "</div></div>")
-    if c.reports[0].confusion.n_classes <= 4:
-        out.append('<div class="row">')
+    if c.reports[0].confusion.n_classes <= 20:
+        out.append("<h3>Confusion matrices</h3><div class=\"row\">")
         for name, r in zip(c.names, c.reports, strict=True):
             counts = r.confusion.counts.tolist()
             out.append('<div class="card">' + heatmap(
@@ -481,6 +514,9 @@ def _comparison_html(c: Comparison, p: str, *, full: bool) -> str:
                                 title="ROC curves: top-left corner", zoom=True) + "</div>"
                    + '<div class="card">' + _pr_chart(prs, f"{p}-pr", marker=False)
                    + "</div></div>")
+    multi = [(n, r) for n, r in pairs if len(r.roc) > 1]
+    if multi:
+        out.append(_class_multiples(multi, p))
     for w in [(n, w) for n, r in zip(c.names, c.reports, strict=False) for w in r.warnings]:
         out.append(f'<div class="warn">⚠ {escape(w[0])}: {escape(w[1].message)}</div>')
     for i, (n, r) in enumerate(zip(c.names, c.reports, strict=False)):
@@ -490,10 +526,33 @@ def _comparison_html(c: Comparison, p: str, *, full: bool) -> str:
     return "".join(out)
 
 
-def _datasets_html(d: Any, p: str) -> str:
+def _class_multiples(pairs: Sequence[tuple[str, Report]], p: str) -> str:
+    """Small multiples for K-class scores: one ROC chart per class (zoomed on the top-left
+    corner the curves enter), every model's one-vs-rest curve on it."""
+    names = [str(c.name) for c in pairs[0][1].roc]
+    out = ["<h3>ROC curves per class (one vs rest; top-left corner)</h3><div class=\"row\">"]
+    for k, cls in enumerate(names[:MAX_MULTIPLES]):
+        curves = [c.named(n) for n, r in pairs for c in r.roc if str(c.name) == cls]
+        if curves:
+            out.append('<div class="card small">' + _roc_chart(
+                curves, f"{p}-c{k}", marks=False, marker=False, zoom=True,
+                title=f"class {cls}") + "</div>")
+    out.append("</div>")
+    if len(names) > MAX_MULTIPLES:
+        out.append(f"<p>Only the first {MAX_MULTIPLES} of {len(names)} classes are drawn; "
+                   "every class's AUC is in each model's report below.</p>")
+    return "".join(out)
+
+
+#: at most this many per-class charts on a comparison page
+MAX_MULTIPLES = 12
+
+
+def _datasets_html(d: Any, p: str, show_title: bool = True) -> str:
     bl = {b.key: b for b in blocks(d) if b.kind == "table"}
     groups = "; ".join(", ".join(c) for c in d.cliques) or "none"
-    return (f'<section id="{p}"><h2>{escape(d.title or "Comparison over data sets")}</h2>'
+    head = f'<h2>{escape(d.title or "Comparison over data sets")}</h2>' if show_title else ""
+    return (f'<section id="{p}">{head}'
             f'<p class="facts">{len(d.models)} models on {len(d.datasets)} data sets, compared '
             f"on {escape(d.metric)}</p>"
             '<div class="row"><div class="card">' + _table_html(bl["scores"]) + "</div>"
@@ -538,12 +597,14 @@ def to_html(obj: Any, *,
         p = f"s{i}"
         name = it.title or type(it).__name__
         toc.append(f'<li><a href="#{p}">{escape(name)}</a></li>')
+        # one item titled like the page: its title is the page's heading, not repeated
+        show = len(items) > 1 or (it.title or "") != title
         if isinstance(it, DatasetComparison):
-            parts.append(_datasets_html(it, p))
+            parts.append(_datasets_html(it, p, show))
         elif isinstance(it, Comparison):
-            parts.append(_comparison_html(it, p, full=full))
+            parts.append(_comparison_html(it, p, full=full, show_title=show))
         else:
-            parts.append(_report_html(it, p, full=full))
+            parts.append(_report_html(it, p, full=full, show_title=show))
     nav = f"<nav><ol>{''.join(toc)}</ol></nav>" if len(items) > 1 else ""
     from .. import __version__
 
