@@ -226,3 +226,60 @@ def test_page_opens_on_the_reports_numbers_and_the_control_moves_by_value(
         finally:
             browser.close()
     assert errors == []
+
+
+def _overlaps(a: Any, b: Any) -> bool:
+    return bool(a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+                and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+BOXES = """sel => Array.from(document.querySelectorAll(sel)).map(e => {
+  const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width,
+  height: r.height, svg: Array.from(document.querySelectorAll('svg')).indexOf(
+  e.closest('svg'))}; })"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_page_fits_the_screen_and_labels_do_not_collide(tmp_path: Path, width: int) -> None:
+    import clfeval
+    from clfeval.report import compare_datasets, to_html
+
+    path = _demo_like_page(tmp_path)
+    rng = np.random.default_rng(1)
+    names = ["logistic regression", "Gaussian naive Bayes", "decision tree (depth 5)",
+             "3-nearest neighbours", "linear SVM"]
+    res = {}
+    for d in range(6):
+        y = rng.integers(0, 2, 200)
+        res[f"task {d}"] = clfeval.compare(
+            {n: y * rng.uniform(0.5, 2) + rng.normal(0, 1, 200) for n in names}, y, level=None)
+    cd_page = tmp_path / "cd.html"
+    cd_page.write_text(to_html(compare_datasets(res, title="five models")), encoding="utf-8")
+    with sync_api.sync_playwright() as pw:
+        browser, page, errors = _open(pw, path, width)
+        try:
+            page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+            # no horizontal overflow of the page: wide tables scroll inside their box
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            legends = page.evaluate(BOXES, "rect.legbox")
+            isos = page.evaluate(BOXES, "text.isol")
+            assert legends
+            assert isos
+            for lg in legends:
+                for iso in isos:
+                    if iso["svg"] == lg["svg"]:
+                        assert not _overlaps(lg, iso)
+            page.goto(cd_page.as_uri())
+            page.wait_for_load_state("load")
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            texts = page.evaluate(BOXES, "svg.cd text")
+            assert len(texts) >= 2 + 5 + 5  # title, CD label, 5 ticks, 5 names
+            for i in range(len(texts)):
+                for j in range(i + 1, len(texts)):
+                    assert not _overlaps(texts[i], texts[j]), (i, j)
+            names_shown = page.evaluate(
+                "Array.from(document.querySelectorAll('svg.cd text.leg')).map(e => e.textContent)")
+            assert sorted(t.rsplit(" (", 1)[0] for t in names_shown) == sorted(names)
+        finally:
+            browser.close()
+    assert errors == []

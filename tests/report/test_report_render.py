@@ -236,3 +236,61 @@ def test_per_class_intervals_in_every_format() -> None:
     sm = pytest.importorskip("statsmodels.stats.proportion")
     lo, hi = sm.proportion_confint(1, 3, alpha=0.05, method="wilson")
     assert (iv.low[1], iv.high[1]) == pytest.approx((lo, hi), abs=1e-12)
+
+
+# ------------------------------------------------------------------ what the page shows
+def _long_named_comparison() -> clfeval.Comparison:
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 300)
+    s = y + rng.normal(0, 1, 300)
+    return clfeval.compare({"logistic regression with standard scaling": s,
+                            "Gaussian naive Bayes on raw features": s + rng.normal(0, 1, 300)},
+                           y, title="comparison")
+
+
+def test_legends_keep_auc_and_ap_values_whole() -> None:
+    c = _long_named_comparison()
+    page = to_html(c)
+    legends = re.findall(r'class="leg">([^<]*)<title>', page)
+    for r in c.reports:
+        assert any(t.endswith(f"(AUC {fmt(r.roc[0].area, 3)})") for t in legends), legends
+        assert any(t.endswith(f"(AP {fmt(r.pr[0].area, 3)})") for t in legends), legends
+    # the whole name stays available on hover
+    assert "<title>logistic regression with standard scaling (AUC" in page
+
+
+def test_titles_not_doubled_and_weighted_counts_named() -> None:
+    c = _long_named_comparison()
+    assert to_text(c, color=False).splitlines()[0] == "clfeval comparison"
+    r = clfeval.evaluate([0, 1, 1, 0, 1], [0, 1, 0, 0, 1], title="model A")
+    page = to_html(r)
+    assert page.count(">model A</h") == 1  # the page's h1; the section repeats no title
+    w = [1.0, 2.0, 0.5, 1.0, 3.0]
+    rw = clfeval.evaluate([0, 1, 1, 0, 1], [0, 1, 0, 0, 1], sample_weight=w)
+    cw = clfeval.compare({"a": [0, 1, 0, 0, 1], "b": [1, 1, 0, 0, 1]}, [0, 1, 1, 0, 1],
+                         sample_weight=w)
+    for obj in (rw, cw):
+        assert "5 rows (total weight 7.5)" in to_html(obj)
+        assert "5 rows (total weight 7.5)" in to_text(obj, color=False)
+        assert "7.5 samples" not in to_html(obj) + to_text(obj, color=False)
+
+
+def test_multiclass_comparison_page_shows_matrices_and_curves() -> None:
+    rng = np.random.default_rng(4)
+    k = 10
+    y = np.repeat(np.arange(k), 20)
+    p1 = rng.dirichlet(np.ones(k), y.size)
+    p1[np.arange(y.size), y] += 1.0
+    p2 = rng.dirichlet(np.ones(k), y.size)
+    p2[np.arange(y.size), y] += 0.3
+    c = clfeval.compare({"sharp": p1 / p1.sum(1, keepdims=True),
+                         "blurred": p2 / p2.sum(1, keepdims=True)}, y, title="ten classes")
+    page = to_html(c, full=False)
+    section = page.split('<details>')[0]  # before the per-model full reports
+    assert section.count('class="heat"') == 2  # one confusion matrix per model
+    assert section.count(">actual</text>") == 2
+    assert section.count(">predicted</text>") == 2
+    for j in range(k):  # one ROC chart per class, each with both models' curves
+        chart = re.search(rf'data-ph="\d+"><title>class {j}</title>.*?</svg>', section)
+        assert chart is not None
+        assert chart.group(0).count('class="series"') >= 2

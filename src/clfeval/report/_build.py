@@ -664,8 +664,11 @@ def _warnings(cm: ConfusionMatrix, pc: PerClassTable, overall: tuple[MetricRow, 
                 f"({100 * support[lo] / n:.1f}%), class {labs[hi]!r} has {_n(support[hi])} "
                 f"(ratio 1:{1 / ratio:.0f}); accuracy is dominated by the large class", 2))
     if n < 30:
+        used = getattr(state, "n_used", 0)
+        what = (f"{used:,} rows (total weight {_n(n)})" if cm.is_weighted and used
+                else f"{_n(n)} samples")
         out.append(ReportWarning(
-            "few_samples", f"only {_n(n)} samples: every estimate here is very uncertain", 2))
+            "few_samples", f"only {what}: every estimate here is very uncertain", 2))
     details = _undefined_details(cm, pc)
     bad_overall = [r.name for r in overall if r.value is None and r.average in (None, "binary")
                    and r.metric not in pc.metrics]
