@@ -327,7 +327,8 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2",
                 points=[(c.best_threshold, c.best_mean_cost,
                          f"min {c.best_mean_cost:.4g} at θ={c.best_threshold:.3g}", PALETTE[0])]
                 if c.best_threshold is not None and c.best_mean_cost is not None else [],
-                vline_id=f"{p}-cost-vl", uid=f"{p}-cost"), f"{p}-cost") + "</div>")
+                vline_id=f"{p}-cost-vl", uid=f"{p}-cost", legend=False), f"{p}-cost")
+                + "</div>")
         out.append("</div>")
         out.append("<h3>Score curves</h3>" + _table_html(bl["curves"]))
     if r.cost is not None:
@@ -510,8 +511,9 @@ def _comparison_html(c: Comparison, p: str, *, full: bool, show_title: bool = Tr
                    + _roc_chart(rocs, f"{p}-roc", marks=False, marker=False,
                                 title="ROC curves") + "</div>"
                    + '<div class="card">'
-                   + _roc_chart(rocs, f"{p}-rocz", marks=False, marker=False,
-                                title="ROC curves: top-left corner", zoom=True) + "</div>"
+                   + _roc_chart(rocs, f"{p}-rocz", marks=False, marker=False, legend=False,
+                                title="ROC: top-left corner (colours as beside)", zoom=True)
+                   + "</div>"
                    + '<div class="card">' + _pr_chart(prs, f"{p}-pr", marker=False)
                    + "</div></div>")
     multi = [(n, r) for n, r in pairs if len(r.roc) > 1]
