@@ -294,3 +294,26 @@ def test_multiclass_comparison_page_shows_matrices_and_curves() -> None:
         chart = re.search(rf'data-ph="\d+"><title>class {j}</title>.*?</svg>', section)
         assert chart is not None
         assert chart.group(0).count('class="series"') >= 2
+
+
+@pytest.mark.parametrize("pos_label", ["no", "yes"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_threshold_rows_at_the_reports_theta_are_the_reports_numbers(
+        pos_label: str, weighted: bool) -> None:
+    from clfeval.report._blocks import headline_names
+    from clfeval.report._html import _threshold_data
+
+    rng = np.random.default_rng(11)
+    y = np.where(rng.integers(0, 2, 150) == 1, "yes", "no")
+    s = (y == pos_label) * 1.0 + rng.normal(0, 0.8, 150)
+    w = rng.uniform(0.5, 2.0, 150) if weighted else None
+    r = clfeval.evaluate(y, y_score=s, pos_label=pos_label, threshold=0.4, sample_weight=w)
+    data = _threshold_data(r)
+    row = data["rows"][data["start"]["j"]]
+    assert row["t"] >= 0.4
+    assert row["cmt"] == [[fmt_count(x) for x in rr] for rr in r.confusion.counts.tolist()]
+    assert row["amt"] == [[fmt(100 * x, 1) for x in rr] for rr in r.accuracy_matrix.tolist()]
+    for n in headline_names(r):
+        if n in row["txt"]:
+            assert row["txt"][n] == fmt(r.metric(n)), n
+    assert [x["t"] for x in data["rows"]] == sorted(x["t"] for x in data["rows"])

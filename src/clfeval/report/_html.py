@@ -253,6 +253,8 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2",
         out.append(f'<div class="warn" data-code="{escape(w.code)}">⚠ {escape(w.message)}</div>')
     labels = list(r.labels)
     counts = cm.counts.tolist()
+    # the threshold control needs a sweep with at least one finite threshold
+    live = r.sweep is not None and bool(np.isfinite(r.sweep.thresholds).any())
     out.append('<div class="row">')
     out.append('<div class="card">' + heatmap(
         counts, [[fmt_count(x) for x in row] for row in counts], labels,
@@ -261,16 +263,16 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2",
         _rows(r.accuracy_matrix), [[fmt(100 * x, 1) for x in row]
                                    for row in r.accuracy_matrix], labels,
         title="Accuracy matrix (row %)", vmax=1.0,
-        cell_ids=f"{p}-am" if r.sweep is not None else "") + "</div>")
+        cell_ids=f"{p}-am" if live else "") + "</div>")
     if cm.n_classes > 2:
         out.append('<div class="card">' + heatmap(
             _rows(r.error_matrix), [[fmt(100 * x, 1) for x in row]
                                     for row in r.error_matrix], labels,
             title="Error matrix (row %, diagonal zeroed)") + "</div>")
     out.append('<div class="card"><h3>Headline metrics</h3>'
-               + _table_html(bl["metrics"], live=p if r.sweep is not None else "")
+               + _table_html(bl["metrics"], live=p if live else "")
                + "</div></div>")
-    if r.sweep is not None:
+    if live:
         out.append(_threshold_panel(r, p))
     if r.roc:
         binary = len(r.roc) == 1

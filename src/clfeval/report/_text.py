@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import sys
 import textwrap
+from collections.abc import Sequence
 from typing import Any
 
 from ._blocks import Block, blocks
@@ -98,6 +99,27 @@ def _plain_group(b: Block, width: int) -> list[str]:
 def _wrap(text: str, width: int, first: str = "", rest: str = "") -> list[str]:
     return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest,
                          break_long_words=False, break_on_hyphens=False) or [first.rstrip()]
+
+
+def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, width: int = 120,
+               color: bool | None = False) -> str:
+    """One table for a terminal by the report's rules: column groups that fit ``width``,
+    a ``"definition"`` column wrapped at word boundaries, nothing split.
+
+    For command-line listings that are not reports (e.g. the metric registry).
+
+    Examples
+    --------
+    >>> print(text_table(["metric", "definition"], [["f1", "harmonic mean of P and R"]],
+    ...                  width=30), end="")
+    metric  definition
+    ------  ------------------------
+    f1      harmonic mean of P and R
+    """
+    b = Block("table", headers=tuple(headers), rows=tuple(tuple(r) for r in rows))
+    if _use_rich(color):
+        return _rich([b], width)
+    return "\n".join(_plain_table(b, width)) + "\n"
 
 
 def _use_rich(color: bool | None) -> bool:
