@@ -131,10 +131,11 @@ document.querySelectorAll('[data-sweep]').forEach(init);
 """
 
 
-def _table_html(b: Block, live: str = "") -> str:
+def _table_html(b: Block, live: str = "", moving: frozenset[str] = frozenset()) -> str:
     """A table in a horizontally scrolling box; with ``live`` (a section prefix) the value
-    cells get ids ``<live>-h-<metric>`` and the interval cells ``data-iv`` so the threshold
-    control can show the sweep's values there."""
+    cells get ids ``<live>-h-<metric>``, and the interval cells of the ``moving`` metrics
+    (those that change with θ) ``data-iv``, so the threshold control can show the sweep's
+    values there."""
     head = "".join(f'<th class="def">{escape(h)}</th>' if h == "definition"
                    else f"<th>{escape(h)}</th>" for h in b.headers)
     body = []
@@ -145,7 +146,7 @@ def _table_html(b: Block, live: str = "") -> str:
             attr = ' class="def"' if h == "definition" else ""
             if live and h == "value":
                 attr += f' id="{live}-h-{escape(r[0])}"'
-            elif live and h == "interval":
+            elif live and h == "interval" and r[0] in moving:
                 attr += " data-iv"
             cells.append(f"<td{attr}>{escape(x)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
@@ -270,7 +271,8 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2",
                                     for row in r.error_matrix], labels,
             title="Error matrix (row %, diagonal zeroed)") + "</div>")
     out.append('<div class="card"><h3>Headline metrics</h3>'
-               + _table_html(bl["metrics"], live=p if live else "")
+               + _table_html(bl["metrics"], live=p if live else "",
+                             moving=frozenset(r.sweep.values) if r.sweep else frozenset())
                + "</div></div>")
     if live:
         out.append(_threshold_panel(r, p))
