@@ -4,6 +4,7 @@ every front door ends: validate once, fold into the states once, derive the repo
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import warnings
 from collections.abc import Mapping, Sequence
@@ -366,8 +367,7 @@ def from_state(
         pr_full = PrecisionRecallCurve.from_threshold_counts(tc, zero_division=np.nan)
         roc = (roc_full.thinned(max_points),)
         pr = (pr_full.named(name).thinned(max_points),)
-        sweep = sweep_counts(tc, _binary_labels(scores), SWEEP_METRICS, zero_division=np.nan,
-                             chosen=threshold, optimize=SWEEP_OPTIMA).thinned(max_points)
+        sweep = _display_sweep(tc, _binary_labels(scores), threshold, max_points)
         if tc.n_pos > 0 and tc.n_neg > 0:
             ccurve = CostCurve.from_roc(roc_full).thinned(COST_CURVE_LINES)
         auc_rows = _binary_auc_rows(roc_full, pr_full, _auc_interval(scores, tc, lvl))
@@ -411,6 +411,22 @@ def from_state(
         n_rows=int(state.n_used),
         state=state,
     )
+
+
+def _display_sweep(tc: ThresholdCounts, labels: tuple[Any, Any], threshold: float | None,
+                   max_points: int) -> ThresholdSweep:
+    """The report's sweep: optima over every distinct threshold, then every displayed
+    metric at the kept thresholds only (the same counts give the same values, at a
+    fraction of the cost for large score tables)."""
+    from ..curves.sweep import _evaluate
+
+    full = sweep_counts(tc, labels, SWEEP_OPTIMA, zero_division=np.nan, chosen=threshold,
+                        optimize=SWEEP_OPTIMA)
+    thin = full.thinned(max_points)
+    stack = thin.counts
+    values = {m: thin.values[m] if m in thin.values else _evaluate(m, stack, np.nan, {})
+              for m in SWEEP_METRICS}
+    return dataclasses.replace(thin, values=values)
 
 
 def default_threshold(values: Any) -> float:
