@@ -202,6 +202,11 @@ def _corner(curves: Sequence[Any], *, right: bool = False) -> float:
     return 1.0
 
 
+def _imperfect(curves: Sequence[Any]) -> bool:
+    """Whether some curve's area is below 1 (else a zoomed view shows nothing)."""
+    return any(c.area is None or c.area < 1.0 for c in curves)
+
+
 def _roc_chart(curves: Sequence[Any], uid: str, *, marks: bool, marker: bool,
                title: str = "ROC curve", zoom: bool = False, legend: bool = True) -> str:
     series = [Series(f"{c.name} (AUC {fmt(c.area, 3)})" if len(curves) > 1
@@ -282,7 +287,7 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2",
         out.append('<div class="card">' + _svg_id(_roc_chart(
             r.roc, f"{p}-roc", marks=binary, marker=binary,
             title="ROC curve" if binary else "ROC curves (one vs rest)"), f"{p}-roc") + "</div>")
-        if not binary:
+        if not binary and _imperfect(r.roc):  # perfect curves leave no corner to zoom on
             out.append('<div class="card">' + _roc_chart(
                 r.roc, f"{p}-rocz", marks=False, marker=False, zoom=True, legend=False,
                 title="ROC: top-left corner (colours as beside)") + "</div>")
@@ -290,7 +295,7 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2",
             r.pr, f"{p}-pr", marker=binary,
             title="Precision–recall curve" if binary else "Precision–recall (one vs rest)"),
             f"{p}-pr") + "</div>")
-        if not binary:
+        if not binary and _imperfect(r.pr):
             out.append('<div class="card">' + _pr_chart(
                 r.pr, f"{p}-prz", marker=False, zoom=True, legend=False,
                 title="Precision–recall: top-right corner (colours as beside)") + "</div>")
