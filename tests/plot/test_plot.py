@@ -177,3 +177,64 @@ def test_displays_from_merged_states() -> None:
     s3 = RNG.dirichlet([1, 1, 1], 120)
     m = RocCurveDisplay.from_state(clfeval.ScoreCounts.from_scores(y3, s3)).plot()
     assert len(m.lines_) == 3
+
+
+# ------------------------------------------------------------------ readable figures
+def _boxes(fig: object, artists: list[object]) -> list[object]:
+    fig.canvas.draw()  # type: ignore[attr-defined]
+    r = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    return [a.get_window_extent(r) for a in artists]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("names", [("a", "b"), ("logistic regression with standard scaling",
+                                                "Gaussian naive Bayes on raw features")])
+def test_pr_legend_whole_inside_the_figure_and_off_the_iso_f1_labels(
+        names: tuple[str, str]) -> None:
+    c = clfeval.compare({names[0]: S, names[1]: S + RNG.normal(0, 1, 200)}, Y)
+    d = PrecisionRecallDisplay.from_report(c).plot()
+    leg = d.ax_.get_legend()
+    texts = [t.get_text() for t in leg.get_texts()]
+    for r, n in zip(c.reports, names, strict=True):
+        pr = r.pr[0]
+        assert f"{n} (AP = {pr.area:.3f}, BEP = {pr.break_even.value:.3f})" in texts
+    iso = [t for t in d.ax_.texts if t.get_gid() == "iso-f1-label"]
+    assert len(iso) == 4
+    (lbox, fbox, *iboxes) = _boxes(d.figure_, [leg, d.figure_, *iso])
+    assert not any(lbox.overlaps(b) for b in iboxes)
+    assert fbox.x0 <= lbox.x0 and lbox.x1 <= fbox.x1  # whole, not cut by the figure edge
+
+
+def test_multiclass_roc_zooms_on_the_corner_and_keeps_the_legend_whole() -> None:
+    rng = np.random.default_rng(7)
+    y = np.repeat(np.arange(8), 30)
+    p = rng.dirichlet(np.ones(8), y.size)
+    p[np.arange(y.size), y] += 1.0
+    r = clfeval.evaluate(y, y_score=p / p.sum(1, keepdims=True))
+    d = RocCurveDisplay.from_report(r).plot()
+    assert d.inset_ax_ is not None
+    x0, x1 = d.inset_ax_.get_xlim()
+    assert x0 == 0.0 and x1 <= 0.5
+    leg = d.ax_.get_legend()
+    lbox, fbox, abox = _boxes(d.figure_, [leg, d.figure_, d.ax_])
+    assert fbox.x0 <= lbox.x0 and lbox.x1 <= fbox.x1
+    assert not lbox.overlaps(abox)  # many entries: beside the axes, hiding no curve
+    assert [t.get_text() for t in leg.get_texts()][:8] == [
+        f"{c.name} (AUC = {c.area:.3f})" for c in r.roc]
+
+
+def test_critical_difference_labels_are_whole_and_apart() -> None:
+    names = ["logistic regression", "Gaussian naive Bayes", "decision tree (depth 5)",
+             "3-nearest neighbours", "linear SVM"]
+    scores = np.random.default_rng(0).uniform(0.6, 0.95, (8, 5))
+    d = CriticalDifferenceDisplay.from_scores(scores, model_names=names).plot()
+    texts = list(d.ax_.texts)
+    labels = [t for t in texts if "(" in t.get_text()]
+    assert sorted(t.get_text().strip().rsplit(" (", 1)[0] for t in labels) == sorted(names)
+    boxes = _boxes(d.figure_, [d.figure_, d.ax_.title, *texts])
+    fbox, tbox, rest = boxes[0], boxes[1], boxes[2:]
+    for b in [tbox, *rest]:  # nothing cut by the figure's edge
+        assert fbox.x0 <= b.x0 and b.x1 <= fbox.x1 and fbox.y0 <= b.y0 and b.y1 <= fbox.y1
+    for i in range(len(rest)):  # no text on another (the CD label included)
+        for j in range(i + 1, len(rest)):
+            assert not rest[i].overlaps(rest[j]), (texts[i].get_text(), texts[j].get_text())
+        assert not rest[i].overlaps(tbox)

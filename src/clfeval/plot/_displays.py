@@ -222,6 +222,55 @@ class ConfusionMatrixDisplay:
 
 
 # --------------------------------------------------------------- ROC
+#: legends with more entries go outside the axes, on the right, so they hide nothing
+LEGEND_INSIDE = 4
+
+
+def _legend(ax: Any, loc: str, own: bool) -> Any:
+    """The legend in ``loc`` for a few entries, else outside the axes on the right; entries
+    are never shortened (values such as ``AUC = 0.998`` stay whole). On a figure the
+    display made itself (``own``), the figure widens so the outside legend fits in it."""
+    n = len(ax.get_legend_handles_labels()[1])
+    if n <= LEGEND_INSIDE:
+        leg = ax.legend(loc=loc, fontsize=8)
+        if not _crowded(ax, leg):
+            return leg
+        leg.remove()
+    leg = ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8,
+                    borderaxespad=0.0)
+    if own:
+        fig = ax.figure
+        fig.canvas.draw()
+        extra = leg.get_window_extent().width / fig.dpi + 0.3
+        w, h = fig.get_size_inches()
+        fig.set_size_inches(w + extra, h)
+        fig.subplots_adjust(right=1 - (extra + 0.1) / (w + extra))
+    return leg
+
+
+def _crowded(ax: Any, leg: Any) -> bool:
+    """Whether a legend inside the axes sticks out of them or covers an iso-F1 label."""
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    box = leg.get_window_extent(renderer)
+    frame = ax.get_window_extent(renderer)
+    if box.x0 < frame.x0 - 1 or box.x1 > frame.x1 + 1 or box.y0 < frame.y0 - 1 \
+            or box.y1 > frame.y1 + 1:
+        return True
+    return any(t.get_gid() == "iso-f1-label" and box.overlaps(t.get_window_extent(renderer))
+               for t in ax.texts)
+
+
+def _corner(curves: Sequence[Curve]) -> float:
+    """Side of the smallest top-left square (0.1, 0.2, 0.3, 0.5) every ROC curve enters."""
+    for z in (0.1, 0.2, 0.3, 0.5):
+        if all(any(x is not None and y is not None and x <= z and y >= 1 - z
+                   for x, y in zip(c.x, c.y, strict=False)) for c in curves):
+            return z
+    return 1.0
+
+
 def _theta_indices(c: Curve, n: int) -> list[int]:
     idx = [i for i, t in enumerate(c.thresholds)
            if i < len(c.x) and np.isfinite(t) and np.isfinite(c.y[i]) and np.isfinite(c.x[i])]
@@ -291,7 +340,9 @@ class RocCurveDisplay:
     def plot(self, ax: Any = None, *, thetas: int = 5,
              inset: tuple[float, float, float, float] | None = None) -> RocCurveDisplay:
         """Draw; ``thetas`` annotated thresholds per curve (single curve only);
-        ``inset=(x0, x1, y0, y1)`` adds a zoomed inset (seed 000, figure 11-3)."""
+        ``inset=(x0, x1, y0, y1)`` adds a zoomed inset (seed 000, figure 11-3); with more
+        than two curves and no ``inset``, the top-left corner they enter is zoomed."""
+        own = ax is None
         ax, fig = _axes(ax)
         self.lines_, self.theta_points_ = [], []
         for c in self.curves:
@@ -314,11 +365,16 @@ class RocCurveDisplay:
                 self.theta_points_.append((xv, yv, c.thresholds[i]))
         ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), xlabel="false positive rate",
                ylabel="true positive rate", title="ROC curve", aspect="equal")
-        ax.legend(loc="lower right", fontsize=8)
+        _legend(ax, "lower right", own)
         self.inset_ax_ = None
+        if inset is None and len(self.curves) > 2:
+            z = _corner(self.curves)  # several curves crowd the top-left corner: zoom on it
+            if z < 1:
+                inset = (0.0, z, 1.0 - z, 1.0)
         if inset is not None:
             x0, x1, y0, y1 = inset
-            ins = ax.inset_axes((0.45, 0.3, 0.45, 0.4))
+            ins = ax.inset_axes((0.45, 0.3, 0.45, 0.4) if len(self.curves) <= LEGEND_INSIDE
+                                else (0.35, 0.08, 0.6, 0.55))
             for line in self.lines_:
                 ins.plot(line.get_xdata(), line.get_ydata(), color=line.get_color())
             ins.set(xlim=(x0, x1), ylim=(y0, y1))
@@ -370,7 +426,9 @@ class PrecisionRecallDisplay:
 
     def plot(self, ax: Any = None, *, iso_f1: Sequence[float] = (0.2, 0.4, 0.6, 0.8),
              break_even: bool = True) -> PrecisionRecallDisplay:
-        """Draw the curves (step-wise), the iso-F1 curves and each break-even point."""
+        """Draw the curves (step-wise), the iso-F1 curves and each break-even point (its
+        value in the curve's legend entry)."""
+        own = ax is None
         ax, fig = _axes(ax)
         self.iso_f1_lines_ = []
         for f in iso_f1:
@@ -378,7 +436,7 @@ class PrecisionRecallDisplay:
             p = f * r / (2 * r - f)
             (line,) = ax.plot(r, p, color="lightgrey", linewidth=0.8, linestyle=":")
             ax.annotate(f"F1={f:g}", (0.9, f * 0.9 / (1.8 - f) + 0.02), fontsize=7,
-                        color="grey")
+                        color="grey", gid="iso-f1-label")
             self.iso_f1_lines_.append(line)
         self.lines_, self.bep_points_ = [], []
         for c in self.curves:
@@ -389,13 +447,15 @@ class PrecisionRecallDisplay:
             self.lines_.append(line)
             if break_even and c.break_even is not None:
                 bep = c.break_even.value
+                line.set_label(label[:-1] + f", BEP = {bep:.3f})" if label.endswith(")")
+                               else f"{label} (BEP = {bep:.3f})")
                 (pt,) = ax.plot([bep], [bep], "o", mfc="none",
-                                color=line.get_color(), label=f"BEP {bep:.3f}")
+                                color=line.get_color(), label="_nolegend_")
                 self.bep_points_.append(pt)
         ax.plot([0, 1], [0, 1], color="lightgrey", linewidth=0.6)  # P = R
         ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.05), xlabel="recall", ylabel="precision",
                title="Precision–recall curve", aspect="equal")
-        ax.legend(loc="lower left", fontsize=8)
+        _legend(ax, "lower left", own)
         self.ax_, self.figure_ = ax, fig
         return self
 
@@ -577,38 +637,59 @@ class CriticalDifferenceDisplay:
                    res.cliques)
 
     def plot(self, ax: Any = None) -> CriticalDifferenceDisplay:
-        """Draw the rank axis (1 on the left), each model's rank, the CD bar and cliques."""
-        ax, fig = _axes(ax)
+        """Draw the rank axis (1 on the left) with the CD bar above it, each model's rank
+        and a leader line to its name (best half on the left), and a bar joining each
+        group of models not significantly different.
+
+        Without ``ax`` the figure is sized so every name fits whole; with an ``ax`` the
+        names are drawn unclipped beside the axis (leave room with the figure's margins).
+        """
         k = len(self.names)
         order = np.argsort(self.average_ranks)
-        ax.set_xlim(1 - 0.1, k + 0.1)
-        ax.set_ylim(0, 1)
-        ax.spines[["left", "right", "bottom"]].set_visible(False)
-        ax.xaxis.set_ticks_position("top")
-        ax.set_xticks(range(1, k + 1))
-        ax.set_yticks([])
+        half = (k + 1) // 2
+        rows = max(half, k - half)
+        labels = [f"{self.names[i]} ({float(self.average_ranks[i]):.2f})" for i in order]
+        longest = max((len(t) for t in labels), default=1)
+        if ax is None:
+            plt = _plt()
+            width = 6.0 + 0.14 * longest
+            fig = plt.figure(figsize=(width, 1.6 + 0.32 * rows + 0.15 * len(self.cliques)))
+            side = min(0.45, (0.09 * longest + 0.25) / width)  # inches of text per side
+            ax = fig.add_axes((side, 0.02, 1 - 2 * side, 0.86))
+        else:
+            fig = ax.figure
+        ax.set_axis_off()
+        lo, hi = 1.0, float(max(k, 2))
+        ax.set_xlim(lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo))
+        top, n_cl = 1.0, len(self.cliques)
+        axis_y = top - 0.3
+        step = (axis_y - 0.08 - 0.06 * n_cl) / max(rows, 1)
+        ax.set_ylim(0, top)
+        ax.plot([lo, hi], [axis_y, axis_y], color="black", linewidth=1)
+        for t in range(1, k + 1):
+            ax.plot([t, t], [axis_y, axis_y + 0.03], color="black", linewidth=1)
+            ax.text(t, axis_y + 0.05, str(t), ha="center", va="bottom", fontsize=9)
+        (self.cd_line_,) = ax.plot([lo, lo + self.cd], [top - 0.08, top - 0.08],
+                                   color="black", linewidth=2)
+        ax.text(lo + self.cd / 2, top - 0.1, f"CD = {self.cd:.3f}", ha="center",
+                va="top", fontsize=9)
         self.rank_points_ = {}
-        half = (len(order) + 1) // 2
         for pos, i in enumerate(order):
             r = float(self.average_ranks[i])
             left = pos < half
-            y = 0.85 - 0.12 * (pos if left else len(order) - 1 - pos)
-            ax.plot([r, r], [1.0, y], color="black", linewidth=0.8)
-            ax.plot([r], [1.0], "o", color="black", markersize=3)
-            xe = 1 - 0.05 if left else k + 0.05
-            ax.plot([r, xe], [y, y], color="black", linewidth=0.8)
-            ax.text(xe, y, f" {self.names[i]} ({r:.2f}) ", ha="right" if left else "left",
-                    va="center", fontsize=8)
+            y = axis_y - 0.06 * n_cl - step * ((pos if left else k - 1 - pos) + 0.8)
+            xe = lo - 0.04 * (hi - lo) if left else hi + 0.04 * (hi - lo)
+            ax.plot([r, r, xe], [axis_y, y, y], color="black", linewidth=0.8)
+            ax.plot([r], [axis_y], "o", color="black", markersize=3)
+            ax.text(xe, y, f" {labels[pos]} ", ha="right" if left else "left",
+                    va="center", fontsize=9, clip_on=False)
             self.rank_points_[str(self.names[i])] = r
-        (self.cd_line_,) = ax.plot([1, 1 + self.cd], [0.08, 0.08], color="black", linewidth=2)
-        ax.text(1 + self.cd / 2, 0.1, f"CD = {self.cd:.3f}", ha="center", va="bottom",
-                fontsize=8)
         self.clique_lines_ = []
         for j, group in enumerate(self.cliques):
             rs = [self.rank_points_[g] for g in group]
-            y = 0.93 - 0.04 * j
+            y = axis_y - 0.04 - 0.06 * j
             (ln,) = ax.plot([min(rs) - 0.03, max(rs) + 0.03], [y, y], color="red", linewidth=3)
             self.clique_lines_.append(ln)
-        ax.set_title("Critical difference diagram (average ranks, 1 = best)", pad=20)
+        ax.set_title("Critical difference diagram (average ranks, 1 = best)", fontsize=10)
         self.ax_, self.figure_ = ax, fig
         return self

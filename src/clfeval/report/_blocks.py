@@ -68,6 +68,15 @@ def samples_phrase(r: Report) -> str:
     return f"{fmt_count(r.n_samples)} samples"
 
 
+def heading(kind: str, title: str) -> str:
+    """``"clfeval <kind> — <title>"``, without doubling a title that only repeats the kind
+    (``"comparison"`` gives ``"clfeval comparison"``, not ``"clfeval comparison — comparison"``)."""
+    t = title.strip()
+    if not t or t.lower() in (kind.lower(), f"clfeval {kind}".lower()):
+        return f"clfeval {kind}"
+    return f"clfeval {kind} — {title}"
+
+
 def _table(key: str, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> Block:
     return Block("table", headers=tuple(headers), rows=tuple(tuple(r) for r in rows), key=key)
 
@@ -80,17 +89,24 @@ def headline_names(r: Report) -> tuple[str, ...]:
     return tuple(n for n in names if n in have)
 
 
+def _span(low: Any, high: Any) -> str:
+    """An interval ``[low, high]`` (empty when undefined)."""
+    if low is None or high is None or low != low or high != high:
+        return ""
+    return f"[{fmt(low)}, {fmt(high)}]"
+
+
 def _interval(r: Report, name: str) -> str:
     iv = r.row(name).interval
     if iv is None:
         return ""
-    return f"[{fmt(iv.low)}, {fmt(iv.high)}]"
+    return _span(iv.low, iv.high)
 
 
 def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Block]:
     """Blocks of one report."""
     h1, h2 = ("h1", "h2") if level == 1 else ("h2", "h2")
-    out = [Block(h1, "clfeval report" + (f" — {r.title}" if r.title else ""))]
+    out = [Block(h1, heading("report", r.title))]
     cm = r.confusion
     facts = [samples_phrase(r) + f", {cm.n_classes} classes"]
     if r.pos_label is not None and cm.n_classes == 2:
@@ -123,6 +139,14 @@ def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Bloc
     out.append(_table("per_class", ["class", "support", "predicted", *cols], [
         [lab, fmt_count(support[i]), fmt_count(predicted[i]),
          *(fmt(r.per_class.row(c)[i]) for c in cols)] for i, lab in enumerate(labels)]))
+    ivs = [(c, r.per_class.intervals[c]) for c in cols if c in r.per_class.intervals]
+    if ivs:
+        methods = sorted({iv.method for _, iv in ivs})
+        conf = 100 * float(ivs[0][1].level)
+        out.append(Block("p", f"Per-class {conf:g}% intervals ({', '.join(methods)}):"))
+        out.append(_table("per_class_intervals", ["class", *(c for c, _ in ivs)], [
+            [lab, *(_span(iv.low[i], iv.high[i]) for _, iv in ivs)]
+            for i, lab in enumerate(labels)]))
     if r.roc:
         out.append(Block(h2, "Score curves"))
         out.append(_table("curves", ["curve", "ROC AUC", "average precision", "P-R break-even"], [
@@ -162,7 +186,7 @@ def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Bloc
 
 def comparison_blocks(c: Comparison, *, full: bool = False) -> list[Block]:
     """Blocks of a comparison."""
-    out = [Block("h1", "clfeval comparison" + (f" — {c.title}" if c.title else ""))]
+    out = [Block("h1", heading("comparison", c.title))]
     first = c.reports[0]
     out.append(Block("p", f"{len(c.names)} models, {samples_phrase(first)}, "
                           f"{first.confusion.n_classes} classes"))
@@ -212,7 +236,7 @@ def comparison_blocks(c: Comparison, *, full: bool = False) -> list[Block]:
 
 def dataset_blocks(d: Any) -> list[Block]:
     """Blocks of a comparison over several data sets."""
-    out = [Block("h1", "clfeval comparison over data sets" + (f" — {d.title}" if d.title else "")),
+    out = [Block("h1", heading("comparison over data sets", d.title)),
            Block("p", f"{len(d.models)} models on {len(d.datasets)} data sets, compared on "
                       f"{d.metric} ({'higher' if d.higher_is_better else 'lower'} is better)")]
     out.append(Block("h2", f"{d.metric} per data set"))

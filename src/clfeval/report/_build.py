@@ -43,8 +43,8 @@ Array = npt.NDArray[Any]
 NAN = float("nan")
 
 #: metrics computed at every threshold of a binary sweep (optima over every distinct score)
-SWEEP_METRICS = ("tpr", "fpr", "ppv", "npv", "f1", "accuracy", "balanced_accuracy", "mcc",
-                 "informedness")
+SWEEP_METRICS = ("tpr", "fpr", "tnr", "fnr", "ppv", "npv", "f1", "accuracy",
+                 "balanced_accuracy", "mcc", "cohen_kappa", "informedness")
 #: the best threshold over every distinct score is reported for these
 SWEEP_OPTIMA = ("f1", "mcc", "accuracy", "balanced_accuracy", "informedness")
 #: per-class metrics that get per-class Wilson intervals
@@ -682,8 +682,11 @@ def _warnings(cm: ConfusionMatrix, pc: PerClassTable, overall: tuple[MetricRow, 
                 f"({100 * support[lo] / n:.1f}%), class {labs[hi]!r} has {_n(support[hi])} "
                 f"(ratio 1:{1 / ratio:.0f}); accuracy is dominated by the large class", 2))
     if n < 30:
+        used = getattr(state, "n_used", 0)
+        what = (f"{used:,} rows (total weight {_n(n)})" if cm.is_weighted and used
+                else f"{_n(n)} samples")
         out.append(ReportWarning(
-            "few_samples", f"only {_n(n)} samples: every estimate here is very uncertain", 2))
+            "few_samples", f"only {what}: every estimate here is very uncertain", 2))
     details = _undefined_details(cm, pc)
     bad_overall = [r.name for r in overall if r.value is None and r.average in (None, "binary")
                    and r.metric not in pc.metrics]

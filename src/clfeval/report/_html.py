@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._serial import enc
+from ..exceptions import InvalidParameterError
 from ._blocks import Block, blocks, fmt, fmt_count, samples_phrase
 from ._escape import visible
 from ._model import Comparison, Report
@@ -34,7 +34,8 @@ main{max-width:1280px;margin:0 auto;padding:12px 24px 48px}
 h1{font-size:24px;margin:18px 0 4px}h2{font-size:19px;margin:28px 0 6px;border-bottom:1px solid
 #ddd;padding-bottom:3px}h3{font-size:15px;margin:18px 0 6px}
 table{border-collapse:collapse;margin:6px 0 12px;background:#fff}
-td,th{border:1px solid #ddd;padding:3px 8px;text-align:right;font-variant-numeric:tabular-nums}
+td,th{border:1px solid #ddd;padding:3px 8px;text-align:right;font-variant-numeric:tabular-nums;
+white-space:nowrap}td.def{white-space:normal;min-width:220px}
 td:first-child,th:first-child,td.def,th.def{text-align:left}td.def{color:#555;max-width:520px}
 .row{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}
 .card{background:#fff;border:1px solid #e3e3e3;border-radius:6px;padding:6px}
@@ -46,14 +47,20 @@ td:first-child,th:first-child,td.def,th.def{text-align:left}td.def{color:#555;ma
 .marker{fill:#d62728;stroke:#fff;stroke-width:2;visibility:hidden}
 .vline{stroke:#d62728;stroke-width:1.5;visibility:hidden}
 .thr{background:#fff;border:1px solid #cfd8e3;border-radius:6px;padding:8px 12px;margin:8px 0}
-.thr input[type=range]{width:420px;vertical-align:middle}.thr output{font-weight:600}
+.thr input[type=range]{width:420px;max-width:calc(100% - 110px);vertical-align:middle}
+.thr output{font-weight:600}.lim{font-size:12px;color:#555;padding:0 4px}
+.thrnote{background:#eef4fb;padding:4px 8px}.moved .thrnote{background:#fff0d6}
+.moved .atreport{opacity:.55}
 details{margin:8px 0}summary{cursor:pointer;font-weight:600}
+.tw{max-width:100%;overflow-x:auto}.tw table{margin:6px 0 12px}
+svg{max-width:100%;height:auto}.small svg{width:330px}
+.card{max-width:100%;box-sizing:border-box;overflow-x:auto}
+*{box-sizing:border-box}code{overflow-wrap:anywhere}
+@media (max-width:600px){main{padding:8px 10px 32px}td.def{min-width:260px}.row{gap:8px}}
 """
 
 JS = """
 (function(){
-function fmt(v){if(v===null||v===undefined)return 'n/a';return v.toFixed(4);}
-function cnt(v){return Number.isInteger(v)?String(v):v.toPrecision(6);}
 function place(svg,el,x,y){
   if(!svg||!el)return;var d=svg.dataset;
   var x0=+d.x0,x1=+d.x1,y0=+d.y0,y1=+d.y1,l=+d.l,t=+d.t,pw=+d.pw,ph=+d.ph;
@@ -64,50 +71,87 @@ function place(svg,el,x,y){
   el.style.visibility='visible';
 }
 function init(box){
-  var p=box.dataset.prefix;
+  var p=box.dataset.prefix,sec=document.getElementById(p);
   var data=JSON.parse(document.getElementById(p+'-data').textContent);
-  var slider=box.querySelector('input[type=range]');var out=box.querySelector('output');
-  var top=1;
-  function setCell(i,j,v){
-    var el=document.getElementById(p+'-cm-'+i+'-'+j);if(el)el.textContent=cnt(v);
-    var r=document.getElementById(p+'-cm-r-'+i+'-'+j);var a=top>0?v/top:0;
+  var rows=data.rows,slider=box.querySelector('input[type=range]'),out=box.querySelector('output');
+  var note=document.getElementById(p+'-thr-note'),cur=-1;
+  function $(id){return document.getElementById(id);}
+  function fill(prefix,i,j,v,top){
+    var r=$(prefix+'-r-'+i+'-'+j),t=$(prefix+'-'+i+'-'+j);
+    var a=(v===null||!(top>0))?0:Math.max(0,Math.min(1,v/top));
     if(r)r.setAttribute('fill','rgba(31,119,180,'+(0.06+0.94*a).toFixed(3)+')');
-    if(el)el.setAttribute('fill',a>0.55?'#fff':'#111');
+    if(t)t.setAttribute('fill',a>0.55?'#fff':'#111');
   }
-  function update(){
-    var j=+slider.value,tp=data.tp[j],fp=data.fp[j],fn=data.P-tp,tn=data.N-fp,pi=data.pi,ni=1-pi;
-    out.textContent=data.thr[j].toPrecision(5);top=Math.max(tp,fn,fp,tn)||1;
-    setCell(pi,pi,tp);setCell(pi,ni,fn);setCell(ni,pi,fp);setCell(ni,ni,tn);
-    var live={tp:tp,fn:fn,fp:fp,tn:tn};
-    for(var k in live){var e=document.getElementById(p+'-n-'+k);if(e)e.textContent=cnt(live[k]);}
-    for(var m in data.metrics){
-      var e2=document.getElementById(p+'-m-'+m);if(e2)e2.textContent=fmt(data.metrics[m][j]);
+  function markers(m){
+    place($(p+'-roc'),$(p+'-roc-mk'),m.roc[0],m.roc[1]);
+    place($(p+'-pr'),$(p+'-pr-mk'),m.pr[0],m.pr[1]);
+    var t=m.vt===undefined?m.t:m.vt;
+    place($(p+'-sw'),$(p+'-sw-vl'),t,0);
+    place($(p+'-cost'),$(p+'-cost-vl'),t,m.cost);
+  }
+  function show(j){
+    var r=rows[j],k,i,top=0;cur=j;
+    for(i=0;i<2;i++)for(k=0;k<2;k++)top=Math.max(top,r.cm[i][k]||0);
+    for(i=0;i<2;i++)for(k=0;k<2;k++){
+      $(p+'-cm-'+i+'-'+k).textContent=r.cmt[i][k];fill(p+'-cm',i,k,r.cm[i][k],top);
+      $(p+'-am-'+i+'-'+k).textContent=r.amt[i][k];fill(p+'-am',i,k,r.am[i][k],1);
     }
-    var M=data.metrics;
-    place(document.getElementById(p+'-roc'),document.getElementById(p+'-roc-mk'),M.fpr[j],M.tpr[j]);
-    place(document.getElementById(p+'-pr'),document.getElementById(p+'-pr-mk'),M.tpr[j],M.ppv[j]);
-    place(document.getElementById(p+'-sw'),document.getElementById(p+'-sw-vl'),data.thr[j],0);
-    place(document.getElementById(p+'-cost'),document.getElementById(p+'-cost-vl'),data.thr[j],
-      data.cost?data.cost[j]:null);
+    for(k in r.txt)['-v-','-h-'].forEach(function(x){var e=$(p+x+k);if(e)e.textContent=r.txt[k];});
+    sec.querySelectorAll('[data-iv]').forEach(function(e){e.textContent='–';});
+    out.textContent=r.tl;slider.value=r.t;slider.dataset.theta=String(r.t);markers(r);
+    sec.classList.add('moved');note.textContent=data.moved;
   }
-  slider.addEventListener('input',update);update();
+  var live=['-cm-','-am-','-v-','-h-'].map(function(x){return '[id^="'+p+x+'"]';});
+  var snap=Array.from(sec.querySelectorAll(live.join(',')+',[data-iv]'))
+    .map(function(e){return [e,e.textContent,e.getAttribute('fill')];});
+  function reset(){
+    snap.forEach(function(s){s[0].textContent=s[1];if(s[2]!==null)s[0].setAttribute('fill',s[2]);});
+    slider.value=data.start.t;slider.dataset.theta=String(data.start.t);out.textContent=data.start.tl;markers(data.start);cur=-1;
+    sec.classList.remove('moved');note.textContent=data.atreport;
+  }
+  function nearest(v){
+    var best=0;
+    for(var j=1;j<rows.length;j++)if(Math.abs(rows[j].t-v)<Math.abs(rows[best].t-v))best=j;
+    return best;
+  }
+  slider.addEventListener('input',function(){show(nearest(+slider.value));});
+  slider.addEventListener('keydown',function(ev){
+    var j=cur<0?data.start.j:cur,n=rows.length-1,k=ev.key;
+    if(k==='ArrowLeft'||k==='ArrowDown')j-=1;
+    else if(k==='ArrowRight'||k==='ArrowUp')j=cur<0&&rows[j].t>data.start.t?j:j+1;
+    else if(k==='PageDown')j-=10;else if(k==='PageUp')j+=10;
+    else if(k==='Home')j=0;else if(k==='End')j=n;else return;
+    ev.preventDefault();show(Math.max(0,Math.min(n,j)));
+  });
+  $(p+'-thr-reset').addEventListener('click',reset);
+  reset();
 }
 document.querySelectorAll('[data-sweep]').forEach(init);
 })();
 """
 
 
-def _table_html(b: Block, ids: dict[str, str] | None = None) -> str:
+def _table_html(b: Block, live: str = "", moving: frozenset[str] = frozenset()) -> str:
+    """A table in a horizontally scrolling box; with ``live`` (a section prefix) the value
+    cells get ids ``<live>-h-<metric>``, and the interval cells of the ``moving`` metrics
+    (those that change with θ) ``data-iv``, so the threshold control can show the sweep's
+    values there."""
     head = "".join(f'<th class="def">{escape(h)}</th>' if h == "definition"
                    else f"<th>{escape(h)}</th>" for h in b.headers)
     body = []
     for r in b.rows:
         cells = []
         for j, x in enumerate(r):
-            cls = ' class="def"' if b.headers[j] == "definition" else ""
-            cells.append(f"<td{cls}>{escape(x)}</td>")
+            h = b.headers[j]
+            attr = ' class="def"' if h == "definition" else ""
+            if live and h == "value":
+                attr += f' id="{live}-h-{escape(r[0])}"'
+            elif live and h == "interval" and r[0] in moving:
+                attr += " data-iv"
+            cells.append(f"<td{attr}>{escape(x)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return f'<table data-table="{escape(b.key)}"><tr>{head}</tr>{"".join(body)}</table>'
+    return (f'<div class="tw"><table data-table="{escape(b.key)}"><tr>{head}</tr>'
+            f'{"".join(body)}</table></div>')
 
 
 def _pts(a: Any) -> list[float | None]:
@@ -147,39 +191,62 @@ def _theta_marks(c: Any, n: int = 5) -> list[tuple[float, float, str]]:
     return [(xs[a], ys[a], f"θ={c.thresholds[idx[a]]:.3g}") for a in picks]
 
 
+def _corner(curves: Sequence[Any], *, right: bool = False) -> float:
+    """The side of the smallest top-left (``right``: top-right) square (0.1, 0.2, 0.3 or
+    0.5) that every curve enters: the zoomed view shows where curves differ."""
+    for z in (0.1, 0.2, 0.3, 0.5):
+        if all(any(x is not None and y is not None and (x >= 1 - z if right else x <= z)
+                   and y >= 1 - z
+                   for x, y in zip(_pts(c.x), _pts(c.y), strict=False)) for c in curves):
+            return z
+    return 1.0
+
+
+def _imperfect(curves: Sequence[Any]) -> bool:
+    """Whether some curve's area is below 1 (else a zoomed view shows nothing)."""
+    return any(c.area is None or c.area < 1.0 for c in curves)
+
+
 def _roc_chart(curves: Sequence[Any], uid: str, *, marks: bool, marker: bool,
-               title: str = "ROC curve", zoom: bool = False) -> str:
+               title: str = "ROC curve", zoom: bool = False, legend: bool = True) -> str:
     series = [Series(f"{c.name} (AUC {fmt(c.area, 3)})" if len(curves) > 1
                      else f"AUC {fmt(c.area, 3)}", _pts(c.x), _pts(c.y), PALETTE[i % 10],
                      marks=_theta_marks(c) if marks and not zoom else ())
               for i, c in enumerate(curves)]
-    lim = dict(xlim=(0.0, 0.25), ylim=(0.75, 1.0)) if zoom else {}
+    z = _corner(curves) if zoom else 1.0
     return line_chart(series, title=title, xlabel="false positive rate (1 − specificity)",
                       ylabel="true positive rate (recall)", diagonal=True,
                       marker_id=f"{uid}-mk" if marker else "", uid=uid,
-                      legend=not zoom, **lim)  # type: ignore[arg-type]
+                      legend=legend, xlim=(0.0, z), ylim=(1.0 - z, 1.0))
 
 
-def _pr_chart(curves: Sequence[Any], uid: str, *, marker: bool) -> str:
+def _pr_chart(curves: Sequence[Any], uid: str, *, marker: bool,
+              title: str = "Precision–recall curve", legend: bool = True,
+              zoom: bool = False) -> str:
     series = [Series(f"{c.name} (AP {fmt(c.area, 3)})" if len(curves) > 1
                      else f"AP {fmt(c.area, 3)}", _pts(c.x), _pts(c.y), PALETTE[i % 10])
               for i, c in enumerate(curves)]
     pts = [(c.break_even.value, c.break_even.value, f"BEP {c.break_even.value:.3f}",
             PALETTE[i % 10])
            for i, c in enumerate(curves) if c.break_even is not None]
-    return line_chart(series, title="Precision–recall curve", xlabel="recall",
+    z = _corner(curves, right=True) if zoom else 1.0
+    return line_chart(series, title=title, xlabel="recall",
                       ylabel="precision", iso_f1=True, points=pts,
-                      marker_id=f"{uid}-mk" if marker else "", uid=uid)
+                      marker_id=f"{uid}-mk" if marker else "", uid=uid,
+                      legend="bl" if legend else False, xlim=(1.0 - z, 1.0),
+                      ylim=(1.0 - z, 1.0))
 
 
 def _svg_id(svg: str, elem_id: str) -> str:
     return svg.replace("<svg ", f'<svg id="{elem_id}" ', 1)
 
 
-def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2") -> str:
+def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2",
+                 show_title: bool = True) -> str:
     bl = {b.key: b for b in blocks(r, full=full) if b.kind == "table"}
     cm = r.confusion
-    out = [f"<section id=\"{p}\"><{heading}>{escape(r.title or 'Report')}</{heading}>"]
+    out = [f'<section id="{p}">' + (f"<{heading}>{escape(r.title or 'Report')}</{heading}>"
+                                     if show_title else "")]
     facts = [samples_phrase(r), f"{cm.n_classes} classes"]
     if r.pos_label is not None and cm.n_classes == 2:
         facts.append(f"positive class <b>{escape(str(r.pos_label))}</b>")
@@ -192,6 +259,8 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2") -> str:
         out.append(f'<div class="warn" data-code="{escape(w.code)}">⚠ {escape(w.message)}</div>')
     labels = list(r.labels)
     counts = cm.counts.tolist()
+    # the threshold control needs a sweep with at least one finite threshold
+    live = r.sweep is not None and bool(np.isfinite(r.sweep.thresholds).any())
     out.append('<div class="row">')
     out.append('<div class="card">' + heatmap(
         counts, [[fmt_count(x) for x in row] for row in counts], labels,
@@ -199,15 +268,18 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2") -> str:
     out.append('<div class="card">' + heatmap(
         _rows(r.accuracy_matrix), [[fmt(100 * x, 1) for x in row]
                                    for row in r.accuracy_matrix], labels,
-        title="Accuracy matrix (row %)", vmax=1.0) + "</div>")
+        title="Accuracy matrix (row %)", vmax=1.0,
+        cell_ids=f"{p}-am" if live else "") + "</div>")
     if cm.n_classes > 2:
         out.append('<div class="card">' + heatmap(
             _rows(r.error_matrix), [[fmt(100 * x, 1) for x in row]
                                     for row in r.error_matrix], labels,
             title="Error matrix (row %, diagonal zeroed)") + "</div>")
-    out.append('<div class="card"><h3>Headline metrics</h3>' + _table_html(bl["metrics"])
+    out.append('<div class="card"><h3>Headline metrics</h3>'
+               + _table_html(bl["metrics"], live=p if live else "",
+                             moving=frozenset(r.sweep.values) if r.sweep else frozenset())
                + "</div></div>")
-    if r.sweep is not None:
+    if live:
         out.append(_threshold_panel(r, p))
     if r.roc:
         binary = len(r.roc) == 1
@@ -215,8 +287,18 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2") -> str:
         out.append('<div class="card">' + _svg_id(_roc_chart(
             r.roc, f"{p}-roc", marks=binary, marker=binary,
             title="ROC curve" if binary else "ROC curves (one vs rest)"), f"{p}-roc") + "</div>")
-        out.append('<div class="card">' + _svg_id(_pr_chart(r.pr, f"{p}-pr", marker=binary),
-                                                  f"{p}-pr") + "</div>")
+        if not binary and _imperfect(r.roc):  # perfect curves leave no corner to zoom on
+            out.append('<div class="card">' + _roc_chart(
+                r.roc, f"{p}-rocz", marks=False, marker=False, zoom=True, legend=False,
+                title="ROC: top-left corner (colours as beside)") + "</div>")
+        out.append('<div class="card">' + _svg_id(_pr_chart(
+            r.pr, f"{p}-pr", marker=binary,
+            title="Precision–recall curve" if binary else "Precision–recall (one vs rest)"),
+            f"{p}-pr") + "</div>")
+        if not binary and _imperfect(r.pr):
+            out.append('<div class="card">' + _pr_chart(
+                r.pr, f"{p}-prz", marker=False, zoom=True, legend=False,
+                title="Precision–recall: top-right corner (colours as beside)") + "</div>")
         if r.sweep is not None:
             sw = r.sweep
             thr = _pts(sw.thresholds)
@@ -254,7 +336,8 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2") -> str:
                 points=[(c.best_threshold, c.best_mean_cost,
                          f"min {c.best_mean_cost:.4g} at θ={c.best_threshold:.3g}", PALETTE[0])]
                 if c.best_threshold is not None and c.best_mean_cost is not None else [],
-                vline_id=f"{p}-cost-vl", uid=f"{p}-cost"), f"{p}-cost") + "</div>")
+                vline_id=f"{p}-cost-vl", uid=f"{p}-cost", legend=False), f"{p}-cost")
+                + "</div>")
         out.append("</div>")
         out.append("<h3>Score curves</h3>" + _table_html(bl["curves"]))
     if r.cost is not None:
@@ -264,57 +347,153 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2") -> str:
             txt += (f" Least expected cost {fmt(c.best_mean_cost)} per sample at threshold "
                     f"{c.best_threshold:g}.")
         out.append(f"<h3>Cost</h3><p>{escape(txt)}</p>")
-    out.append("<h3>Per class (one vs rest)</h3>" + _table_html(bl["per_class"]))
+    out.append('<div class="atreport"><h3>Per class (one vs rest)</h3>'
+               + _table_html(bl["per_class"]))
+    if "per_class_intervals" in bl:
+        ivs = next(iter(r.per_class.intervals.values()))
+        out.append(f"<p>Per-class {100 * float(ivs.level):g}% intervals "
+                   f"({escape(ivs.method)}):</p>"
+                   + _table_html(bl["per_class_intervals"]))
+    out.append("</div>")
     if full:
-        out.append("<details><summary>Every registered metric</summary>"
+        out.append('<details class="atreport"><summary>Every registered metric</summary>'
                    + _table_html(bl["all_metrics"]) + _table_html(bl["all_per_class"])
                    + "</details>")
     out.append("</section>")
     return "".join(out)
 
 
+SWEEP_NAMES = {"tpr": "recall (TPR)", "fpr": "FPR", "tnr": "specificity (TNR)",
+               "fnr": "FNR", "ppv": "precision (PPV)", "npv": "NPV", "f1": "F1",
+               "accuracy": "accuracy", "balanced_accuracy": "balanced accuracy", "mcc": "MCC",
+               "cohen_kappa": "Cohen's kappa", "informedness": "informedness"}
+
+
+#: the four cells of a sweep matrix [[tn, fp], [fn, tp]]
+_CELLS = {"tp": (1, 1), "fn": (1, 0), "fp": (0, 1), "tn": (0, 0)}
+
+
+def _threshold_data(r: Report) -> dict[str, Any]:
+    """What the threshold control shows at each threshold of the report's sweep, looked up
+    (never computed) by the page's script: the sweep's counts and metric values, formatted
+    here exactly as the static page formats them; and the report's own view to reset to."""
+    sw = r.sweep
+    assert sw is not None
+    cm = r.confusion
+    # sweep matrices are [[neg, pos]] ordered; map them onto the report's label order
+    order = [1 if lab == sw.labels[1] else 0 for lab in cm.labels]
+    stack = sw.counts
+    rate = {(0, 0): "tnr", (0, 1): "fpr", (1, 0): "fnr", (1, 1): "tpr"}
+    cost = (r.cost.mean_costs if r.cost is not None and r.cost.thresholds.size
+            and r.cost.thresholds.size == sw.thresholds.size else None)
+    rows: list[dict[str, Any]] = []
+    for i in range(sw.thresholds.size - 1, -1, -1):  # ascending θ: left is low
+        t = float(sw.thresholds[i])
+        if not np.isfinite(t):
+            continue
+        cmv = [[float(stack[i, a, b]) for b in order] for a in order]
+        amv = [[_num(sw.values[rate[(a, b)]][i]) for b in order] for a in order]
+        rows.append({
+            "t": t, "tl": f"{t:.5g}",
+            "cm": cmv, "cmt": [[fmt_count(x) for x in row] for row in cmv],
+            "am": amv, "amt": [[fmt(None if x is None else 100 * x, 1) for x in row]
+                               for row in amv],
+            "txt": {**{m: fmt(v[i]) for m, v in sw.values.items()},
+                    **{k: fmt_count(stack[i, a, b]) for k, (a, b) in _CELLS.items()}},
+            "roc": [_num(sw.values["fpr"][i]), _num(sw.values["tpr"][i])],
+            "pr": [_num(sw.values["tpr"][i]), _num(sw.values["ppv"][i])],
+            "cost": None if cost is None else _num(cost[i]),
+        })
+    ts = [row["t"] for row in rows]
+    if r.threshold is not None:
+        t0, tl = float(r.threshold), f"{r.threshold:.5g}"
+        atreport = (f"Showing the report's numbers, at θ = {r.threshold:g}. Move the control to "
+                    "see the counts and metrics the scores give at another threshold.")
+        cost0 = None if r.cost is None else _num(r.cost.mean_cost)
+    else:
+        from ._build import default_threshold
+
+        t0 = default_threshold(np.asarray(ts)) if ts else 0.0
+        tl = "report's predictions"
+        atreport = ("Showing the report's numbers: its predictions did not come from these "
+                    "scores (a prediction column was given). The control shows the scores at θ "
+                    "(predicting positive when score ≥ θ), not the report's predictions.")
+        cost0 = None
+    j0 = next((j for j, t in enumerate(ts) if t >= t0), max(len(ts) - 1, 0))
+
+    def at(name: str) -> float | None:
+        try:
+            return _num(r.metric(name))
+        except InvalidParameterError:
+            return None
+
+    return {
+        "rows": rows,
+        "start": {"t": t0, "tl": tl, "j": j0, "vt": None if r.threshold is None else t0,
+                  "roc": [at("fpr"), at("tpr")],
+                  "pr": [at("tpr"), at("ppv")],
+                  "cost": cost0 if r.threshold is not None else None},
+        "atreport": atreport,
+        "moved": ("Showing the scores at θ (score ≥ θ is positive). The per-class table, the "
+                  "intervals, the warnings and the table of every metric still show the "
+                  "report's numbers; Reset returns to them."),
+    }
+
+
+def _num(v: Any) -> float | None:
+    if v is None:
+        return None
+    f = float(v)
+    return f if np.isfinite(f) else None
+
+
 def _threshold_panel(r: Report, p: str) -> str:
     sw = r.sweep
     assert sw is not None
-    thr = sw.thresholds.tolist()
-    start = 0
-    if sw.chosen is not None:
-        cands = [j for j, t in enumerate(thr) if t >= sw.chosen]
-        start = cands[-1] if cands else 0
-    data: dict[str, Any] = {
-        "thr": enc(sw.thresholds), "tp": enc(sw.tp), "fp": enc(sw.fp), "P": sw.n_pos,
-        "N": sw.n_neg, "pi": r.confusion.pos_index(None),
-        "metrics": {m: enc(v) for m, v in sw.values.items()},
-    }
-    if r.cost is not None and r.cost.thresholds.size:
-        data["cost"] = enc(r.cost.mean_costs)
-    names = {"tpr": "recall (TPR)", "fpr": "FPR", "ppv": "precision (PPV)", "npv": "NPV",
-             "f1": "F1", "accuracy": "accuracy", "balanced_accuracy": "balanced accuracy",
-             "mcc": "MCC", "informedness": "informedness"}
-    rows = "".join(f'<tr><td>{escape(names.get(m, m))}</td><td id="{p}-m-{m}">'
-                   f"{fmt(v[start])}</td></tr>"
-                   for m, v in sw.values.items())
-    counts = "".join(f'<td id="{p}-n-{k}">–</td>' for k in ("tp", "fn", "fp", "tn"))
-    best = ", ".join(f"{escape(names.get(m, m))} at θ={t:.4g}" for m, t in sw.best.items()
+    data = _threshold_data(r)
+    rows, start = data["rows"], data["start"]
+    lo = rows[0]["t"] if rows else 0.0
+    hi = rows[-1]["t"] if rows else 1.0
+    vals = "".join(f'<tr><td>{escape(SWEEP_NAMES.get(m, m))}</td><td id="{p}-v-{escape(m)}">'
+                   f"{fmt(_report_value(r, m))}</td></tr>" for m in sw.values)
+    cm = r.confusion
+    pi = cm.pos_index(None)
+    cells = {"tp": (pi, pi), "fn": (pi, 1 - pi), "fp": (1 - pi, pi), "tn": (1 - pi, 1 - pi)}
+    counts = "".join(f'<td id="{p}-v-{k}">{fmt_count(cm.counts[a, b])}</td>'
+                     for k, (a, b) in cells.items())
+    best = ", ".join(f"{escape(SWEEP_NAMES.get(m, m))} at θ={t:.4g}" for m, t in sw.best.items()
                      if m in ("f1", "mcc", "balanced_accuracy", "informedness"))
     return (
         f'<div class="thr" data-sweep="1" data-prefix="{p}">'
         f"<h3>Threshold control</h3>"
-        f'<label>threshold θ = <output id="{p}-thr-out">{thr[start]:.5g}</output> '
-        f'<input type="range" id="{p}-thr" min="0" max="{len(thr) - 1}" step="1" '
-        f'value="{start}" aria-label="threshold index"></label>'
-        f"<p>Moving the control re-reads the precomputed counts at each threshold: the "
-        f"confusion matrix above, these metrics and the markers on the ROC and PR curves follow. "
-        f"Best: {best}.</p>"
-        f'<div class="row"><table><tr><th>TP</th><th>FN</th><th>FP</th><th>TN</th></tr>'
-        f"<tr>{counts}</tr></table><table><tr><th>metric</th><th>value</th></tr>{rows}"
-        f"</table></div>{_json_script(f'{p}-data', data)}</div>"
+        f'<label>threshold θ = <output id="{p}-thr-out">{escape(start["tl"])}</output><br>'
+        f'<span class="lim">{lo:.3g}</span>'
+        f'<input type="range" id="{p}-thr" min="{lo!r}" max="{hi!r}" step="any" '
+        f'value="{start["t"]!r}" aria-label="threshold θ (left: low, right: high)">'
+        f'<span class="lim">{hi:.3g}</span></label> '
+        f'<button type="button" id="{p}-thr-reset">Reset to the report</button>'
+        f'<p id="{p}-thr-note" class="thrnote">{escape(data["atreport"])}</p>'
+        f"<p>The control moves over the thresholds of the precomputed sweep; the confusion and "
+        f"accuracy matrices, the headline metrics, these metrics and the markers on the ROC, PR, "
+        f"sweep and cost charts follow. Best: {best}.</p>"
+        f'<div class="row"><div class="tw"><table><tr><th>TP</th><th>FN</th><th>FP</th>'
+        f'<th>TN</th></tr><tr>{counts}</tr></table></div>'
+        f'<div class="tw"><table><tr><th>metric</th><th>value</th></tr>{vals}'
+        f"</table></div></div>{_json_script(f'{p}-data', data)}</div>"
     )
 
 
-def _comparison_html(c: Comparison, p: str, *, full: bool) -> str:
+def _report_value(r: Report, m: str) -> float | None:
+    try:
+        return r.metric(m)
+    except InvalidParameterError:
+        return None
+
+
+def _comparison_html(c: Comparison, p: str, *, full: bool, show_title: bool = True) -> str:
     bl = {b.key: b for b in blocks(c) if b.kind == "table"}
-    out = [f'<section id="{p}"><h2>{escape(c.title or "Comparison")}</h2>',
+    out = [f'<section id="{p}">'
+           + (f'<h2>{escape(c.title or "Comparison")}</h2>' if show_title else ""),
            f'<p class="facts">{len(c.names)} models on {samples_phrase(c.reports[0])}</p>']
     out.append('<div class="row"><div class="card"><h3>Metrics side by side</h3>'
                + _table_html(bl["comparison"]) + "</div>")
@@ -323,8 +502,8 @@ def _comparison_html(c: Comparison, p: str, *, full: bool) -> str:
                    + "</div>")
     out.append('<div class="card"><h3>Ranks (1 = best)</h3>' + _table_html(bl["ranks"])
                + "</div></div>")
-    if c.reports[0].confusion.n_classes <= 4:
-        out.append('<div class="row">')
+    if c.reports[0].confusion.n_classes <= 20:
+        out.append("<h3>Confusion matrices</h3><div class=\"row\">")
         for name, r in zip(c.names, c.reports, strict=True):
             counts = r.confusion.counts.tolist()
             out.append('<div class="card">' + heatmap(
@@ -341,10 +520,14 @@ def _comparison_html(c: Comparison, p: str, *, full: bool) -> str:
                    + _roc_chart(rocs, f"{p}-roc", marks=False, marker=False,
                                 title="ROC curves") + "</div>"
                    + '<div class="card">'
-                   + _roc_chart(rocs, f"{p}-rocz", marks=False, marker=False,
-                                title="ROC curves: top-left corner", zoom=True) + "</div>"
+                   + _roc_chart(rocs, f"{p}-rocz", marks=False, marker=False, legend=False,
+                                title="ROC: top-left corner (colours as beside)", zoom=True)
+                   + "</div>"
                    + '<div class="card">' + _pr_chart(prs, f"{p}-pr", marker=False)
                    + "</div></div>")
+    multi = [(n, r) for n, r in pairs if len(r.roc) > 1]
+    if multi:
+        out.append(_class_multiples(multi, p))
     for w in [(n, w) for n, r in zip(c.names, c.reports, strict=False) for w in r.warnings]:
         out.append(f'<div class="warn">⚠ {escape(w[0])}: {escape(w[1].message)}</div>')
     for i, (n, r) in enumerate(zip(c.names, c.reports, strict=False)):
@@ -354,10 +537,33 @@ def _comparison_html(c: Comparison, p: str, *, full: bool) -> str:
     return "".join(out)
 
 
-def _datasets_html(d: Any, p: str) -> str:
+def _class_multiples(pairs: Sequence[tuple[str, Report]], p: str) -> str:
+    """Small multiples for K-class scores: one ROC chart per class (zoomed on the top-left
+    corner the curves enter), every model's one-vs-rest curve on it."""
+    names = [str(c.name) for c in pairs[0][1].roc]
+    out = ["<h3>ROC curves per class (one vs rest; top-left corner)</h3><div class=\"row\">"]
+    for k, cls in enumerate(names[:MAX_MULTIPLES]):
+        curves = [c.named(n) for n, r in pairs for c in r.roc if str(c.name) == cls]
+        if curves:
+            out.append('<div class="card small">' + _roc_chart(
+                curves, f"{p}-c{k}", marks=False, marker=False, zoom=True,
+                title=f"class {cls}") + "</div>")
+    out.append("</div>")
+    if len(names) > MAX_MULTIPLES:
+        out.append(f"<p>Only the first {MAX_MULTIPLES} of {len(names)} classes are drawn; "
+                   "every class's AUC is in each model's report below.</p>")
+    return "".join(out)
+
+
+#: at most this many per-class charts on a comparison page
+MAX_MULTIPLES = 12
+
+
+def _datasets_html(d: Any, p: str, show_title: bool = True) -> str:
     bl = {b.key: b for b in blocks(d) if b.kind == "table"}
     groups = "; ".join(", ".join(c) for c in d.cliques) or "none"
-    return (f'<section id="{p}"><h2>{escape(d.title or "Comparison over data sets")}</h2>'
+    head = f'<h2>{escape(d.title or "Comparison over data sets")}</h2>' if show_title else ""
+    return (f'<section id="{p}">{head}'
             f'<p class="facts">{len(d.models)} models on {len(d.datasets)} data sets, compared '
             f"on {escape(d.metric)}</p>"
             '<div class="row"><div class="card">' + _table_html(bl["scores"]) + "</div>"
@@ -402,12 +608,14 @@ def to_html(obj: Any, *,
         p = f"s{i}"
         name = it.title or type(it).__name__
         toc.append(f'<li><a href="#{p}">{escape(name)}</a></li>')
+        # one item titled like the page: its title is the page's heading, not repeated
+        show = len(items) > 1 or (it.title or "") != title
         if isinstance(it, DatasetComparison):
-            parts.append(_datasets_html(it, p))
+            parts.append(_datasets_html(it, p, show))
         elif isinstance(it, Comparison):
-            parts.append(_comparison_html(it, p, full=full))
+            parts.append(_comparison_html(it, p, full=full, show_title=show))
         else:
-            parts.append(_report_html(it, p, full=full))
+            parts.append(_report_html(it, p, full=full, show_title=show))
     nav = f"<nav><ol>{''.join(toc)}</ol></nav>" if len(items) > 1 else ""
     from .._version import __version__
 

@@ -71,13 +71,14 @@ def line_chart(
     points: Sequence[tuple[float, float, str, str]] = (),
     marker_id: str = "",
     vline_id: str = "",
-    legend: bool = True,
+    legend: bool | str = True,
     uid: str = "c",
 ) -> str:
     """An SVG line chart; ``points`` are highlighted (x, y, label, colour) points.
 
     ``marker_id`` adds a movable circle (hidden until placed), ``vline_id`` a movable
     vertical line; both are positioned in data coordinates by the report's script.
+    ``legend`` is ``False``, ``True``/``"br"`` (bottom right) or ``"bl"`` (bottom left).
     """
     x0, x1 = xlim
     y0, y1 = ylim
@@ -156,15 +157,47 @@ def line_chart(
     if marker_id:
         out.append(f'<circle id="{marker_id}" class="marker" cx="{L}" cy="{T + ph}" r="6"/>')
     if legend and series:
-        shown = [s for s in series if s.name][:12]
-        ly = T + ph - 6 - 14 * len(shown)
-        for i, s in enumerate(shown):
-            yy = ly + 14 * i + 10
-            out.append(f'<line x1="{L + pw - 150}" x2="{L + pw - 132}" y1="{yy - 4}" '
-                       f'y2="{yy - 4}" stroke="{s.color}" stroke-width="2"/>'
-                       f'<text x="{L + pw - 128}" y="{yy}" class="leg">'
-                       f'{escape(_short(s.name, 24))}</text>')
+        out.append(_legend([s for s in series if s.name], pw, ph, legend))
     out.append("</svg>")
+    return "".join(out)
+
+
+#: approximate advance of a legend character (10.5 px sans-serif)
+CHAR_W = 6.0
+
+
+def legend_text(name: str, room: int) -> str:
+    """A legend entry in at most ``room`` characters: a long model name is shortened, its
+    value suffix (``"(AUC 0.998)"``) never."""
+    if len(name) <= room:
+        return name
+    cut = name.rfind(" (")
+    head, tail = (name[:cut], name[cut:]) if cut > 0 else (name, "")
+    keep = max(room - len(tail), 4)
+    return (head[: keep - 1] + "…" if len(head) > keep else head) + tail
+
+
+def _legend(shown: Sequence[Series], pw: float, ph: float, where: str | bool) -> str:
+    """The legend in a corner of the plot, on a white box so lines never hide it:
+    ``"br"`` bottom right (ROC curves), ``"bl"`` bottom left (clear of the iso-F1 labels
+    on the right of a precision–recall chart)."""
+    shown = list(shown)[:12]
+    if not shown:
+        return ""
+    room = int((pw - 34) / CHAR_W)
+    texts = [legend_text(s.name, room) for s in shown]
+    bw = min(pw - 8, 30 + CHAR_W * max(len(t) for t in texts))
+    bh = 14 * len(shown) + 6
+    x = L + 4 if where == "bl" else L + pw - 4 - bw
+    y = T + ph - 4 - bh
+    out = [f'<rect class="legbox" x="{x:.1f}" y="{y:.1f}" width="{bw:.1f}" height="{bh}" '
+           'fill="#fff" fill-opacity="0.85" stroke="#ddd"/>']
+    for i, (s, t) in enumerate(zip(shown, texts, strict=True)):
+        yy = y + 14 * i + 14
+        out.append(f'<line x1="{x + 6:.1f}" x2="{x + 24:.1f}" y1="{yy - 4:.1f}" y2="{yy - 4:.1f}" '
+                   f'stroke="{s.color}" stroke-width="2"/>'
+                   f'<text x="{x + 28:.1f}" y="{yy:.1f}" class="leg">{escape(t)}'
+                   f"<title>{escape(s.name)}</title></text>")
     return "".join(out)
 
 
@@ -181,14 +214,16 @@ def heatmap(
     cell_ids: str = "",
     vmax: float | None = None,
 ) -> str:
-    """A K×K heatmap (rows actual, columns predicted); ``cell_ids`` prefixes cell ids."""
+    """A K×K heatmap with "actual" (rows) and "predicted" (columns) axis titles;
+    ``cell_ids`` prefixes cell ids."""
     k = len(labels)
     cell = max(22, min(56, 400 // max(k, 1)))
     names = [escape(_short(str(x), 14)) for x in labels]
+    ax = 18  # room for the rotated "actual" axis title
     label_w = 14 + 7 * max(len(_short(str(x), 14)) for x in labels)
-    w = max(label_w + cell * k + 10, int(len(title) * 7.8) + 16)
-    lw = label_w + (w - (label_w + cell * k + 10)) // 2  # centre under a long title
-    h = 40 + label_w + cell * k  # room for the rotated column labels
+    w = max(ax + label_w + cell * k + 10, int(len(title) * 7.8) + 16)
+    lw = ax + label_w + (w - (ax + label_w + cell * k + 10)) // 2  # centre under a long title
+    h = 40 + label_w + cell * k + 16  # room for the rotated column labels and "predicted"
     flat = [v for row in values for v in row if v is not None]
     top = vmax if vmax is not None else (max(flat) if flat else 1.0)
     top = top if top > 0 else 1.0
@@ -218,19 +253,28 @@ def heatmap(
         y = float(y0 + k * cell + 6)
         out.append(f'<text transform="translate({x + 4} {y}) rotate(-60)" text-anchor="end" '
                    f'class="tick">{names[j]}</text>')
+    out.append(f'<text class="al axt" x="{lw + k * cell / 2}" y="{h - 5}" '
+               'text-anchor="middle">predicted</text>'
+               f'<text class="al axt" transform="translate({lw - label_w - 4} '
+               f'{30 + k * cell / 2}) rotate(-90)" text-anchor="middle">actual</text>')
     out.append("</svg>")
     return "".join(out)
 
 
 def cd_diagram(names: Sequence[str], ranks: Sequence[float], cd: float,
                cliques: Sequence[Sequence[str]], *, title: str) -> str:
-    """Demšar's critical-difference diagram: rank axis, one leader line per model, CD bar,
-    and a thick bar joining each group of models that are not significantly different."""
+    """Demšar's critical-difference diagram: the CD bar under the title, the rank axis,
+    one leader line per model to its whole name, and a thick bar joining each group of
+    models that are not significantly different."""
     k = len(names)
-    w = 640
-    left, right = 150, w - 150
+    labels = [f"{_short(str(n), 40)} ({ranks[i]:.2f})" for i, n in enumerate(names)]
+    side = int(CHAR_W * 1.1 * max((len(t) for t in labels), default=8)) + 24
+    w = max(640, 2 * side + 320)
+    left, right = side, w - side
     rows = (k + 1) // 2
-    h = 70 + 14 * len(cliques) + 22 * rows + 4
+    axis = 72
+    ybase = axis + 20 + 14 * len(cliques)
+    h = ybase + 22 * rows + 4
 
     def px(r: float) -> float:
         return left + (r - 1) / max(k - 1, 1) * (right - left)
@@ -238,16 +282,15 @@ def cd_diagram(names: Sequence[str], ranks: Sequence[float], cd: float,
     out = [f'<svg class="cd" role="img" viewBox="0 0 {w} {h}" width="{w}" height="{h}">'
            f'<title>{escape(title)}</title>'
            f'<text x="{w / 2}" y="16" text-anchor="middle" class="ct">{escape(title)}</text>',
-           f'<line x1="{left}" x2="{right}" y1="50" y2="50" stroke="#222"/>']
+           f'<line class="cdbar" x1="{px(1):.1f}" x2="{px(1 + cd):.1f}" y1="44" y2="44" '
+           f'stroke="#222" stroke-width="2"/><text x="{px(1 + cd / 2):.1f}" y="38" '
+           f'text-anchor="middle" class="tick">CD = {cd:.3f}</text>',
+           f'<line x1="{left}" x2="{right}" y1="{axis}" y2="{axis}" stroke="#222"/>']
     for tick in range(1, k + 1):
-        out.append(f'<line x1="{px(tick):.1f}" x2="{px(tick):.1f}" y1="45" y2="50" '
-                   f'stroke="#222"/><text x="{px(tick):.1f}" y="40" text-anchor="middle" '
-                   f'class="tick">{tick}</text>')
-    out.append(f'<line class="cdbar" x1="{px(1):.1f}" x2="{px(1 + cd):.1f}" y1="28" y2="28" '
-               f'stroke="#222" stroke-width="2"/><text x="{px(1 + cd / 2):.1f}" y="24" '
-               f'text-anchor="middle" class="tick">CD = {cd:.3f}</text>')
+        out.append(f'<line x1="{px(tick):.1f}" x2="{px(tick):.1f}" y1="{axis - 5}" '
+                   f'y2="{axis}" stroke="#222"/><text x="{px(tick):.1f}" y="{axis - 8}" '
+                   f'text-anchor="middle" class="tick">{tick}</text>')
     order = sorted(range(k), key=lambda i: ranks[i])
-    ybase = 70 + 14 * len(cliques)
     for pos, i in enumerate(order):
         r = ranks[i]
         first_half = pos < rows
@@ -255,14 +298,13 @@ def cd_diagram(names: Sequence[str], ranks: Sequence[float], cd: float,
         xe = left - 10 if first_half else right + 10
         anchor = "end" if first_half else "start"
         out.append(f'<polyline class="series" stroke="#444" stroke-width="1" '
-                   f'points="{px(r):.1f},50 {px(r):.1f},{y} {xe},{y}"/>'
+                   f'points="{px(r):.1f},{axis} {px(r):.1f},{y} {xe},{y}"/>'
                    f'<text x="{xe + (-4 if first_half else 4)}" y="{y + 4}" '
-                   f'text-anchor="{anchor}" class="leg">{escape(_short(str(names[i]), 22))} '
-                   f'({r:.2f})</text>')
+                   f'text-anchor="{anchor}" class="leg">{escape(labels[i])}</text>')
     index = {str(n): ranks[i] for i, n in enumerate(names)}
     for j, group in enumerate(cliques):
         rs = [index[str(g)] for g in group]
-        y = 60 + 14 * j
+        y = axis + 12 + 14 * j
         out.append(f'<line class="clique" x1="{px(min(rs)) - 4:.1f}" x2="{px(max(rs)) + 4:.1f}" '
                    f'y1="{y}" y2="{y}" stroke="#d62728" stroke-width="4"/>')
     out.append("</svg>")
