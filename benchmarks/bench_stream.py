@@ -1,6 +1,7 @@
 """Streaming benchmark: rows/s and peak memory of ``clfeval.evaluate_files`` (run by hand).
 
-Writes Parquet files of (int8 label, float32 score) with 2**20-row row groups, then
+Writes Parquet files of (int8 label, float32 score) with 2**20-row row groups — one per
+score kind: probabilities, signed decision values, heavy-tailed (Cauchy) scores — then
 times, each in a fresh subprocess (so the peak RSS is that run's own):
 
 * the single-process streamer: counts at a threshold + a binned score state
@@ -10,11 +11,16 @@ times, each in a fresh subprocess (so the peak RSS is that run's own):
   both engines, plus two lower bounds: a bare scan summing both columns and a
   ``groupBy`` on the label alone), and Spark MLlib's ``BinaryClassificationEvaluator`` AUROC;
 * for reference, reading the file into memory with pyarrow and building the same
-  state with ``ScoreCounts.from_scores`` in one shot (memory grows with N).
+  state with ``ScoreCounts.from_scores`` in one shot (memory grows with N);
+* ``--default``: ``evaluate_files`` with no options (the default score state);
+* ``--peers``: the floor of any reader (pyarrow decoding both columns to numpy) and the
+  tools a user would pick to count the same file (DuckDB and polars, one thread each,
+  ``GROUP BY y_true, floor(score * 4096)``).
 
 Usage::
 
-    python benchmarks/bench_stream.py --sizes 1e6 1e7 1e8 [--dask] [--spark] [--mllib 1e7]
+    python benchmarks/bench_stream.py --sizes 1e6 1e7 1e8 [--scores prob signed heavy]
+        [--default] [--peers] [--dask] [--spark] [--mllib 1e7]
 
 Results print as a table with rows/s, ns/row (flat = cost per row independent of N)
 and peak RSS.

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.strategies import count_matrices, expand, label_pairs
 
-from clfeval import ConfusionMatrix, IncompatibleStateError
+from clfeval import ConfusionMatrix, IncompatibleStateError, InvalidInputError
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -168,3 +168,54 @@ def test_labels_and_counts_match_sklearn_with_zero_weights(data: Any, draw: Any)
         warnings.simplefilter("ignore", UserWarning)
         ref = confusion_matrix(yt, yp, sample_weight=w, labels=ref_labels)
     np.testing.assert_array_equal(cm.counts, ref)
+
+
+@pytest.mark.parametrize("case", ["sparse", "stray", "many", "negative_stray", "declared"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_any_integer_label_set_matches_sklearn(case: str, weighted: bool) -> None:
+    """Sparse ids, one stray huge label, 2,000 classes: the compacting paths count
+    exactly what scikit-learn counts."""
+    from sklearn.metrics import confusion_matrix
+
+    rng = np.random.default_rng(len(case))
+    n = 20_000
+    if case == "many":
+        yt, yp = rng.integers(0, 2000, n), rng.integers(0, 2000, n)
+    else:
+        ids = np.arange(10) * 1000
+        yt, yp = ids[rng.integers(0, 10, n)], ids[rng.integers(0, 10, n)]
+    if case in ("stray", "declared"):
+        yt[-1] = 10**12
+    if case == "negative_stray":
+        yp[-3] = -(10**15)
+    w = rng.integers(0, 3, n) * 0.5 if weighted else None
+    labels = None
+    if case == "declared":
+        labels = [10**12, *range(9000, -1, -1000), 77]
+    cm = ConfusionMatrix.from_predictions(yt, yp, labels=labels, sample_weight=w)
+    ref_labels = np.unique(np.concatenate([yt, yp])) if labels is None else labels
+    assert list(cm.labels) == list(ref_labels)
+    np.testing.assert_array_equal(
+        cm.counts, confusion_matrix(yt, yp, labels=ref_labels, sample_weight=w))
+    if labels is not None:
+        with pytest.raises(InvalidInputError, match="not in the declared labels"):
+            ConfusionMatrix.from_predictions(yt, yp, labels=labels[1:])
+
+
+@pytest.mark.parametrize("rare", [0, 3, 400])
+def test_many_string_labels_with_rare_ones_match_sklearn(rare: int) -> None:
+    """Long string label arrays are encoded through a sample of their values; labels the
+    sample misses (a few, or many) are still counted exactly."""
+    from sklearn.metrics import confusion_matrix
+
+    rng = np.random.default_rng(rare)
+    n = 50_000
+    names = np.array([f"class_{i:02d}" for i in range(10)])
+    yt, yp = names[rng.integers(0, 10, n)], names[rng.integers(0, 10, n)]
+    where = rng.choice(n, rare, replace=False)
+    yt[where] = [f"rare_{i:03d}" for i in range(rare)]
+    yp[-1] = "zzz_last"
+    cm = ConfusionMatrix.from_predictions(yt, yp)
+    ref_labels = np.unique(np.concatenate([yt, yp]))
+    assert list(cm.labels) == ref_labels.tolist()
+    np.testing.assert_array_equal(cm.counts, confusion_matrix(yt, yp, labels=ref_labels))

@@ -13,9 +13,9 @@ from ..exceptions import InvalidInputError, InvalidParameterError
 
 __all__ = ["count_pairs", "resolve_pos_label", "to_python", "validate_labels"]
 
-# Integer labels whose range R satisfies R*R <= this are counted with one direct
-# bincount (no sort); others go through np.unique.
-_DIRECT_CELLS = 1 << 22
+# Integer labels whose range R satisfies R*R <= this (a cache-sized matrix) are counted
+# block by block with direct cell indices; wider ranges are compacted to ranks first.
+_DIRECT_CELLS = 1 << 16
 
 
 def to_python(v: Any) -> Any:
@@ -71,9 +71,97 @@ def count_pairs(
     declared = None if labels is None else validate_labels(labels, kt)
     if y_true.dtype.kind in "iub" and y_pred.dtype.kind in "iub":
         res = _count_small_int(y_true, y_pred, sample_weight, declared)
+        if res is None:
+            res = _count_compacted(y_true, y_pred, sample_weight, declared)
         if res is not None:
             return res
     return _count_generic(y_true, y_pred, sample_weight, declared)
+
+
+# integer label ranges up to this many values are compacted with a presence table
+_PRESENCE_RANGE = 1 << 24
+
+
+def _compact_ints(
+    yt: npt.NDArray[Any], yp: npt.NDArray[Any]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.intp], npt.NDArray[np.intp]] | None:
+    """Sorted distinct values of two integer arrays and both arrays' codes, without a sort.
+
+    The values of a window ``[lo, lo + R)`` are ranked through a presence table (two
+    passes: mark, then look up); a few values outside it (a stray large id) are ranked
+    by a sort of those values alone. ``None`` when too many values fall outside.
+    """
+    n = yt.size + yp.size
+    lo = int(min(yt.min(), yp.min()))
+    hi = int(max(yt.max(), yp.max()))
+    if hi - lo < _PRESENCE_RANGE:
+        win_lo, win_hi = lo, hi
+    else:  # the window of a sample's bulk; values outside it are few, or we give up
+        step = max(1, n // (1 << 16))
+        sample = np.sort(np.concatenate([yt[::step], yp[::step]]).astype(np.int64))
+        i = min(sample.size - 1, sample.size // 1000)
+        win_lo = int(sample[i])
+        win_hi = min(int(sample[-1 - i]), win_lo + _PRESENCE_RANGE - 1)
+    r = win_hi - win_lo + 1
+    present = np.zeros(r + 1, dtype=bool)  # the last slot stands for "outside"
+    offs = []
+    outside_vals = []
+    for a in (yt, yp):
+        off = a.astype(np.int64)
+        off -= win_lo
+        out = (off < 0) | (off >= r) if (lo < win_lo or hi > win_hi) else None
+        if out is not None and out.any():
+            outside_vals.append(a[out].astype(np.int64))
+            off[out] = r
+        present[off] = True
+        offs.append((off, out))
+    extra = np.unique(np.concatenate(outside_vals)) if outside_vals else np.zeros(0, np.int64)
+    if extra.size > max(64, n // 64):
+        return None
+    present[r] = False
+    inside = np.flatnonzero(present[:r]) + win_lo
+    values = np.union1d(inside, extra) if extra.size else inside
+    lut = np.full(r + 1, -1, dtype=np.intp)
+    lut[inside - win_lo] = np.searchsorted(values, inside)
+    codes = []
+    for (off, out), a in zip(offs, (yt, yp), strict=True):
+        c = lut[off]
+        if out is not None and extra.size:
+            c[out] = np.searchsorted(values, a[out].astype(np.int64))
+        codes.append(c)
+    return values, codes[0], codes[1]
+
+
+def _count_compacted(
+    yt: npt.NDArray[Any],
+    yp: npt.NDArray[Any],
+    w: npt.NDArray[np.float64] | None,
+    declared: npt.NDArray[Any] | None,
+) -> tuple[tuple[Any, ...], npt.NDArray[Any]] | None:
+    """Integer labels of any range: compact to ranks, then one bincount."""
+    if yt.dtype.kind == "b" or yt.size == 0:
+        return None
+    got = _compact_ints(yt, yp)
+    if got is None:
+        return None
+    values, ct, cp = got
+    k = values.size
+    if declared is not None:
+        dvals = np.asarray(declared)
+        unknown = np.setdiff1d(values, dvals)
+        if unknown.size:
+            raise _unknown_error(list(unknown), declared)
+        order = np.argsort(dvals, kind="stable")
+        remap = order[np.searchsorted(dvals[order], values)]
+        ct, cp = remap[ct], remap[cp]
+        k = len(declared)
+        labels: tuple[Any, ...] = tuple(to_python(d) for d in declared)
+    else:
+        labels = tuple(int(v) for v in values)
+    check_matrix_size(k)
+    idx = ct * k
+    idx += cp
+    return labels, _bincount(idx, w, k * k).reshape(k, k)
 
 
 def _bincount(
@@ -158,6 +246,28 @@ def _count_small_int(
     return tuple(to_python(d) for d in declared), out
 
 
+def _compact_by_sample(
+    yt: npt.NDArray[Any], yp: npt.NDArray[Any]
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.intp]] | None:
+    """(sorted distinct values, codes of ``concat(yt, yp)``) by binary search in the
+    distinct values of a sample, checked row by row; the few values the sample missed
+    are added. Exact; no sort of the N labels (string sorts are slow)."""
+    both = np.concatenate([yt, yp])
+    step = max(1, both.size // (1 << 14))
+    cand = np.unique(both[::step])
+    for _ in range(2):
+        codes = np.searchsorted(cand, both)
+        np.minimum(codes, cand.size - 1, out=codes)
+        miss = cand[codes] != both
+        if not miss.any():
+            return cand, codes
+        extra = np.unique(both[miss])
+        if extra.size > 256:
+            return None
+        cand = np.union1d(cand, extra)
+    return None
+
+
 def _count_generic(
     yt: npt.NDArray[Any],
     yp: npt.NDArray[Any],
@@ -165,7 +275,11 @@ def _count_generic(
     declared: npt.NDArray[Any] | None,
 ) -> tuple[tuple[Any, ...], npt.NDArray[Any]]:
     n = len(yt)
-    uniq, inv = np.unique(np.concatenate([yt, yp]), return_inverse=True)
+    got = _compact_by_sample(yt, yp) if yt.dtype.kind in "US" and n > 1 << 14 else None
+    if got is not None:
+        uniq, inv = got
+    else:
+        uniq, inv = np.unique(np.concatenate([yt, yp]), return_inverse=True)
     inv = inv.reshape(-1)
     if declared is None:
         check_matrix_size(len(uniq))

@@ -7,9 +7,10 @@ One machine, bounded memory
     and NPY/NPZ (memory-mapped) in chunks of ``chunk_rows`` rows and folds each into a
     :class:`~clfeval.ConfusionMatrix` and a :class:`~clfeval.ScoreCounts`. Peak memory
     ≈ 2–3 chunks being decoded/folded (``chunk_rows`` × row width, plus one Parquet
-    row group) + the states (K² counts; per score column at most ``max_distinct``
-    exact scores or the occupied float-bit bins, 24 bits → ≲ 2·10^5 bins for
-    probabilities) — independent of the number of rows.
+    row group) + the states (K² counts; per score column the occupied float-bit bins —
+    24 bits by default, ≲ 2·10^5 bins for probabilities, signed or heavy-tailed scores —
+    or, with ``bins="exact"``, at most ``max_distinct`` exact scores) — independent of
+    the number of rows.
 
 All cores
     ``workers=n`` shards Parquet row groups, NPY row ranges and whole files over a

@@ -1,0 +1,58 @@
+"""Exact binary ROC AUC, clfeval beside scikit-learn, for float64 and float32 scores (run by hand).
+
+    python benchmarks/bench_auc.py --sizes 1e6 1e7
+
+Prints best-of-r wall times, the ratio to scikit-learn's ``roc_auc_score`` and to one
+``np.sort`` of the scores (the AUC needs one sort; everything else is linear).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+
+def best(f: Callable[[], Any], repeat: int) -> float:
+    t = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        f()
+        t = min(t, time.perf_counter() - t0)
+    return t
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", nargs="*", default=["1e6", "1e7"])
+    args = ap.parse_args()
+    from sklearn.metrics import roc_auc_score as sk
+
+    from clfeval.metrics import roc_auc_score as cf
+
+    rng = np.random.default_rng(0)
+    head = (f"{'N':>6} {'dtype':<8} {'np.sort':>8} {'clfeval':>8} {'sklearn':>8} | "
+            f"{'sk/cf':>6} {'cf/sort':>7}")
+    print("exact binary ROC AUC; best-of-r seconds")
+    print(head)
+    print("-" * len(head))
+    for size in args.sizes:
+        n = int(float(size))
+        y = rng.random(n) < 0.3
+        z = rng.normal(size=n) + y
+        for dt in (np.float64, np.float32):
+            s = z.astype(dt)
+            r = 3 if n <= 10**6 else 2
+            t_sort = best(lambda: np.sort(s), r)
+            t_cf = best(lambda: cf(y, s), r)
+            t_sk = best(lambda: sk(y, s), 1)
+            assert abs(cf(y, s) - sk(y, s)) < 1e-12
+            print(f"{n:>6.0e} {np.dtype(dt).name:<8} {t_sort:>8.3f} {t_cf:>8.3f} {t_sk:>8.3f} | "
+                  f"{t_sk / t_cf:>5.1f}x {t_cf / t_sort:>6.1f}x", flush=True)
+
+
+if __name__ == "__main__":
+    main()
