@@ -283,3 +283,31 @@ def test_page_fits_the_screen_and_labels_do_not_collide(tmp_path: Path, width: i
         finally:
             browser.close()
     assert errors == []
+
+
+def test_reliability_diagram_is_drawn_from_the_reports_calibration(tmp_path: Path) -> None:
+    import clfeval
+    from clfeval.report import to_html
+
+    y, _, p = _breast_cancer()
+    r = clfeval.evaluate(y, y_score=p, title="logistic")
+    assert r.calibration is not None
+    path = tmp_path / "cal.html"
+    path.write_text(to_html(r), encoding="utf-8")
+    with sync_api.sync_playwright() as pw:
+        browser, page, errors = _open(pw, path)
+        try:
+            rel = page.locator("#s0-rel")
+            assert rel.is_visible()
+            curve = rel.locator("polyline, path").first
+            pts = (curve.get_attribute("points") or curve.get_attribute("d") or "").split()
+            # one vertex per non-empty bin of the report's reliability curve
+            assert len([q for q in pts if "," in q]) == int(
+                (r.calibration.main_curve.weights > 0).sum())
+            assert page.locator("#s0-relh").is_visible()  # histogram of predictions
+            cells = page.locator('table[data-table="calibration"] tr').all_inner_texts()
+            brier = next(c for c in cells if c.startswith("Brier score"))
+            assert f"{r.calibration.brier.score:.4f}" in brier  # the report's own number
+            assert errors == []
+        finally:
+            browser.close()

@@ -169,6 +169,8 @@ def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Bloc
             txt += (f"; least expected cost {fmt(c.best_mean_cost)} per sample at threshold "
                     f"{c.best_threshold:g}")
         out.append(Block("p", txt))
+    if r.calibration is not None:
+        out.extend(calibration_blocks(r.calibration, h2))
     if r.warnings:
         out.append(Block(h2, "Warnings"))
         out.extend(Block("warn", w.message) for w in r.warnings)
@@ -181,6 +183,29 @@ def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Bloc
         out.append(_table("all_per_class", ["metric", *labels], [
             [m, *(fmt(v) for v in vals)] for m, vals in zip(r.per_class.metrics,
                                                              r.per_class.values, strict=False)]))
+    return out
+
+
+def calibration_blocks(cal: Any, h2: str = "h2") -> list[Block]:
+    """The calibration section: headline numbers with intervals, the main reliability
+    curve's bins, and the notes (all read from the report's :class:`Calibration`)."""
+    out = [Block(h2, "Calibration (are the probabilities honest?)")]
+    rows = []
+    for h in cal.headline():
+        iv = "" if h.interval is None else f"[{fmt(h.interval.low)}, {fmt(h.interval.high)}]"
+        want = {"lower": "lower is better", "higher": "higher is better"}.get(
+            h.better, f"calibrated: {h.target:g}" if h.target is not None else "")
+        rows.append([h.label, fmt_p(h.value) if h.key.endswith("_p") else fmt(h.value), iv,
+                     want])
+    out.append(_table("calibration", ["measure", "value", "interval", "reading"], rows))
+    c = cal.main_curve
+    bins = [[f"{c.edges[i]:.3g}–{c.edges[i + 1]:.3g}", fmt_count(c.counts[i]),
+             fmt(c.mean_predicted[i]), fmt(c.fraction_positive[i])]
+            for i in range(len(c.counts)) if c.counts[i] > 0]
+    out.append(Block("p", f"Reliability ({c.name}): observed frequency against mean predicted "
+                          "probability, per bin."))
+    out.append(_table("reliability", ["bin", "samples", "mean predicted", "observed"], bins))
+    out.extend(Block("p", n) for n in cal.notes)
     return out
 
 

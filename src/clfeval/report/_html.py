@@ -347,6 +347,8 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2",
             txt += (f" Least expected cost {fmt(c.best_mean_cost)} per sample at threshold "
                     f"{c.best_threshold:g}.")
         out.append(f"<h3>Cost</h3><p>{escape(txt)}</p>")
+    if r.calibration is not None:
+        out.append(_calibration_html(r, p, bl))
     out.append('<div class="atreport"><h3>Per class (one vs rest)</h3>'
                + _table_html(bl["per_class"]))
     if "per_class_intervals" in bl:
@@ -446,6 +448,41 @@ def _num(v: Any) -> float | None:
     f = float(v)
     return f if np.isfinite(f) else None
 
+
+
+def _calibration_html(r: Report, p: str, bl: dict[str, Block]) -> str:
+    """Reliability diagram (every curve of the report's calibration, the diagonal as the
+    calibrated line) with the histogram of predicted probabilities under it, and the
+    calibration table."""
+    cal = r.calibration
+    assert cal is not None
+    curves = list(cal.curves)
+    series = []
+    for i, c in enumerate(curves):
+        ok = np.asarray(c.weights) > 0
+        series.append(Series(c.name, _pts(np.asarray(c.mean_predicted)[ok]),
+                             _pts(np.asarray(c.fraction_positive)[ok]),
+                             PALETTE[i % 10], marks=()))
+    diagram = line_chart(series, title="Reliability diagram", xlabel="mean predicted probability",
+                         ylabel="observed frequency", diagonal=True, uid=f"{p}-rel",
+                         legend=len(series) > 1)
+    main = cal.main_curve
+    tot = float(np.sum(main.weights)) or 1.0
+    xs: list[float | None] = []
+    ys: list[float | None] = []
+    for i in range(len(main.counts)):
+        h = float(main.weights[i]) / tot
+        xs += [float(main.edges[i]), float(main.edges[i + 1])]
+        ys += [h, h]
+    top = max([v for v in ys if v is not None] + [0.0]) or 1.0
+    hist = line_chart([Series(f"share of samples ({main.name})", xs, ys, PALETTE[7])],
+                      title="Predicted probabilities (share of samples per bin)",
+                      xlabel="predicted probability", ylabel="share", ylim=(0.0, top * 1.1),
+                      uid=f"{p}-relh", legend=False)
+    return ('<h3>Calibration: are the probabilities honest?</h3><div class="row">'
+            '<div class="card">' + _svg_id(diagram, f"{p}-rel") + _svg_id(hist, f"{p}-relh")
+            + "</div>" + '<div class="card">' + _table_html(bl["calibration"])
+            + "".join(f"<p>{escape(n)}</p>" for n in cal.notes) + "</div></div>")
 
 def _threshold_panel(r: Report, p: str) -> str:
     sw = r.sweep
