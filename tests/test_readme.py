@@ -47,6 +47,11 @@ def _namespace(tmp_path: Path) -> dict[str, Any]:
     ns["fitted_estimator"] = sklearn.LogisticRegression().fit(x, y_true)
     ns["X_test"], ns["y_test"] = x, y_true
     ns["multi_true"] = rng.integers(0, 3, n)
+    # the drop-in and calibration examples: multilabel indicators and probabilities
+    ns["Y"] = rng.integers(0, 2, (n, 4))
+    ns["P"] = rng.integers(0, 2, (n, 4))
+    ns["y"] = ns["multi_true"]  # three classes, scored by proba
+    ns["p"] = 1 / (1 + np.exp(-y_score))
     return ns
 
 

@@ -17,12 +17,10 @@ from .exceptions import InvalidInputError, InvalidParameterError
 
 __all__ = [
     "as_1d_labels",
-    "as_cost_matrix",
     "as_label_list",
     "as_scores",
     "as_weights",
     "check_bins",
-    "check_ci",
     "check_consistent_length",
     "check_level",
     "check_seed",
@@ -261,44 +259,6 @@ def check_seed(seed: Any, name: str = "seed") -> Any:
         return int(seed)
     raise InvalidParameterError(
         f"{name} must be None, a non-negative int, a SeedSequence or a Generator; got {seed!r}")
-
-
-def check_ci(ci: Any, name: str = "ci") -> float | None:
-    """A confidence level for intervals, or ``None`` for none.
-
-    Examples
-    --------
-    >>> check_ci(0.9), check_ci(None)
-    (0.9, None)
-    """
-    if ci is None:
-        return None
-    if isinstance(ci, bool) or not isinstance(ci, (int, float, np.floating)) \
-            or not 0.0 < float(ci) < 1.0:
-        raise InvalidParameterError(f"{name} must be a level in (0, 1) or None, got {ci!r}")
-    return float(ci)
-
-
-def as_cost_matrix(costs: Any, k: int, name: str = "cost_matrix") -> npt.NDArray[np.float64]:
-    """A K×K matrix of finite costs (``costs[i][j]``: predicting class j for class i).
-
-    Examples
-    --------
-    >>> as_cost_matrix([[0, 1], [5, 0]], 2).tolist()
-    [[0.0, 1.0], [5.0, 0.0]]
-    """
-    if isinstance(costs, (str, bytes)):
-        raise InvalidParameterError(f"{name} must be a {k}×{k} matrix of numbers, got text")
-    try:
-        arr = np.asarray(costs, dtype=np.float64)
-    except (TypeError, ValueError, OverflowError):
-        raise InvalidParameterError(
-            f"{name} must be a {k}×{k} matrix of numbers, got {type(costs).__name__}") from None
-    if arr.shape != (k, k):
-        raise InvalidParameterError(f"{name} must be {k}×{k}, got shape {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise InvalidParameterError(f"{name} must hold finite costs")
-    return arr
 
 
 def check_bins(bins: Any, name: str = "bins") -> Any:

@@ -6,14 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import clfeval
 from clfeval._validation import (
-    as_cost_matrix,
     as_label_list,
     as_weights,
     check_bins,
-    check_ci,
     check_seed,
 )
+from clfeval.curves.cost import check_cost_matrix
 from clfeval.exceptions import InvalidInputError, InvalidParameterError
 
 
@@ -33,15 +33,17 @@ def test_seed(bad: object) -> None:
 
 
 @pytest.mark.parametrize("bad", ["x", 0, 1, 1.5, True, float("nan")])
-def test_ci(bad: object) -> None:
-    with pytest.raises(InvalidParameterError, match="ci must be a level"):
-        check_ci(bad)
+def test_level(bad: object) -> None:
+    with pytest.raises(InvalidParameterError, match="level must be"):
+        clfeval.evaluate([0, 1, 1], [0, 1, 0], level=bad)
 
 
 @pytest.mark.parametrize("bad", ["x", [[0, 1]], [[0, "a"], [1, 0]], [[0, np.inf], [1, 0]]])
 def test_cost_matrix(bad: object) -> None:
     with pytest.raises(InvalidParameterError, match="cost_matrix"):
-        as_cost_matrix(bad, 2)
+        check_cost_matrix(bad, 2)
+    with pytest.raises(InvalidParameterError, match="cost_matrix"):
+        clfeval.evaluate([0, 1, 1], [0, 1, 0], cost_matrix=bad)
 
 
 @pytest.mark.parametrize("bad", ["x", 0, 99, [1.0, 0.5], [0.0, np.nan], []])

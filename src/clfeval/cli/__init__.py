@@ -573,7 +573,7 @@ def _eval_options(args: argparse.Namespace, data: dict[str, Any], cmap: Any) -> 
 
 def _source(path: str, cmap: Any) -> dict[str, str]:
     src = {"file": os.path.basename(path), "y_true": cmap.y_true}
-    if cmap.y_pred and not cmap.pred_from_scores:
+    if cmap.y_pred:
         src["y_pred"] = cmap.y_pred
     if cmap.y_score:
         src["y_score"] = ", ".join(cmap.y_score)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from .._validation import as_1d_labels, check_matrix_size, label_kind
+from .._validation import as_1d_labels, as_label_list, check_matrix_size, label_kind
 from ..exceptions import InvalidInputError, InvalidParameterError
 
 __all__ = ["count_pairs", "resolve_pos_label", "to_python", "validate_labels"]
@@ -27,7 +27,11 @@ def to_python(v: Any) -> Any:
 
 def validate_labels(labels: Any, data_kind: str | None = None) -> npt.NDArray[Any]:
     """Validate a declared label list: 1-D, non-empty, unique, one kind of value."""
-    arr = as_1d_labels(list(labels) if not isinstance(labels, np.ndarray) else labels, "labels")
+    if not isinstance(labels, np.ndarray):
+        if isinstance(labels, Iterable) and not isinstance(labels, (str, bytes, Mapping)):
+            labels = list(labels)  # sets, dict views, generators
+        labels = as_label_list(labels)  # a scalar (labels=3), a string or a mapping: refused
+    arr = as_1d_labels(labels, "labels")
     uniq = np.unique(arr)
     if len(uniq) != len(arr):
         vals, cnt = np.unique(arr, return_counts=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -11,13 +10,12 @@ from typing import Any
 
 from ..exceptions import FileFormatError
 
-__all__ = ["ARGMAX_PREFIX", "ColumnMap", "argmax_column", "detect_columns", "parse_label_text"]
+__all__ = ["ColumnMap", "detect_columns", "parse_label_text"]
 
 # A virtual prediction column: the arg-max of K-class score columns, computed by the
 # readers chunk by chunk (so K-class score files stream like every other file). Its name
 # carries the class of each score column, in column order, so any door that passes
 # column *names* (the CLI, ``evaluate_files``) can ask for it.
-ARGMAX_PREFIX = "\x00argmax:"
 
 # Exact (case-insensitive) names, in order of preference within each role.
 _TRUE_NAMES = (
@@ -72,11 +70,6 @@ class ColumnMap:
     score_labels: tuple[Any, ...] | None = field(default=None)
 
     @property
-    def pred_from_scores(self) -> bool:
-        """Whether ``y_pred`` is the arg-max of the K score columns (no prediction column)."""
-        return self.y_pred is not None and self.y_pred.startswith(ARGMAX_PREFIX)
-
-    @property
     def names(self) -> tuple[str, ...]:
         """Every column to read, without repeats, in role order."""
         out: list[str] = [self.y_true]
@@ -84,11 +77,6 @@ class ColumnMap:
             if c is not None and c not in out:
                 out.append(c)
         return tuple(out)
-
-    @property
-    def file_names(self) -> tuple[str, ...]:
-        """The columns read from the file (the virtual arg-max column excluded)."""
-        return tuple(n for n in self.names if not n.startswith(ARGMAX_PREFIX))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form."""
@@ -99,28 +87,6 @@ class ColumnMap:
             "weight": self.weight,
             "score_labels": None if self.score_labels is None else list(self.score_labels),
         }
-
-
-def argmax_column(labels: Sequence[Any]) -> str:
-    """The name of the virtual arg-max prediction column over score columns for ``labels``.
-
-    Examples
-    --------
-    >>> name = argmax_column(["cat", "dog"])
-    >>> detect_columns(["y", "cat", "dog"], y_pred=name, y_score=["cat", "dog"]).score_labels
-    ('cat', 'dog')
-    """
-    items = [[type(v).__name__, v.item() if hasattr(v, "item") else v] for v in labels]
-    return ARGMAX_PREFIX + json.dumps(items)
-
-
-def _argmax_labels(name: str) -> tuple[Any, ...]:
-    kinds = {"int": int, "float": float, "str": str, "bool": bool}
-    try:
-        items = json.loads(name[len(ARGMAX_PREFIX):])
-        return tuple(kinds[t](v) for t, v in items)
-    except (ValueError, TypeError, KeyError) as exc:
-        raise FileFormatError(f"malformed arg-max column name {name!r}") from exc
 
 
 def _one(names: Sequence[str], wanted: tuple[str, ...], role: str, path: str | None) -> str | None:
@@ -229,8 +195,7 @@ def detect_columns(
     names : sequence of str
         The file's column names.
     y_true, y_pred, weight : str, optional
-        Explicit column names (checked to exist). ``y_pred`` may also be
-        :func:`argmax_column` (predictions = the arg-max of the score columns).
+        Explicit column names (checked to exist).
     y_score : str or sequence of str, optional
         Explicit score column(s). Several columns named ``proba_<class>`` (or named by
         the classes themselves) are matched by name; others are taken in ``labels``
@@ -281,11 +246,7 @@ def detect_columns(
             f"(detected names: {', '.join(_TRUE_NAMES[:6])}, …)",
             path=path,
         )
-    argmax = y_pred is not None and y_pred.startswith(ARGMAX_PREFIX)
-    yp = None if y_pred is None or argmax else check(y_pred, "y_pred")
-    want = _argmax_labels(y_pred) if argmax and y_pred is not None else None
-    if labels is None:
-        labels = want
+    yp = None if y_pred is None else check(y_pred, "y_pred")
     score_labels: tuple[Any, ...] | None = None
     scores: tuple[str, ...] = ()
     if y_score is not None:
@@ -338,19 +299,6 @@ def detect_columns(
                 "y_pred=<column> or y_score=<column>",
                 path=path,
             )
-    if argmax and want is not None:
-        if len(scores) < 2:
-            raise FileFormatError("an arg-max prediction needs two or more score columns",
-                                  path=path)
-        if score_labels is None:
-            score_labels = want
-        elif len(want) != len(score_labels) or any(
-                not _same(a, str(b)) for a, b in zip(want, score_labels, strict=True)):
-            raise FileFormatError(
-                f"the arg-max classes {list(want)[:10]} differ from the score columns' "
-                f"{list(score_labels)[:10]}", path=path)
-        score_labels = want
-        yp = y_pred
     if w is None and weight is None:
         w = _one(names, _WEIGHT_NAMES, "weight", path) if not explicit_any else None
     used = [yt, yp, *scores]

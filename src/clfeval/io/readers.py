@@ -359,7 +359,7 @@ def _roles(columns: ColumnMap | Sequence[str]) -> tuple[list[str], set[str]]:
     """Names to read, and the subset holding labels."""
     if isinstance(columns, ColumnMap):
         labels = {columns.y_true} | ({columns.y_pred} if columns.y_pred else set())
-        return list(columns.file_names), labels
+        return list(columns.names), labels
     return [str(c) for c in columns], set()
 
 
@@ -775,29 +775,7 @@ def iter_chunks(
         it = _iter_jsonl(p, names, label_cols, chunk_rows)
     else:
         it = _iter_numpy(p, fmt, names, label_cols, chunk_rows, rows)
-    if isinstance(columns, ColumnMap) and columns.pred_from_scores:
-        return _with_argmax(it, columns)
     return it
-
-
-def _with_argmax(chunks: Iterator[Chunk], cmap: ColumnMap) -> Iterator[Chunk]:
-    """Add the virtual prediction column: the class of the highest score (first on ties,
-    as :func:`numpy.argmax` and :func:`clfeval.evaluate` choose)."""
-    assert cmap.y_pred is not None
-    assert cmap.score_labels is not None
-    classes = tuple(cmap.score_labels)
-    for ch in chunks:
-        k = len(cmap.y_score)
-        best = np.zeros(ch.n_rows, dtype=np.intp)
-        top = np.asarray(ch.columns[cmap.y_score[0]].values, dtype=np.float64)
-        for j in range(1, k):
-            s = np.asarray(ch.columns[cmap.y_score[j]].values, dtype=np.float64)
-            up = s > top
-            best[up] = j
-            top = np.where(up, s, top)
-        cols = dict(ch.columns)
-        cols[cmap.y_pred] = Column(best, classes)
-        yield Chunk(ch.path, ch.start, ch.n_rows, cols)
 
 
 def read_columns(

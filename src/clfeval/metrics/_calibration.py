@@ -153,6 +153,36 @@ def _mean(total: float, state: CalibrationCounts, normalize: bool = True) -> flo
     return total / w
 
 
+def _indicator(y_true: Any, p: FloatArray) -> npt.NDArray[np.float64] | None:
+    """A multilabel indicator ``y_true`` (N×K of 0/1, K ≥ 2) with N×K ``y_proba``, as
+    float; ``None`` for any other target."""
+    y = np.asarray(y_true)
+    if y.ndim != 2 or y.shape[1] < 2 or p.ndim != 2 or y.dtype.kind not in "biuf":
+        return None
+    if p.shape != y.shape:
+        raise InvalidInputError(f"y_true and y_prob have different shapes {y.shape} and "
+                                f"{p.shape}")
+    if not np.isin(y, (0, 1)).all():
+        return None
+    return y.astype(np.float64)
+
+
+def _flat(y_true: Any) -> Any:
+    """A column vector (N, 1) read as its N values, as scikit-learn does."""
+    y = np.asarray(y_true) if not isinstance(y_true, np.ndarray) else y_true
+    return y.ravel() if y.ndim == 2 and y.shape[1] == 1 else y_true
+
+
+def _per_sample_mean(loss: FloatArray, sample_weight: Any, normalize: bool = True) -> float:
+    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64).ravel()
+    if w is not None and w.shape != loss.shape:
+        raise InvalidInputError(f"sample_weight has {w.size} values for {loss.size} samples")
+    total = float(loss.sum() if w is None else np.dot(loss, w))
+    if not normalize:
+        return total
+    return total / float(loss.size if w is None else w.sum())
+
+
 def brier_score_loss(
     y_true: Any,
     y_proba: Any,
@@ -185,6 +215,12 @@ def brier_score_loss(
             "The 'scale_by_half' parameter of brier_score_loss must be an instance of 'bool' "
             f"or a str among {{'auto'}}. Got {scale_by_half!r} instead.")
     p, eps = _float_proba(y_proba)
+    ind = _indicator(y_true, p)
+    if ind is not None:  # multilabel: the squared errors of every label, summed per sample
+        score = _per_sample_mean(((ind - p) ** 2).sum(axis=1), sample_weight)
+        scale = p.shape[1] < 3 if scale_by_half == "auto" else bool(scale_by_half)
+        return float(score * 0.5 if scale else score)
+    y_true = _flat(y_true)
     if p.ndim == 1 or (p.ndim == 2 and p.shape[1] == 1):
         yt = _column_or_1d(y_true, "y_true")
         pv = _column_or_1d(p, "y_proba")
@@ -247,7 +283,15 @@ def log_loss(
     if y_proba is None:
         raise InvalidParameterError("log_loss needs y_proba")
     p, eps = _float_proba(y_proba)
-    state = _multiclass(y_true, p, sample_weight, labels, eps)
+    ind = _indicator(y_true, p)
+    if ind is not None:  # multilabel: -sum_k y_k log p_k per sample (p clipped, unnormalised)
+        if not np.allclose(p.sum(axis=1), 1.0, rtol=np.sqrt(np.finfo(np.float64).eps)):
+            warnings.warn("The y_prob values do not sum to one. Make sure to pass "
+                          "probabilities.", UserWarning, stacklevel=2)
+        q = np.clip(p, eps, 1.0 - eps)
+        return _per_sample_mean(-(ind * np.log(q)).sum(axis=1), sample_weight,
+                                bool(normalize))
+    state = _multiclass(_flat(y_true), p, sample_weight, labels, eps)
     return float(_mean(state.log_loss_sum(state.main_table), state, bool(normalize)))
 
 

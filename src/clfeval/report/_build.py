@@ -13,7 +13,14 @@ import numpy as np
 import numpy.typing as npt
 
 from .._serial import num
-from .._validation import as_1d_labels, as_scores, as_weights, check_choice, check_consistent_length
+from .._validation import (
+    as_1d_labels,
+    as_scores,
+    as_weights,
+    check_choice,
+    check_consistent_length,
+    check_level,
+)
 from ..core.counts import ConfusionMatrix
 from ..core.labels import resolve_pos_label, to_python
 from ..curves.cost import CostCurve, cost_analysis
@@ -340,7 +347,7 @@ def from_state(
     """
     if max_points < 2:
         raise InvalidParameterError(f"max_points must be at least 2, got {max_points}")
-    lvl = _check_level(level)
+    lvl = None if level is None else check_level(level)
     scores = state.scores
     threshold = state.threshold
     tc: ThresholdCounts | None = None
@@ -446,16 +453,6 @@ def default_threshold(values: Any) -> float:
 def _binary_labels(scores: Any) -> tuple[Any, Any]:
     i = scores.pos_index
     return (scores.labels[1 - i], scores.labels[i])
-
-
-def _check_level(level: Any) -> float | None:
-    if level is None:
-        return None
-    if isinstance(level, bool) or not isinstance(level, (int, float, np.floating)) or not (
-            0.0 < float(level) < 1.0):
-        raise InvalidParameterError(f"level must be a confidence level in (0, 1) or None, "
-                                    f"got {level!r}")
-    return float(level)
 
 
 # ------------------------------------------------------------------ metric rows

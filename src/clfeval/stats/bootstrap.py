@@ -30,6 +30,7 @@ from .._validation import (
     check_choice,
     check_consistent_length,
     check_level,
+    check_seed,
     check_zero_division,
     label_kind,
 )
@@ -63,6 +64,7 @@ NAN = float("nan")
 
 # ------------------------------------------------------------------ shared helpers
 def _rng(seed: Any) -> np.random.Generator:
+    seed = check_seed(seed)
     if isinstance(seed, np.random.Generator):
         return seed
     return np.random.default_rng(seed)
