@@ -69,6 +69,17 @@ def build_demo() -> list[Any]:
                        title="Breast cancer: four classic models "
                              "(Ch. 11 “Evaluating models”, table 11-3)"))
 
+    # --- calibration: are the probabilities honest? naive Bayes is famously over-confident --
+    probs = {
+        "naive Bayes": GaussianNB(),
+        "logistic regression": make_pipeline(StandardScaler(), LogisticRegression()),
+    }
+    fitted = {k: m.fit(xtr, ytr) for k, m in probs.items()}
+    out.append(compare(fitted, yte, X=xte, pos_label="malignant",
+                       response_method="predict_proba",
+                       title="Breast cancer: are the probabilities honest? naive Bayes against "
+                             "logistic regression (Brier score, ECE, reliability diagrams)"))
+
     # --- Ch. 11 “Evaluating models”: digits 3 vs 5 --------------------------------------------
     dg = load_digits()
     keep = np.isin(dg.target, (3, 5))
@@ -167,8 +178,11 @@ def _summary_line(item: Any) -> str:
         parts = []
         for n, r in zip(item.names, item.reports, strict=True):
             auc = next((row.value for row in r.overall if row.name == "roc_auc"), None)
+            cal = r.calibration
             parts.append(f"{n}: MCC {r.metric('mcc'):.3f}"
-                         + (f", AUC {auc:.3f}" if auc is not None else ""))
+                         + (f", AUC {auc:.3f}" if auc is not None else "")
+                         + (f", Brier {cal.brier.score:.3f}, ECE {cal.ece.ece:.3f}"
+                            if cal is not None else ""))
         return (f"{item.title}\n    " + "; ".join(parts)
                 + f"\n    best mean rank: {item.names[best]}")
     f1 = item.metric("f1") if item.confusion.n_classes == 2 else item.metric("f1_macro")
