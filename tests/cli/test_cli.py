@@ -134,7 +134,18 @@ def test_metrics_listing(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert [d["name"] for d in json.loads(out)] == [s.name for s in list_metrics()]
     code, out, _ = _run(capsys, "metrics", "--kind", "per-class")
-    assert len(out.splitlines()) == len(list_metrics(per_class=True))
+    names = [line.split()[0] for line in out.splitlines()[2:] if line[:1].strip()]
+    assert names == [s.name for s in list_metrics(per_class=True)]
+
+
+def test_metrics_listing_fits_80_columns(capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = _run(capsys, "metrics")
+    assert code == 0
+    assert max(len(line) for line in out.splitlines()) <= 80
+    words = " ".join(out.split())
+    assert "Accuracy: share of all samples classified correctly" in words  # wrapped, whole
 
 
 def test_merge_states(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -777,9 +777,13 @@ def _metrics(args: argparse.Namespace) -> int:
             kind = "per class" if s.per_class else "overall"
             out.write(f"| {s.name} | {kind} | {s.description.replace('|', '/')} |\n")
         return 0
-    for s in specs:
-        kind = "per class" if s.per_class else "overall"
-        out.write(f"{s.name:32} {kind:9}  {s.description}\n")
+    import shutil
+
+    from ..report._text import text_table
+
+    width = shutil.get_terminal_size((120, 24)).columns
+    rows = [[s.name, "per class" if s.per_class else "overall", s.description] for s in specs]
+    out.write(text_table(["metric", "kind", "definition"], rows, width=width))
     return 0
 
 
