@@ -156,3 +156,26 @@ def test_multiclass_binned_bound_contains_exact_average(seed, bits):
     for avg in ("macro", "weighted"):
         e, b = ovo_auc(exact, average=avg), ovo_auc(binned, average=avg)
         assert abs(e.value - b.value) <= b.bound + 1e-12
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 60), st.floats(0.05, 0.95))
+def test_break_even_point_is_the_r_precision(seed, n, prevalence):
+    """Tie-free scores: Zhou's break-even point is the precision among the P top-scored
+    samples (P = number of positives) — also when the top sample is a negative."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < prevalence).astype(int)
+    if y.sum() == 0:
+        y[rng.integers(n)] = 1
+    s = rng.permutation(n).astype(float)  # distinct scores
+    p = int(y.sum())
+    r_precision = y[np.argsort(-s)][:p].mean()
+    bep = PrecisionRecallCurve.from_predictions(y, s).break_even_point()
+    assert bep.value == r_precision
+    # and what a report shows is the same number
+    from clfeval import evaluate
+
+    if 0 < p < n:
+        r = evaluate(y, y_score=s, level=None)
+        assert r.pr[0].break_even is not None
+        assert r.pr[0].break_even.value == r_precision

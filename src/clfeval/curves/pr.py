@@ -159,7 +159,9 @@ class PrecisionRecallCurve(Result):
             ap, chance, P, tc.n_neg, n_points=int(thr.size),
         )
         if P > 0:
-            curve = replace(curve, break_even=curve._break_even())
+            curve = replace(curve, break_even=_break_even_of_counts(
+                np.asarray(tc.tps, dtype=np.float64), np.asarray(tc.fps, dtype=np.float64),
+                np.asarray(tc.thresholds, dtype=np.float64), float(P)))
         return curve
 
     @classmethod
@@ -245,3 +247,27 @@ class PrecisionRecallCurve(Result):
     def as_arrays(self) -> tuple[FloatArray, FloatArray, FloatArray]:
         """``(precision, recall, thresholds)`` as scikit-learn returns them."""
         return self.precision, self.recall, self.thresholds
+
+
+def _break_even_of_counts(tps: FloatArray, fps: FloatArray, thresholds: FloatArray,
+                          n_pos: float) -> BreakEvenPoint:
+    """Zhou's break-even point from the counts at each (descending) threshold.
+
+    Precision equals recall exactly where as many samples are predicted positive as there
+    are positives (``TP + FP = P``: both are ``TP / P``), so the break-even point is the
+    R-precision — the precision among the ``P`` top-scored samples. When a block of tied
+    scores straddles ``P``, the count of true positives at ``P`` is interpolated linearly
+    inside the block (the expectation under a random order of the ties).
+    """
+    k = tps + fps
+    j = int(np.searchsorted(k, n_pos * (1 - 1e-12), side="left"))
+    if j >= k.size:  # fewer predictions than positives even at the lowest threshold
+        j = k.size - 1
+    tp_prev = tps[j - 1] if j > 0 else 0.0
+    k_prev = k[j - 1] if j > 0 else 0.0
+    t_prev = thresholds[j - 1] if j > 0 else np.inf
+    if k[j] <= k_prev or abs(k[j] - n_pos) <= 1e-12 * n_pos:
+        return BreakEvenPoint(float(tps[j] / n_pos), float(thresholds[j]), float(thresholds[j]))
+    tp_at_p = tp_prev + (n_pos - k_prev) * (tps[j] - tp_prev) / (k[j] - k_prev)
+    return BreakEvenPoint(float(tp_at_p / n_pos), float(t_prev), float(thresholds[j]))
+
