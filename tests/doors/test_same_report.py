@@ -193,3 +193,21 @@ def test_json_round_trip_keeps_the_report(expected: Report) -> None:
     back = from_json(json.dumps(doc))
     assert back == expected
     assert back.state is None  # the state travels with save_state, not in the report
+
+
+def test_k_class_rows_not_summing_to_one_warn_alike(tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 3, 400)
+    ovr = rng.random((400, 3))  # one-vs-rest scores in [0, 1]: rows do not sum to 1
+    want = clfeval.evaluate(y, y_score=ovr)
+    (w,) = [w for w in want.warnings if w.code == "row_sums"]
+    off = float(np.abs(ovr.sum(1) - 1).max())
+    assert f"{off:.3g}" in w.message
+    assert want.calibration is None
+    f = tmp_path / "ovr.parquet"
+    pq.write_table(pa.table({"y_true": y, **{f"proba_{k}": ovr[:, k] for k in range(3)}}), f,
+                   row_group_size=100)
+    streamed = clfeval.evaluate_files(str(f), bins="exact")
+    assert _bare(streamed) == _bare(want)
+    probs = ovr / ovr.sum(1, keepdims=True)
+    assert not [w for w in clfeval.evaluate(y, y_score=probs).warnings if w.code == "row_sums"]

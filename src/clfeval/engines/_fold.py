@@ -137,6 +137,8 @@ class Partial:
     #: calibration state over placeholder labels ((False, True) binary; column indices
     #: K-class) while every score seen is a probability; ``None`` once one is not
     calibration: Any = None
+    #: K-class scores in [0, 1]: the largest |row sum - 1| seen (``None`` otherwise)
+    row_sum_error: float | None = None
 
     def __add__(self, other: Partial) -> Partial:
         labels = list(self.labels)
@@ -162,9 +164,12 @@ class Partial:
         cal = None
         if self.calibration is not None and other.calibration is not None:
             cal = self.calibration + other.calibration
+        rse = None
+        if self.row_sum_error is not None and other.row_sum_error is not None:
+            rse = max(self.row_sum_error, other.row_sum_error)
         return Partial(space.labels, self.declared, self.weighted, cm, tallies, scores,
                        self.n_rows + other.n_rows, self.excluded + other.excluded,
-                       self.sources + other.sources, cal)
+                       self.sources + other.sources, cal, rse)
 
     def finalize(self, spec: Spec) -> EvalState:
         """Order the labels (declared order, else sorted) and build the public state."""
@@ -203,7 +208,24 @@ class Partial:
                 cal = self.calibration.relabel(
                     [v for v in labs if v != pos_label] + [pos_label], pos_label=pos_label)
         return EvalState(confusion, scores, int(self.n_rows), int(n_used), excl,
-                         self.sources, self.declared, pos_label, spec.threshold, cal)
+                         self.sources, self.declared, pos_label, spec.threshold, cal,
+                         self.row_sum_error)
+
+
+def max_row_sum_error(p: npt.NDArray[Any]) -> float | None:
+    """For N×K scores all in [0, 1]: the largest ``|sum of a row - 1|`` (``None`` when a
+    score lies outside [0, 1]: decision values, not probabilities)."""
+    p = np.asarray(p, dtype=np.float64)
+    if p.size == 0:
+        return 0.0
+    if not (np.isfinite(p).all() and p.min() >= 0.0 and p.max() <= 1.0):
+        return None
+    return float(np.abs(p.sum(axis=1) - 1.0).max())
+
+
+def _max_row_sum_error(sofar: float, scores: list[npt.NDArray[Any]]) -> float | None:
+    e = max_row_sum_error(np.column_stack(scores))
+    return None if e is None else max(sofar, e)
 
 
 def _pad(m: npt.NDArray[Any], k: int) -> npt.NDArray[Any]:
@@ -281,6 +303,7 @@ class Folder:
         self.tallies = np.zeros((2, 2), dt) if spec.threshold is not None else None
         self.scores: Any = _empty_scores(spec, self.space) if spec.has_scores else None
         self.calibration: Any = None
+        self.row_sum_error: float | None = 0.0 if spec.multiclass_scores else None
         if spec.has_scores:
             from ..core.calibration import CalibrationCounts
 
@@ -299,7 +322,7 @@ class Folder:
                        None if self.cm is None else self.cm.copy(),
                        None if self.tallies is None else self.tallies.copy(),
                        self.scores, self.n_rows, self.excluded.copy(), tuple(self.sources),
-                       self.calibration)
+                       self.calibration, self.row_sum_error)
 
     def add_source(self, name: str) -> None:
         self.sources.append(name)
@@ -400,6 +423,8 @@ class Folder:
         if scores:
             self._fold_scores(gt, is_pos, scores, w)
             self._fold_calibration(gt, is_pos, scores, w)
+            if self.row_sum_error is not None and len(scores) > 1:
+                self.row_sum_error = _max_row_sum_error(self.row_sum_error, scores)
 
     def _fold_calibration(self, gt: npt.NDArray[np.intp] | None,
                           is_pos: npt.NDArray[np.bool_] | None, scores: list[npt.NDArray[Any]],

@@ -226,20 +226,23 @@ def fold(
 
     Two engines, chosen by ``engine="auto"``:
 
-    ``"sql"`` (hard predictions, and one binary score column in bit bins: the default
-    ``bins``, or ``bins=<bits>``)
+    ``"sql"`` (hard predictions; one binary score column in bit bins when ``bins=<bits>``
+    is given explicitly, or with ``engine="sql"``)
         Spark computes each row's score bin in SQL — the very bins of
         :class:`~clfeval.Binning` ``.from_bits`` — and counts per (truth, prediction or
         bin, side of the threshold, reason a row is invalid) with one JVM ``groupBy``;
         the driver receives only those counts. No Python worker runs. Invalid rows are
         reported by reason and count (Spark rows have no row number).
-    ``"arrow"`` (everything else: ``bins="exact"``, declared edges, K-class scores)
+    ``"arrow"`` (everything else: scores with the default bins, ``bins="exact"``,
+    declared edges, K-class scores)
         each partition is streamed as Arrow batches to a Python worker
         (``mapInArrow``) and folded into a partial state with the very code of
         :func:`clfeval.evaluate_files`; the driver collects one pickled state per
         partition and merges them. Errors name the partition and the row in it.
     The options are those of :func:`clfeval.evaluate_files`; results equal the
-    in-memory ones (integer counts bit for bit).
+    in-memory ones (integer counts bit for bit). Only the Arrow engine builds the
+    calibration state of probabilities (the SQL engine counts score bins, not the
+    probabilities' sums), which is why ``"auto"`` sends scores there by default.
 
     Spark's Python workers must run the same interpreter as the driver (set
     ``PYSPARK_PYTHON``); errors name the partition and the row inside it.
@@ -255,7 +258,11 @@ def fold(
                      threshold=threshold, on_invalid=on_invalid, bins=bins,
                      max_distinct=max_distinct, source="<spark dataframe>")
     if engine == "auto":
-        engine = "sql" if _sql_eligible(spec) else "arrow"
+        # scores: the Arrow fold also builds the calibration state (the SQL engine counts
+        # score bins only), so "auto" takes SQL for hard predictions, or for bit-binned
+        # scores when the caller asked for bins explicitly
+        engine = "sql" if _sql_eligible(spec) and (not spec.columns.y_score
+                                                   or spec.bins is not None) else "arrow"
     if engine == "sql":
         if not _sql_eligible(spec):
             raise InvalidParameterError(

@@ -130,6 +130,9 @@ class EvalState:
         The threshold that turned scores into the confusion matrix, if any.
     calibration : CalibrationCounts or None
         The calibration state, when the scores are probabilities.
+    row_sum_error : float or None
+        K-class scores in [0, 1]: the largest ``|sum of a row's scores - 1|`` seen (how far
+        the rows are from being probabilities of one class each); else ``None``.
     """
 
     confusion: ConfusionMatrix | None
@@ -142,6 +145,7 @@ class EvalState:
     pos_label: Any = None
     threshold: float | None = None
     calibration: Any = None
+    row_sum_error: float | None = None
 
     @property
     def labels(self) -> tuple[Any, ...] | None:
@@ -181,12 +185,15 @@ class EvalState:
         cal = None
         if self.calibration is not None and other.calibration is not None:
             cal = self.calibration + other.calibration
+        rse = None
+        if self.row_sum_error is not None and other.row_sum_error is not None:
+            rse = max(self.row_sum_error, other.row_sum_error)
         return EvalState(
             cm, sc, self.n_rows + other.n_rows, self.n_used + other.n_used,
             self.excluded + other.excluded, self.sources + other.sources,
             self.labels_declared,
             self.pos_label if self.pos_label is not None else other.pos_label,
-            self.threshold, cal,
+            self.threshold, cal, rse,
         )
 
     # ------------------------------------------------------------ serialise
@@ -206,6 +213,7 @@ class EvalState:
             "pos_label_type": label_types([to_python(self.pos_label)])[0],
             "threshold": self.threshold,
             "calibration": None if self.calibration is None else self.calibration.to_dict(),
+            "row_sum_error": self.row_sum_error,
         }
 
     @classmethod
@@ -229,6 +237,7 @@ class EvalState:
                 cm, sc, int(data["n_rows"]), int(data["n_used"]),
                 Exclusions.from_dict(data["excluded"]), tuple(map(str, data["sources"])),
                 bool(data["labels_declared"]), pl, None if thr is None else float(thr), cal,
+                None if data.get("row_sum_error") is None else float(data["row_sum_error"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, IncompatibleStateError):
@@ -451,6 +460,7 @@ def check_state_dict(data: Any) -> None:
         raise IncompatibleStateError(f"malformed {SCHEMA} state: sources must be text")
     state_field(data, "labels_declared", bool, SCHEMA)
     optional_finite(data, "threshold", SCHEMA)
+    optional_finite(data, "row_sum_error", SCHEMA)
     pl = data.get("pos_label")
     if pl is not None:
         restore_labels([pl], [state_field(data, "pos_label_type", str, SCHEMA)])

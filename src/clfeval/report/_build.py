@@ -58,6 +58,8 @@ SWEEP_OPTIMA = ("f1", "mcc", "accuracy", "balanced_accuracy", "informedness")
 PER_CLASS_INTERVALS = ("tpr", "tnr", "ppv", "npv")
 #: lines of the cost curve kept for display
 COST_CURVE_LINES = 60
+#: K-class score rows further than this from summing to 1 get a warning
+ROW_SUM_TOLERANCE = 0.01
 #: imbalance warning when the smallest present class is below this share of the largest
 IMBALANCE_RATIO = 0.1
 #: metrics that get a bootstrap interval (name, average) — the headline non-proportions
@@ -256,8 +258,13 @@ def evaluate(
             cal = CalibrationCounts.from_predictions(
                 yt, s, labels=labs, pos_label=None if sc.is_multiclass else sc.pos_label,
                 sample_weight=w)
+    rse = None
+    if s is not None and s.ndim == 2:
+        from ..engines._fold import max_row_sum_error
+
+        rse = max_row_sum_error(s)
     state = EvalState(cm, sc, n, n, pos_label=None if sc is None or sc.is_multiclass
-                      else sc.pos_label, threshold=thr_used, calibration=cal)
+                      else sc.pos_label, threshold=thr_used, calibration=cal, row_sum_error=rse)
     return from_state(state, cost_matrix=cost_matrix, level=level, title=title, source=source,
                       max_points=max_points)
 
@@ -668,6 +675,14 @@ def _warnings(cm: ConfusionMatrix, pc: PerClassTable, overall: tuple[MetricRow, 
                 f"at threshold {state.threshold:g} every row is predicted {everything}: are "
                 "the scores on another scale (e.g. 0–100, or decision values where 0.5 was "
                 "assumed)? Give the threshold explicitly", 0))
+    rse = getattr(state, "row_sum_error", None)
+    if rse is not None and rse > ROW_SUM_TOLERANCE:
+        out.append(ReportWarning(
+            "row_sums",
+            f"the K-class scores are in [0, 1] but their rows do not sum to 1 (off by up to "
+            f"{rse:.3g}): they are not probabilities of one class each (one-vs-rest scores, "
+            "or a wrong column?). Rankings and AUCs are unaffected; calibration is left out",
+            1))
     present = support > 0
     if present.sum() >= 2:
         lo, hi = int(np.argmin(np.where(present, support, np.inf))), int(np.argmax(support))
