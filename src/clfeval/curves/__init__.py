@@ -7,7 +7,6 @@ from __future__ import annotations
 from .api import break_even_point, cost_curve, roc_auc
 from .cost import CostCurve, cost_sensitive_error, expected_cost
 from .multiclass import (
-    MulticlassAuc,
     average_precision_multiclass,
     ovo_auc,
     ovr_auc,
@@ -22,7 +21,6 @@ __all__ = [
     "AucResult",
     "BreakEvenPoint",
     "CostCurve",
-    "MulticlassAuc",
     "PrecisionRecallCurve",
     "RocCurve",
     "RocHull",

@@ -4,7 +4,6 @@ class, macro / weighted / micro averaged AUC and AP, and one-vs-one AUC (Hand & 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -15,53 +14,12 @@ from ..core.divide import divide, fill_undefined
 from ..core.scores import ScoreCounts, _merge
 from ..exceptions import InvalidParameterError
 from .pr import PrecisionRecallCurve
-from .roc import RocCurve
+from .roc import AucResult, RocCurve
 from .thresholds import ThresholdCounts, threshold_counts
 
-__all__ = ["MulticlassAuc", "average_precision_multiclass", "ovo_auc", "ovr_auc", "ovr_curves"]
+__all__ = ["average_precision_multiclass", "ovo_auc", "ovr_auc", "ovr_curves"]
 
 FloatArray = npt.NDArray[np.float64]
-
-
-@dataclass(frozen=True)
-class MulticlassAuc:
-    """Per-class (or per-pair) areas and their average.
-
-    Attributes
-    ----------
-    labels : tuple
-        The classes (one-vs-rest) or the class pairs (one-vs-one).
-    per_class : ndarray
-        Area of each class / pair (NaN where undefined).
-    weights : ndarray
-        Averaging weights (class support, or pair support for one-vs-one).
-    value : float
-        The requested average.
-    average : str
-        ``"macro"``, ``"weighted"`` or ``"micro"``.
-    bound : float
-        For AUCs of a binned state: the certified bound on ``|exact - value|`` (the same
-        average of the per-class bounds ``sum_b p_b n_b / (2 P N)``); 0 when exact or
-        for average precision.
-    """
-
-    labels: tuple[Any, ...]
-    per_class: FloatArray
-    weights: FloatArray
-    value: float
-    average: str
-    bound: float = 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict (NaN as ``None``)."""
-        return {
-            "labels": [list(x) if isinstance(x, tuple) else x for x in self.labels],
-            "per_class": [None if np.isnan(v) else float(v) for v in self.per_class],
-            "weights": self.weights.tolist(),
-            "value": None if np.isnan(self.value) else self.value,
-            "average": self.average,
-            "bound": self.bound,
-        }
 
 
 def _require_multiclass(state: ScoreCounts) -> None:
@@ -90,7 +48,7 @@ def _average(vals: FloatArray, weights: FloatArray, average: str, zero_division:
 
 def ovr_auc(
     state: ScoreCounts, *, average: str | None = "macro", zero_division: Any = "warn"
-) -> MulticlassAuc:
+) -> AucResult:
     """One-vs-rest ROC AUC of every class and their average.
 
     Examples
@@ -124,12 +82,13 @@ def ovr_auc(
         value = _average(per, support, average, zero_division, "average AUC")
         if state.is_binned:
             bound = _average(np.where(undefined, np.nan, bounds), support, average, 0.0, "")
-    return MulticlassAuc(state.labels, per, support, value, str(average), bound)
+    return AucResult(value, bound, state.is_binned, str(average), tuple(state.labels), per,
+                     support)
 
 
 def ovo_auc(
     state: ScoreCounts, *, average: str = "macro", zero_division: Any = "warn"
-) -> MulticlassAuc:
+) -> AucResult:
     """One-vs-one AUC (Hand & Till 2001): for each pair, the mean of AUC(j | k) on
     column j and AUC(k | j) on column k; averaged over pairs uniformly (``"macro"``)
     or weighted by the pair's support (``"weighted"``), as scikit-learn's
@@ -167,12 +126,12 @@ def ovo_auc(
     if state.is_binned:
         bound = _average(np.where(undefined, np.nan, bounds), wts, average, 0.0, "")
     labels = tuple((state.labels[i], state.labels[j]) for i, j in pairs)
-    return MulticlassAuc(labels, per, wts, value, average, bound)
+    return AucResult(value, bound, state.is_binned, average, tuple(labels), per, wts)
 
 
 def average_precision_multiclass(
     state: ScoreCounts, *, average: str | None = "macro", zero_division: Any = "warn"
-) -> MulticlassAuc:
+) -> AucResult:
     """One-vs-rest average precision of every class and their average.
 
     Examples
@@ -204,7 +163,8 @@ def average_precision_multiclass(
         value = float("nan")
     else:
         value = _average(per, support, average, zero_division, "average AP")
-    return MulticlassAuc(state.labels, per, support, value, str(average))
+    return AucResult(value, 0.0, state.is_binned, str(average), tuple(state.labels), per,
+                     support)
 
 
 def ovr_curves(

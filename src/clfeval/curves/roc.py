@@ -8,7 +8,7 @@ as one half, so ``AUC = 1 - rank loss = U / (m+ m-)`` (Mann–Whitney).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -35,22 +35,38 @@ FloatArray = npt.NDArray[np.float64]
 
 @dataclass(frozen=True, eq=False)
 class AucResult(Result):
-    """An AUC with the certified bound of a binned state.
+    """An area under a curve — the one result type of every AUC (binary, one-vs-rest,
+    one-vs-one) and of multiclass average precision — with the certified bound of a
+    binned state.
 
     Attributes
     ----------
     value : float
-        Trapezoid AUC (ties, including pairs within one bin, count one half).
+        The area (binary), or the requested average (multiclass). Trapezoid AUC: ties,
+        including pairs within one bin, count one half.
     bound : float
         ``sum_b p_b n_b / (2 P N)``; the exact AUC lies in ``[value - bound, value + bound]``
-        (0 for an exact state).
+        (0 for an exact state or for average precision).
     binned : bool
         Whether the state was binned.
+    average : str or None
+        Multiclass: ``"macro"``, ``"weighted"``, ``"micro"`` or ``"None"``; ``None`` for a
+        binary area.
+    labels : tuple
+        Multiclass: the classes (one-vs-rest) or the class pairs (one-vs-one).
+    per_class : ndarray
+        Multiclass: the area of each class / pair (NaN where undefined).
+    weights : ndarray
+        Multiclass: the averaging weights (class support, or pair support).
     """
 
     value: float
-    bound: float
-    binned: bool
+    bound: float = 0.0
+    binned: bool = False
+    average: str | None = None
+    labels: tuple[Any, ...] = ()
+    per_class: FloatArray = field(default_factory=lambda: np.empty(0))
+    weights: FloatArray = field(default_factory=lambda: np.empty(0))
 
     @property
     def lower(self) -> float:
