@@ -66,7 +66,7 @@ __all__ = ["Binning", "ScoreBinningWarning", "ScoreCounts"]
 
 SCHEMA = "clfeval.ScoreCounts"
 SCHEMA_VERSION = 1
-DEFAULT_MAX_DISTINCT = 1 << 25
+DEFAULT_MAX_DISTINCT = 1 << 20  # the one default: about 24 MiB of exact table per column
 DEFAULT_CONVERT_BITS = 24
 
 Array = npt.NDArray[Any]

@@ -32,7 +32,8 @@ Clusters: the same code, scaled out
 
 from __future__ import annotations
 
-from .local import DEFAULT_MAX_DISTINCT, Progress, TerminalProgress, expand_paths, fold_files
+from ..core.scores import DEFAULT_MAX_DISTINCT
+from .local import Progress, TerminalProgress, expand_paths, fold_files
 from .state import EvalState, Exclusions, load_state, merge_states, save_state
 
 __all__ = [

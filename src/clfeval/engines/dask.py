@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..exceptions import MissingDependencyError
 from ._fold import Folder, Partial, Spec
 from ._frames import make_spec, pandas_chunk
@@ -43,7 +44,7 @@ def fold(
     threshold: float | None = None,
     on_invalid: str = "raise",
     bins: Any = None,
-    max_distinct: int | None = 1 << 20,
+    max_distinct: int | None = DEFAULT_MAX_DISTINCT,
     split_every: int = 8,
     **compute_kwargs: Any,
 ) -> EvalState:

@@ -21,6 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..exceptions import FileFormatError, InvalidParameterError
 from ..io.columns import detect_columns
 from ..io.readers import (
@@ -35,8 +36,6 @@ from ..io.readers import (
 )
 from ._fold import Folder, Partial, Spec
 from .state import EvalState
-
-DEFAULT_MAX_DISTINCT = 1 << 20
 
 __all__ = ["Progress", "TerminalProgress", "expand_paths", "fold_files"]
 

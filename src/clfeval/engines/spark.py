@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..exceptions import InvalidInputError, InvalidParameterError, MissingDependencyError
 from ..io.readers import _table_chunk
 from ._fold import Folder, Partial, Spec, bit_bins
@@ -219,7 +220,7 @@ def fold(
     threshold: float | None = None,
     on_invalid: str = "raise",
     bins: Any = None,
-    max_distinct: int | None = 1 << 20,
+    max_distinct: int | None = DEFAULT_MAX_DISTINCT,
     engine: str = "auto",
 ) -> EvalState:
     """Evaluate a Spark DataFrame of predictions without collecting its rows.

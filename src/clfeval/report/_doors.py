@@ -12,7 +12,8 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ..engines.local import DEFAULT_MAX_DISTINCT, Progress, fold_files
+from ..core.scores import DEFAULT_MAX_DISTINCT
+from ..engines.local import Progress, fold_files
 from ..io.readers import DEFAULT_CHUNK_ROWS
 from ._build import from_state
 from ._model import Report
