@@ -9,20 +9,9 @@ Prints best-of-r wall times, the ratio to scikit-learn's ``roc_auc_score`` and t
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
-
-
-def best(f: Callable[[], Any], repeat: int) -> float:
-    t = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        f()
-        t = min(t, time.perf_counter() - t0)
-    return t
+from _timing import best
 
 
 def main() -> None:

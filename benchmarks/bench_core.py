@@ -14,21 +14,10 @@ on the concatenated labels.
 from __future__ import annotations
 
 import argparse
-import time
 import warnings
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
-
-
-def best(f: Callable[[], Any], repeat: int) -> float:
-    t = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        f()
-        t = min(t, time.perf_counter() - t0)
-    return t
+from _timing import best
 
 
 def main() -> None:

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from _timing import best as _best
 
 import clfeval
 from clfeval import PrecisionRecallCurve, RocCurve, ScoreCounts
@@ -30,14 +31,8 @@ from clfeval.curves import threshold_counts
 
 
 def best(fn: Callable[[], Any], repeat: int = 3) -> float:
-    """Best wall time of ``repeat`` calls (the first call warms memory up)."""
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+    """Best wall time of ``repeat`` calls after one warm-up call."""
+    return _best(fn, repeat, warmup=True)
 
 
 def data(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

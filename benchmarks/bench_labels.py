@@ -12,20 +12,10 @@ cell codes (``t * K + p`` with codes 0..K-1): what any counting must at least do
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-
-
-def best(f: Callable[[], Any], repeat: int) -> float:
-    t = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        f()
-        t = min(t, time.perf_counter() - t0)
-    return t
+from _timing import best
 
 
 def cases(n: int, rng: np.random.Generator) -> dict[str, tuple[Any, Any, Any, Any, int]]:

@@ -19,24 +19,19 @@ Times are the best of a few repeats; ratio = scikit-learn time / clfeval time.
 from __future__ import annotations
 
 import argparse
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from _timing import best as _best
 
 import clfeval
 from clfeval.report import to_html, to_json, to_text
 
 
 def best(fn: Callable[[], Any], repeat: int = 3) -> float:
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+    """Best wall time of ``repeat`` calls after one warm-up call."""
+    return _best(fn, repeat, warmup=True)
 
 
 def sklearn_equivalent(y: Any, s: Any) -> None:

@@ -9,11 +9,9 @@ Prints one row per operation: clfeval's time, the comparison's time and their ra
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
+from _timing import best
 
 from clfeval import ConfusionMatrix
 from clfeval.stats import (
@@ -24,16 +22,6 @@ from clfeval.stats import (
     delong_test,
     proportion_interval,
 )
-
-
-def best(fn: Callable[[], Any], repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
-
 
 ROWS: list[tuple[str, float, str, float]] = []
 
