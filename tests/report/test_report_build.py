@@ -350,3 +350,21 @@ def test_auc_interval_is_delong_as_proc() -> None:
     # weighted scores: no DeLong interval (it is defined for unweighted samples)
     rw = clfeval.evaluate(y, y_score=s, sample_weight=np.full(len(y), 2.0))
     assert rw.row("roc_auc").interval is None
+
+
+def test_metric_lookup_by_name_and_average_with_close_names() -> None:
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 3, 120)
+    p = rng.dirichlet(np.ones(3), 120)
+    r = clfeval.evaluate(y, y_score=p)
+    cm = clfeval.ConfusionMatrix.from_predictions(y, np.argmax(p, axis=1))
+    # like ConfusionMatrix.metric: a registered name (or alias) and an average
+    assert r.metric("f1", average="macro") == pytest.approx(cm.metric("f1", average="macro"))
+    assert r.metric("precision", average="weighted") == pytest.approx(
+        cm.metric("ppv", average="weighted"))
+    assert r.metric("f1") == r.metric("f1_macro")  # multiclass default: macro
+    # an unknown name is a typed error that names the close ones
+    with pytest.raises(InvalidParameterError, match="roc_auc_macro"):
+        r.metric("roc_auc")
+    with pytest.raises(InvalidParameterError, match="no metric 'accuracyy'.*accuracy"):
+        r.metric("accuracyy")
