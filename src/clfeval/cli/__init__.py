@@ -343,7 +343,6 @@ def _is_regular_or_new(path: str) -> bool:
 
 def _render(obj: Any, fmt: str, args: argparse.Namespace) -> str:
     from .. import report as rp
-    from ..io.safe import escape_bidi
 
     full = bool(getattr(args, "full", False))
     if fmt == "json":
@@ -351,16 +350,16 @@ def _render(obj: Any, fmt: str, args: argparse.Namespace) -> str:
     if fmt == "html":
         return rp.to_html(obj)
     if fmt == "markdown":
-        return escape_bidi(rp.to_markdown(obj, full=full))
+        return rp.to_markdown(obj, full=full)
     if fmt == "csv":
-        return escape_bidi(rp.to_csv(obj))
+        return rp.to_csv(obj)
     color = {"auto": None, "always": True, "never": False}[getattr(args, "color", "auto")]
     if args.output and args.output != "-":
         color = color is True
     import shutil
 
     width = shutil.get_terminal_size((120, 24)).columns
-    return escape_bidi(rp.to_text(obj, color=color, full=full, width=max(width, 80)))
+    return rp.to_text(obj, color=color, full=full, width=max(width, 80))
 
 
 def _emit(text: str, args: argparse.Namespace) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-__all__ = ["visible"]
+from ..io.safe import BIDI_CONTROLS
 
-_BIDI_CONTROLS = frozenset({"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
+__all__ = ["visible"]
 
 
 def visible(text: Any) -> str:
@@ -25,8 +25,7 @@ def visible(text: Any) -> str:
     out = []
     for ch in str(text):
         cat = unicodedata.category(ch)
-        if cat in ("Cc", "Zl", "Zp") or (
-                cat == "Cf" and unicodedata.bidirectional(ch) in _BIDI_CONTROLS):
+        if cat in ("Cc", "Zl", "Zp") or ch in BIDI_CONTROLS:
             code = ord(ch)
             out.append(f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}")
         else:

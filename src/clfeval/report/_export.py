@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from ..exceptions import InvalidInputError
+from ..io.safe import safe_cell
 from ._blocks import blocks
 from ._model import COMPARISON_SCHEMA, Comparison, Report
 
@@ -42,30 +43,6 @@ def from_json(text: str | bytes) -> Any:
     if isinstance(d, dict) and d.get("schema") == DATASETS_SCHEMA:
         return DatasetComparison.from_dict(d)
     return Report.from_dict(d)
-
-
-_DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def safe_cell(s: str) -> str:
-    """Neutralise spreadsheet formula injection: prefix risky cells with a quote.
-
-    Numbers (``-0.5``) are left alone so the CSV stays numeric.
-
-    Examples
-    --------
-    >>> safe_cell("=cmd|' /C calc'!A0")
-    "'=cmd|' /C calc'!A0"
-    >>> safe_cell("-0.25")
-    '-0.25'
-    """
-    if s.startswith(_DANGEROUS):
-        try:
-            float(s)
-            return s
-        except ValueError:
-            return "'" + s
-    return s
 
 
 def to_csv(obj: Any, *, full: bool = True) -> str:
