@@ -138,7 +138,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     Examples
     --------
     >>> main(["metrics", "--kind", "overall"]) == 0  # doctest: +ELLIPSIS
-    accuracy ...
+    metric ... kind ... definition
+    ...
+    accuracy ... overall  Accuracy: ...
     True
     """
     parser = _build_parser()
