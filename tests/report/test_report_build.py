@@ -368,3 +368,22 @@ def test_metric_lookup_by_name_and_average_with_close_names() -> None:
         r.metric("roc_auc")
     with pytest.raises(InvalidParameterError, match="no metric 'accuracyy'.*accuracy"):
         r.metric("accuracyy")
+
+
+def test_many_classes_leave_the_bootstrap_out_and_say_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from clfeval.report import _build
+
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 30, 3000)
+    p = np.where(rng.random(3000) < 0.6, y, rng.integers(0, 30, 3000))
+    r = clfeval.evaluate(y, p)
+    assert r.row("f1_macro").interval is not None  # within the budget: bootstrapped
+    assert "no_bootstrap" not in {w.code for w in r.warnings}
+    # a budget smaller than 1000 tables of 30×30 counts: left out, and the report says why
+    monkeypatch.setattr(_build, "BOOTSTRAP_BUDGET", 1000 * 30 * 30 * 8 - 1)
+    small = clfeval.evaluate(y, p)
+    assert small.row("f1_macro").interval is None
+    assert small.row("accuracy").interval is not None  # Wilson intervals remain
+    (w,) = [w for w in small.warnings if w.code == "no_bootstrap"]
+    assert "30 classes" in w.message
+    assert small.confusion == r.confusion

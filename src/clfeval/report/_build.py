@@ -68,6 +68,14 @@ BOOTSTRAP_MULTI = (("f1", "macro"), ("f1", "weighted"), ("mcc", None), ("cohen_k
                    ("balanced_accuracy", None), ("ppv", "macro"), ("tpr", "macro"))
 N_RESAMPLES = 1000
 SEED = 20240601
+#: the count bootstrap holds N_RESAMPLES K×K tables at once; above this many bytes a report
+#: leaves the bootstrap intervals out (memory bounded whatever K) and says so
+BOOTSTRAP_BUDGET = 512 << 20
+
+
+def bootstrap_fits(k: int) -> bool:
+    """Whether a report's count bootstrap of a K-class matrix stays within the budget."""
+    return N_RESAMPLES * k * k * 8 <= BOOTSTRAP_BUDGET
 
 
 def _is_estimator(obj: Any) -> bool:
@@ -526,8 +534,8 @@ class _IntervalPolicy:
         cm, level = self.cm, self.level
         assert level is not None
         integer = not cm.is_weighted or bool(np.all(cm.counts == np.round(cm.counts)))
-        if not integer or cm.total == 0:
-            return  # a weighted matrix cannot be resampled without its rows
+        if not integer or cm.total == 0 or not bootstrap_fits(cm.n_classes):
+            return  # weighted counts cannot be resampled; too many classes: see the warning
         plan: list[tuple[str | None, list[str]]] = []
         if cm.n_classes == 2 and cm.pos_label is not None:
             plan.append(("auto", list(BOOTSTRAP_BINARY)))
@@ -675,6 +683,15 @@ def _warnings(cm: ConfusionMatrix, pc: PerClassTable, overall: tuple[MetricRow, 
                 f"at threshold {state.threshold:g} every row is predicted {everything}: are "
                 "the scores on another scale (e.g. 0–100, or decision values where 0.5 was "
                 "assumed)? Give the threshold explicitly", 0))
+    if not bootstrap_fits(cm.n_classes) and any(r.interval is None and r.metric in (
+            "f1", "mcc", "cohen_kappa", "balanced_accuracy") for r in overall):
+        per = N_RESAMPLES * cm.n_classes ** 2 * 8 / 2**30
+        out.append(ReportWarning(
+            "no_bootstrap",
+            f"{cm.n_classes} classes: the count bootstrap would hold {N_RESAMPLES} tables of "
+            f"{cm.n_classes}×{cm.n_classes} counts ({per:.1f} GiB), so F1, MCC, kappa and "
+            "balanced accuracy have no interval here (Wilson intervals of the proportions "
+            "remain); clfeval.stats.bootstrap_interval computes one on request", 3))
     rse = getattr(state, "row_sum_error", None)
     if rse is not None and rse > ROW_SUM_TOLERANCE:
         out.append(ReportWarning(
