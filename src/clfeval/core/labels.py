@@ -381,22 +381,20 @@ def group_codes(by: Any, n: int, name: str = "by") -> tuple[npt.NDArray[np.intp]
     if not columns:
         raise InvalidParameterError(f"{name} names no grouping")
     codes = np.zeros(n, dtype=np.intp)
-    uniques = []
-    for col_name, col in columns:
+    keys: list[tuple[Any, ...]] = [()]
+    for i, (col_name, col) in enumerate(columns):
         arr = as_1d_labels(col, col_name)
         if len(arr) != n:
             raise InvalidInputError(f"{col_name} has {len(arr)} values for {n} samples")
         u, inv = np.unique(arr, return_inverse=True)
-        codes = codes * len(u) + inv.reshape(-1)
-        uniques.append([to_python(v) for v in u])
+        values = [to_python(v) for v in u]
+        if i == 0:
+            codes, keys = inv.reshape(-1).astype(np.intp), [(v,) for v in values]
+            continue
+        # the combinations that occur, renumbered at each step (no overflow, no empty slices)
+        present, codes = np.unique(codes * len(u) + inv.reshape(-1), return_inverse=True)
+        keys = [keys[c // len(u)] + (values[c % len(u)],) for c in present.tolist()]
+        codes = codes.reshape(-1).astype(np.intp)
     if not several:
-        return codes, tuple(uniques[0])
-    present, codes = np.unique(codes, return_inverse=True)
-    keys = []
-    for c in present.tolist():
-        key = []
-        for u in reversed(uniques):
-            c, r = divmod(c, len(u))
-            key.append(u[r])
-        keys.append(tuple(reversed(key)))
-    return codes.reshape(-1).astype(np.intp), tuple(keys)
+        return codes, tuple(k[0] for k in keys)
+    return codes, tuple(keys)

@@ -43,8 +43,8 @@ from .bootstrap import (
     bootstrap_test,
 )
 from .coverage import CoverageResult, interval_coverage
-from .disparity import Disparity, DisparityRow, disparity
 from .delong import DeLongCovariance, delong_covariance, delong_interval, delong_test
+from .disparity import Disparity, DisparityRow, disparity
 from .intervals import (
     PROPORTION_METHODS,
     AccuracyTest,
