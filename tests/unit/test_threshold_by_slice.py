@@ -77,9 +77,10 @@ def test_intersections_of_two_groupings() -> None:
     y, s, g, _ = _data(9, 400, False)
     d = np.where(np.arange(400) % 2 == 0, "phone", "desktop")
     per = choose_threshold(y, s, rule="youden", by={"region": g, "device": d})
-    assert per.slices[0] == "x, desktop" and len(per.slices) == 6
+    assert per.slices[0] == "region=x, device=desktop" and len(per.slices) == 6
+    assert choose_threshold(y, s, rule="youden", by=[g, d]).slices[0] == "x, desktop"
     m = (g == "y") & (d == "phone")
-    i = per.slices.index("y, phone")
+    i = per.slices.index("region=y, device=phone")
     assert per.choices[i] == choose_threshold(y[m], s[m], rule="youden")
     assert per.n[i] == m.sum()
 
