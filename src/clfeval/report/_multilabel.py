@@ -213,6 +213,8 @@ def multilabel_report(state: Any, *, cost_matrix: Any = None, level: float | Non
     labs = tuple(ml.labels)
     k = len(labs)
     tp, fp, fn, tn = c.tp, c.fp, c.fn, c.tn
+    if c.is_weighted:  # tn is total - tp - fp - fn: float sums leave ±1e-16 for zero
+        tn = np.where(np.abs(tn) <= 1e-12 * max(float(c.total), 1.0), 0.0, tn)
     per_label = _stack(tp, fn, fp, tn)
     pooled_counts = np.array([[tn.sum(), fp.sum()], [fn.sum(), tp.sum()]])
     cm = ConfusionMatrix(pooled_counts, (0, 1))
