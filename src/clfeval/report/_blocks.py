@@ -105,6 +105,10 @@ def _interval(r: Report, name: str) -> str:
 
 def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Block]:
     """Blocks of one report."""
+    if r.multilabel is not None:
+        from ._multilabel_render import multilabel_blocks
+
+        return multilabel_blocks(r, full=full, level=level)
     h1, h2 = ("h1", "h2") if level == 1 else ("h2", "h2")
     out = [Block(h1, heading("report", r.title))]
     cm = r.confusion

@@ -243,6 +243,10 @@ def _svg_id(svg: str, elem_id: str) -> str:
 
 def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2",
                  show_title: bool = True) -> str:
+    if r.multilabel is not None:
+        from ._multilabel_render import multilabel_html
+
+        return multilabel_html(r, p, full=full, heading=heading, show_title=show_title)
     bl = {b.key: b for b in blocks(r, full=full) if b.kind == "table"}
     cm = r.confusion
     out = [f'<section id="{p}">' + (f"<{heading}>{escape(r.title or 'Report')}</{heading}>"
