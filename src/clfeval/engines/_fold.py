@@ -28,7 +28,7 @@ from ..io.columns import ColumnMap
 from ..io.readers import Chunk, Column
 from .state import REASONS, EvalState, Exclusions
 
-__all__ = ["Folder", "Partial", "Spec", "make_folder"]
+__all__ = ["Folder", "Partial", "Spec"]
 
 _REASON_ORDER = tuple(REASONS)
 _DIRECT_RANGE = 1 << 16
@@ -210,16 +210,6 @@ class Partial:
         return EvalState(confusion, scores, int(self.n_rows), int(n_used), excl,
                          self.sources, self.declared, pos_label, spec.threshold, cal,
                          self.row_sum_error)
-
-
-def make_folder(spec: Any) -> Any:
-    """The folder for ``spec``: a :class:`Folder`, or the multilabel folder for a
-    multilabel spec (one 0/1 column per label; see :mod:`clfeval.engines._multilabel`)."""
-    from ._multilabel import MultilabelFolder, MultilabelSpec
-
-    if isinstance(spec, MultilabelSpec):
-        return MultilabelFolder(spec)
-    return Folder(spec)
 
 
 def max_row_sum_error(p: npt.NDArray[Any]) -> float | None:

@@ -10,8 +10,9 @@ from typing import Any
 
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..exceptions import MissingDependencyError
-from ._fold import Partial, make_folder
+from ._fold import Partial
 from ._frames import make_spec, pandas_chunk
+from ._multilabel import make_folder
 from .state import EvalState
 
 __all__ = ["fold"]

@@ -34,8 +34,13 @@ from ..io.readers import (
     numpy_rows,
     parquet_row_groups,
 )
-from ._fold import Spec, make_folder
-from ._multilabel import detect_multilabel, is_multilabel_columns, multilabel_spec
+from ._fold import Spec
+from ._multilabel import (
+    detect_multilabel,
+    is_multilabel_columns,
+    make_folder,
+    multilabel_spec,
+)
 from .state import EvalState
 
 __all__ = ["Progress", "TerminalProgress", "expand_paths", "fold_files"]

@@ -248,7 +248,7 @@ class EvalState:
                 cal = CalibrationCounts.from_dict(cal)
             ml = data.get("multilabel")
             if ml is not None:
-                from ._multilabel import MultilabelState
+                from ._mlstate import MultilabelState
 
                 ml = MultilabelState.from_dict(ml)
             return cls(
@@ -503,7 +503,7 @@ def check_state_dict(data: Any) -> None:
     mld = state_field(data, "multilabel", dict, SCHEMA, optional=True) \
         if "multilabel" in data else None
     if mld is not None:
-        from ._multilabel import MultilabelState
+        from ._mlstate import MultilabelState
 
         ml = MultilabelState.from_dict(mld)
         if ml.counts.n_samples != n_used:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core.multilabel_scores import label_ranking_per_sample
+from ..core.multilabel_scores import label_coverage, label_ranking_per_sample
 from ..exceptions import InvalidInputError, InvalidParameterError, undefined_metric_warning
 from ._targets import (
     as_array,
@@ -67,8 +67,7 @@ def coverage_error(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> f
     2.5
     """
     t, s, w = _ranking_inputs(y_true, y_score, sample_weight)
-    coverage, _, _ = label_ranking_per_sample(t, s)
-    return float(np.average(coverage, weights=w))
+    return float(np.average(label_coverage(t, s), weights=w))
 
 
 def label_ranking_average_precision_score(y_true: Any, y_score: Any, *,

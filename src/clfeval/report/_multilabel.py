@@ -186,7 +186,7 @@ def evaluate_multilabel(
         raise InvalidParameterError("labels= repeats a label")
     counts = MultilabelCounts.from_indicators(t, p, sample_weight)
     scores = None if s is None else MultilabelScores.from_scores(t, s, sample_weight)
-    from ..engines._multilabel import MultilabelState
+    from ..engines._mlstate import MultilabelState
     from ..engines.state import EvalState
 
     state = EvalState(None, None, n, n, labels_declared=True, threshold=thr,

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._blocks import Block, fmt, fmt_count, heading, samples_phrase
+from ._blocks import KIND_BLOCKS, Block, blocks, fmt, fmt_count, heading, samples_phrase
+from ._html import KIND_HTML, _pr_chart, _roc_chart, _rows, _svg_id, _table_html, escape
 from ._model import Report
+from ._multilabel import MULTILABEL_HEADLINE
+from ._svg import heatmap
 
 __all__ = ["multilabel_blocks", "multilabel_html"]
 
@@ -45,8 +48,6 @@ def facts(r: Report) -> str:
 
 def headline_rows(r: Report) -> list[Any]:
     """The headline rows present (in :data:`MULTILABEL_HEADLINE` order)."""
-    from ._multilabel import MULTILABEL_HEADLINE
-
     have = {row.name: row for row in r.overall}
     return [have[n] for n in MULTILABEL_HEADLINE if n in have]
 
@@ -120,10 +121,6 @@ def multilabel_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[
 def multilabel_html(r: Report, p: str, *, full: bool, heading: str = "h2",
                     show_title: bool = True) -> str:
     """The HTML section of a multilabel report (the page's CSS; no threshold control)."""
-    from ._blocks import blocks
-    from ._html import _pr_chart, _roc_chart, _rows, _svg_id, _table_html, escape
-    from ._svg import heatmap
-
     assert r.multilabel is not None
     bl = {b.key: b for b in blocks(r, full=full) if b.kind == "table"}
     out = [f'<section id="{p}">' + (f"<{heading}>{escape(r.title or 'Report')}</{heading}>"
@@ -168,3 +165,7 @@ def multilabel_html(r: Report, p: str, *, full: bool, heading: str = "h2",
                    + _table_html(bl["all_per_class"]) + "</details>")
     out.append("</section>")
     return "".join(out)
+
+
+KIND_BLOCKS["multilabel"] = multilabel_blocks
+KIND_HTML["multilabel"] = multilabel_html
