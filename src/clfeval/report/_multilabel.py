@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._serial import num
-from .._validation import check_level
+from .._validation import check_choice, check_level
 from ..core.counts import ConfusionMatrix
 from ..core.labels import to_python
 from ..core.multilabel import MultilabelCounts
@@ -86,10 +86,8 @@ def _estimator_outputs(est: Any, X: Any, response_method: str) -> tuple[Any, Any
     the column of class 1 is taken (a label whose estimator saw only one class scores 1.0
     or 0.0 from its single column).
     """
-    if response_method not in ("auto", "predict_proba", "decision_function", "predict"):
-        raise InvalidParameterError(
-            "response_method must be one of 'auto', 'predict_proba', 'decision_function', "
-            f"'predict', got {response_method!r}")
+    check_choice("response_method", response_method,
+                 ("auto", "predict_proba", "decision_function", "predict"))
     y_pred = np.asarray(est.predict(X))
     methods = {"auto": ("predict_proba", "decision_function"),
                "predict_proba": ("predict_proba",),

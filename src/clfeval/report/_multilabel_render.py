@@ -134,7 +134,7 @@ def multilabel_html(r: Report, p: str, *, full: bool, heading: str = "h2",
     out.append('<div class="row">')
     out.append('<div class="card">' + heatmap(
         counts, [[fmt_count(x) for x in row] for row in counts], ["absent", "present"],
-        title="Every (sample, label) pair: actual rows, predicted columns",
+        title="Pooled (sample, label) pairs",
         cell_ids=f"{p}-cm") + "</div>")
     out.append('<div class="card">' + heatmap(
         _rows(r.accuracy_matrix), [[fmt(100 * x, 1) for x in row] for row in r.accuracy_matrix],
