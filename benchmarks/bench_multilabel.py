@@ -9,6 +9,15 @@ Prints the best-of-r wall time of each operation for clfeval and scikit-learn an
 ratio scikit-learn / clfeval (above 1: clfeval faster). Inputs are dense 0/1 int8
 indicator matrices and float64 scores; "fold" is building the mergeable
 ``MultilabelCounts`` state once, from which every set metric below can be read.
+
+The last row is the report path: one ``clfeval.evaluate(Y_true, Y_pred, Y_score)`` (both
+multilabel states, every registered per-label metric with its micro/macro/weighted/samples
+averages, per-label Wilson intervals, 50 per-label ROC and PR curves plus the micro curve,
+the label-ranking metrics) beside the scikit-learn calls that give the numbers a reader
+would take from it: ``multilabel_confusion_matrix``; precision, recall, F1 and Jaccard
+with the four averages; subset accuracy; Hamming loss; ROC AUC and average precision,
+micro and macro; coverage error, LRAP and ranking loss (``--report-n`` samples, once;
+scores with four decimals).
 """
 
 from __future__ import annotations
@@ -29,6 +38,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--ranking-n", type=int, default=10**5,
                     help="samples for the label-ranking rows (scikit-learn loops per sample)")
+    ap.add_argument("--report-n", type=int, default=10**6,
+                    help="samples for the report row (0: skip it)")
     args = ap.parse_args()
 
     import sklearn.metrics as skm
@@ -81,6 +92,38 @@ def main() -> None:
             a = best(ours, r) * 1e3
             b = best(theirs, r) * 1e3
             print(f"{name:<42} {a:>10.1f} {b:>10.1f} {b / a:>11.2f}")
+        if args.report_n:
+            _report_row(args.report_n, k)
+
+
+def _sklearn_report(t: Any, p: Any, s: Any) -> list[Any]:
+    """The numbers a reader takes from a multilabel report, from scikit-learn."""
+    import sklearn.metrics as skm
+
+    out: list[Any] = [skm.multilabel_confusion_matrix(t, p), skm.accuracy_score(t, p),
+                      skm.hamming_loss(t, p)]
+    for f in (skm.precision_score, skm.recall_score, skm.f1_score, skm.jaccard_score):
+        for avg in ("micro", "macro", "weighted", "samples"):
+            out.append(f(t, p, average=avg, zero_division=0.0))
+    for avg in ("micro", "macro"):
+        out.append(skm.roc_auc_score(t, s, average=avg))
+        out.append(skm.average_precision_score(t, s, average=avg))
+    out += [skm.coverage_error(t, s), skm.label_ranking_average_precision_score(t, s),
+            skm.label_ranking_loss(t, s)]
+    return out
+
+
+def _report_row(n: int, k: int) -> None:
+    import clfeval
+
+    rng = np.random.default_rng(1)
+    t = (rng.random((n, k)) < 0.1).astype(np.int8)
+    s = np.round(np.clip(0.3 * t + rng.random((n, k)) * 0.8, 0.0, 1.0), 4)
+    p = (s >= 0.5).astype(np.int8)
+    a = best(lambda: clfeval.evaluate(t, p, s), 1)
+    b = best(lambda: _sklearn_report(t, p, s), 1)
+    name = f"report, N = {n:,} (once)"
+    print(f"{name:<42} {a * 1e3:>10.1f} {b * 1e3:>10.1f} {b / a:>11.2f}")
 
 
 if __name__ == "__main__":

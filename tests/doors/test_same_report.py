@@ -211,3 +211,102 @@ def test_k_class_rows_not_summing_to_one_warn_alike(tmp_path: Path) -> None:
     assert _bare(streamed) == _bare(want)
     probs = ovr / ovr.sum(1, keepdims=True)
     assert not [w for w in clfeval.evaluate(y, y_score=probs).warnings if w.code == "row_sums"]
+
+
+# ------------------------------------------------------------------ multilabel
+ML_LABELS = ("news", "sport", "tech", "arts")
+
+
+def _ml_data() -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(11)
+    t = (rng.random((N, 4)) < [0.3, 0.1, 0.5, 0.0]).astype(np.int64)  # "arts" never occurs
+    s = np.round(np.clip(0.35 * t + rng.random((N, 4)) * 0.7, 0, 1), 3)
+    p = (s >= 0.45).astype(np.int64)  # predictions of their own (not score >= 0.5)
+    return {"t": t, "p": p, "s": s}
+
+
+ML = _ml_data()
+
+
+@pytest.fixture(scope="module")
+def ml_file(tmp_path_factory: pytest.TempPathFactory) -> str:
+    d = tmp_path_factory.mktemp("multilabel")
+    cols = {}
+    for j, lab in enumerate(ML_LABELS):
+        cols[f"true_{lab}"] = ML["t"][:, j]
+        cols[f"pred_{lab}"] = ML["p"][:, j]
+        cols[f"score_{lab}"] = ML["s"][:, j]
+    f = d / "tags.parquet"
+    pq.write_table(pa.table(cols), f, row_group_size=400)
+    return str(f)
+
+
+@pytest.fixture(scope="module")
+def ml_expected() -> Report:
+    r = clfeval.evaluate(ML["t"], ML["p"], ML["s"], labels=ML_LABELS)
+    assert r.multilabel is not None and len(r.roc) == 4  # three labels and micro
+    return r
+
+
+def test_multilabel_files_pool_and_named_columns(ml_file: str, ml_expected: Report) -> None:
+    streamed = clfeval.evaluate_files(ml_file, chunk_rows=700, bins="exact")
+    assert streamed.state.n_rows == N
+    assert _bare(streamed) == _bare(ml_expected)
+    pooled = clfeval.evaluate_files(ml_file, workers=2, chunk_rows=200, bins="exact")
+    assert _bare(pooled) == _bare(ml_expected)
+    named = clfeval.evaluate_files(
+        ml_file, y_true=[f"true_{x}" for x in ML_LABELS],
+        y_pred=[f"pred_{x}" for x in ML_LABELS], y_score=[f"score_{x}" for x in ML_LABELS],
+        labels=ML_LABELS, bins="exact")
+    assert _bare(named) == _bare(ml_expected)
+    binned = clfeval.evaluate_files(ml_file)  # default bins: the same counts
+    assert binned.multilabel == ml_expected.multilabel
+    assert binned.metric("subset_accuracy") == ml_expected.metric("subset_accuracy")
+
+
+def test_multilabel_threshold_from_scores(ml_file: str) -> None:
+    want = clfeval.evaluate(ML["t"], y_score=ML["s"], labels=ML_LABELS, threshold=0.6)
+    got = clfeval.evaluate_files(ml_file, y_true=[f"true_{x}" for x in ML_LABELS],
+                                 y_score=[f"score_{x}" for x in ML_LABELS],
+                                 labels=ML_LABELS, threshold=0.6, bins="exact")
+    assert _bare(got) == _bare(want)
+    assert got.threshold == 0.6
+
+
+def test_multilabel_shard_states_and_cli(ml_file: str, ml_expected: Report, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    paths = []
+    for i, idx in enumerate(np.array_split(np.arange(N), 3)):
+        part = clfeval.evaluate(ML["t"][idx], ML["p"][idx], ML["s"][idx], labels=ML_LABELS)
+        paths.append(str(tmp_path / f"ml{i}.json"))
+        clfeval.save_state(part, paths[-1])
+    merged = clfeval.merge_states([clfeval.load_state(p) for p in paths[::-1]])
+    assert clfeval.report.from_state(merged) == ml_expected
+    out = tmp_path / "merged.json"
+    assert cli_main(["merge", *paths, "--report", "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert _bare(from_json(out.read_text())) == _bare(ml_expected)
+    assert cli_main(["report", ml_file, "--format", "json", "--quiet", "--bins",
+                     "exact"]) == 0
+    assert _bare(from_json(capsys.readouterr().out)) == _bare(ml_expected)
+
+
+@pytest.mark.filterwarnings("ignore:The inplace keyword")
+def test_multilabel_dask(ml_file: str, ml_expected: Report) -> None:
+    dd = pytest.importorskip("dask.dataframe")
+    import clfeval.dask
+
+    ddf = dd.read_parquet(ml_file, split_row_groups=True)
+    r = clfeval.dask.evaluate(ddf, scheduler="sync", bins="exact")
+    assert ddf.npartitions > 1
+    assert _bare(r) == _bare(ml_expected)
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::ResourceWarning",
+                            "ignore:PySpark does not yet fully support pandas:FutureWarning")
+def test_multilabel_spark(ml_file: str, ml_expected: Report, spark) -> None:  # type: ignore[no-untyped-def]
+    import clfeval.spark
+
+    df = spark.read.parquet(ml_file).repartition(3)
+    r = clfeval.spark.evaluate(df, bins="exact")
+    assert _bare(r) == _bare(ml_expected)

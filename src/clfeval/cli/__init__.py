@@ -35,6 +35,9 @@ def _columns(p: argparse.ArgumentParser) -> None:
     g.add_argument("--y-score", metavar="COL", nargs="+",
                    help="score column, or one per class in label order (score, proba_<class> …)")
     g.add_argument("--weight", metavar="COL", help="sample-weight column")
+    from ._multilabel import add_multilabel_columns
+
+    add_multilabel_columns(g)
     g.add_argument("--file-format", choices=("csv", "tsv", "parquet", "jsonl", "npy", "npz"),
                    help="force the input format (default: from the file extension)")
     g.add_argument("--delimiter", metavar="CHAR",
@@ -681,6 +684,13 @@ def _report(args: argparse.Namespace) -> int:
             raise FileFormatError(f"not a valid saved clfeval report ({type(exc).__name__}: "
                                   f"{exc})", path=path) from None
         _emit(text, args)
+        return 0
+    from ._multilabel import is_multilabel_file, report_multilabel
+
+    if is_multilabel_file(path, args, _format(args)):
+        with _naming(path):
+            r = report_multilabel(path, args, _format(args))
+        _emit(_render(r, fmt, args), args)
         return 0
     labels = _cli_labels(args, path)
     cmap = _columns_of(path, args, labels)

@@ -13,12 +13,24 @@ from ._fold import Spec
 __all__ = ["make_spec", "pandas_chunk"]
 
 
-def make_spec(names: list[str], *, y_true: str | None, y_pred: str | None,
+def make_spec(names: list[str], *, y_true: Any, y_pred: Any,
               y_score: Any, weight: str | None, labels: Any, pos_label: Any,
               threshold: float | None, on_invalid: str, bins: Any, max_distinct: Any,
-              source: str) -> Spec:
-    """Detect columns and build (and validate) the folding spec."""
+              source: str) -> Any:
+    """Detect columns and build (and validate) the folding spec (a multilabel spec for
+    one 0/1 column per label)."""
     from ._fold import Folder
+    from ._multilabel import detect_multilabel, is_multilabel_columns, multilabel_spec
+
+    if is_multilabel_columns(y_true) or (y_true is None and detect_multilabel(names)):
+        if pos_label is not None:
+            from ..exceptions import InvalidParameterError
+
+            raise InvalidParameterError("pos_label does not apply to multilabel data")
+        return multilabel_spec(names, y_true=y_true, y_pred=y_pred, y_score=y_score,
+                               weight=weight, labels=labels, threshold=threshold,
+                               on_invalid=on_invalid, bins=bins, max_distinct=max_distinct,
+                               path=source)
 
     cmap: ColumnMap = detect_columns(names, y_true=y_true, y_pred=y_pred, y_score=y_score,
                                      weight=weight, path=source)
@@ -61,7 +73,7 @@ def _pandas_column(s: Any, is_label: bool) -> Column:
     return Column(v, None, miss, bad if bad.any() else None)
 
 
-def pandas_chunk(df: Any, spec: Spec, source: str, start: int = 0) -> Chunk:
+def pandas_chunk(df: Any, spec: Any, source: str, start: int = 0) -> Chunk:
     """A pandas DataFrame (one partition) as a chunk."""
     cols = spec.columns
     label_cols = {cols.y_true} | ({cols.y_pred} if cols.y_pred else set())

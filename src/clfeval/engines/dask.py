@@ -10,15 +10,16 @@ from typing import Any
 
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..exceptions import MissingDependencyError
-from ._fold import Folder, Partial, Spec
+from ._fold import Partial
 from ._frames import make_spec, pandas_chunk
+from ._multilabel import make_folder
 from .state import EvalState
 
 __all__ = ["fold"]
 
 
-def _partition(df: Any, spec: Spec, index: int) -> Partial:
-    folder = Folder(spec)
+def _partition(df: Any, spec: Any, index: int) -> Partial:
+    folder = make_folder(spec)
     source = f"<dask partition {index}>"
     folder.add_source(source)
     folder.fold(pandas_chunk(df, spec, source))
@@ -35,8 +36,8 @@ def _add(*parts: Partial) -> Partial:
 def fold(
     ddf: Any,
     *,
-    y_true: str | None = None,
-    y_pred: str | None = None,
+    y_true: Any = None,
+    y_pred: Any = None,
     y_score: Any = None,
     weight: str | None = None,
     labels: Any = None,

@@ -34,7 +34,13 @@ from ..io.readers import (
     numpy_rows,
     parquet_row_groups,
 )
-from ._fold import Folder, Partial, Spec
+from ._fold import Spec
+from ._multilabel import (
+    detect_multilabel,
+    is_multilabel_columns,
+    make_folder,
+    multilabel_spec,
+)
 from .state import EvalState
 
 __all__ = ["Progress", "TerminalProgress", "expand_paths", "fold_files"]
@@ -151,7 +157,7 @@ class _Shard:
     n_rows: int | None = None
 
 
-def _plan(paths: Sequence[str], spec: Spec, workers: int) -> list[_Shard]:
+def _plan(paths: Sequence[str], spec: Any, workers: int) -> list[_Shard]:
     """Split the inputs into shards: whole files, Parquet row groups, NPY row ranges."""
     sizes: list[int | None] = []
     for p in paths:
@@ -190,10 +196,10 @@ def _plan(paths: Sequence[str], spec: Spec, workers: int) -> list[_Shard]:
     return shards
 
 
-def _fold_shard(spec: Spec, shard: _Shard, on_chunk: Callable[[int], None] | None = None,
-                folder: Folder | None = None) -> Partial:
+def _fold_shard(spec: Any, shard: _Shard, on_chunk: Callable[[int], None] | None = None,
+                folder: Any = None) -> Any:
     if folder is None:
-        folder = Folder(spec)
+        folder = make_folder(spec)
     folder.add_source(shard.path)
     chunks = iter_chunks(shard.path, spec.columns, chunk_rows=spec.chunk_rows,
                          format=spec.format, row_groups=shard.row_groups, rows=shard.rows)
@@ -272,7 +278,7 @@ def _prefetch(it: Iterator[Chunk], depth: int = 2) -> Iterator[Chunk]:
         t.join()
 
 
-def _merge_partials(parts: list[Partial]) -> Partial:
+def _merge_partials(parts: list[Any]) -> Any:
     out = parts[0]
     for p in parts[1:]:
         out = out + p
@@ -285,8 +291,8 @@ def _merge_partials(parts: list[Partial]) -> Partial:
 def fold_files(
     paths_or_glob: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     *,
-    y_true: str | None = None,
-    y_pred: str | None = None,
+    y_true: str | Sequence[str] | None = None,
+    y_pred: str | Sequence[str] | None = None,
     y_score: str | Sequence[str] | None = None,
     weight: str | None = None,
     labels: Sequence[Any] | None = None,
@@ -316,9 +322,12 @@ def fold_files(
         same columns.
     y_true, y_pred, weight : str, optional
         Column names; detected by name when not given (see
-        :func:`clfeval.io.detect_columns`).
+        :func:`clfeval.io.detect_columns`). Multilabel data: ``y_true`` (and ``y_pred``)
+        list one 0/1 column per label, or the columns follow the convention
+        ``true_<label>``/``pred_<label>``/``score_<label>``.
     y_score : str or sequence of str, optional
-        One score column (binary) or one per class in label order (K classes).
+        One score column (binary), one per class in label order (K classes), or one per
+        label (multilabel).
     labels : sequence, optional
         The declared label set and order (rows with other labels are invalid). Default:
         the sorted labels found in the data.
@@ -373,6 +382,17 @@ def fold_files(
     if not isinstance(chunk_rows, int) or chunk_rows < 1:
         raise InvalidParameterError(f"chunk_rows must be a positive int, got {chunk_rows!r}")
     names = column_names(paths[0], format=format)
+    spec: Any
+    if is_multilabel_columns(y_true) or (y_true is None and detect_multilabel(names)):
+        if pos_label is not None:
+            raise InvalidParameterError("pos_label does not apply to multilabel data")
+        spec = multilabel_spec(names, y_true=y_true, y_pred=y_pred, y_score=y_score,
+                               weight=weight, labels=labels, threshold=threshold,
+                               on_invalid=on_invalid, bins=bins, max_distinct=max_distinct,
+                               chunk_rows=chunk_rows, format=format, path=paths[0])
+        return _fold_spec(paths, spec, workers, progress)
+    assert y_pred is None or isinstance(y_pred, str)
+    assert y_true is None or isinstance(y_true, str)
     cmap = detect_columns(names, y_true=y_true, y_pred=y_pred, y_score=y_score, weight=weight,
                           path=paths[0])
     if threshold is not None:
@@ -383,7 +403,12 @@ def fold_files(
                 from exc
     spec = Spec(cmap, None if labels is None else tuple(labels), pos_label, threshold,
                 on_invalid, bins, max_distinct, chunk_rows, format)
-    Folder(spec)  # validate the options before any work
+    make_folder(spec)  # validate the options before any work
+    return _fold_spec(paths, spec, workers, progress)
+
+
+def _fold_spec(paths: list[str], spec: Any, workers: int,
+               progress: Callable[[Progress], None] | bool | None) -> EvalState:
     shards = _plan(paths, spec, workers)
     reporter: Callable[[Progress], None] | None
     if progress is True:
@@ -403,11 +428,11 @@ def fold_files(
             reporter(Progress(state["rows"], total, time.monotonic() - t0, state["done"],
                               len(shards)))
 
-    parts: list[Partial] = []
+    parts: list[Any] = []
     if total is not None and total < 4 * spec.chunk_rows:
         workers = 1  # a pool's start-up (about a second) would cost more than it saves
     if workers == 1 or len(shards) == 1:
-        folder = Folder(spec)  # one folder: errors name the file and row, not a merge
+        folder = make_folder(spec)  # one folder: errors name the file and row, not a merge
         for sh in shards:
             _fold_shard(spec, sh, tick, folder)
             state["done"] += 1

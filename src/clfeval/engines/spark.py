@@ -16,12 +16,13 @@ from ..exceptions import InvalidInputError, InvalidParameterError, MissingDepend
 from ..io.readers import _table_chunk
 from ._fold import Folder, Partial, Spec, bit_bins
 from ._frames import make_spec
+from ._multilabel import make_folder
 from .state import EvalState
 
 __all__ = ["fold"]
 
 
-def _fold_batches(spec: Spec) -> Any:
+def _fold_batches(spec: Any) -> Any:
     names = list(spec.columns.names)
     label_cols = {spec.columns.y_true} | ({spec.columns.y_pred} if spec.columns.y_pred else set())
 
@@ -31,7 +32,7 @@ def _fold_batches(spec: Spec) -> Any:
 
         ctx = TaskContext.get()
         source = f"<spark partition {ctx.partitionId() if ctx is not None else 0}>"
-        folder = Folder(spec)
+        folder = make_folder(spec)
         folder.add_source(source)
         start = 0
         for batch in batches:
@@ -211,8 +212,8 @@ def _reraise_worker_error(exc: Exception) -> None:
 def fold(
     df: Any,
     *,
-    y_true: str | None = None,
-    y_pred: str | None = None,
+    y_true: Any = None,
+    y_pred: Any = None,
     y_score: Any = None,
     weight: str | None = None,
     labels: Any = None,
@@ -258,6 +259,13 @@ def fold(
                      y_score=y_score, weight=weight, labels=labels, pos_label=pos_label,
                      threshold=threshold, on_invalid=on_invalid, bins=bins,
                      max_distinct=max_distinct, source="<spark dataframe>")
+    from ._multilabel import MultilabelSpec
+
+    if isinstance(spec, MultilabelSpec):
+        if engine == "sql":
+            raise InvalidParameterError("engine='sql' does not fold multilabel data; use "
+                                        "engine='arrow'")
+        engine = "arrow"
     if engine == "auto":
         # scores: the Arrow fold also builds the calibration state (the SQL engine counts
         # score bins only), so "auto" takes SQL for hard predictions, or for bit-binned

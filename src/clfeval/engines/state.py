@@ -133,6 +133,10 @@ class EvalState:
     row_sum_error : float or None
         K-class scores in [0, 1]: the largest ``|sum of a row's scores - 1|`` seen (how far
         the rows are from being probabilities of one class each); else ``None``.
+    multilabel : MultilabelState or None
+        Multilabel data (one 0/1 column per label): the per-label tables, the per-sample
+        tallies and, with scores, the per-label score tables and label-ranking sums.
+        ``confusion`` and ``scores`` are then ``None``.
     """
 
     confusion: ConfusionMatrix | None
@@ -146,10 +150,14 @@ class EvalState:
     threshold: float | None = None
     calibration: Any = None
     row_sum_error: float | None = None
+    multilabel: Any = None
 
     @property
     def labels(self) -> tuple[Any, ...] | None:
-        """The class labels of the confusion matrix (``None`` when there is none)."""
+        """The class labels of the confusion matrix, or the multilabel labels (``None``
+        when there are none)."""
+        if self.multilabel is not None:
+            return tuple(self.multilabel.labels)
         return None if self.confusion is None else self.confusion.labels
 
     # ---------------------------------------------------------------- merge
@@ -176,6 +184,10 @@ class EvalState:
         if (self.scores is None) != (other.scores is None):
             raise IncompatibleStateError(
                 "cannot merge a state with scores and one without")
+        if (self.multilabel is None) != (other.multilabel is None):
+            raise IncompatibleStateError(
+                "cannot merge a multilabel state with a single-label one")
+        ml = None if self.multilabel is None else self.multilabel + other.multilabel
         cm = None
         if self.confusion is not None and other.confusion is not None:
             cm = _merge_cm(self.confusion, other.confusion, declared=self.labels_declared)
@@ -193,7 +205,7 @@ class EvalState:
             self.excluded + other.excluded, self.sources + other.sources,
             self.labels_declared,
             self.pos_label if self.pos_label is not None else other.pos_label,
-            self.threshold, cal, rse,
+            self.threshold, cal, rse, ml,
         )
 
     # ------------------------------------------------------------ serialise
@@ -214,6 +226,7 @@ class EvalState:
             "threshold": self.threshold,
             "calibration": None if self.calibration is None else self.calibration.to_dict(),
             "row_sum_error": self.row_sum_error,
+            **({} if self.multilabel is None else {"multilabel": self.multilabel.to_dict()}),
         }
 
     @classmethod
@@ -233,11 +246,17 @@ class EvalState:
                 from ..core.calibration import CalibrationCounts
 
                 cal = CalibrationCounts.from_dict(cal)
+            ml = data.get("multilabel")
+            if ml is not None:
+                from ._mlstate import MultilabelState
+
+                ml = MultilabelState.from_dict(ml)
             return cls(
                 cm, sc, int(data["n_rows"]), int(data["n_used"]),
                 Exclusions.from_dict(data["excluded"]), tuple(map(str, data["sources"])),
                 bool(data["labels_declared"]), pl, None if thr is None else float(thr), cal,
                 None if data.get("row_sum_error") is None else float(data["row_sum_error"]),
+                ml,
             )
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, IncompatibleStateError):
@@ -481,3 +500,17 @@ def check_state_dict(data: Any) -> None:
                     raise IncompatibleStateError(
                         f"malformed {SCHEMA} state: the score state counts {total} rows but "
                         f"n_used is {n_used}")
+    mld = state_field(data, "multilabel", dict, SCHEMA, optional=True) \
+        if "multilabel" in data else None
+    if mld is not None:
+        from ._mlstate import MultilabelState
+
+        ml = MultilabelState.from_dict(mld)
+        if ml.counts.n_samples != n_used:
+            raise IncompatibleStateError(
+                f"malformed {SCHEMA} state: the multilabel counts hold "
+                f"{ml.counts.n_samples} rows but n_used is {n_used}")
+        if conf is not None or sc is not None:
+            raise IncompatibleStateError(
+                f"malformed {SCHEMA} state: a multilabel state has no confusion matrix or "
+                "single-label scores")

@@ -1,8 +1,9 @@
 """Label-ranking and top-k metrics with scikit-learn's names, signatures and results.
 
 Each is a (weighted) mean of one number per sample, so it merges as the pair
-(weighted sum, total weight). The per-sample numbers are computed in blocks of rows
-with label-by-label comparisons (no Python loop over samples).
+(weighted sum, total weight); the per-sample numbers come from the one implementation,
+:func:`clfeval.core.multilabel_scores.label_ranking_per_sample` (the multilabel score
+state folds the same numbers).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..core.multilabel_scores import label_coverage, label_ranking_per_sample
 from ..exceptions import InvalidInputError, InvalidParameterError, undefined_metric_warning
 from ._targets import (
     as_array,
@@ -30,7 +32,6 @@ __all__ = [
 ]
 
 Array = npt.NDArray[Any]
-_BLOCK_CELLS = 4_000_000  # rows per block × labels² stays below this
 
 
 def _ranking_inputs(y_true: Any, y_score: Any, sample_weight: Any,
@@ -56,11 +57,6 @@ def _ranking_inputs(y_true: Any, y_score: Any, sample_weight: Any,
     return t != 0, s, check_sample_weight(sample_weight, t.shape[0])
 
 
-def _blocks(n: int, k: int) -> list[slice]:
-    step = max(1, _BLOCK_CELLS // max(1, k * k))
-    return [slice(a, min(n, a + step)) for a in range(0, n, step)]
-
-
 def coverage_error(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> float:
     """How far down the ranking one must go to cover every true label (mean over samples),
     as ``sklearn.metrics.coverage_error``.
@@ -71,27 +67,7 @@ def coverage_error(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> f
     2.5
     """
     t, s, w = _ranking_inputs(y_true, y_score, sample_weight)
-    lowest_true = np.where(t, s, np.inf).min(axis=1)
-    coverage = (s >= lowest_true[:, None]).sum(axis=1)
-    coverage = np.where(t.any(axis=1), coverage, 0)
-    return float(np.average(coverage, weights=w))
-
-
-def _per_sample_lrap(t: Array, s: Array) -> Array:
-    n, k = t.shape
-    out = np.ones(n)
-    n_rel = t.sum(axis=1)
-    informative = (n_rel > 0) & (n_rel < k)
-    for b in _blocks(n, k):
-        tb, sb = t[b], s[b]
-        # at_least[i, j, m]: label m scores at least as high as label j
-        at_least = sb[:, None, :] >= sb[:, :, None]
-        rank = at_least.sum(axis=2)
-        rel_rank = (at_least & tb[:, None, :]).sum(axis=2)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = np.where(tb, rel_rank / rank, 0.0).sum(axis=1) / tb.sum(axis=1)
-        out[b] = np.where(informative[b], ratio, 1.0)
-    return out
+    return float(np.average(label_coverage(t, s), weights=w))
 
 
 def label_ranking_average_precision_score(y_true: Any, y_score: Any, *,
@@ -107,7 +83,8 @@ def label_ranking_average_precision_score(y_true: Any, y_score: Any, *,
     0.4167
     """
     t, s, w = _ranking_inputs(y_true, y_score, sample_weight, allow_binary_2d=True)
-    return float(np.average(_per_sample_lrap(t, s), weights=w))
+    _, lrap, _ = label_ranking_per_sample(t, s)
+    return float(np.average(lrap, weights=w))
 
 
 def label_ranking_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> float:
@@ -120,16 +97,7 @@ def label_ranking_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None) 
     0.75
     """
     t, s, w = _ranking_inputs(y_true, y_score, sample_weight)
-    n, k = t.shape
-    loss = np.zeros(n)
-    for b in _blocks(n, k):
-        tb, sb = t[b], s[b]
-        wrong = (sb[:, None, :] >= sb[:, :, None]) & tb[:, :, None] & ~tb[:, None, :]
-        loss[b] = wrong.sum(axis=(1, 2))
-    n_pos = t.sum(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        loss = loss / ((k - n_pos) * n_pos)
-    loss[(n_pos == 0) | (n_pos == k)] = 0.0
+    _, _, loss = label_ranking_per_sample(t, s)
     return float(np.average(loss, weights=w))
 
 

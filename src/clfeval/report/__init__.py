@@ -8,7 +8,10 @@ renderers are pure functions of the model: they never compute a number.
 
 from __future__ import annotations
 
-from . import _text  # noqa: F401  (installs str(report))
+from . import (
+    _multilabel_render,  # noqa: F401  (installs the multilabel renderers)
+    _text,  # noqa: F401  (installs str(report))
+)
 from ._build import compare, default_threshold, evaluate, from_state, from_states
 from ._datasets import DatasetComparison, compare_datasets
 from ._doors import evaluate_files
@@ -25,6 +28,7 @@ from ._model import (
     Report,
     ReportWarning,
 )
+from ._multilabel_model import MultilabelResult
 from ._text import to_markdown, to_text
 
 __all__ = [
@@ -33,6 +37,7 @@ __all__ = [
     "Comparison",
     "DatasetComparison",
     "MetricRow",
+    "MultilabelResult",
     "PairwiseTest",
     "PerClassTable",
     "RankTable",

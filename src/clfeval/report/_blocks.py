@@ -6,7 +6,7 @@ same numbers; only the syntax differs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +17,9 @@ from ._model import BINARY_HEADLINE, MULTI_HEADLINE, Comparison, Report
 __all__ = ["Block", "blocks", "fmt", "fmt_count", "samples_phrase"]
 
 PER_CLASS_COLUMNS = ("tpr", "tnr", "ppv", "npv", "f1", "jaccard", "mcc_ovr")
+#: blocks of other kinds of report, installed by their modules on import
+#: (``clfeval.report._multilabel_render`` installs ``"multilabel"``)
+KIND_BLOCKS: dict[str, Callable[..., list[Block]]] = {}
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,8 @@ def _interval(r: Report, name: str) -> str:
 
 def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Block]:
     """Blocks of one report."""
+    if r.multilabel is not None:
+        return KIND_BLOCKS["multilabel"](r, full=full, level=level)
     h1, h2 = ("h1", "h2") if level == 1 else ("h2", "h2")
     out = [Block(h1, heading("report", r.title))]
     cm = r.confusion

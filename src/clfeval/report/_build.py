@@ -136,8 +136,10 @@ def evaluate(
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
-        The true classes. Or a fitted estimator (anything with ``predict``), in which
+    y_true : array-like of shape (n,) or (n, L)
+        The true classes, or an ``n × L`` 0/1 indicator matrix (multilabel: the report
+        then reads per label, see :class:`~clfeval.report.MultilabelResult`). Or a
+        fitted estimator (anything with ``predict``), in which
         case the call is ``evaluate(estimator, X, y)``.
     y_pred : array-like of shape (n,), optional
         Hard predictions. Optional when ``y_score`` is given (then ``score >= threshold``
@@ -182,7 +184,25 @@ def evaluate(
     >>> r2 = clfeval.evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8])
     >>> r2.threshold, r2.roc[0].auc
     (0.5, 0.75)
+
+    Multilabel data — ``n × L`` 0/1 indicator matrices, scores one column per label,
+    predictions ``y_score >= threshold`` (default 0.5) when ``y_pred`` is not given:
+
+    >>> r3 = clfeval.evaluate([[1, 0], [1, 1], [0, 1]], [[1, 0], [1, 0], [0, 1]],
+    ...                       labels=["news", "sport"])
+    >>> r3.labels, round(r3.metric("f1", average="samples"), 4)
+    (('news', 'sport'), 0.8889)
     """
+    from ._multilabel import evaluate_multilabel, is_multilabel_call
+
+    if is_multilabel_call(y_true, y_pred, y_score):
+        if pos_label is not None or cost_matrix is not None:
+            raise InvalidParameterError(
+                "pos_label and cost_matrix do not apply to multilabel data")
+        return evaluate_multilabel(y_true, y_pred, y_score, labels=labels,
+                                   sample_weight=sample_weight, threshold=threshold,
+                                   level=level, response_method=response_method, title=title,
+                                   source=source, max_points=max_points)
     score_labels: list[Any] | None = None
     if _is_estimator(y_true):
         est, X, y = y_true, y_pred, y_score
@@ -362,6 +382,11 @@ def from_state(
     """
     if max_points < 2:
         raise InvalidParameterError(f"max_points must be at least 2, got {max_points}")
+    if getattr(state, "multilabel", None) is not None:
+        from ._multilabel import multilabel_report
+
+        return multilabel_report(state, cost_matrix=cost_matrix, level=level, title=title,
+                                 source=source, max_points=max_points)
     lvl = None if level is None else check_level(level)
     scores = state.scores
     threshold = state.threshold

@@ -8,7 +8,7 @@ with ``<`` written as ``\\u003c`` so they cannot close their ``<script>`` elemen
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape as _html_escape
 from typing import Any
 
@@ -21,6 +21,10 @@ from ._model import Comparison, Report
 from ._svg import PALETTE, Series, cd_diagram, heatmap, line_chart
 
 __all__ = ["to_html"]
+
+#: HTML sections of other kinds of report, installed by their modules on import
+#: (``clfeval.report._multilabel_render`` installs ``"multilabel"``)
+KIND_HTML: dict[str, Callable[..., str]] = {}
 
 
 def escape(text: Any) -> str:
@@ -243,6 +247,8 @@ def _svg_id(svg: str, elem_id: str) -> str:
 
 def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2",
                  show_title: bool = True) -> str:
+    if r.multilabel is not None:
+        return KIND_HTML["multilabel"](r, p, full=full, heading=heading, show_title=show_title)
     bl = {b.key: b for b in blocks(r, full=full) if b.kind == "table"}
     cm = r.confusion
     out = [f'<section id="{p}">' + (f"<{heading}>{escape(r.title or 'Report')}</{heading}>"

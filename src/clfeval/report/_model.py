@@ -30,6 +30,7 @@ from ..curves.roc import RocCurve
 from ..curves.sweep import ThresholdSweep
 from ..exceptions import InvalidParameterError
 from ..stats._results import ConfidenceInterval, TestResult
+from ._multilabel_model import MultilabelResult
 
 __all__ = [
     "BINARY_HEADLINE",
@@ -184,6 +185,9 @@ class Report(_Printable, Result):
         Where the data came from (file, columns); shown escaped by every renderer.
     n_rows : int
         Rows that entered the counts (for weighted data the total weight differs).
+    multilabel : MultilabelResult or None
+        Multilabel data (one 0/1 column per label): the labels and their 2×2 tables;
+        the other fields then read per label (see :class:`MultilabelResult`).
     state : EvalState or None
         The mergeable state the report was derived from (in memory only: not part of
         the JSON document nor of equality); :func:`clfeval.save_state` and
@@ -206,6 +210,7 @@ class Report(_Printable, Result):
     calibration: Calibration | None = None
     source: Mapping[str, str] = field(default_factory=dict)
     n_rows: int = 0
+    multilabel: MultilabelResult | None = None
     state: Any = None
 
     _transient: ClassVar[tuple[str, ...]] = ("state",)
@@ -213,7 +218,9 @@ class Report(_Printable, Result):
     # ------------------------------------------------------------ accessors
     @property
     def labels(self) -> tuple[Any, ...]:
-        """The classes, in matrix order."""
+        """The classes, in matrix order (multilabel: the labels)."""
+        if self.multilabel is not None:
+            return self.multilabel.labels
         return self.confusion.labels
 
     @property
@@ -224,6 +231,8 @@ class Report(_Printable, Result):
     @property
     def n_samples(self) -> float:
         """Total (weighted) number of samples."""
+        if self.multilabel is not None:
+            return self.multilabel.counts.total
         return self.confusion.total
 
     def row(self, name: str, *, average: str | None = None) -> MetricRow:

@@ -1,0 +1,390 @@
+"""Multilabel folding: label columns (one 0/1 column per label), prediction and score
+columns per label, into the mergeable multilabel state (private).
+
+Every door that folds rows — the file streamer, the process pool, Dask and Spark — asks
+:func:`clfeval.engines._fold.make_folder` for its folder; for a multilabel
+:class:`MultilabelSpec` that is a :class:`MultilabelFolder`, whose partials merge with
+``+`` and finalize into an :class:`~clfeval.engines.EvalState` carrying a
+:class:`MultilabelState`. The per-chunk work is the states' own constructors
+(:meth:`MultilabelCounts.from_indicators`, :meth:`MultilabelScores.from_scores`), which
+:func:`clfeval.evaluate` calls on arrays too.
+
+Columns are named explicitly (``y_true=["a", "b"]``, ``y_pred=[...]``, ``y_score=[...]``,
+one per label in the same order) or found by the convention ``true_<label>``,
+``pred_<label>`` and ``score_<label>`` (or ``proba_<label>``): at least two ``true_``
+columns and no single truth column make a file multilabel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core.labels import to_python
+from ..core.multilabel import MultilabelCounts
+from ..core.multilabel_scores import MultilabelScores
+from ..exceptions import (
+    FileFormatError,
+    InvalidInputError,
+    InvalidParameterError,
+)
+from ..io.readers import Chunk
+from ._fold import Folder
+from ._fold import _binning as _fold_binning
+from ._mlstate import MultilabelState
+from .state import REASONS, EvalState, Exclusions
+
+__all__ = ["MultilabelColumns", "MultilabelFolder", "MultilabelPartial", "MultilabelSpec",
+           "MultilabelState", "detect_multilabel", "is_multilabel_columns", "make_folder",
+           "multilabel_spec"]
+
+_REASON_ORDER = tuple(REASONS)
+#: default threshold turning per-label scores into predictions
+DEFAULT_THRESHOLD = 0.5
+_PREFIX_TRUE = ("true_",)
+_PREFIX_PRED = ("pred_",)
+_PREFIX_SCORE = ("score_", "proba_")
+
+
+# ------------------------------------------------------------------- columns/spec
+@dataclass(frozen=True)
+class MultilabelColumns:
+    """The columns of a multilabel prediction file, one per label in each role."""
+
+    y_true: tuple[str, ...]
+    y_pred: tuple[str, ...] = ()
+    y_score: tuple[str, ...] = ()
+    weight: str | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every column to read, without repeats."""
+        out: list[str] = []
+        for c in (*self.y_true, *self.y_pred, *self.y_score, self.weight):
+            if c is not None and c not in out:
+                out.append(c)
+        return tuple(out)
+
+    def __iter__(self) -> Iterator[str]:  # the readers read every column as a number
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+@dataclass(frozen=True)
+class MultilabelSpec:
+    """Everything a worker needs to fold multilabel rows the same way (picklable)."""
+
+    columns: MultilabelColumns
+    labels: tuple[Any, ...]
+    threshold: float | None = None
+    on_invalid: str = "raise"
+    bins: Any = None
+    max_distinct: Any = None
+    chunk_rows: int = 1 << 20
+    format: str | None = None
+
+    @property
+    def weighted(self) -> bool:
+        return self.columns.weight is not None
+
+    @property
+    def has_scores(self) -> bool:
+        return bool(self.columns.y_score)
+
+
+def is_multilabel_columns(y_true: Any) -> bool:
+    """Whether a ``y_true=`` column argument names several label columns."""
+    return isinstance(y_true, (list, tuple)) and len(y_true) >= 1
+
+
+def _suffixes(names: Sequence[str], prefixes: tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for n in names:
+        low = n.lower()
+        for p in prefixes:
+            if low.startswith(p) and len(n) > len(p):
+                out.setdefault(n[len(p):], n)
+    return out
+
+
+def detect_multilabel(names: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...],
+                                                     tuple[str, ...]] | None:
+    """``true_<label>``/``pred_<label>``/``score_<label>`` (or ``proba_``) columns:
+    (true, pred, score) column names in the order of the true columns, or ``None``
+    when fewer than two ``true_`` columns exist.
+
+    Examples
+    --------
+    >>> detect_multilabel(["true_a", "true_b", "score_b", "score_a"])
+    (('true_a', 'true_b'), (), ('score_a', 'score_b'))
+    >>> detect_multilabel(["y_true", "y_pred"]) is None
+    True
+    """
+    true = _suffixes(names, _PREFIX_TRUE)
+    if len(true) < 2:
+        return None
+    pred, score = _suffixes(names, _PREFIX_PRED), _suffixes(names, _PREFIX_SCORE)
+    out: list[tuple[str, ...]] = []
+    for found, role in ((pred, "pred_"), (score, "score_")):
+        if not found:
+            out.append(())
+            continue
+        missing = [s for s in true if s not in found]
+        if missing:
+            raise FileFormatError(
+                f"multilabel columns: true_{missing[0]} has no {role}{missing[0]} column; "
+                f"name the columns with y_true=[...], y_pred=[...], y_score=[...]")
+        out.append(tuple(found[s] for s in true))
+    return tuple(true.values()), out[0], out[1]
+
+
+def multilabel_spec(names: Sequence[str], *, y_true: Any, y_pred: Any, y_score: Any,
+                    weight: str | None, labels: Any, threshold: Any, on_invalid: str,
+                    bins: Any, max_distinct: Any, chunk_rows: int = 1 << 20,
+                    format: str | None = None, path: str | None = None) -> MultilabelSpec:
+    """Check the multilabel column arguments against the file's columns; build the spec."""
+    def as_cols(v: Any, role: str) -> tuple[str, ...]:
+        if v is None:
+            return ()
+        if isinstance(v, str) or not isinstance(v, (list, tuple)):
+            raise InvalidParameterError(
+                f"{role}= must list one column per label (multilabel), got {v!r}")
+        return tuple(str(c) for c in v)
+
+    if y_true is None:
+        found = detect_multilabel(names)
+        if found is None:
+            raise InvalidParameterError("no multilabel columns: name them with y_true=[...]")
+        t, p, s = found
+        p = as_cols(y_pred, "y_pred") or p
+        s = as_cols(y_score, "y_score") or s
+        default_labels: tuple[Any, ...] = tuple(c[len("true_"):] for c in t)
+    else:
+        t, p, s = as_cols(y_true, "y_true"), as_cols(y_pred, "y_pred"), as_cols(y_score,
+                                                                              "y_score")
+        default_labels = t
+    k = len(t)
+    for role, cols in (("y_pred", p), ("y_score", s)):
+        if cols and len(cols) != k:
+            raise InvalidParameterError(
+                f"{role}= names {len(cols)} columns for {k} label columns; give one per label")
+    if len(set(t)) != k:
+        raise InvalidParameterError("y_true= names a column twice")
+    have = set(names)
+    for c in (*t, *p, *s, *(() if weight is None else (weight,))):
+        if c not in have:
+            shown = ", ".join(map(repr, list(names)[:20]))
+            raise FileFormatError(f"no column {c!r}; the columns are {shown}", path=path,
+                                  column=c)
+    if not p and not s:
+        raise InvalidParameterError(
+            "multilabel data need prediction columns (y_pred=[...]) or score columns "
+            "(y_score=[...]), one per label")
+    labs = default_labels if labels is None else tuple(to_python(v) for v in labels)
+    if len(labs) != k:
+        raise InvalidParameterError(f"labels= has {len(labs)} names for {k} label columns")
+    if len(set(labs)) != k:
+        raise InvalidParameterError("labels= repeats a label")
+    thr: float | None = None
+    if threshold is not None:
+        if p:
+            raise InvalidParameterError(
+                "give either prediction columns or a threshold on the scores, not both")
+        try:
+            thr = float(threshold)
+        except (TypeError, ValueError) as exc:
+            raise InvalidParameterError(f"threshold must be a number, got {threshold!r}") \
+                from exc
+        if not np.isfinite(thr):
+            raise InvalidParameterError(f"threshold must be finite, got {threshold!r}")
+    elif not p:
+        thr = DEFAULT_THRESHOLD
+    if on_invalid not in ("raise", "exclude"):
+        raise InvalidParameterError(
+            f"on_invalid must be 'raise' or 'exclude', got {on_invalid!r}")
+    spec = MultilabelSpec(MultilabelColumns(t, p, s, weight), labs, thr, on_invalid, bins,
+                          max_distinct, chunk_rows, format)
+    _binning(spec)  # validates bins
+    return spec
+
+
+def _binning(spec: MultilabelSpec) -> Any:
+    return _fold_binning(spec)  # type: ignore[arg-type]  # reads .bins only
+
+
+def make_folder(spec: Any) -> Any:
+    """The folder for ``spec``: a :class:`~clfeval.engines._fold.Folder`, or a
+    :class:`MultilabelFolder` for a multilabel spec (every door asks here)."""
+    if isinstance(spec, MultilabelSpec):
+        return MultilabelFolder(spec)
+    return Folder(spec)
+
+
+# ----------------------------------------------------------------------- fold
+@dataclass
+class MultilabelPartial:
+    """A mergeable partial multilabel result (private)."""
+
+    counts: MultilabelCounts
+    scores: MultilabelScores | None
+    n_rows: int = 0
+    excluded: npt.NDArray[np.int64] = field(
+        default_factory=lambda: np.zeros(len(_REASON_ORDER), np.int64))
+    sources: tuple[str, ...] = ()
+
+    def __add__(self, other: MultilabelPartial) -> MultilabelPartial:
+        sc = None
+        if self.scores is not None and other.scores is not None:
+            sc = self.scores + other.scores
+        return MultilabelPartial(self.counts + other.counts, sc, self.n_rows + other.n_rows,
+                                 self.excluded + other.excluded, self.sources + other.sources)
+
+    def finalize(self, spec: MultilabelSpec) -> EvalState:
+        """The public state."""
+        excl = Exclusions(**{r: int(c) for r, c in zip(_REASON_ORDER, self.excluded,
+                                                        strict=True)})
+        n_used = self.n_rows - excl.total
+        if n_used == 0:
+            raise InvalidInputError(
+                f"no usable rows in {', '.join(self.sources[:5]) or 'the input'} "
+                f"({self.n_rows} read, {excl.total} excluded): there is nothing to evaluate")
+        ml = MultilabelState(spec.labels, self.counts, self.scores)
+        return EvalState(None, None, int(self.n_rows), int(n_used), excl, self.sources, True,
+                         None, spec.threshold, multilabel=ml)
+
+
+class MultilabelFolder:
+    """Fold chunks of multilabel rows following one :class:`MultilabelSpec`."""
+
+    def __init__(self, spec: MultilabelSpec) -> None:
+        self.spec = spec
+        k = len(spec.labels)
+        self.binning = _binning(spec)
+        self.counts = MultilabelCounts.empty(k, weighted=spec.weighted)
+        self.scores = (MultilabelScores.empty(k, weighted=spec.weighted, binning=self.binning,
+                                              max_distinct=spec.max_distinct)
+                       if spec.has_scores else None)
+        self.n_rows = 0
+        self.excluded = np.zeros(len(_REASON_ORDER), np.int64)
+        self.sources: list[str] = []
+
+    def add_source(self, name: str) -> None:
+        self.sources.append(name)
+
+    def partial(self) -> MultilabelPartial:
+        return MultilabelPartial(self.counts, self.scores, self.n_rows, self.excluded.copy(),
+                                 tuple(self.sources))
+
+    def fold(self, chunk: Chunk) -> None:
+        """Fold one chunk; invalid rows raise (naming file, row, column) or are counted."""
+        spec, cols = self.spec, self.spec.columns
+        n = chunk.n_rows
+        if n == 0:
+            return
+        masks: dict[str, tuple[npt.NDArray[np.bool_], str]] = {}
+
+        def flag(reason: str, m: npt.NDArray[np.bool_] | None, column: str) -> None:
+            if m is None or not m.any():
+                return
+            old = masks.get(reason)
+            masks[reason] = (m, column) if old is None else (old[0] | m, old[1])
+
+        def indicator(names: tuple[str, ...]) -> npt.NDArray[np.bool_]:
+            out = np.zeros((n, len(names)), bool)
+            for j, c in enumerate(names):
+                col = chunk.columns[c]
+                v = np.asarray(col.values)
+                flag("missing_label", col.missing, c)
+                bad = col.bad if col.bad is not None else None
+                if v.dtype.kind == "b":
+                    out[:, j] = v
+                    flag("unknown_label", bad, c)
+                    continue
+                if v.dtype.kind not in "iuf":
+                    raise FileFormatError(f"label column has type {v.dtype}; multilabel "
+                                          "columns hold 0 or 1", path=chunk.path, column=c)
+                ok = (v == 0) | (v == 1)
+                if col.missing is not None:
+                    ok |= col.missing
+                flag("unknown_label", ~ok if bad is None else (~ok | bad), c)
+                out[:, j] = v == 1
+            return out
+
+        t = indicator(cols.y_true)
+        p = indicator(cols.y_pred) if cols.y_pred else None
+        s = None
+        if cols.y_score:
+            s = np.empty((n, len(cols.y_score)))
+            for j, c in enumerate(cols.y_score):
+                col = chunk.columns[c]
+                flag("missing_score", col.missing, c)
+                flag("bad_score", col.bad, c)
+                v = np.asarray(col.values, dtype=np.float64)
+                fin = np.isfinite(v)
+                if not fin.all():
+                    m = ~fin
+                    for other in (col.missing, col.bad):
+                        if other is not None:
+                            m &= ~other
+                    flag("nonfinite_score", m, c)
+                s[:, j] = np.where(fin, v, 0.0)
+        w = None
+        if cols.weight is not None:
+            wc = chunk.columns[cols.weight]
+            flag("missing_weight", wc.missing, cols.weight)
+            flag("bad_weight", wc.bad, cols.weight)
+            w = np.asarray(wc.values, dtype=np.float64)
+            okw = np.isfinite(w) & (w >= 0)
+            if not okw.all():
+                m = ~okw
+                for other in (wc.missing, wc.bad):
+                    if other is not None:
+                        m &= ~other
+                flag("bad_weight", m, cols.weight)
+        self.n_rows += n
+        if masks:
+            keep = self._apply_policy(chunk, masks)
+            t = t[keep]
+            p = None if p is None else p[keep]
+            s = None if s is None else s[keep]
+            w = None if w is None else w[keep]
+            if not keep.any():
+                return
+        if p is None:
+            assert s is not None
+            assert spec.threshold is not None
+            p = s >= spec.threshold
+        self.counts = self.counts + MultilabelCounts.from_indicators(t, p, w)
+        if s is not None and self.scores is not None:
+            self.scores = self.scores + MultilabelScores.from_scores(
+                t, s, w, binning=self.binning, max_distinct=spec.max_distinct)
+
+    def _apply_policy(self, chunk: Chunk, masks: dict[str, tuple[npt.NDArray[np.bool_], str]]
+                      ) -> npt.NDArray[np.bool_]:
+        if self.spec.on_invalid == "raise":
+            i, _, reason, column = min((int(np.argmax(m)), _REASON_ORDER.index(r), r, c)
+                                       for r, (m, c) in masks.items())
+            detail = ""
+            if reason == "unknown_label":
+                detail = (f" (value {to_python(chunk.columns[column].values[i])!r}; multilabel "
+                          "label and prediction columns hold 0 or 1)")
+            elif reason in ("nonfinite_score", "bad_weight") \
+                    and chunk.columns[column].bad is None:
+                detail = f" (value {to_python(chunk.columns[column].values[i])!r})"
+            raise FileFormatError(
+                f"{REASONS[reason]}{detail}; fix the file or pass on_invalid='exclude' to "
+                "leave such rows out (they are then counted and reported)",
+                path=chunk.path, row=chunk.row(i), column=column)
+        taken = np.zeros(chunk.n_rows, dtype=bool)
+        for j, r in enumerate(_REASON_ORDER):
+            if r in masks:
+                m = masks[r][0] & ~taken
+                self.excluded[j] += int(m.sum())
+                taken |= m
+        return ~taken

@@ -1,0 +1,369 @@
+"""Multilabel reports: ``evaluate`` on ``n × L`` indicator matrices, and the derivation
+of a multilabel :class:`~clfeval.engines.EvalState` into a :class:`~clfeval.Report`.
+
+Every number is read from the two mergeable states — :class:`MultilabelCounts` (one
+2×2 table per label plus the per-sample tallies) and :class:`MultilabelScores` (one
+binary score state per label plus the label-ranking sums) — with the registry's metric
+definitions and its one averaging function under the zero-division policy (undefined
+values are NaN and left out of averages). The report's fields then read (see
+:class:`~clfeval.report.MultilabelResult`): ``confusion`` = the micro table pooled over
+every (sample, label) pair, ``per_class`` = one column per label, ``roc``/``pr`` = one
+curve per label plus ``"micro"``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._serial import num
+from .._validation import check_choice, check_level
+from ..core.counts import ConfusionMatrix
+from ..core.labels import to_python
+from ..core.multilabel import MultilabelCounts
+from ..core.multilabel_scores import MultilabelScores
+from ..curves.pr import PrecisionRecallCurve
+from ..curves.roc import RocCurve
+from ..curves.thresholds import threshold_counts
+from ..exceptions import InvalidInputError, InvalidParameterError
+from ..registry.spec import _nanmean, evaluate_counts, list_metrics
+from ._model import MetricRow, PerClassTable, Report, ReportWarning
+from ._multilabel_model import MultilabelResult
+
+__all__ = ["MULTILABEL_HEADLINE", "evaluate_multilabel", "is_multilabel_call",
+           "multilabel_report"]
+
+Array = npt.NDArray[Any]
+NAN = float("nan")
+#: per-class metrics that also get the samples average (scikit-learn's set)
+SAMPLES_METRICS = ("ppv", "tpr", "f1", "fbeta", "jaccard")
+#: per-label metrics that get per-label Wilson intervals
+PER_LABEL_INTERVALS = ("tpr", "tnr", "ppv", "npv")
+MULTILABEL_HEADLINE = ("subset_accuracy", "hamming_loss", "f1_micro", "f1_macro", "f1_samples",
+                       "ppv_micro", "tpr_micro", "jaccard_samples", "roc_auc_micro",
+                       "roc_auc_macro", "average_precision_micro", "average_precision_macro",
+                       "coverage_error", "label_ranking_average_precision",
+                       "label_ranking_loss")
+AUC_DESC = "Area under the ROC curve: P(score of a random positive > random negative)."
+AP_DESC = "Average precision: precision averaged over the recall steps of the PR curve."
+_OVERALL = {
+    "subset_accuracy": ("Share of samples whose predicted label set is exactly right "
+                        "(exact match).", True),
+    "hamming_loss": ("Share of wrong (sample, label) cells.", False),
+    "coverage_error": ("Mean number of top-ranked labels needed to cover every true label "
+                       "(best: the mean number of true labels).", False),
+    "label_ranking_average_precision": ("Mean over samples and their true labels of the "
+                                        "share of true labels ranked at least as high.",
+                                        True),
+    "label_ranking_loss": ("Mean share of (true, false) label pairs ranked wrong (ties "
+                           "count as wrong).", False),
+}
+_AVG_NOTE = {"micro": " Micro: over every (sample, label) pair pooled.",
+             "macro": " Macro: unweighted mean over labels.",
+             "weighted": " Weighted: mean over labels weighted by support.",
+             "samples": " Samples: mean over samples of the per-sample value."}
+
+
+# ------------------------------------------------------------------ evaluate
+def is_multilabel_call(y_true: Any, y_pred: Any, y_score: Any) -> bool:
+    """Whether :func:`clfeval.evaluate` was given multilabel data: an ``n × L`` (L ≥ 2)
+    ``y_true`` — or, for ``evaluate(estimator, X, y)``, an ``n × L`` ``y``."""
+    y = y_score if callable(getattr(y_true, "predict", None)) else y_true
+    if y is None or isinstance(y, str):
+        return False
+    shape = np.shape(y)
+    return len(shape) == 2 and shape[1] >= 2
+
+
+def _estimator_outputs(est: Any, X: Any, response_method: str) -> tuple[Any, Any]:
+    """(predicted indicators, per-label scores or None) of a fitted multilabel estimator.
+
+    ``predict_proba`` may return one ``(n, 2)`` array per label (``MultiOutputClassifier``):
+    the column of class 1 is taken (a label whose estimator saw only one class scores 1.0
+    or 0.0 from its single column).
+    """
+    check_choice("response_method", response_method,
+                 ("auto", "predict_proba", "decision_function", "predict"))
+    y_pred = np.asarray(est.predict(X))
+    methods = {"auto": ("predict_proba", "decision_function"),
+               "predict_proba": ("predict_proba",),
+               "decision_function": ("decision_function",), "predict": ()}[response_method]
+    for m in methods:
+        f = getattr(est, m, None)
+        if not callable(f):
+            continue
+        try:
+            out = f(X)
+        except AttributeError:
+            continue
+        if isinstance(out, list):  # one (n, c) probability array per label
+            subs = getattr(est, "estimators_", [None] * len(out))
+            cols = []
+            for j, a in enumerate(out):
+                a = np.asarray(a, dtype=np.float64)
+                classes = getattr(subs[j], "classes_", None) if j < len(subs) else None
+                cls = [to_python(c) for c in (classes if classes is not None
+                                              else range(a.shape[1]))]
+                if 1 in cls:
+                    cols.append(a[:, cls.index(1)])
+                else:
+                    cols.append(np.zeros(a.shape[0]))
+            return y_pred, np.column_stack(cols)
+        return y_pred, np.asarray(out, dtype=np.float64)
+    if response_method not in ("auto", "predict"):
+        raise InvalidParameterError(f"the estimator has no {response_method} method")
+    return y_pred, None
+
+
+def evaluate_multilabel(
+    y_true: Any,
+    y_pred: Any = None,
+    y_score: Any = None,
+    *,
+    labels: Sequence[Any] | None = None,
+    sample_weight: Any = None,
+    threshold: float | None = None,
+    level: float | None = 0.95,
+    response_method: str = "auto",
+    title: str = "",
+    source: Mapping[str, str] | None = None,
+    max_points: int = 400,
+) -> Report:
+    """:func:`clfeval.evaluate` for multilabel data (``n × L`` 0/1 indicator matrices).
+
+    Predictions are ``y_pred``, or ``y_score >= threshold`` per label (default 0.5).
+
+    Examples
+    --------
+    >>> r = evaluate_multilabel([[1, 0], [1, 1], [0, 1]], [[1, 0], [1, 0], [0, 1]])
+    >>> round(r.metric("subset_accuracy"), 4), round(r.metric("hamming_loss"), 4)
+    (0.6667, 0.1667)
+    """
+    if callable(getattr(y_true, "predict", None)):
+        est, X, y = y_true, y_pred, y_score
+        if X is None or y is None:
+            raise InvalidInputError("with an estimator, call evaluate(estimator, X, y)")
+        y_pred, y_score = _estimator_outputs(est, X, response_method)
+        y_true = y
+        if threshold is not None:
+            y_pred = None
+    from ..core.multilabel import _indicator
+
+    t = _indicator(y_true, "y_true")
+    n, k = t.shape
+    if y_pred is None and y_score is None:
+        raise InvalidInputError("evaluate needs y_pred, y_score or both")
+    if y_pred is not None and threshold is not None:
+        raise InvalidParameterError(
+            "give either y_pred or threshold (predictions come from y_score >= threshold)")
+    s = None
+    if y_score is not None:
+        s = np.asarray(y_score)
+        if s.shape != t.shape:
+            raise InvalidInputError(
+                f"y_score must have one column per label like y_true {t.shape}, got {s.shape}")
+    thr: float | None = None
+    if y_pred is None:
+        assert s is not None
+        thr = 0.5 if threshold is None else float(threshold)
+        if not math.isfinite(thr):
+            raise InvalidParameterError(f"threshold must be finite, got {threshold!r}")
+        if s.dtype.kind not in "iuf":
+            raise InvalidInputError(f"y_score must be numeric, got dtype {s.dtype}")
+        p = np.asarray(s >= thr)
+    else:
+        p = _indicator(y_pred, "y_pred")
+    labs = tuple(range(k)) if labels is None else tuple(to_python(v) for v in labels)
+    if len(labs) != k:
+        raise InvalidParameterError(f"labels= has {len(labs)} names for {k} label columns")
+    if len(set(labs)) != k:
+        raise InvalidParameterError("labels= repeats a label")
+    counts = MultilabelCounts.from_indicators(t, p, sample_weight)
+    scores = None if s is None else MultilabelScores.from_scores(t, s, sample_weight)
+    from ..engines._mlstate import MultilabelState
+    from ..engines.state import EvalState
+
+    state = EvalState(None, None, n, n, labels_declared=True, threshold=thr,
+                      multilabel=MultilabelState(labs, counts, scores))
+    return multilabel_report(state, level=level, title=title, source=source,
+                             max_points=max_points)
+
+
+# ------------------------------------------------------------------ derive
+def _stack(tp: Array, fn: Array, fp: Array, tn: Array) -> Array:
+    """``(m, 2, 2)`` tables ``[[tn, fp], [fn, tp]]`` (class 1 = label present)."""
+    return np.stack([tn, fp, fn, tp], axis=-1).reshape(-1, 2, 2).astype(np.float64)
+
+
+def multilabel_report(state: Any, *, cost_matrix: Any = None, level: float | None = 0.95,
+                      title: str = "", source: Mapping[str, str] | None = None,
+                      max_points: int = 400) -> Report:
+    """The report of a multilabel state (every door's multilabel ending)."""
+    if cost_matrix is not None:
+        raise InvalidParameterError("cost_matrix does not apply to multilabel data")
+    lvl = None if level is None else check_level(level)
+    ml = state.multilabel
+    c: MultilabelCounts = ml.counts
+    labs = tuple(ml.labels)
+    k = len(labs)
+    tp, fp, fn, tn = c.tp, c.fp, c.fn, c.tn
+    if c.is_weighted:  # tn is total - tp - fp - fn: float sums leave ±1e-16 for zero
+        tn = np.where(np.abs(tn) <= 1e-12 * max(float(c.total), 1.0), 0.0, tn)
+    per_label = _stack(tp, fn, fp, tn)
+    pooled_counts = np.array([[tn.sum(), fp.sum()], [fn.sum(), tp.sum()]])
+    cm = ConfusionMatrix(pooled_counts, (0, 1))
+    support = np.asarray(tp + fn, dtype=np.float64)
+    tri = c.triples
+    n_lab = np.full(tri.shape[0], k)
+    samples = _stack(tri[:, 0], tri[:, 2], tri[:, 1], n_lab - tri.sum(axis=1)) \
+        if tri.size else np.zeros((0, 2, 2))
+    rows: list[MetricRow] = []
+    desc = _OVERALL["subset_accuracy"][0]
+    sub_iv = None
+    if lvl is not None and c.total:
+        from ..stats import proportion_interval
+
+        exact = c.subset_accuracy(normalize=False)
+        sub_iv = proportion_interval(exact, float(c.total), level=lvl, zero_division=NAN)
+    rows.append(MetricRow("subset_accuracy", "subset_accuracy", None,
+                          num(c.subset_accuracy()), desc, True, sub_iv))
+    rows.append(MetricRow("hamming_loss", "hamming_loss", None, num(c.hamming_loss()),
+                          _OVERALL["hamming_loss"][0], False))
+    pc_names: list[str] = []
+    pc_vals: list[Array] = []
+    ones = np.ones(k)
+    for spec in list_metrics(per_class=True):
+        vals = np.asarray(evaluate_counts(spec, per_label, average="binary", pos_index=1,
+                                          zero_division=NAN), dtype=np.float64).reshape(k)
+        pc_names.append(spec.name)
+        pc_vals.append(vals)
+        averages: dict[str, Any] = {
+            "micro": evaluate_counts(spec, per_label.sum(axis=0), average="binary",
+                                     pos_index=1, zero_division=NAN),
+            "macro": _nanmean(vals, ones, NAN, spec.name),
+            "weighted": _nanmean(vals, support, NAN, spec.name),
+        }
+        if spec.name in SAMPLES_METRICS:
+            sv = np.asarray(evaluate_counts(spec, samples, average="binary", pos_index=1,
+                                            zero_division=NAN), dtype=np.float64).reshape(-1)
+            averages["samples"] = _nanmean(sv, c.triple_weights, NAN, spec.name) \
+                if sv.size else NAN
+        for avg, v in averages.items():
+            rows.append(MetricRow(f"{spec.name}_{avg}", spec.name, avg, num(v),
+                                  spec.description + _AVG_NOTE[avg], spec.higher_is_better))
+    intervals = {}
+    if lvl is not None:
+        from ..registry import get_metric
+        from ..stats import proportion_interval
+
+        for name in PER_LABEL_INTERVALS:
+            ratio = get_metric(name).ratio
+            assert ratio is not None
+            succ, trials = ratio(tp, fn, fp, tn)
+            intervals[name] = proportion_interval(np.asarray(succ, np.float64),
+                                                  np.asarray(trials, np.float64), level=lvl,
+                                                  zero_division=NAN)
+    roc: tuple[RocCurve, ...] = ()
+    pr: tuple[PrecisionRecallCurve, ...] = ()
+    sc: MultilabelScores | None = ml.scores
+    if sc is not None:
+        aucs, aps = np.full(k, NAN), np.full(k, NAN)
+        rocs, prs = [], []
+        for j, table in enumerate(sc.tables):
+            tc = threshold_counts(table)
+            if tc.n_pos > 0 and tc.n_neg > 0:
+                r = RocCurve.from_threshold_counts(tc, zero_division=np.nan)
+                q = PrecisionRecallCurve.from_threshold_counts(tc, zero_division=np.nan)
+                aucs[j], aps[j] = r.auc, q.average_precision
+                rocs.append(r.named(str(labs[j])).thinned(max_points))
+                prs.append(q.named(str(labs[j])).thinned(max_points))
+        micro_auc = micro_ap = NAN
+        if k:
+            tcm = threshold_counts(sc.micro())
+            if tcm.n_pos > 0 and tcm.n_neg > 0:
+                r = RocCurve.from_threshold_counts(tcm, zero_division=np.nan)
+                q = PrecisionRecallCurve.from_threshold_counts(tcm, zero_division=np.nan)
+                micro_auc, micro_ap = r.auc, q.average_precision
+                rocs.append(r.named("micro").thinned(max_points))
+                prs.append(q.named("micro").thinned(max_points))
+        roc, pr = tuple(rocs), tuple(prs)
+        pc_names += ["roc_auc", "average_precision"]
+        pc_vals += [aucs, aps]
+        for name, d, per, micro in (("roc_auc", AUC_DESC, aucs, micro_auc),
+                                    ("average_precision", AP_DESC, aps, micro_ap)):
+            rows.append(MetricRow(f"{name}_micro", name, "micro", num(micro),
+                                  d + _AVG_NOTE["micro"], True))
+            rows.append(MetricRow(f"{name}_macro", name, "macro",
+                                  num(_nanmean(per, ones, NAN, name)),
+                                  d + _AVG_NOTE["macro"] + " Labels without both classes are "
+                                  "left out.", True))
+            rows.append(MetricRow(f"{name}_weighted", name, "weighted",
+                                  num(_nanmean(per, support, NAN, name)),
+                                  d + _AVG_NOTE["weighted"], True))
+        for name, v in (("coverage_error", sc.coverage_error()),
+                        ("label_ranking_average_precision",
+                         sc.label_ranking_average_precision()),
+                        ("label_ranking_loss", sc.label_ranking_loss())):
+            d, hib = _OVERALL[name]
+            rows.append(MetricRow(name, name, None, num(v), d, hib))
+    values = np.vstack(pc_vals) if pc_vals else np.empty((0, k))
+    per_class = PerClassTable(tuple(pc_names), values, intervals)
+    overall = tuple(rows)
+    warns = _warnings(state, c, labs)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        acc = np.asarray(cm.accuracy_matrix(zero_division=NAN), dtype=np.float64)
+        err = np.asarray(cm.error_matrix(zero_division=NAN), dtype=np.float64)
+    return Report(
+        title=title, confusion=cm, accuracy_matrix=acc, error_matrix=err, overall=overall,
+        per_class=per_class, warnings=warns,
+        threshold=None if state.threshold is None else float(state.threshold),
+        roc=roc, pr=pr, source=dict(source or {}), n_rows=int(state.n_used),
+        multilabel=MultilabelResult(labs, c, None if state.threshold is None
+                                    else float(state.threshold)),
+        state=state)
+
+
+def _n(v: Any) -> str:
+    f = float(v)
+    return str(int(f)) if f == int(f) else f"{f:.4g}"
+
+
+def _warnings(state: Any, c: MultilabelCounts, labs: tuple[Any, ...]
+              ) -> tuple[ReportWarning, ...]:
+    out: list[ReportWarning] = []
+    ex = state.excluded
+    if ex.total:
+        out.append(ReportWarning(
+            "excluded_rows", f"{ex.total:,} of {state.n_rows:,} rows were excluded and are "
+            f"not in any number here: {'; '.join(ex.describe())}", 0))
+    if not c.total:
+        out.append(ReportWarning("no_samples", "there are no samples (total weight 0)", 0))
+        return tuple(out)
+    support, predicted = c.tp + c.fn, c.tp + c.fp
+    absent = [str(lab) for lab, s in zip(labs, support, strict=True) if s == 0]
+    if absent:
+        out.append(ReportWarning(
+            "absent_class", f"{len(absent)} label(s) never occur in y_true "
+            f"({', '.join(absent[:10])}{', …' if len(absent) > 10 else ''}): their recall "
+            "and AUC are undefined and left out of the macro averages", 1))
+    never = [str(lab) for lab, s, p in zip(labs, support, predicted, strict=True)
+             if p == 0 and s > 0]
+    if never:
+        out.append(ReportWarning(
+            "never_predicted", f"{len(never)} label(s) present in y_true are never "
+            f"predicted ({', '.join(never[:10])}{', …' if len(never) > 10 else ''}): their "
+            "precision is undefined", 1))
+    if state.threshold is not None and not (c.tp + c.fp).any():
+        out.append(ReportWarning(
+            "score_scale", f"at threshold {state.threshold:g} no label is ever predicted: are "
+            "the scores on another scale (decision values)? Give the threshold explicitly",
+            0))
+    if c.total < 30:
+        out.append(ReportWarning("few_samples", f"only {_n(c.total)} samples: every "
+                                 "estimate here is very uncertain", 2))
+    out.sort(key=lambda w: w.rank)
+    return tuple(out)
