@@ -16,16 +16,16 @@ __all__ = ["make_spec", "pandas_chunk"]
 def make_spec(names: list[str], *, y_true: str | None, y_pred: str | None,
               y_score: Any, weight: str | None, labels: Any, pos_label: Any,
               threshold: float | None, on_invalid: str, bins: Any, max_distinct: Any,
-              source: str) -> Spec:
+              source: str, by: Any = None, max_slices: int = 10_000) -> Spec:
     """Detect columns and build (and validate) the folding spec."""
-    from ._fold import Folder
+    from ._fold import make_folder
 
     cmap: ColumnMap = detect_columns(names, y_true=y_true, y_pred=y_pred, y_score=y_score,
-                                     weight=weight, path=source)
+                                     weight=weight, path=source, by=by)
     spec = Spec(cmap, None if labels is None else tuple(labels), pos_label,
                 None if threshold is None else float(threshold), on_invalid, bins,
-                max_distinct)
-    Folder(spec)
+                max_distinct, max_slices=max_slices)
+    make_folder(spec)
     return spec
 
 
@@ -64,6 +64,6 @@ def _pandas_column(s: Any, is_label: bool) -> Column:
 def pandas_chunk(df: Any, spec: Spec, source: str, start: int = 0) -> Chunk:
     """A pandas DataFrame (one partition) as a chunk."""
     cols = spec.columns
-    label_cols = {cols.y_true} | ({cols.y_pred} if cols.y_pred else set())
+    label_cols = cols.label_columns
     out = {name: _pandas_column(df[name], name in label_cols) for name in cols.names}
     return Chunk(source, start, len(df), out)

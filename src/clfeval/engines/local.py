@@ -34,7 +34,8 @@ from ..io.readers import (
     numpy_rows,
     parquet_row_groups,
 )
-from ._fold import Folder, Partial, Spec
+from ._fold import Partial, Spec, make_folder
+from .sliced import DEFAULT_MAX_SLICES, SlicedState
 from .state import EvalState
 
 __all__ = ["Progress", "TerminalProgress", "expand_paths", "fold_files"]
@@ -191,9 +192,9 @@ def _plan(paths: Sequence[str], spec: Spec, workers: int) -> list[_Shard]:
 
 
 def _fold_shard(spec: Spec, shard: _Shard, on_chunk: Callable[[int], None] | None = None,
-                folder: Folder | None = None) -> Partial:
+                folder: Any = None) -> Partial:
     if folder is None:
-        folder = Folder(spec)
+        folder = make_folder(spec)
     folder.add_source(shard.path)
     chunks = iter_chunks(shard.path, spec.columns, chunk_rows=spec.chunk_rows,
                          format=spec.format, row_groups=shard.row_groups, rows=shard.rows)
@@ -201,7 +202,8 @@ def _fold_shard(spec: Spec, shard: _Shard, on_chunk: Callable[[int], None] | Non
         folder.fold(ch)
         if on_chunk is not None:
             on_chunk(ch.n_rows)
-    return folder.partial()
+    out: Partial = folder.partial()
+    return out
 
 
 _DONE = object()
@@ -299,7 +301,9 @@ def fold_files(
     chunk_rows: int = DEFAULT_CHUNK_ROWS,
     format: str | None = None,
     progress: Callable[[Progress], None] | bool | None = None,
-) -> EvalState:
+    by: str | Sequence[str] | None = None,
+    max_slices: int = DEFAULT_MAX_SLICES,
+) -> EvalState | SlicedState:
     """Fold predictions stored in files into one :class:`EvalState`, in bounded memory, on
     one or more cores — the engine behind :func:`clfeval.evaluate_files`, which turns the
     state into a :class:`~clfeval.Report`.
@@ -350,11 +354,19 @@ def fold_files(
     progress : callable, bool or None
         A callable receiving :class:`Progress` after each chunk, ``True`` for a bar on
         stderr when it is a terminal, ``None``/``False`` for silence.
+    by : str or sequence of str, optional
+        Grouping columns: the same pass also folds one state per slice (each distinct
+        combination of their values; a missing value is its own slice).
+    max_slices : int
+        The most distinct slices kept (default 10,000); more is an error naming the
+        count seen.
 
     Returns
     -------
-    EvalState
-        The merged states, rows read / used / excluded per reason, and the files.
+    EvalState or SlicedState
+        The merged states, rows read / used / excluded per reason, and the files;
+        with ``by``, a :class:`~clfeval.engines.sliced.SlicedState` (the overall state
+        and one per slice).
 
     Examples
     --------
@@ -374,7 +386,7 @@ def fold_files(
         raise InvalidParameterError(f"chunk_rows must be a positive int, got {chunk_rows!r}")
     names = column_names(paths[0], format=format)
     cmap = detect_columns(names, y_true=y_true, y_pred=y_pred, y_score=y_score, weight=weight,
-                          path=paths[0])
+                          path=paths[0], by=by)
     if threshold is not None:
         try:
             threshold = float(threshold)
@@ -382,8 +394,8 @@ def fold_files(
             raise InvalidParameterError(f"threshold must be a number, got {threshold!r}") \
                 from exc
     spec = Spec(cmap, None if labels is None else tuple(labels), pos_label, threshold,
-                on_invalid, bins, max_distinct, chunk_rows, format)
-    Folder(spec)  # validate the options before any work
+                on_invalid, bins, max_distinct, chunk_rows, format, max_slices)
+    make_folder(spec)  # validate the options before any work
     shards = _plan(paths, spec, workers)
     reporter: Callable[[Progress], None] | None
     if progress is True:
@@ -407,7 +419,7 @@ def fold_files(
     if total is not None and total < 4 * spec.chunk_rows:
         workers = 1  # a pool's start-up (about a second) would cost more than it saves
     if workers == 1 or len(shards) == 1:
-        folder = Folder(spec)  # one folder: errors name the file and row, not a merge
+        folder = make_folder(spec)  # one folder: errors name the file and row, not a merge
         for sh in shards:
             _fold_shard(spec, sh, tick, folder)
             state["done"] += 1
@@ -427,4 +439,5 @@ def fold_files(
             if isinstance(sys.exc_info()[1], BrokenProcessPool):
                 _POOLS.pop(workers, None)
             raise
-    return _merge_partials(parts).finalize(spec)
+    out: EvalState | SlicedState = _merge_partials(parts).finalize(spec)
+    return out

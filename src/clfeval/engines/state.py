@@ -14,7 +14,7 @@ import os
 import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -29,6 +29,9 @@ from ..core._state import field as state_field
 from ..core.counts import ConfusionMatrix
 from ..core.labels import to_python
 from ..exceptions import IncompatibleStateError, InvalidParameterError
+
+if TYPE_CHECKING:
+    from .sliced import SlicedState
 
 __all__ = ["EvalState", "Exclusions", "as_state", "check_state_dict", "load_state",
            "merge_states", "save_state"]
@@ -279,12 +282,15 @@ def _embed(cm: ConfusionMatrix, labels: tuple[Any, ...]) -> ConfusionMatrix:
     return ConfusionMatrix(out, labels, pos_label=cm.pos_label)
 
 
-def as_state(obj: Any) -> EvalState:
-    """The :class:`EvalState` of a state or of a report that carries one."""
-    if isinstance(obj, EvalState):
+def as_state(obj: Any) -> EvalState | SlicedState:
+    """The state (:class:`EvalState`, or a sliced one) of a state or of a report that
+    carries one."""
+    from .sliced import SlicedState
+
+    if isinstance(obj, (EvalState, SlicedState)):
         return obj
     st = getattr(obj, "state", None)
-    if isinstance(st, EvalState):
+    if isinstance(st, (EvalState, SlicedState)):
         return st
     raise InvalidParameterError(
         f"expected an EvalState or a report carrying one (report.state), got "
@@ -293,11 +299,12 @@ def as_state(obj: Any) -> EvalState:
                                    if hasattr(obj, "state") else ""))
 
 
-def merge_states(states: Iterable[Any]) -> EvalState:
+def merge_states(states: Iterable[Any]) -> Any:
     """Merge partial states (shards, partitions, nightly runs) into one.
 
     Reports (``clfeval.evaluate_files(...)``, ``clfeval.evaluate(...)``) are accepted for
-    the state they carry.
+    the state they carry. Sliced states (``by=``) merge slice by slice into a sliced
+    state; a sliced and an unsliced state do not merge.
 
     Raises :class:`~clfeval.IncompatibleStateError` when they differ in declared labels,
     bins, threshold, positive class or schema.
@@ -311,9 +318,13 @@ def merge_states(states: Iterable[Any]) -> EvalState:
     >>> both.confusion.counts.tolist(), both.n_rows
     ([[8, 1], [1, 6]], 16)
     """
-    items = [as_state(s) for s in states]
+    items: list[Any] = [as_state(s) for s in states]
     if not items:
         raise InvalidParameterError("merge_states needs at least one state")
+    if len({type(s) for s in items}) > 1:
+        raise IncompatibleStateError(
+            "cannot merge a sliced state (by=) with an unsliced one; evaluate every part "
+            "with the same by=")
     # pairwise tree: O(log n) depth, the same result as a left fold for integer counts
     while len(items) > 1:
         items = [items[i] + items[i + 1] if i + 1 < len(items) else items[i]
@@ -373,13 +384,15 @@ def _umask() -> int:
     return m
 
 
-def load_state(path: str | os.PathLike[str]) -> EvalState:
+def load_state(path: str | os.PathLike[str]) -> Any:
     """Read a state written by :func:`save_state` (file errors name the file).
 
     Every field is checked — types, ranges (no negative, fractional or overflowing
     counts; no NaN threshold) and consistency (rows used = rows read − rows excluded
     = the rows the confusion matrix counts) — so a damaged or tampered file is refused
-    with an error naming the field, never merged.
+    with an error naming the field, never merged. A sliced state (``by=``) comes back
+    as a :class:`~clfeval.engines.sliced.SlicedState`, its slices checked to add up to
+    the overall state.
 
     Examples
     --------
@@ -414,6 +427,11 @@ def load_state(path: str | os.PathLike[str]) -> EvalState:
     except ValueError as exc:
         raise FileFormatError(f"not a JSON state file: {exc}", path=p) from None
     try:
+        from .sliced import SCHEMA as SLICED
+        from .sliced import SlicedState
+
+        if isinstance(data, Mapping) and data.get("schema") == SLICED:
+            return SlicedState.from_dict(data)
         check_state_dict(data)
         return EvalState.from_dict(data)
     except IncompatibleStateError as exc:

@@ -133,6 +133,10 @@ def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Bloc
     out.append(_table("metrics", hdr, [
         [n, fmt(r.metric(n)), *([_interval(r, n)] if has_iv else []), r.row(n).description]
         for n in headline_names(r)]))
+    if r.slices is not None:
+        from ._slices import slice_blocks
+
+        out.extend(slice_blocks(r, h2))
     out.append(Block(h2, "Per class (one-vs-rest)"))
     cols = [c for c in PER_CLASS_COLUMNS if c in r.per_class.metrics]
     support, predicted = cm.support.tolist(), cm.predicted.tolist()

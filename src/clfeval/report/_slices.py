@@ -1,0 +1,214 @@
+"""Sliced reports (``by=``): the overall report plus every slice's own full report.
+
+Every slice's report is derived from its state by :func:`~clfeval.report.from_state`,
+the one derivation of every report; this module only decides the grouping of
+in-memory arrays, the shared threshold, which rows are shown side by side, and which
+slice is worst on each of them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..engines.sliced import DEFAULT_MAX_SLICES, SlicedState, SliceSpace, key_order
+from ..exceptions import InvalidInputError, InvalidParameterError
+from ..io.readers import Chunk, Column
+from ._model import Report, Slice, SliceAnalysis
+
+__all__ = ["DEFAULT_MIN_SIZE", "grouping", "memory_sliced_state", "slice_blocks",
+           "sliced_report"]
+
+#: slices with fewer used rows are reported but flagged as too small
+DEFAULT_MIN_SIZE = 30
+#: rows compared across slices (those a report has; the first three make the text table)
+BINARY_SLICE_METRICS = ("tpr", "fpr", "accuracy", "ppv", "f1", "roc_auc")
+MULTI_SLICE_METRICS = ("accuracy", "balanced_accuracy", "f1_macro", "roc_auc_macro")
+
+
+def check_min_size(min_size: Any) -> int:
+    """``min_size`` as a non-negative int (else a typed error naming it)."""
+    if isinstance(min_size, bool) or not isinstance(min_size, (int, np.integer)) or \
+            min_size < 0:
+        raise InvalidParameterError(f"min_size must be a non-negative int, got {min_size!r}")
+    return int(min_size)
+
+
+def grouping(by: Any, n: int) -> tuple[tuple[str, ...], list[npt.NDArray[Any]]]:
+    """Names and arrays of ``by=``: one array, a list of arrays, or a mapping name → array.
+
+    Unnamed arrays are called ``group`` (one) or ``group_1``, ``group_2`` … (a pandas
+    Series keeps its name).
+    """
+    if isinstance(by, Mapping):
+        if not by:
+            raise InvalidParameterError("by= is an empty mapping")
+        names = tuple(str(k) for k in by)
+        arrays = list(by.values())
+    else:
+        if isinstance(by, (list, tuple)) and by and all(
+                np.ndim(b) == 1 and not isinstance(b, (str, bytes)) for b in by):
+            arrays = list(by)
+        else:
+            arrays = [by]
+        names = tuple(
+            str(a.name) if isinstance(getattr(a, "name", None), str)
+            else ("group" if len(arrays) == 1 else f"group_{i + 1}")
+            for i, a in enumerate(arrays))
+    if len(set(names)) != len(names):
+        raise InvalidParameterError(f"by= names a grouping twice: {list(names)}")
+    out = []
+    for name, a in zip(names, arrays, strict=True):
+        arr = np.asarray(a)
+        if arr.ndim != 1:
+            raise InvalidInputError(
+                f"by={name!r} must be one value per sample (1-D), got shape {arr.shape}")
+        if len(arr) != n:
+            raise InvalidInputError(
+                f"by={name!r} has {len(arr)} values but there are {n} samples")
+        out.append(arr)
+    return names, out
+
+
+def _column(arr: npt.NDArray[Any]) -> Column:
+    """An in-memory grouping array as a reader's column (missing: None or NaN)."""
+    if arr.dtype.kind != "O":
+        return Column(arr)
+    miss = np.frompyfunc(lambda v: v is None or v != v, 1, 1)(arr).astype(bool)
+    present = np.asarray(arr[~miss].tolist())
+    if present.dtype.kind == "O":
+        raise InvalidInputError("a grouping array holds values that are not numbers or text")
+    full = np.zeros(len(arr), dtype=present.dtype if present.size else np.int64)
+    full[~miss] = present
+    return Column(full, None, miss if miss.any() else None)
+
+
+def memory_sliced_state(overall: Any, by: Any, n: int,
+                        subset_state: Callable[[npt.NDArray[np.intp]], Any],
+                        max_slices: int = DEFAULT_MAX_SLICES) -> SlicedState:
+    """The sliced state of in-memory arrays: ``subset_state(rows)`` builds each slice's
+    state the way the overall one was built (same labels, positive class, threshold)."""
+    names, arrays = grouping(by, n)
+    space = SliceSpace(names, max_slices)
+    chunk = Chunk("<by=>", 0, n, {nm: _column(a) for nm, a in zip(names, arrays, strict=True)})
+    codes = space.chunk_codes(chunk)
+    order = np.argsort(codes, kind="stable")
+    counts = np.bincount(codes, minlength=len(space.keys))
+    ends = np.cumsum(counts)
+    states = {key: subset_state(order[ends[j] - counts[j]:ends[j]])
+              for j, key in enumerate(space.keys)}
+    return SlicedState(names, overall, {k: states[k] for k in sorted(states, key=key_order)})
+
+
+def sliced_report(state: SlicedState, *, min_size: int, **options: Any) -> Report:
+    """The overall report of ``state.overall`` with every slice's report attached.
+
+    Every slice is read at the overall report's threshold, so the slices' matrices add
+    up to the overall matrix.
+    """
+    from ._build import from_state
+
+    min_size = check_min_size(min_size)
+    overall = from_state(state.overall, **options)
+    per: dict[str, Any] = {k: v for k, v in options.items() if k not in ("title", "source")}
+    slices = []
+    for key, st in state.slices.items():
+        rep = None
+        if st.n_used > 0:
+            if st.confusion is None and overall.threshold is not None:
+                st = dataclasses.replace(st, threshold=overall.threshold)
+            names = ", ".join(f"{b}={'(missing)' if v is None else v}"
+                              for b, v in zip(state.by, key, strict=True))
+            rep = from_state(st, title=names, **per)
+        slices.append(Slice(key, st.n_rows, st.n_used, st.n_used < min_size, rep))
+    candidates = (BINARY_SLICE_METRICS if overall.confusion.n_classes == 2
+                  else MULTI_SLICE_METRICS)
+    metrics = tuple(m for m in candidates if _has(overall, m))
+    analysis = SliceAnalysis(state.by, min_size, metrics, tuple(slices),
+                             _worst(slices, metrics))
+    return dataclasses.replace(overall, slices=analysis, state=state)
+
+
+def _has(r: Report, name: str) -> bool:
+    return any(row.name == name for row in r.overall)
+
+
+def _worst(slices: Sequence[Slice], metrics: Sequence[str]) -> dict[str, int]:
+    """Per metric: the slice (index) that is worst by the metric's direction, among the
+    slices not too small whose value is defined."""
+    out: dict[str, int] = {}
+    for m in metrics:
+        best: tuple[float, int] | None = None
+        for i, s in enumerate(slices):
+            if s.too_small or s.report is None or not _has(s.report, m):
+                continue
+            row = s.report.row(m)
+            if row.value is None or row.higher_is_better is None:
+                continue
+            badness = -row.value if row.higher_is_better else row.value
+            if best is None or badness > best[0]:
+                best = (badness, i)
+        if best is not None:
+            out[m] = best[1]
+    return out
+
+
+# ------------------------------------------------------------------ presentation
+#: the slice table of the text and Markdown reports shows this many of the metrics
+TEXT_METRICS = 3
+
+
+def key_text(key: Sequence[Any]) -> str:
+    """A slice key for display: its values joined by `` / `` (``(missing)`` for None)."""
+    return " / ".join("(missing)" if v is None else str(v) for v in key)
+
+
+def cell(s: Slice, metric: str) -> str:
+    """``"0.81 [0.79,0.83]"``: a slice's value of a report row with its interval, two
+    decimals (each slice's own report has them in full)."""
+    if s.report is None or not _has(s.report, metric):
+        return "n/a"
+    row = s.report.row(metric)
+    if row.value is None:
+        return "n/a"
+    out = f"{row.value:.2f}"
+    iv = row.interval
+    if iv is not None and iv.low == iv.low and iv.high == iv.high:
+        out += f" [{float(iv.low):.2f},{float(iv.high):.2f}]"
+    return out
+
+
+def slice_blocks(r: Report, h2: str = "h2") -> list[Any]:
+    """The slice section of the text, Markdown and CSV renderings: a compact table
+    (slice, rows used, the first metrics with intervals), the small-slice flag and the
+    worst slice per metric."""
+    from ._blocks import Block, fmt, fmt_count
+
+    a = r.slices
+    assert a is not None
+    shown = a.metrics[:TEXT_METRICS]
+    out = [Block(h2, f"Slices by {', '.join(a.by)} ({len(a.slices)})")]
+    rows = tuple(
+        (key_text(s.key), fmt_count(s.n_used) + ("*" if s.too_small else ""),
+         *(cell(s, m) for m in shown)) for s in a.slices)
+    out.append(Block("table", headers=(" / ".join(a.by), "n", *shown), rows=rows,
+                     key="slices"))
+    notes = []
+    if any(s.too_small for s in a.slices):
+        notes.append(f"* fewer than {a.min_size} rows: too few to judge, left out of the "
+                     "worst-slice choice.")
+    worst = [f"{m} {key_text(a.slices[i].key)} ({fmt(_value(a.slices[i], m), 3)})"
+             for m, i in a.worst.items()]
+    if worst:
+        notes.append("Worst slice per metric: " + "; ".join(worst) + ".")
+    notes.append("Each slice's full report is in the JSON and HTML renderings.")
+    out.append(Block("p", " ".join(notes)))
+    return out
+
+
+def _value(s: Slice, metric: str) -> float | None:
+    return None if s.report is None else s.report.row(metric).value
