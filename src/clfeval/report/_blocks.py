@@ -253,6 +253,13 @@ def comparison_blocks(c: Comparison, *, full: bool = False) -> list[Block]:
             [t.test, t.model_a, t.model_b, fmt(t.statistic), fmt_p(t.p_value),
              fmt(t.difference)]
             for t in c.tests]))
+    if not full:
+        from ._slices import slice_blocks
+
+        for n, r in zip(c.names, c.reports, strict=False):
+            if r.slices is not None:
+                sb = slice_blocks(r)
+                out.extend([Block("h2", f"{n}: {sb[0].text}"), *sb[1:]])
     warns = [(n, w) for n, r in zip(c.names, c.reports, strict=False) for w in r.warnings]
     if warns:
         out.append(Block("h2", "Warnings"))
