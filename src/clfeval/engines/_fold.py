@@ -28,7 +28,7 @@ from ..io.columns import ColumnMap
 from ..io.readers import Chunk, Column
 from .state import REASONS, EvalState, Exclusions
 
-__all__ = ["Folder", "Partial", "Spec", "make_folder"]
+__all__ = ["Folder", "Partial", "Spec"]
 
 _REASON_ORDER = tuple(REASONS)
 _DIRECT_RANGE = 1 << 16
@@ -581,16 +581,6 @@ class Folder:
         else:
             assert gt is not None
             self.scores = _update_multi(self.scores, gt, np.column_stack(scores), w)
-
-
-def make_folder(spec: Spec) -> Any:
-    """The folder for ``spec``: a :class:`Folder`, or with grouping columns
-    (``spec.columns.by``) a sliced folder that also folds a partial per slice."""
-    if spec.columns.by:
-        from .sliced import SlicedFolder
-
-        return SlicedFolder(spec)
-    return Folder(spec)
 
 
 def _binary_pos_label_value(spec: Spec, space: LabelSpace) -> Any:

@@ -18,7 +18,7 @@ def make_spec(names: list[str], *, y_true: str | None, y_pred: str | None,
               threshold: float | None, on_invalid: str, bins: Any, max_distinct: Any,
               source: str, by: Any = None, max_slices: int = 10_000) -> Spec:
     """Detect columns and build (and validate) the folding spec."""
-    from ._fold import make_folder
+    from .sliced import make_folder
 
     cmap: ColumnMap = detect_columns(names, y_true=y_true, y_pred=y_pred, y_score=y_score,
                                      weight=weight, path=source, by=by)

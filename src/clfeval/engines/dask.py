@@ -10,9 +10,9 @@ from typing import Any
 
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..exceptions import MissingDependencyError
-from ._fold import Partial, Spec, make_folder
+from ._fold import Partial, Spec
 from ._frames import make_spec, pandas_chunk
-from .sliced import DEFAULT_MAX_SLICES, SlicedState
+from .sliced import DEFAULT_MAX_SLICES, SlicedState, make_folder
 from .state import EvalState
 
 __all__ = ["fold"]

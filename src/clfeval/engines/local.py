@@ -34,8 +34,8 @@ from ..io.readers import (
     numpy_rows,
     parquet_row_groups,
 )
-from ._fold import Partial, Spec, make_folder
-from .sliced import DEFAULT_MAX_SLICES, SlicedState
+from ._fold import Partial, Spec
+from .sliced import DEFAULT_MAX_SLICES, SlicedState, make_folder
 from .state import EvalState
 
 __all__ = ["Progress", "TerminalProgress", "expand_paths", "fold_files"]

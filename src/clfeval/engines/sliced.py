@@ -38,9 +38,9 @@ from ..core.labels import to_python
 from ..exceptions import FileFormatError, IncompatibleStateError, InvalidInputError
 from ..io.readers import Chunk
 from ._fold import Folder, Partial, Spec, _kind, _local_codes, _pad
-from .state import EvalState, Exclusions, _embed, check_state_dict
+from .state import STATE_TYPES, EvalState, Exclusions, _embed, check_state_dict
 
-__all__ = ["DEFAULT_MAX_SLICES", "SlicedState", "check_sliced_dict"]
+__all__ = ["DEFAULT_MAX_SLICES", "SlicedState", "check_sliced_dict", "make_folder"]
 
 SCHEMA = "clfeval.SlicedState"
 SCHEMA_VERSION = 1
@@ -148,6 +148,12 @@ class SliceSpace:
             lut[present] = codes
             return lut[comb]
         return codes[comb]
+
+
+def make_folder(spec: Spec) -> Any:
+    """The folder for ``spec``: a :class:`Folder`, or with grouping columns
+    (``spec.columns.by``) a :class:`SlicedFolder` that also folds a partial per slice."""
+    return SlicedFolder(spec) if spec.columns.by else Folder(spec)
 
 
 class SlicedFolder(Folder):
@@ -477,3 +483,6 @@ def check_sliced_dict(data: Any) -> None:
         raise IncompatibleStateError(
             f"malformed {SCHEMA} state: the slices' confusion matrices do not add up to "
             "the overall one")
+
+
+STATE_TYPES[SCHEMA] = SlicedState

@@ -14,9 +14,9 @@ import numpy as np
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..exceptions import InvalidInputError, InvalidParameterError, MissingDependencyError
 from ..io.readers import _table_chunk
-from ._fold import Folder, Partial, Spec, bit_bins, make_folder
+from ._fold import Folder, Partial, Spec, bit_bins
 from ._frames import make_spec
-from .sliced import DEFAULT_MAX_SLICES, SlicedState
+from .sliced import DEFAULT_MAX_SLICES, SlicedState, make_folder
 from .state import EvalState
 
 __all__ = ["fold"]

@@ -14,7 +14,7 @@ import os
 import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -29,9 +29,6 @@ from ..core._state import field as state_field
 from ..core.counts import ConfusionMatrix
 from ..core.labels import to_python
 from ..exceptions import IncompatibleStateError, InvalidParameterError
-
-if TYPE_CHECKING:
-    from .sliced import SlicedState
 
 __all__ = ["EvalState", "Exclusions", "as_state", "check_state_dict", "load_state",
            "merge_states", "save_state"]
@@ -282,15 +279,19 @@ def _embed(cm: ConfusionMatrix, labels: tuple[Any, ...]) -> ConfusionMatrix:
     return ConfusionMatrix(out, labels, pos_label=cm.pos_label)
 
 
-def as_state(obj: Any) -> EvalState | SlicedState:
+#: schema → state class, for every state :func:`save_state` / :func:`load_state` handle
+#: (the sliced state of ``by=`` registers itself here)
+STATE_TYPES: dict[str, Any] = {SCHEMA: EvalState}
+
+
+def as_state(obj: Any) -> Any:
     """The state (:class:`EvalState`, or a sliced one) of a state or of a report that
     carries one."""
-    from .sliced import SlicedState
-
-    if isinstance(obj, (EvalState, SlicedState)):
+    kinds = tuple(STATE_TYPES.values())
+    if isinstance(obj, kinds):
         return obj
     st = getattr(obj, "state", None)
-    if isinstance(st, (EvalState, SlicedState)):
+    if isinstance(st, kinds):
         return st
     raise InvalidParameterError(
         f"expected an EvalState or a report carrying one (report.state), got "
@@ -427,11 +428,9 @@ def load_state(path: str | os.PathLike[str]) -> Any:
     except ValueError as exc:
         raise FileFormatError(f"not a JSON state file: {exc}", path=p) from None
     try:
-        from .sliced import SCHEMA as SLICED
-        from .sliced import SlicedState
-
-        if isinstance(data, Mapping) and data.get("schema") == SLICED:
-            return SlicedState.from_dict(data)
+        kind = STATE_TYPES.get(str(data.get("schema"))) if isinstance(data, Mapping) else None
+        if kind is not None and kind is not EvalState:
+            return kind.from_dict(data)
         check_state_dict(data)
         return EvalState.from_dict(data)
     except IncompatibleStateError as exc:

@@ -134,8 +134,6 @@ def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Bloc
         [n, fmt(r.metric(n)), *([_interval(r, n)] if has_iv else []), r.row(n).description]
         for n in headline_names(r)]))
     if r.slices is not None:
-        from ._slices import slice_blocks
-
         out.extend(slice_blocks(r, h2))
     out.append(Block(h2, "Per class (one-vs-rest)"))
     cols = [c for c in PER_CLASS_COLUMNS if c in r.per_class.metrics]
@@ -254,8 +252,6 @@ def comparison_blocks(c: Comparison, *, full: bool = False) -> list[Block]:
              fmt(t.difference)]
             for t in c.tests]))
     if not full:
-        from ._slices import slice_blocks
-
         for n, r in zip(c.names, c.reports, strict=False):
             if r.slices is not None:
                 sb = slice_blocks(r)
@@ -268,6 +264,39 @@ def comparison_blocks(c: Comparison, *, full: bool = False) -> list[Block]:
         for r in c.reports:
             out.extend(report_blocks(r, full=True, level=2))
     return out
+
+
+#: the slice table of the text and Markdown reports shows this many of the metrics
+SLICE_TEXT_METRICS = 3
+
+
+def slice_blocks(r: Report, h2: str = "h2") -> list[Block]:
+    """The slice section of the text, Markdown and CSV renderings: a compact table
+    (slice, rows used, the first metrics with intervals), the small-slice flag and the
+    worst slice per metric."""
+    from ._slices import cell, key_text, slice_value
+
+    a = r.slices
+    assert a is not None
+    shown = a.metrics[:SLICE_TEXT_METRICS]
+    out = [Block(h2, f"Slices by {', '.join(a.by)} ({len(a.slices)})")]
+    rows = tuple(
+        (key_text(s.key), fmt_count(s.n_used) + ("*" if s.too_small else ""),
+         *(cell(s, m) for m in shown)) for s in a.slices)
+    out.append(Block("table", headers=(" / ".join(a.by), "n", *shown), rows=rows,
+                     key="slices"))
+    notes = []
+    if any(s.too_small for s in a.slices):
+        notes.append(f"* fewer than {a.min_size} rows: too few to judge, left out of the "
+                     "worst-slice choice.")
+    worst = [f"{m} {key_text(a.slices[i].key)} ({fmt(slice_value(a.slices[i], m), 3)})"
+             for m, i in a.worst.items()]
+    if worst:
+        notes.append("Worst slice per metric: " + "; ".join(worst) + ".")
+    notes.append("Each slice's full report is in the JSON and HTML renderings.")
+    out.append(Block("p", " ".join(notes)))
+    return out
+
 
 
 def dataset_blocks(d: Any) -> list[Block]:

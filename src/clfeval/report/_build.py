@@ -398,8 +398,8 @@ def from_state(
     if isinstance(state, SlicedState):
         from ._slices import sliced_report
 
-        return sliced_report(state, min_size=min_size, cost_matrix=cost_matrix, level=level,
-                             title=title, source=source, max_points=max_points)
+        return sliced_report(state, from_state, min_size=min_size, cost_matrix=cost_matrix,
+                             level=level, title=title, source=source, max_points=max_points)
     lvl = None if level is None else check_level(level)
     scores = state.scores
     threshold = state.threshold

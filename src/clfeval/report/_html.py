@@ -365,7 +365,7 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2",
     if r.slices is not None:  # after the section: the threshold control stays its own
         from ._slices_html import slices_html
 
-        out.append(slices_html(r, p))
+        out.append(slices_html(r, p, _report_html))
     return "".join(out)
 
 

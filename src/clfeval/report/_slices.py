@@ -20,8 +20,8 @@ from ..exceptions import InvalidInputError, InvalidParameterError
 from ..io.readers import Chunk, Column
 from ._model import Report, Slice, SliceAnalysis
 
-__all__ = ["DEFAULT_MIN_SIZE", "grouping", "memory_sliced_state", "slice_blocks",
-           "sliced_report"]
+__all__ = ["DEFAULT_MIN_SIZE", "cell", "grouping", "key_text", "memory_sliced_state",
+           "slice_value", "sliced_report"]
 
 #: slices with fewer used rows are reported but flagged as too small
 DEFAULT_MIN_SIZE = 30
@@ -104,14 +104,14 @@ def memory_sliced_state(overall: Any, by: Any, n: int,
     return SlicedState(names, overall, {k: states[k] for k in sorted(states, key=key_order)})
 
 
-def sliced_report(state: SlicedState, *, min_size: int, **options: Any) -> Report:
-    """The overall report of ``state.overall`` with every slice's report attached.
+def sliced_report(state: SlicedState, from_state: Callable[..., Report], *, min_size: int,
+                  **options: Any) -> Report:
+    """The overall report of ``state.overall`` with every slice's report attached, each
+    derived by ``from_state`` (:func:`clfeval.report.from_state`, the one derivation).
 
     Every slice is read at the overall report's threshold, so the slices' matrices add
     up to the overall matrix.
     """
-    from ._build import from_state
-
     min_size = check_min_size(min_size)
     overall = from_state(state.overall, **options)
     per: dict[str, Any] = {k: v for k, v in options.items() if k not in ("title", "source")}
@@ -158,10 +158,6 @@ def _worst(slices: Sequence[Slice], metrics: Sequence[str]) -> dict[str, int]:
 
 
 # ------------------------------------------------------------------ presentation
-#: the slice table of the text and Markdown reports shows this many of the metrics
-TEXT_METRICS = 3
-
-
 def key_text(key: Sequence[Any]) -> str:
     """A slice key for display: its values joined by `` / `` (``(missing)`` for None)."""
     return " / ".join("(missing)" if v is None else str(v) for v in key)
@@ -182,33 +178,6 @@ def cell(s: Slice, metric: str) -> str:
     return out
 
 
-def slice_blocks(r: Report, h2: str = "h2") -> list[Any]:
-    """The slice section of the text, Markdown and CSV renderings: a compact table
-    (slice, rows used, the first metrics with intervals), the small-slice flag and the
-    worst slice per metric."""
-    from ._blocks import Block, fmt, fmt_count
-
-    a = r.slices
-    assert a is not None
-    shown = a.metrics[:TEXT_METRICS]
-    out = [Block(h2, f"Slices by {', '.join(a.by)} ({len(a.slices)})")]
-    rows = tuple(
-        (key_text(s.key), fmt_count(s.n_used) + ("*" if s.too_small else ""),
-         *(cell(s, m) for m in shown)) for s in a.slices)
-    out.append(Block("table", headers=(" / ".join(a.by), "n", *shown), rows=rows,
-                     key="slices"))
-    notes = []
-    if any(s.too_small for s in a.slices):
-        notes.append(f"* fewer than {a.min_size} rows: too few to judge, left out of the "
-                     "worst-slice choice.")
-    worst = [f"{m} {key_text(a.slices[i].key)} ({fmt(_value(a.slices[i], m), 3)})"
-             for m, i in a.worst.items()]
-    if worst:
-        notes.append("Worst slice per metric: " + "; ".join(worst) + ".")
-    notes.append("Each slice's full report is in the JSON and HTML renderings.")
-    out.append(Block("p", " ".join(notes)))
-    return out
-
-
-def _value(s: Slice, metric: str) -> float | None:
+def slice_value(s: Slice, metric: str) -> float | None:
+    """A slice's value of a report row (``None``: undefined, or no report)."""
     return None if s.report is None else s.report.row(metric).value

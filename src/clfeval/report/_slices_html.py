@@ -8,7 +8,7 @@ grouping names, the slice keys) is escaped.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ._model import Report, Slice
 from ._slices import key_text
@@ -107,10 +107,9 @@ def dot_interval_chart(names: Sequence[str], values: Sequence[float | None],
     return "".join(out)
 
 
-def slices_html(r: Report, p: str) -> str:
-    """The slice section of a sliced report (``p``: the section's id prefix)."""
-    from ._html import _report_html
-
+def slices_html(r: Report, p: str, report_html: Callable[..., str]) -> str:
+    """The slice section of a sliced report (``p``: the section's id prefix); each
+    slice's own report is rendered by ``report_html`` (the page's report renderer)."""
     a = r.slices
     assert a is not None
     overall = {row.name: row for row in r.overall}
@@ -158,7 +157,7 @@ def slices_html(r: Report, p: str) -> str:
             out.append(f"<p>{escape(label)}: every row was excluded (no report).</p>")
             continue
         out.append(f"<details><summary>{escape(label)}: full report ({s.n_used:,} rows)"
-                   f"</summary>" + _report_html(s.report, f"{p}-sl{i}", full=False,
+                   f"</summary>" + report_html(s.report, f"{p}-sl{i}", full=False,
                                                 heading="h3", show_title=False)
                    + "</details>")
     out.append("</section>")
