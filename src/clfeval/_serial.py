@@ -97,6 +97,8 @@ def _array(v: Any) -> npt.NDArray[Any]:
     if not isinstance(v, list):
         raise TypeError(f"expected a list, got {type(v).__name__}")
     a = np.asarray(v)
+    if a.dtype.kind == "b":
+        return a
     if a.dtype.kind in "iu":
         return a.astype(np.int64)
     if a.dtype.kind == "f":

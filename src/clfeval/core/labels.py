@@ -11,7 +11,7 @@ import numpy.typing as npt
 from .._validation import as_1d_labels, as_label_list, check_matrix_size, label_kind
 from ..exceptions import InvalidInputError, InvalidParameterError
 
-__all__ = ["count_pairs", "resolve_pos_label", "to_python", "validate_labels"]
+__all__ = ["count_pairs", "group_codes", "resolve_pos_label", "to_python", "validate_labels"]
 
 # Integer labels whose range R satisfies R*R <= this (a cache-sized matrix) are counted
 # block by block with direct cell indices; wider ranges are compacted to ranks first.
@@ -349,3 +349,52 @@ def encode_binary_true(y_true: Any, pos_label: Any, labels: Any = None) -> tuple
         )
     i = resolve_pos_label(labs, pos_label)
     return labs, yt == np.asarray(labs[i], dtype=yt.dtype if yt.dtype.kind != "U" else None)
+
+
+def group_codes(by: Any, n: int, name: str = "by") -> tuple[npt.NDArray[np.intp], tuple[Any, ...]]:
+    """The slice of each of ``n`` samples, from one grouping array or several.
+
+    ``by`` is one array of group values (ints, strings or bools), or a sequence of such
+    arrays / a mapping of column name to array (the slices are then the combinations
+    that occur). Returns the code of each sample (``0 … S-1``) and the S slice keys in
+    sorted order: a value for one array, a tuple of values for several.
+
+    Examples
+    --------
+    >>> codes, keys = group_codes(["b", "a", "b"], 3)
+    >>> codes.tolist(), keys
+    ([1, 0, 1], ('a', 'b'))
+    >>> codes, keys = group_codes({"r": [1, 1, 2], "d": ["x", "y", "x"]}, 3)
+    >>> codes.tolist(), keys
+    ([0, 1, 2], ((1, 'x'), (1, 'y'), (2, 'x')))
+    """
+    if isinstance(by, Mapping):
+        columns = [(f"{name}[{k!r}]", v) for k, v in by.items()]
+        several = True
+    elif isinstance(by, (list, tuple)) and by and all(
+            isinstance(v, (list, tuple, np.ndarray)) or hasattr(v, "__array__") for v in by):
+        columns = [(f"{name}[{i}]", v) for i, v in enumerate(by)]
+        several = True
+    else:
+        columns = [(name, by)]
+        several = False
+    if not columns:
+        raise InvalidParameterError(f"{name} names no grouping")
+    codes = np.zeros(n, dtype=np.intp)
+    keys: list[tuple[Any, ...]] = [()]
+    for i, (col_name, col) in enumerate(columns):
+        arr = as_1d_labels(col, col_name)
+        if len(arr) != n:
+            raise InvalidInputError(f"{col_name} has {len(arr)} values for {n} samples")
+        u, inv = np.unique(arr, return_inverse=True)
+        values = [to_python(v) for v in u]
+        if i == 0:
+            codes, keys = inv.reshape(-1).astype(np.intp), [(v,) for v in values]
+            continue
+        # the combinations that occur, renumbered at each step (no overflow, no empty slices)
+        present, codes = np.unique(codes * len(u) + inv.reshape(-1), return_inverse=True)
+        keys = [keys[c // len(u)] + (values[c % len(u)],) for c in present.tolist()]
+        codes = codes.reshape(-1).astype(np.intp)
+    if not several:
+        return codes, tuple(k[0] for k in keys)
+    return codes, tuple(keys)

@@ -14,7 +14,13 @@ from .multiclass import (
 )
 from .pr import BreakEvenPoint, PrecisionRecallCurve
 from .roc import AucResult, RocCurve, RocHull, rank_loss, roc_dominance
-from .sweep import ThresholdChoice, ThresholdSweep, choose_threshold, threshold_sweep
+from .sweep import (
+    SliceThresholds,
+    ThresholdChoice,
+    ThresholdSweep,
+    choose_threshold,
+    threshold_sweep,
+)
 from .thresholds import ThresholdCounts, threshold_counts
 
 __all__ = [
@@ -24,6 +30,7 @@ __all__ = [
     "PrecisionRecallCurve",
     "RocCurve",
     "RocHull",
+    "SliceThresholds",
     "ThresholdChoice",
     "ThresholdCounts",
     "ThresholdSweep",

@@ -7,9 +7,10 @@ threshold.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +25,7 @@ from .roc import thin_index
 from .thresholds import ThresholdCounts, as_score_counts, threshold_counts
 
 __all__ = [
+    "SliceThresholds",
     "ThresholdChoice",
     "ThresholdSweep",
     "choose_threshold",
@@ -128,6 +130,51 @@ class ThresholdChoice(Result):
     objective: float
     criterion: str
     feasible: bool = True
+
+
+@dataclass(frozen=True, eq=False)
+class SliceThresholds(Result):
+    """One threshold per slice of the data, and the trade-off against one for all.
+
+    Attributes
+    ----------
+    criterion : str
+        What was optimised (as in :class:`ThresholdChoice`).
+    slices : tuple of str
+        The slice names.
+    choices : tuple of ThresholdChoice
+        The choice in each slice (on that slice's data alone).
+    n : ndarray of shape (S,)
+        Samples (weight) in each slice.
+    single : ThresholdChoice
+        The one threshold the same criterion picks on all the data.
+    at_single : ndarray of shape (S,)
+        Each slice's objective at ``single.threshold`` — what a slice gains (or gives
+        up) with its own threshold is ``choices[i].objective - at_single[i]``.
+    combined : ConfusionMatrix or None
+        The matrix of all the data when each slice uses its own threshold (``None``
+        when some slice has no feasible threshold).
+    combined_objective : float
+        The objective on all the data with the per-slice thresholds (compare with
+        ``single.objective``).
+    combined_feasible : bool
+        Whether the per-slice thresholds meet the constraints on all the data.
+    """
+
+    criterion: str
+    slices: tuple[str, ...]
+    choices: tuple[ThresholdChoice, ...]
+    n: FloatArray
+    single: ThresholdChoice
+    at_single: FloatArray
+    combined: ConfusionMatrix | None
+    combined_objective: float
+    combined_feasible: bool
+
+    @property
+    def thresholds(self) -> dict[str, float]:
+        """Slice name → its threshold."""
+        return {k: c.threshold for k, c in zip(self.slices, self.choices, strict=True)}
 
 
 def _matrix(c: FloatArray, labels: tuple[Any, ...]) -> ConfusionMatrix:
@@ -283,6 +330,7 @@ def _parse_constraints(subject_to: Any) -> list[tuple[str, str, float]]:
     return items
 
 
+@overload
 def choose_threshold(
     y_true: Any,
     y_score: Any = None,
@@ -298,7 +346,47 @@ def choose_threshold(
     sample_weight: Any = None,
     class_index: int | None = None,
     zero_division: Any = np.nan,
-) -> ThresholdChoice:
+    by: None = None,
+) -> ThresholdChoice: ...
+
+
+@overload
+def choose_threshold(
+    y_true: Any,
+    y_score: Any = None,
+    *,
+    rule: str | None = None,
+    maximize: str | None = None,
+    minimize: str | None = None,
+    subject_to: Any = None,
+    beta: float = 1.0,
+    cost_matrix: Any = None,
+    priors: Any = None,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    class_index: int | None = None,
+    zero_division: Any = np.nan,
+    by: Any,
+) -> SliceThresholds: ...
+
+
+def choose_threshold(
+    y_true: Any,
+    y_score: Any = None,
+    *,
+    rule: str | None = None,
+    maximize: str | None = None,
+    minimize: str | None = None,
+    subject_to: Any = None,
+    beta: float = 1.0,
+    cost_matrix: Any = None,
+    priors: Any = None,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    class_index: int | None = None,
+    zero_division: Any = np.nan,
+    by: Any = None,
+) -> ThresholdChoice | SliceThresholds:
     """Choose an operating threshold by a rule or by an objective under constraints.
 
     Parameters
@@ -318,13 +406,18 @@ def choose_threshold(
         where lower is better, e.g. ``fpr``), or explicit ``("fpr", "<=", 0.1)`` triples.
     zero_division : "warn", 0.0, 1.0 or nan
         Undefined metric values (default NaN: such thresholds are never chosen).
+    by : array-like, or sequence / mapping of array-likes, optional
+        Choose one threshold per slice of the data: the group of each sample (or
+        several grouping columns, whose combinations are the slices). Returns a
+        :class:`SliceThresholds` with each slice's choice and the trade-off against
+        one threshold for all.
 
     Returns
     -------
     ThresholdChoice
         The threshold (the highest one among ties), the confusion matrix there and
         the objective; ``feasible=False`` with a NaN threshold when no threshold
-        meets the constraints.
+        meets the constraints. With ``by=``: a :class:`SliceThresholds`.
 
     Examples
     --------
@@ -335,54 +428,144 @@ def choose_threshold(
     >>> c = choose_threshold(y, s, maximize="recall", subject_to={"precision": 0.75})
     >>> c.threshold, c.confusion_matrix.counts.tolist()
     (0.4, [[3, 1], [0, 4]])
+    >>> per = choose_threshold(y, s, rule="youden", by=["a"] * 4 + ["b"] * 4)
+    >>> per.thresholds, per.single.threshold
+    ({'a': 0.4, 'b': 0.6}, 0.6)
     """
-    state = as_score_counts(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
-    tc, labels = _binary(state, class_index)
-    stack = tc.stack(include_all_negative=True)
-    thr = np.concatenate([[np.inf], tc.thresholds])
     chosen = [x for x in (rule, maximize, minimize) if x is not None]
     if len(chosen) != 1:
         raise InvalidParameterError("give exactly one of rule=, maximize= or minimize=")
-    tn, fp, fn, tp = stack[:, 0, 0], stack[:, 0, 1], stack[:, 1, 0], stack[:, 1, 1]
-    if rule is not None:
-        if rule not in _RULES:
-            raise InvalidParameterError(f"rule must be one of {_RULES}; got {rule!r}")
+    if rule is not None and rule not in _RULES:
+        raise InvalidParameterError(f"rule must be one of {_RULES}; got {rule!r}")
+    goal = _Goal(rule, maximize, minimize, _parse_constraints(subject_to), beta,
+                 None if cost_matrix is None else check_cost_matrix(cost_matrix, 2), priors,
+                 zero_division)
+    if rule == "min_cost" and goal.cost is None:
+        raise InvalidParameterError("rule='min_cost' needs cost_matrix= (a 2×2 cost matrix)")
+    if by is not None:
+        return _choose_by_slice(y_true, y_score, by, goal, pos_label, sample_weight,
+                                class_index)
+    state = as_score_counts(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    return _choose(state, class_index, goal)
+
+
+@dataclass(frozen=True)
+class _Goal:
+    """What :func:`choose_threshold` optimises, checked once."""
+
+    rule: str | None
+    maximize: str | None
+    minimize: str | None
+    constraints: list[tuple[str, str, float]]
+    beta: float
+    cost: FloatArray | None
+    priors: Any
+    zero_division: Any
+
+    @property
+    def lower_is_better(self) -> bool:
+        return self.minimize is not None or self.rule in ("closest_topleft", "min_cost")
+
+    def objective(self, stack: FloatArray) -> tuple[FloatArray, str]:
+        """The objective at each matrix of a (T, 2, 2) stack, oriented so that higher is
+        better, and its description."""
+        zd, rule = self.zero_division, self.rule
+        tn, fp, fn, tp = stack[:, 0, 0], stack[:, 0, 1], stack[:, 1, 0], stack[:, 1, 1]
         if rule in ("youden", "mcc", "f1", "fbeta"):
             name = {"youden": "informedness", "mcc": "mcc", "f1": "f1", "fbeta": "fbeta"}[rule]
-            obj = _evaluate(name, stack, zero_division, {"beta": beta})
-            criterion = f"max {rule}" + (f" (beta={beta})" if rule == "fbeta" else "")
+            obj = _evaluate(name, stack, zd, {"beta": self.beta})
+            criterion = f"max {rule}" + (f" (beta={self.beta})" if rule == "fbeta" else "")
         elif rule == "closest_topleft":
             with np.errstate(invalid="ignore", divide="ignore"):
                 fpr = fp / (tn + fp)
                 fnr = fn / (tp + fn)
             obj = -np.sqrt(fpr**2 + fnr**2)
             criterion = "min distance to (0, 1)"
-        else:
-            if cost_matrix is None:
-                raise InvalidParameterError(
-                    "rule='min_cost' needs cost_matrix= (a 2×2 cost matrix)")
-            obj = -expected_costs(stack, check_cost_matrix(cost_matrix, 2), priors)
+        elif rule == "min_cost":
+            assert self.cost is not None
+            obj = -expected_costs(stack, self.cost, self.priors)
             criterion = "min expected cost"
-    else:
-        target = maximize if maximize is not None else minimize
-        assert target is not None
-        obj = _evaluate(target, stack, zero_division, {"beta": beta})
-        if minimize is not None:
-            obj = -obj
-        criterion = f"{'max' if maximize else 'min'} {target}"
-    feasible = np.ones(thr.size, dtype=bool)
-    cons = _parse_constraints(subject_to)
-    for n, (cname, op, bound) in enumerate(cons):
-        v = _evaluate(cname, stack, zero_division, {"beta": beta})
-        with np.errstate(invalid="ignore"):
-            ok = {">=": v >= bound, "<=": v <= bound, ">": v > bound, "<": v < bound}[op]
-        feasible &= ok
-        criterion += f"{',' if n else ' s.t.'} {cname} {op} {bound:g}"
-    cand = feasible & ~np.isnan(obj)
+        else:
+            target = self.maximize if self.maximize is not None else self.minimize
+            assert target is not None
+            obj = _evaluate(target, stack, zd, {"beta": self.beta})
+            if self.minimize is not None:
+                obj = -obj
+            criterion = f"{'max' if self.maximize else 'min'} {target}"
+        for n, (cname, op, bound) in enumerate(self.constraints):
+            criterion += f"{',' if n else ' s.t.'} {cname} {op} {bound:g}"
+        return obj, criterion
+
+    def feasible(self, stack: FloatArray) -> npt.NDArray[np.bool_]:
+        """Whether each matrix of the stack meets every constraint."""
+        ok = np.ones(stack.shape[0], dtype=bool)
+        for cname, op, bound in self.constraints:
+            v = _evaluate(cname, stack, self.zero_division, {"beta": self.beta})
+            with np.errstate(invalid="ignore"):
+                ok &= {">=": v >= bound, "<=": v <= bound, ">": v > bound, "<": v < bound}[op]
+        return ok
+
+    def value(self, obj: float) -> float:
+        """The objective as reported (a cost or distance is positive)."""
+        return -obj if self.lower_is_better else obj
+
+
+def _choose(state: ScoreCounts, class_index: int | None, goal: _Goal) -> ThresholdChoice:
+    tc, labels = _binary(state, class_index)
+    stack = tc.stack(include_all_negative=True)
+    thr = np.concatenate([[np.inf], tc.thresholds])
+    obj, criterion = goal.objective(stack)
+    cand = goal.feasible(stack) & ~np.isnan(obj)
     if not cand.any():
         return ThresholdChoice(float("nan"), None, float("nan"), criterion, feasible=False)
     best = np.max(obj[cand])
     i = int(np.flatnonzero(cand & (obj == best))[0])
-    value = float(-obj[i]) if (minimize is not None or rule in ("closest_topleft", "min_cost")) \
-        else float(obj[i])
-    return ThresholdChoice(float(thr[i]), _matrix(stack[i], labels), value, criterion)
+    return ThresholdChoice(float(thr[i]), _matrix(stack[i], labels), goal.value(float(obj[i])),
+                           criterion)
+
+
+def _choose_by_slice(y_true: Any, y_score: Any, by: Any, goal: _Goal, pos_label: Any,
+                     sample_weight: Any, class_index: int | None) -> SliceThresholds:
+    from .._validation import as_weights
+    from ..core.labels import group_codes
+
+    if isinstance(y_true, ScoreCounts):
+        raise InvalidParameterError("by= needs the arrays y_true and y_score, not a state")
+    whole = as_score_counts(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    yt = np.asarray(y_true)
+    s = np.asarray(y_score)
+    w = as_weights(sample_weight, len(yt))
+    codes, keys = group_codes(by, len(yt))
+    order = np.argsort(codes, kind="stable")
+    cuts = np.searchsorted(codes[order], np.arange(1, len(keys)))
+    names = tuple(", ".join(map(str, k)) if isinstance(k, tuple) else str(k) for k in keys)
+    single = _choose(whole, class_index, goal)
+    choices, at_single, n = [], [], []
+    picked: list[FloatArray] = []
+    for idx in np.split(order, cuts):
+        part = ScoreCounts.from_scores(
+            yt[idx], s[idx], labels=whole.labels,
+            pos_label=None if whole.is_multiclass else whole.pos_label,
+            sample_weight=None if w is None else w[idx], max_distinct=None)
+        c = _choose(part, class_index, goal)
+        tc, _ = _binary(part, class_index)
+        stack = tc.stack(include_all_negative=True)
+        thr = np.concatenate([[np.inf], tc.thresholds])
+        n.append(float(tc.n_pos + tc.n_neg))
+        if math.isnan(single.threshold):
+            at_single.append(math.nan)
+        else:
+            j = int(np.searchsorted(-thr, -single.threshold, side="right")) - 1
+            at_single.append(goal.value(float(goal.objective(stack[j:j + 1])[0][0])))
+        if c.feasible:
+            picked.append(stack[int(np.flatnonzero(thr == c.threshold)[0])])
+        choices.append(c)
+    combined, obj, feasible = None, math.nan, False
+    if len(picked) == len(choices):
+        total = np.sum(picked, axis=0)[None]
+        obj = goal.value(float(goal.objective(total)[0][0]))
+        feasible = bool(goal.feasible(total)[0])
+        _, labels = _binary(whole, class_index)
+        combined = _matrix(total[0], labels)
+    return SliceThresholds(single.criterion, names, tuple(choices), np.asarray(n),
+                           single, np.asarray(at_single), combined, obj, feasible)

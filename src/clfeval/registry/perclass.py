@@ -31,7 +31,7 @@ def _proportion(
     description: str,
     *,
     aliases: tuple[str, ...] = (),
-    higher_is_better: bool = True,
+    higher_is_better: bool | None = True,
     reference: str = "",
 ) -> None:
     def func(tp: Array, fn: Array, fp: Array, tn: Array, *, zero_division: Any) -> Array:
@@ -104,7 +104,8 @@ _proportion("ovr_error_rate", lambda tp, fn, fp, tn: fp + fn, _n,
 _proportion("detection_rate", lambda tp, fn, fp, tn: tp, _n,
             "TP / N: share of all samples that are correctly detected members of k (caret).")
 _proportion("detection_prevalence", lambda tp, fn, fp, tn: tp + fp, _n,
-            "(TP + FP) / N: share of all samples predicted as k (caret).", higher_is_better=False)
+            "(TP + FP) / N: share of all samples predicted as k (caret); fairlearn's "
+            "selection rate.", aliases=("selection_rate",), higher_is_better=None)
 _proportion("jaccard", lambda tp, fn, fp, tn: tp, lambda tp, fn, fp, tn: tp + fn + fp,
             "Jaccard index TP / (TP + FN + FP).", aliases=("threat_score", "csi", "iou"))
 _proportion("braun_blanquet", lambda tp, fn, fp, tn: tp,

@@ -19,10 +19,15 @@ Comparing models on one test set
     :func:`mcnemar_test`, :func:`bowker_test`, :func:`cochran_q_test`,
     :func:`delong_test` (paired or unpaired), :func:`delong_covariance`,
     :func:`bootstrap_test` (difference of any metric).
+Slices of one test set
+    :func:`disparity` (metrics per slice with intervals, gaps between slices,
+    fairlearn's demographic parity and equalized odds, each slice tested against the
+    rest with Holm's correction).
 Comparing models over data sets or folds
     :func:`friedman_test` (with Iman–Davenport), :func:`critical_difference`
     (Nemenyi / Bonferroni–Dunn, with the cliques a CD diagram draws),
-    :func:`holm_test`, :func:`wilcoxon_test`, :func:`paired_t_test`,
+    :func:`holm_test` (and :func:`holm_adjust` for any family of p-values),
+    :func:`wilcoxon_test`, :func:`paired_t_test`,
     :func:`corrected_t_test` (Nadeau–Bengio).
 """
 
@@ -39,6 +44,7 @@ from .bootstrap import (
 )
 from .coverage import CoverageResult, interval_coverage
 from .delong import DeLongCovariance, delong_covariance, delong_interval, delong_test
+from .disparity import Disparity, DisparityRow, disparity
 from .intervals import (
     PROPORTION_METHODS,
     AccuracyTest,
@@ -57,6 +63,7 @@ from .tests import (
     corrected_t_test,
     critical_difference,
     friedman_test,
+    holm_adjust,
     holm_test,
     mcnemar_test,
     paired_t_test,
@@ -72,6 +79,8 @@ __all__ = [
     "CoverageResult",
     "CriticalDifference",
     "DeLongCovariance",
+    "Disparity",
+    "DisparityRow",
     "FriedmanResult",
     "KappaTest",
     "PoissonBootstrap",
@@ -88,7 +97,9 @@ __all__ = [
     "delong_covariance",
     "delong_interval",
     "delong_test",
+    "disparity",
     "friedman_test",
+    "holm_adjust",
     "holm_test",
     "interval_coverage",
     "kappa_test",

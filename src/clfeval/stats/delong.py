@@ -149,8 +149,14 @@ def _from_score_counts(sc: Any) -> tuple[float, float]:
     if sc.is_multiclass:
         raise InvalidInputError("DeLong's variance needs a binary ScoreCounts state")
     _, pw, nw = sc.binary_table()
-    p = np.asarray(pw, dtype=np.float64)
-    q = np.asarray(nw, dtype=np.float64)
+    return delong_of_counts(pw, nw)
+
+
+def delong_of_counts(pos: Any, neg: Any) -> tuple[float, float]:
+    """(AUC, DeLong variance) from the positive and negative counts at each distinct
+    score, in ascending score order (tied samples share a score)."""
+    p = np.asarray(pos, dtype=np.float64)
+    q = np.asarray(neg, dtype=np.float64)
     if not (np.all(p == np.round(p)) and np.all(q == np.round(q))):
         raise InvalidInputError("DeLong's variance needs integer counts, not a weighted state")
     m, n = float(p.sum()), float(q.sum())
@@ -278,13 +284,21 @@ def delong_test(
         raise InvalidInputError("y_score_a and y_score_b must be 1-D")
     auc_a, v10a, v01a = _placements(pos_a, a[:, None])
     auc_b, v10b, v01b = _placements(pos_b, b[:, None])
-    va = float(_cov(v10a, v01a)[0, 0])
-    vb = float(_cov(v10b, v01b)[0, 0])
-    diff = float(auc_a[0] - auc_b[0])
-    se = float(np.sqrt(va + vb))
-    na, nb = len(pos_a), len(pos_b)
-    df = (va + vb) ** 2 / (va**2 / (na - 1) + vb**2 / (nb - 1)) if se > 0 else float("inf")
+    return unpaired_test(float(auc_a[0]), float(_cov(v10a, v01a)[0, 0]), len(pos_a),
+                         float(auc_b[0]), float(_cov(v10b, v01b)[0, 0]), len(pos_b),
+                         alternative)
+
+
+def unpaired_test(auc_a: float, var_a: float, n_a: int, auc_b: float, var_b: float, n_b: int,
+                  alternative: str = "two-sided") -> TestResult:
+    """DeLong's unpaired test from two AUCs, their DeLong variances and sample counts:
+    D = (A − B)/sqrt(var A + var B) against Student's t with Welch–Satterthwaite degrees
+    of freedom (as pROC)."""
+    diff = auc_a - auc_b
+    se = float(np.sqrt(var_a + var_b))
+    df = ((var_a + var_b) ** 2 / (var_a**2 / (n_a - 1) + var_b**2 / (n_b - 1)) if se > 0
+          else float("inf"))
     d = diff / se if se > 0 else (0.0 if diff == 0 else float(np.sign(diff) * np.inf))
     return TestResult(d, _pvalue(d, alternative, _st.t(df)),
                       "DeLong unpaired test for two independent ROC AUCs", alternative,
-                      df=float(df), estimate=diff, n=na + nb)
+                      df=float(df), estimate=diff, n=n_a + n_b)

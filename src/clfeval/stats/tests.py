@@ -553,13 +553,33 @@ def holm_test(
     se = np.sqrt(k * (k + 1) / (6.0 * n))
     z = (avg[others] - avg[ci]) / se
     p = np.minimum(1.0, 2 * _st.norm.sf(np.abs(z)))
-    m = len(p)
-    order = np.argsort(p, kind="stable")
-    adj_sorted = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
-    adj = np.empty(m)
-    adj[order] = adj_sorted
+    adj = holm_adjust(p)
     return ControlComparison(names[ci], tuple(names[j] for j in others), z, p, adj, adj < alpha,
                              alpha)
+
+
+def holm_adjust(p_values: Any) -> Array:
+    """Holm's (1979) step-down adjusted p-values; NaN entries stay NaN and do not count.
+
+    Reject the hypotheses whose adjusted p-value is below α: the family-wise error
+    rate is then at most α.
+
+    Examples
+    --------
+    >>> holm_adjust([0.01, 0.04, 0.03, float("nan")]).tolist()
+    [0.03, 0.06, 0.06, nan]
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    out = np.full(p.shape, np.nan)
+    ok = ~np.isnan(p)
+    q = p[ok]
+    m = len(q)
+    order = np.argsort(q, kind="stable")
+    adj_sorted = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * q[order]))
+    adj = np.empty(m)
+    adj[order] = adj_sorted
+    out[ok] = adj
+    return out
 
 
 def _exact_signed_rank_cdf(n: int) -> Array:
