@@ -342,7 +342,7 @@ def test_text_and_markdown_tables_fit_80_columns_and_escape(evil: clfeval.Report
     assert all(len(line) <= 80 for line in part.splitlines())
     assert "\u202e" not in text and "a\\u202eb" in part
     assert "(missing)" in part and "3*" in part  # three rows of missing key: too small
-    assert "Worst slice per metric" in part
+    assert "Gaps between slices" in part and "Demographic parity difference" in part
     md = to_markdown(evil)
     assert "<script>" not in md and "&lt;script&gt;" in md
 
@@ -390,3 +390,24 @@ def test_cli_by_and_min_size(parquet: tuple[str, Any], tmp_path: Path,
     assert cli_main(["report", str(state)]) == 2
     assert "merge" in capsys.readouterr().err
     assert os.path.exists(state)
+
+
+def test_report_disparity_agrees_with_fairlearn_end_to_end() -> None:
+    fl = pytest.importorskip("fairlearn.metrics")
+    rng = np.random.default_rng(8)
+    n = 900
+    y = rng.integers(0, 2, n)
+    g = np.array(["a", "b", "c"])[rng.integers(0, 3, n)]
+    p = np.where(rng.random(n) < np.where(g == "a", 0.9, 0.7), y, 1 - y)
+    w = rng.integers(1, 5, n).astype(float)
+    r = clfeval.evaluate(y, p, sample_weight=w, by={"g": g}, min_size=0, level=None)
+    d = r.slices.disparity  # type: ignore[union-attr]
+    assert d is not None
+    assert d.demographic_parity_difference == pytest.approx(
+        fl.demographic_parity_difference(y, p, sensitive_features=g, sample_weight=w))
+    assert d.equalized_odds_ratio == pytest.approx(
+        fl.equalized_odds_ratio(y, p, sensitive_features=g, sample_weight=w))
+    tpr = d.row("tpr")
+    assert list(tpr.slices) == ["a", "b", "c"]
+    for i, s in enumerate(r.slices.slices):  # type: ignore[union-attr]
+        assert tpr.values[i] == pytest.approx(s.report.metric("tpr"))  # type: ignore[union-attr]

@@ -272,9 +272,10 @@ SLICE_TEXT_METRICS = 3
 
 def slice_blocks(r: Report, h2: str = "h2") -> list[Block]:
     """The slice section of the text, Markdown and CSV renderings: a compact table
-    (slice, rows used, the first metrics with intervals), the small-slice flag and the
-    worst slice per metric."""
-    from ._slices import cell, key_text, slice_value
+    (slice, rows used, the first metrics with intervals), the small-slice flag, and the
+    disparities (gaps between slices, the worst slice, slices that differ from the rest,
+    fairlearn's parity summaries)."""
+    from ._slices import cell, key_text
 
     a = r.slices
     assert a is not None
@@ -288,13 +289,35 @@ def slice_blocks(r: Report, h2: str = "h2") -> list[Block]:
     notes = []
     if any(s.too_small for s in a.slices):
         notes.append(f"* fewer than {a.min_size} rows: too few to judge, left out of the "
-                     "worst-slice choice.")
-    worst = [f"{m} {key_text(a.slices[i].key)} ({fmt(slice_value(a.slices[i], m), 3)})"
-             for m, i in a.worst.items()]
-    if worst:
-        notes.append("Worst slice per metric: " + "; ".join(worst) + ".")
+                     "gaps, the worst slice and the tests.")
     notes.append("Each slice's full report is in the JSON and HTML renderings.")
     out.append(Block("p", " ".join(notes)))
+    d = a.disparity
+    if d is None:
+        return out
+    gaps: list[tuple[str, ...]] = []
+    differ = []
+    for row in d.rows:
+        sig = row.significant()
+        gaps.append((row.metric, fmt(row.difference, 3), fmt(row.ratio, 3),
+                     "" if row.worst is None else row.worst,
+                     f"{len(sig)}" if row.test else ""))
+        if sig:
+            differ.append(f"{row.metric}: {', '.join(sig)}")
+    out.append(Block("p", "Gaps between slices (max - min, min / max), the worst slice, "
+                          "and how many slices differ from the rest (Holm, 5%):"))
+    out.append(Block("table", headers=("metric", "difference", "ratio", "worst", "differ"),
+                     rows=tuple(gaps), key="disparity"))
+    facts = []
+    if d.demographic_parity_difference == d.demographic_parity_difference:
+        facts.append(f"Demographic parity difference {fmt(d.demographic_parity_difference, 3)}"
+                     f", ratio {fmt(d.demographic_parity_ratio, 3)}; equalized odds "
+                     f"difference {fmt(d.equalized_odds_difference, 3)}, ratio "
+                     f"{fmt(d.equalized_odds_ratio, 3)} (fairlearn's definitions).")
+    if differ:
+        facts.append("Differ from the rest: " + "; ".join(differ) + ".")
+    if facts:
+        out.append(Block("p", " ".join(facts)))
     return out
 
 

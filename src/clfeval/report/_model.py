@@ -31,6 +31,7 @@ from ..curves.roc import RocCurve
 from ..curves.sweep import ThresholdSweep
 from ..exceptions import IncompatibleStateError, InvalidParameterError
 from ..stats._results import ConfidenceInterval, TestResult
+from ..stats.disparity import Disparity
 
 __all__ = [
     "BINARY_HEADLINE",
@@ -468,16 +469,16 @@ class SliceAnalysis(Result):
         The report rows shown side by side across slices (slice tables and plots).
     slices : tuple of Slice
         One per distinct key, in key order (a missing value last).
-    worst : mapping of str to int
-        For each of ``metrics``: the index in ``slices`` of the worst slice (by the
-        metric's direction) among those not too small with a defined value.
-    disparity : object or None
-        The disparity statistics across slices, when computed.
+    disparity : Disparity or None
+        Each metric across the slices with intervals, the gaps between slices (largest
+        difference, smallest ratio; to the whole), each slice tested against the rest
+        (Holm-adjusted), and fairlearn's demographic-parity and equalized-odds
+        summaries (:func:`clfeval.stats.disparity.disparity`; ``None`` with fewer than
+        two slices).
     """
 
     by: tuple[str, ...]
     min_size: int
     metrics: tuple[str, ...]
     slices: tuple[Slice, ...]
-    worst: Mapping[str, int] = field(default_factory=dict)
-    disparity: Any = None
+    disparity: Disparity | None = None

@@ -20,8 +20,9 @@ from ..exceptions import InvalidInputError, InvalidParameterError
 from ..io.readers import Chunk, Column
 from ._model import Report, Slice, SliceAnalysis
 
-__all__ = ["DEFAULT_MIN_SIZE", "cell", "grouping", "key_text", "memory_sliced_state",
-           "slice_value", "sliced_report"]
+__all__ = ["DEFAULT_MIN_SIZE", "cell", "disparity_row", "grouping", "key_text",
+           "memory_sliced_state", "slice_names", "slice_value", "sliced_report",
+           "worst_slice"]
 
 #: slices with fewer used rows are reported but flagged as too small
 DEFAULT_MIN_SIZE = 30
@@ -129,32 +130,70 @@ def sliced_report(state: SlicedState, from_state: Callable[..., Report], *, min_
                   else MULTI_SLICE_METRICS)
     metrics = tuple(m for m in candidates if _has(overall, m))
     analysis = SliceAnalysis(state.by, min_size, metrics, tuple(slices),
-                             _worst(slices, metrics))
+                             _disparity(state, slices, metrics, min_size,
+                                        options.get("level", 0.95)))
     return dataclasses.replace(overall, slices=analysis, state=state)
+
+
+def slice_names(slices: Sequence[Slice]) -> list[str]:
+    """Distinct display names of the slices (:func:`key_text`, numbered if two collide)."""
+    names: list[str] = []
+    for s in slices:
+        name = key_text(s.key)
+        names.append(name if name not in names else f"{name} #{len(names) + 1}")
+    return names
+
+
+#: report rows whose disparity row has another name
+DISPARITY_NAMES = {"roc_auc": "auc", "f1_macro": "f1"}
+
+
+def _disparity(state: SlicedState, slices: Sequence[Slice], metrics: Sequence[str],
+               min_size: int, level: float | None) -> Any:
+    """:func:`clfeval.stats.disparity.disparity` of the shown metrics (and, for two
+    classes, the selection rate) over the slices that have a report: each slice's
+    confusion matrix (at the shared threshold) and, for binary scores, its score state
+    (the AUC row); slices below ``min_size`` are left out of the gaps and tests."""
+    from ..stats.disparity import disparity
+
+    kept = [(n, s, st) for n, s, st in zip(slice_names(slices), slices,
+                                            state.slices.values(), strict=True)
+            if s.report is not None]
+    if len(kept) < 2:
+        return None
+    scores = None
+    if all(st.scores is not None and not st.scores.is_multiclass for _, _, st in kept):
+        scores = {n: st.scores for n, _, st in kept}
+    wanted = [DISPARITY_NAMES.get(m, m) for m in metrics]
+    wanted = [m for m in wanted if m != "auc" or scores is not None]
+    if kept[0][1].report.confusion.n_classes == 2:  # type: ignore[union-attr]
+        wanted.append("selection_rate")
+    return disparity({n: s.report.confusion for n, s, _ in kept  # type: ignore[union-attr]
+                      }, scores=scores, metrics=wanted, level=level, min_size=min_size)
+
+
+def disparity_row(a: SliceAnalysis, metric: str) -> Any:
+    """The disparity row of a shown metric (``None`` when there is none)."""
+    if a.disparity is None:
+        return None
+    from ..exceptions import InvalidParameterError
+
+    try:
+        return a.disparity.row(DISPARITY_NAMES.get(metric, metric))
+    except InvalidParameterError:
+        return None
+
+
+def worst_slice(a: SliceAnalysis, metric: str) -> int | None:
+    """Index of the worst slice of a metric (the disparity row's ``worst``), if any."""
+    row = disparity_row(a, metric)
+    if row is None or row.worst is None:
+        return None
+    return slice_names(a.slices).index(row.worst)
 
 
 def _has(r: Report, name: str) -> bool:
     return any(row.name == name for row in r.overall)
-
-
-def _worst(slices: Sequence[Slice], metrics: Sequence[str]) -> dict[str, int]:
-    """Per metric: the slice (index) that is worst by the metric's direction, among the
-    slices not too small whose value is defined."""
-    out: dict[str, int] = {}
-    for m in metrics:
-        best: tuple[float, int] | None = None
-        for i, s in enumerate(slices):
-            if s.too_small or s.report is None or not _has(s.report, m):
-                continue
-            row = s.report.row(m)
-            if row.value is None or row.higher_is_better is None:
-                continue
-            badness = -row.value if row.higher_is_better else row.value
-            if best is None or badness > best[0]:
-                best = (badness, i)
-        if best is not None:
-            out[m] = best[1]
-    return out
 
 
 # ------------------------------------------------------------------ presentation

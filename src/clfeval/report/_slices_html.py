@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from ._model import Report, Slice
-from ._slices import key_text
+from ._model import Report, Slice, SliceAnalysis
+from ._slices import key_text, worst_slice
 from ._svg import PALETTE, _nice_ticks, _short, escape
 
 __all__ = ["dot_interval_chart", "slices_html"]
@@ -121,7 +121,8 @@ def slices_html(r: Report, p: str, report_html: Callable[..., str]) -> str:
     if small:
         facts += (f" {len(small)} slice(s) with fewer than {a.min_size} rows are shown "
                   "hollow and marked *: too few to judge.")
-    if a.worst:
+    worst = {m: worst_slice(a, m) for m in a.metrics}
+    if any(w is not None for w in worst.values()):
         facts += " The worst slice per metric (among those not too small) is in red."
     out.append(f'<p class="facts">{facts}</p>')
     head = "".join(f"<th>{escape(m)}</th>" for m in a.metrics)
@@ -134,9 +135,9 @@ def slices_html(r: Report, p: str, report_html: Callable[..., str]) -> str:
             txt = "n/a" if v is None else f"{v:.4f}"
             if lo is not None and hi is not None:
                 txt += f" [{lo:.4f}, {hi:.4f}]"
-            worst = a.worst.get(m) == i
-            style = f' style="color:{_WORST};font-weight:600"' if worst else ""
-            cells.append(f"<td{style}>{escape(txt)}{' (worst)' if worst else ''}</td>")
+            bad = worst[m] == i
+            style = f' style="color:{_WORST};font-weight:600"' if bad else ""
+            cells.append(f"<td{style}>{escape(txt)}{' (worst)' if bad else ''}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     out.append(f'<div class="tw"><table data-table="slices"><tr><th>'
                f'{escape(" / ".join(a.by))}</th><th>n</th>{head}</tr>{"".join(body)}'
@@ -148,9 +149,10 @@ def slices_html(r: Report, p: str, report_html: Callable[..., str]) -> str:
         ov = overall[m].value if m in overall else None
         out.append('<div class="card">' + dot_interval_chart(
             names, [x[0] for x in rows], [x[1] for x in rows], [x[2] for x in rows],
-            title=f"{m} per slice", overall=ov, worst=a.worst.get(m),
+            title=f"{m} per slice", overall=ov, worst=worst[m],
             small=[s.too_small for s in a.slices], uid=f"{p}-di-{m}") + "</div>")
     out.append("</div>")
+    out.append(_disparity_html(a))
     for i, s in enumerate(a.slices):
         label = s.name(a.by)
         if s.report is None:
@@ -161,4 +163,37 @@ def slices_html(r: Report, p: str, report_html: Callable[..., str]) -> str:
                                                 heading="h3", show_title=False)
                    + "</details>")
     out.append("</section>")
+    return "".join(out)
+
+
+def _f(v: float | None, digits: int = 4) -> str:
+    return "n/a" if v is None or v != v else f"{v:.{digits}f}"
+
+
+def _disparity_html(a: SliceAnalysis) -> str:
+    """The gaps between slices, the worst slice and the slices that differ from the rest
+    (Holm-adjusted), and fairlearn's parity summaries — as the disparity holds them."""
+    d = a.disparity
+    if d is None:
+        return ""
+    rows = []
+    for row in d.rows:
+        sig = row.significant()
+        rows.append(
+            "<tr>" + "".join(f"<td>{escape(x)}</td>" for x in (
+                row.metric, _f(row.difference), _f(row.ratio), _f(row.difference_to_overall),
+                _f(row.ratio_to_overall), row.worst or "", row.test or "–",
+                ", ".join(sig) if sig else ("none" if row.test else "–"))) + "</tr>")
+    head = "".join(f"<th>{h}</th>" for h in (
+        "metric", "difference (max − min)", "ratio (min / max)", "difference to overall",
+        "ratio to overall", "worst slice", "test vs rest", "differ (Holm, 5%)"))
+    out = ["<h3>Disparity between slices</h3>",
+           f'<div class="tw"><table data-table="disparity"><tr>{head}</tr>{"".join(rows)}'
+           "</table></div>"]
+    if d.demographic_parity_difference == d.demographic_parity_difference:
+        out.append(
+            f'<p class="facts">Demographic parity difference '
+            f"{_f(d.demographic_parity_difference)}, ratio {_f(d.demographic_parity_ratio)}; "
+            f"equalized odds difference {_f(d.equalized_odds_difference)}, ratio "
+            f"{_f(d.equalized_odds_ratio)} (fairlearn's definitions).</p>")
     return "".join(out)
