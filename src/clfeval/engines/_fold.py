@@ -427,7 +427,8 @@ class Folder:
         k = len(self.space.labels)
         if self.cm is not None:
             assert gt is not None
-            if self.argmax:  # score columns are in label order: column j is class code j
+            if self.argmax and gp is None:  # score columns are in label order: column j
+                # is class code j
                 gp = np.argmax(np.column_stack(scores), axis=1)
             assert gp is not None
             if self.cm.shape[0] < k:

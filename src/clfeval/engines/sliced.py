@@ -37,7 +37,15 @@ from ..core.counts import ConfusionMatrix
 from ..core.labels import to_python
 from ..exceptions import FileFormatError, IncompatibleStateError, InvalidInputError
 from ..io.readers import Chunk
-from ._fold import Folder, Partial, Spec, _kind, _local_codes, _pad
+from ._fold import (
+    Folder,
+    Partial,
+    Spec,
+    _bincount,
+    _kind,
+    _local_codes,
+    _max_row_sum_error,
+)
 from .state import STATE_TYPES, EvalState, Exclusions, _embed, check_state_dict
 
 __all__ = ["DEFAULT_MAX_SLICES", "SlicedState", "check_sliced_dict", "make_folder"]
@@ -48,6 +56,8 @@ SCHEMA_VERSION = 1
 DEFAULT_MAX_SLICES = 10_000
 #: a combined chunk-local code space up to this size is indexed directly (no sort)
 _DIRECT = 1 << 22
+#: rows whose scores wait to be folded per slice (bounded memory; fewer, larger folds)
+BUFFER_ROWS = 1 << 22
 
 Key = tuple[Any, ...]
 
@@ -150,6 +160,16 @@ class SliceSpace:
         return codes[comb]
 
 
+def tree_sum(items: Sequence[Any]) -> Any:
+    """The sum of states by pairwise merges: O(total size × log n), not the O(n × total)
+    of a left fold whose running sum grows."""
+    out = list(items)
+    while len(out) > 1:
+        out = [out[i] + out[i + 1] if i + 1 < len(out) else out[i]
+               for i in range(0, len(out), 2)]
+    return out[0]
+
+
 def make_folder(spec: Spec) -> Any:
     """The folder for ``spec``: a :class:`Folder`, or with grouping columns
     (``spec.columns.by``) a :class:`SlicedFolder` that also folds a partial per slice."""
@@ -157,7 +177,16 @@ def make_folder(spec: Spec) -> Any:
 
 
 class SlicedFolder(Folder):
-    """A :class:`Folder` that also folds each chunk's rows into one folder per slice."""
+    """A :class:`Folder` that also folds each chunk's rows into a state per slice.
+
+    The confusion matrices of all slices come from one keyed ``bincount`` per chunk
+    (slice, truth, prediction). Score and calibration states are folded per slice only:
+    rows wait in a bounded buffer (:data:`BUFFER_ROWS`), are sorted by slice once per
+    flush and each slice's contiguous segment is folded — and the overall score and
+    calibration states are the sum of the slices' (equal to an unsliced fold for counts;
+    weighted and calibration sums may differ from it in the last bits), so each row's
+    scores are folded once.
+    """
 
     def __init__(self, spec: Spec) -> None:
         super().__init__(spec)
@@ -168,20 +197,31 @@ class SlicedFolder(Folder):
             raise InvalidParameterError(f"max_slices must be a positive int, got {cap!r}")
         self.slices = SliceSpace(spec.columns.by, cap)
         self.subs: list[Folder] = []
+        dt = np.float64 if self.weighted else np.int64
+        self.slice_cm: npt.NDArray[Any] = np.zeros((0, 0, 0), dtype=dt)
+        self.pending: list[tuple[Any, ...]] = []
+        self.pending_rows = 0
+        #: per slice, score states of buffered batches awaiting a merge, as (level, state)
+        #: runs merged like a binary counter: each row is merged O(log batches) times
+        self.runs: list[list[tuple[int, Any]]] = []
+        self.empty_scores: Any = self.scores
+        self._partial: SlicedPartial | None = None  # the last partial, while no row came
 
     def _new_sub(self) -> Folder:
         sub = Folder(self.spec)
         sub.space = self.space  # one label space: codes mean the same in every slice
-        if sub.cm is not None:
-            sub.cm = np.zeros((len(self.space.labels),) * 2, dtype=sub.cm.dtype)
+        self.runs.append([])
         return sub
 
     def _fold_rows(self, chunk: Chunk | None, keep: npt.NDArray[np.bool_] | None,
                    gt: npt.NDArray[np.intp] | None, gp: npt.NDArray[np.intp] | None,
                    is_pos: npt.NDArray[np.bool_] | None, scores: list[npt.NDArray[Any]],
                    w: npt.NDArray[np.float64] | None) -> None:
-        super()._fold_rows(chunk, keep, gt, gp, is_pos, scores, w)
         assert chunk is not None
+        self._partial = None
+        if self.argmax and scores and (keep is None or keep.any()):
+            gp = np.argmax(np.column_stack(scores), axis=1)
+        super()._fold_rows(chunk, keep, gt, gp, is_pos, [], w)  # the overall matrix
         codes = self.slices.chunk_codes(chunk)
         n_s = len(self.slices.keys)
         while len(self.subs) < n_s:
@@ -197,36 +237,100 @@ class SlicedFolder(Folder):
             codes = codes[keep]
             if codes.size == 0:
                 return
-        first = int(codes[0])
-        if (codes == first).all():  # the whole chunk is one slice: no sort
-            self.subs[first]._fold_rows(None, None, gt, gp, is_pos, scores, w)
+        if self.cm is not None:
+            assert gt is not None
+            assert gp is not None
+            k = len(self.space.labels)
+            if self.slice_cm.shape[0] < n_s or self.slice_cm.shape[1] < k:
+                grown = np.zeros((max(n_s, self.slice_cm.shape[0]), k, k),
+                                 dtype=self.slice_cm.dtype)
+                s0, k0 = self.slice_cm.shape[:2]
+                grown[:s0, :k0, :k0] = self.slice_cm
+                self.slice_cm = grown
+            s_all = self.slice_cm.shape[0]
+            idx = codes * k
+            idx += gt
+            idx *= k
+            idx += gp
+            self.slice_cm += _bincount(idx, w, s_all * k * k).reshape(s_all, k, k)
+        if scores:
+            self.pending.append((codes, gt, is_pos, scores, w))
+            self.pending_rows += codes.size
+            if self.pending_rows >= BUFFER_ROWS:
+                self._flush()
+
+    def _flush(self) -> None:
+        """Fold the buffered rows' scores into each slice's states (one sort by slice)."""
+        if not self.pending:
             return
-        small = codes.astype(np.uint16) if n_s <= 1 << 16 else codes
-        order = np.argsort(small, kind="stable")
+        parts, self.pending, self.pending_rows = self.pending, [], 0
+
+        def cat(i: int) -> Any:
+            return None if parts[0][i] is None else np.concatenate([p[i] for p in parts])
+
+        codes, gt, is_pos, w = cat(0), cat(1), cat(2), cat(4)
+        scores = [np.concatenate([p[3][c] for p in parts]) for c in range(len(parts[0][3]))]
+        n_s = len(self.slices.keys)
         counts = np.bincount(codes, minlength=n_s)
+        if np.count_nonzero(counts) > 1:
+            order = np.argsort(codes.astype(np.uint16) if n_s <= 1 << 16 else codes,
+                               kind="stable")
+            gt = None if gt is None else gt[order]
+            is_pos = None if is_pos is None else is_pos[order]
+            w = None if w is None else w[order]
+            scores = [s[order] for s in scores]
         ends = np.cumsum(counts).tolist()
-
-        def take(a: Any) -> Any:
-            return None if a is None else a[order]
-
-        gt, gp, is_pos, w = take(gt), take(gp), take(is_pos), take(w)
-        scores = [s[order] for s in scores]
         for j in np.flatnonzero(counts).tolist():
             a, b = ends[j] - int(counts[j]), ends[j]
-            self.subs[j]._fold_rows(
-                None, None, None if gt is None else gt[a:b], None if gp is None else gp[a:b],
-                None if is_pos is None else is_pos[a:b], [s[a:b] for s in scores],
-                None if w is None else w[a:b])
+            sub = self.subs[j]
+            g = None if gt is None else gt[a:b]
+            p = None if is_pos is None else is_pos[a:b]
+            sc = [s[a:b] for s in scores]
+            ww = None if w is None else w[a:b]
+            sub.scores = self.empty_scores  # this batch alone: merged below as a run
+            sub._fold_scores(g, p, sc, ww)
+            self._push(j, sub.scores)
+            sub._fold_calibration(g, p, sc, ww)
+            if sub.row_sum_error is not None and len(sc) > 1:
+                sub.row_sum_error = _max_row_sum_error(sub.row_sum_error, sc)
+
+    def _push(self, j: int, state: Any) -> None:
+        runs = self.runs[j]
+        runs.append((0, state))
+        while len(runs) > 1 and runs[-1][0] == runs[-2][0]:
+            (lvl, b), (_, a) = runs.pop(), runs.pop()
+            runs.append((lvl + 1, a + b))
 
     def partial(self) -> Any:
+        if self._partial is not None and self._partial.sources == tuple(self.sources):
+            return self._partial
+        self._flush()
         k = len(self.space.labels)
         parts: dict[Key, Partial] = {}
-        for key, sub in zip(self.slices.keys, self.subs, strict=True):
-            if sub.cm is not None and sub.cm.shape[0] < k:
-                sub.cm = _pad(sub.cm, k)
+        for j, (key, sub) in enumerate(zip(self.slices.keys, self.subs, strict=True)):
+            if self.spec.has_scores:
+                sub.scores = tree_sum([self.empty_scores, *(st for _, st in self.runs[j])])
+                self.runs[j] = [(99, sub.scores)]
+            if sub.cm is not None:
+                sub.cm = np.zeros((k, k), dtype=self.slice_cm.dtype)
+                if j < self.slice_cm.shape[0]:
+                    k0 = self.slice_cm.shape[1]
+                    sub.cm[:k0, :k0] = self.slice_cm[j]
             parts[key] = sub.partial()
-        return SlicedPartial(self.spec.columns.by, super().partial(), parts,
-                             self.spec.max_slices)
+        overall = super().partial()
+        if parts and self.spec.has_scores:  # the overall score states: the slices' sum
+            subs = list(parts.values())
+            overall.scores = tree_sum([p.scores for p in subs])
+            if overall.tallies is not None:
+                overall.tallies = tree_sum([p.tallies for p in subs])
+            cals = [p.calibration for p in subs]
+            overall.calibration = None if any(c is None for c in cals) else tree_sum(cals)
+            errs = [p.row_sum_error for p in subs]
+            overall.row_sum_error = (None if any(e is None for e in errs)
+                                     else max(e for e in errs if e is not None))
+        self._partial = SlicedPartial(self.spec.columns.by, overall, parts,
+                                      self.spec.max_slices)
+        return self._partial
 
 
 @dataclass
