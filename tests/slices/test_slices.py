@@ -411,3 +411,47 @@ def test_report_disparity_agrees_with_fairlearn_end_to_end() -> None:
     assert list(tpr.slices) == ["a", "b", "c"]
     for i, s in enumerate(r.slices.slices):  # type: ignore[union-attr]
         assert tpr.values[i] == pytest.approx(s.report.metric("tpr"))  # type: ignore[union-attr]
+
+
+def test_sliced_fold_keeps_the_unsliced_overall_states(parquet: tuple[str, Any]) -> None:
+    """The overall score state of a sliced fold is the sum of the slices' states: equal to
+    the unsliced fold (counts); at a threshold the matrices add up too."""
+    path, d = parquet
+    for kw in ({"y_score": "y_score"}, {"y_score": "y_score", "threshold": 0.1},
+               {"y_score": "y_score", "bins": "exact"}):
+        plain = fold_files(path, y_true="y_true", chunk_rows=700, **kw)  # type: ignore[arg-type]
+        sliced = fold_files(path, y_true="y_true", chunk_rows=700, by="region", **kw)  # type: ignore[arg-type]
+        assert isinstance(sliced, SlicedState)
+        assert sliced.overall.scores == plain.scores  # type: ignore[union-attr]
+        assert sliced.overall.confusion == plain.confusion  # type: ignore[union-attr]
+        if "threshold" in kw:
+            total = sum(s.confusion.counts for s in sliced.slices.values())  # type: ignore[union-attr]
+            assert np.array_equal(total, plain.confusion.counts)  # type: ignore[union-attr]
+            for key, s in sliced.slices.items():
+                m = d["region"] == key[0]
+                want = clfeval.evaluate(d["y_true"][m], y_score=d["y_score"][m],
+                                        labels=[0, 1], threshold=0.1, level=None)
+                assert s.confusion == want.confusion
+
+
+def test_k_class_scores_sliced_stream_equals_memory(tmp_path: Path) -> None:
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    rng = np.random.default_rng(12)
+    n = 1500
+    y = rng.integers(0, 3, n)
+    proba = rng.dirichlet(np.ones(3), n)
+    proba[np.arange(n), y] += 0.6
+    proba = np.round(proba / proba.sum(1, keepdims=True), 3)
+    g = rng.integers(0, 4, n)
+    p = tmp_path / "multi.parquet"
+    pq.write_table(pa.table({"y_true": y, "proba_0": proba[:, 0], "proba_1": proba[:, 1],
+                             "proba_2": proba[:, 2], "g": g}), p, row_group_size=200)
+    r = clfeval.evaluate_files(p, by="g", bins="exact", chunk_rows=170, level=None)
+    want = clfeval.evaluate(y, y_score=proba, by={"g": g}, level=None)
+    assert r.slices is not None and want.slices is not None
+    for a, b in zip(r.slices.slices, want.slices.slices, strict=True):
+        assert a.key == b.key
+        assert a.report is not None and b.report is not None
+        assert a.report.confusion == b.report.confusion
+        assert a.report.state.scores == b.report.state.scores

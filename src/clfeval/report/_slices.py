@@ -164,7 +164,7 @@ def _disparity(state: SlicedState, slices: Sequence[Slice], metrics: Sequence[st
     scores = None
     if all(st.scores is not None and not st.scores.is_multiclass for _, _, st in kept):
         scores = {n: st.scores for n, _, st in kept}
-    wanted = [DISPARITY_NAMES.get(m, m) for m in metrics]
+    wanted = [DISPARITY_NAMES.get(m, m) for m in metrics if m != "roc_auc_macro"]
     wanted = [m for m in wanted if m != "auc" or scores is not None]
     if kept[0][1].report.confusion.n_classes == 2:  # type: ignore[union-attr]
         wanted.append("selection_rate")
