@@ -126,8 +126,8 @@ def sliced_report(state: SlicedState, from_state: Callable[..., Report], *, min_
                               for b, v in zip(state.by, key, strict=True))
             rep = from_state(st, title=names, **per)
         slices.append(Slice(key, st.n_rows, st.n_used, st.n_used < min_size, rep))
-    candidates = (BINARY_SLICE_METRICS if overall.confusion.n_classes == 2
-                  else MULTI_SLICE_METRICS)
+    binary = overall.confusion.n_classes == 2 and overall.pos_label is not None
+    candidates = BINARY_SLICE_METRICS if binary else MULTI_SLICE_METRICS
     metrics = tuple(m for m in candidates if _has(overall, m))
     analysis = SliceAnalysis(state.by, min_size, metrics, tuple(slices),
                              _disparity(state, slices, metrics, min_size,
@@ -159,14 +159,16 @@ def _disparity(state: SlicedState, slices: Sequence[Slice], metrics: Sequence[st
     kept = [(n, s, st) for n, s, st in zip(slice_names(slices), slices,
                                             state.slices.values(), strict=True)
             if s.report is not None]
-    if len(kept) < 2:
-        return None
+    first = kept[0][1].report if kept else None
+    if len(kept) < 2 or first is None or (first.confusion.n_classes == 2
+                                          and first.pos_label is None):
+        return None  # (two classes, neither positive: no one-vs-rest rates to compare)
     scores = None
     if all(st.scores is not None and not st.scores.is_multiclass for _, _, st in kept):
         scores = {n: st.scores for n, _, st in kept}
     wanted = [DISPARITY_NAMES.get(m, m) for m in metrics if m != "roc_auc_macro"]
     wanted = [m for m in wanted if m != "auc" or scores is not None]
-    if kept[0][1].report.confusion.n_classes == 2:  # type: ignore[union-attr]
+    if first.confusion.n_classes == 2:
         wanted.append("selection_rate")
     return disparity({n: s.report.confusion for n, s, _ in kept  # type: ignore[union-attr]
                       }, scores=scores, metrics=wanted, level=level, min_size=min_size)
