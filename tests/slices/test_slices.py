@@ -455,3 +455,14 @@ def test_k_class_scores_sliced_stream_equals_memory(tmp_path: Path) -> None:
         assert a.report is not None and b.report is not None
         assert a.report.confusion == b.report.confusion
         assert a.report.state.scores == b.report.state.scores
+
+
+def test_too_small_follows_the_disparity_rule_for_weights() -> None:
+    g = np.array([0] * 60 + [1] * 60)
+    y = np.tile([0, 1], 60)
+    w = np.where(g == 1, 0.25, 1.0)  # slice 1: 60 rows, total weight 15
+    r = clfeval.evaluate(y, y, sample_weight=w, by={"g": g}, min_size=30, level=None)
+    a = r.slices
+    assert a is not None and a.disparity is not None
+    assert [s.too_small for s in a.slices] == [False, True]
+    assert a.disparity.row("tpr").small.tolist() == [False, True]

@@ -67,7 +67,7 @@ def _columns(p: argparse.ArgumentParser) -> None:
                    help="also evaluate each slice of the rows sharing a value of COL (repeat "
                         "for intersections: --by region --by device)")
     e.add_argument("--min-size", type=int, metavar="N",
-                   help="with --by: flag slices with fewer than N rows as too small to judge "
+                   help="with --by: flag slices with fewer than N samples as too small to judge "
                         "(default 30)")
     o = p.add_argument_group("output")
     o.add_argument("--format", choices=FORMATS,

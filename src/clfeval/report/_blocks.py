@@ -288,7 +288,7 @@ def slice_blocks(r: Report, h2: str = "h2") -> list[Block]:
                      key="slices"))
     notes = []
     if any(s.too_small for s in a.slices):
-        notes.append(f"* fewer than {a.min_size} rows: too few to judge, left out of the "
+        notes.append(f"* fewer than {a.min_size} samples: too few to judge, left out of the "
                      "gaps, the worst slice and the tests.")
     notes.append("Each slice's full report is in the JSON and HTML renderings.")
     out.append(Block("p", " ".join(notes)))

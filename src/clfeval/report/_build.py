@@ -176,7 +176,8 @@ def evaluate(
         Every slice is read with the overall labels and threshold, so the slices'
         confusion matrices add up to the overall one.
     min_size : int
-        Slices with fewer samples are reported but flagged ``too_small`` (default 30).
+        Slices with fewer samples (the total weight, when weighted) are reported but
+        flagged ``too_small`` and left out of the disparity's gaps and tests (default 30).
     max_slices : int
         The most distinct slices allowed (default 10,000); more is an error naming the
         count.
@@ -382,7 +383,7 @@ def from_state(
     (streamed, pooled), ``clfeval.dask.evaluate``, ``clfeval.spark.evaluate`` and
     ``clfeval merge --report``. The report keeps the state (``report.state``). A sliced
     state (``by=``) gives the overall report with every slice's report derived here too
-    (``report.slices``; slices with fewer than ``min_size`` used rows are flagged).
+    (``report.slices``; slices with fewer than ``min_size`` samples are flagged).
 
     Examples
     --------

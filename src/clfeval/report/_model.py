@@ -417,7 +417,9 @@ class Slice(Result):
     n_used : int
         Rows of the slice that entered the counts (read minus excluded).
     too_small : bool
-        Fewer than the analysis's ``min_size`` rows were used: shown, but flagged.
+        Fewer than the analysis's ``min_size`` samples (the total weight, when weighted)
+        entered the counts: shown, but flagged and left out of the disparity's gaps and
+        tests.
     report : Report or None
         The slice's own full report, derived from its state by the same
         :func:`~clfeval.report.from_state` as every report (``None`` when every row of
@@ -464,7 +466,7 @@ class SliceAnalysis(Result):
     by : tuple of str
         The grouping columns.
     min_size : int
-        Slices with fewer used rows are flagged ``too_small``.
+        Slices with fewer samples (total weight, when weighted) are flagged ``too_small``.
     metrics : tuple of str
         The report rows shown side by side across slices (slice tables and plots).
     slices : tuple of Slice

@@ -125,7 +125,9 @@ def sliced_report(state: SlicedState, from_state: Callable[..., Report], *, min_
             names = ", ".join(f"{b}={'(missing)' if v is None else v}"
                               for b, v in zip(state.by, key, strict=True))
             rep = from_state(st, title=names, **per)
-        slices.append(Slice(key, st.n_rows, st.n_used, st.n_used < min_size, rep))
+        # too small by the rule the disparity uses: samples (the total weight if weighted)
+        small = rep is None or float(rep.n_samples) < min_size
+        slices.append(Slice(key, st.n_rows, st.n_used, small, rep))
     binary = overall.confusion.n_classes == 2 and overall.pos_label is not None
     candidates = BINARY_SLICE_METRICS if binary else MULTI_SLICE_METRICS
     metrics = tuple(m for m in candidates if _has(overall, m))

@@ -119,7 +119,7 @@ def slices_html(r: Report, p: str, report_html: Callable[..., str]) -> str:
     facts = (f"One report per distinct {escape(' / '.join(a.by))}; each is read with the "
              "overall labels and threshold, so the slices add up to the overall counts.")
     if small:
-        facts += (f" {len(small)} slice(s) with fewer than {a.min_size} rows are shown "
+        facts += (f" {len(small)} slice(s) with fewer than {a.min_size} samples are shown "
                   "hollow and marked *: too few to judge.")
     worst = {m: worst_slice(a, m) for m in a.metrics}
     if any(w is not None for w in worst.values()):
