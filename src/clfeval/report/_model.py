@@ -422,8 +422,8 @@ class Slice(Result):
         tests.
     report : Report or None
         The slice's own full report, derived from its state by the same
-        :func:`~clfeval.report.from_state` as every report (``None`` when every row of
-        the slice was excluded).
+        :func:`~clfeval.report.from_state` as every report, its curves thinned to at
+        most 100 points for display (``None`` when every row of the slice was excluded).
     """
 
     key: tuple[Any, ...]

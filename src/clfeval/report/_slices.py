@@ -26,6 +26,9 @@ __all__ = ["DEFAULT_MIN_SIZE", "cell", "disparity_row", "grouping", "key_text",
 
 #: slices with fewer used rows are reported but flagged as too small
 DEFAULT_MIN_SIZE = 30
+#: a slice's curves and sweep are thinned to at most this many points for display (their
+#: areas and optima come from the full curves): a hundred slices stay a readable page
+SLICE_MAX_POINTS = 100
 #: rows compared across slices (those a report has; the first three make the text table)
 BINARY_SLICE_METRICS = ("tpr", "fpr", "accuracy", "ppv", "f1", "roc_auc")
 MULTI_SLICE_METRICS = ("accuracy", "balanced_accuracy", "f1_macro", "roc_auc_macro")
@@ -116,6 +119,7 @@ def sliced_report(state: SlicedState, from_state: Callable[..., Report], *, min_
     min_size = check_min_size(min_size)
     overall = from_state(state.overall, **options)
     per: dict[str, Any] = {k: v for k, v in options.items() if k not in ("title", "source")}
+    per["max_points"] = min(int(options.get("max_points", 400)), SLICE_MAX_POINTS)
     slices = []
     for key, st in state.slices.items():
         rep = None
