@@ -133,6 +133,16 @@ def test_min_size_flags_small_slices() -> None:
         clfeval.evaluate(y, y, by=g, min_size=-1)
 
 
+def test_pandas_groupings_keep_their_names() -> None:
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"region": ["a", "b", "a", None], "device": [1, 1, 2, 2]})
+    r = clfeval.evaluate([0, 1, 1, 0], [0, 1, 0, 0], by=df, level=None)
+    assert r.slices is not None and r.slices.by == ("region", "device")
+    assert [s.key for s in r.slices.slices] == [("a", 1), ("a", 2), ("b", 1), (None, 2)]
+    r = clfeval.evaluate([0, 1, 1, 0], [0, 1, 0, 0], by=df["device"], level=None)
+    assert r.slices is not None and r.slices.by == ("device",)
+
+
 def test_grouping_errors_name_the_argument() -> None:
     with pytest.raises(InvalidInputError, match="by='group' has 2 values but there are 3"):
         clfeval.evaluate([0, 1, 1], [0, 1, 0], by=[1, 2])
@@ -379,6 +389,13 @@ def test_cli_by_and_min_size(parquet: tuple[str, Any], tmp_path: Path,
     assert r.slices is not None and r.slices.by == ("region", "device")
     assert r.slices.min_size == 400
     assert any(s.too_small for s in r.slices.slices)
+    saved = tmp_path / "sliced.json"
+    assert cli_main(["report", path, "--y-true", "y_true", "--y-pred", "y_pred", "--by",
+                     "region", "--no-ci", "-o", str(saved), "--quiet"]) == 0
+    page = tmp_path / "sliced.html"
+    assert cli_main(["report", str(saved), "-o", str(page)]) == 0  # rendered again
+    assert "Slices by region" in page.read_text(encoding="utf-8")
+    capsys.readouterr()
     assert cli_main(["report", path, "--by", "nope", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1

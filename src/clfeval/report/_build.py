@@ -169,7 +169,7 @@ def evaluate(
     max_points : int
         Curves and the threshold sweep are thinned to about this many points for display
         (areas and optimal thresholds are computed on the full curves).
-    by : array-like, list of array-likes, or mapping of str to array-like, optional
+    by : array-like, list of array-likes, mapping of str to array-like, or DataFrame, optional
         Groups of the samples (a region, a device …): the report then also holds every
         slice's own full report (``report.slices``), each slice a distinct combination
         of the groups' values (a missing value — ``None`` or NaN — is its own slice).

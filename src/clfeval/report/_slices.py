@@ -43,11 +43,15 @@ def check_min_size(min_size: Any) -> int:
 
 
 def grouping(by: Any, n: int) -> tuple[tuple[str, ...], list[npt.NDArray[Any]]]:
-    """Names and arrays of ``by=``: one array, a list of arrays, or a mapping name → array.
+    """Names and arrays of ``by=``: one array, a list of arrays, a mapping name → array
+    or a DataFrame (its columns).
 
     Unnamed arrays are called ``group`` (one) or ``group_1``, ``group_2`` … (a pandas
     Series keeps its name).
     """
+    columns = getattr(by, "columns", None)
+    if columns is not None and np.ndim(by) == 2:  # a DataFrame: one grouping per column
+        by = {str(c): by[c] for c in columns}
     if isinstance(by, Mapping):
         if not by:
             raise InvalidParameterError("by= is an empty mapping")
