@@ -43,7 +43,10 @@ def _data() -> dict[str, np.ndarray]:
     proba = rng.dirichlet(np.ones(3), N)
     proba[np.arange(N), y3] += 0.5
     proba = np.round(proba / proba.sum(1, keepdims=True), 3)
-    return {"y_true": y, "y_pred": p, "y_score": s, "label3": y3, "proba": proba}
+    region = np.array(["north", "south", "east", None], dtype=object)[rng.integers(0, 4, N)]
+    device = rng.integers(0, 2, N)
+    return {"y_true": y, "y_pred": p, "y_score": s, "label3": y3, "proba": proba,
+            "region": region, "device": device}
 
 
 DATA = _data()
@@ -61,7 +64,8 @@ def _bare(r: Report) -> Report:
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     d = tmp_path_factory.mktemp("doors")
-    cols = {"y_true": DATA["y_true"], "y_pred": DATA["y_pred"], "y_score": DATA["y_score"]}
+    cols = {"y_true": DATA["y_true"], "y_pred": DATA["y_pred"], "y_score": DATA["y_score"],
+            "region": DATA["region"], "device": DATA["device"]}
     whole = d / "binary.parquet"
     pq.write_table(pa.table(cols), whole, row_group_size=400)  # 8 row groups: pool shards
     shards = []
@@ -302,6 +306,47 @@ def test_multilabel_dask(ml_file: str, ml_expected: Report) -> None:
     assert _bare(r) == _bare(ml_expected)
 
 
+# ---------------------------------------------------------------- slices (by=)
+BY = ["region", "device"]
+
+
+@pytest.fixture(scope="module")
+def sliced() -> Report:
+    """The in-memory sliced report (no intervals: each slice's report is a full one)."""
+    return clfeval.evaluate(DATA["y_true"], DATA["y_pred"], DATA["y_score"],
+                            by={"region": DATA["region"], "device": DATA["device"]},
+                            level=None)
+
+
+def test_sliced_file_pool_merge_and_cli(files: dict[str, str], sliced: Report,
+                                        tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert sliced.slices is not None and len(sliced.slices.slices) == 8
+    streamed = clfeval.evaluate_files(files["binary"], chunk_rows=700, bins="exact", by=BY,
+                                      level=None)
+    assert _bare(streamed) == _bare(sliced)
+    pooled = clfeval.evaluate_files(files["binary"], workers=2, chunk_rows=200, bins="exact",
+                                    by=BY, level=None)
+    assert _bare(pooled) == _bare(sliced)
+    parts = [clfeval.evaluate_files(files[f"shard{i}"], bins="exact", by=BY, level=None)
+             for i in range(3)]
+    merged = clfeval.merge_states(parts[::-1])
+    assert _bare(clfeval.report.from_state(merged, level=None)) == _bare(sliced)
+    assert cli_main(["report", files["binary"], "--format", "json", "--quiet", "--no-ci",
+                     "--bins", "exact", "--by", "region", "--by", "device"]) == 0
+    assert _bare(from_json(capsys.readouterr().out)) == _bare(sliced)
+
+
+@pytest.mark.filterwarnings("ignore:The inplace keyword")  # inside dask's parquet reader
+def test_sliced_dask(files: dict[str, str], sliced: Report) -> None:
+    dd = pytest.importorskip("dask.dataframe")
+    import clfeval.dask
+
+    ddf = dd.read_parquet(files["binary"], split_row_groups=True)
+    r = clfeval.dask.evaluate(ddf, scheduler="sync", bins="exact", by=BY, level=None)
+    assert _bare(r) == _bare(sliced)
+
+
 @pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::ResourceWarning",
                             "ignore:PySpark does not yet fully support pandas:FutureWarning")
 def test_multilabel_spark(ml_file: str, ml_expected: Report, spark) -> None:  # type: ignore[no-untyped-def]
@@ -310,3 +355,15 @@ def test_multilabel_spark(ml_file: str, ml_expected: Report, spark) -> None:  # 
     df = spark.read.parquet(ml_file).repartition(3)
     r = clfeval.spark.evaluate(df, bins="exact")
     assert _bare(r) == _bare(ml_expected)
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::ResourceWarning",
+                            "ignore:PySpark does not yet fully support pandas:FutureWarning")
+def test_sliced_spark(files: dict[str, str], sliced: Report, spark) -> None:  # type: ignore[no-untyped-def]
+    import clfeval.spark
+
+    df = spark.read.parquet(files["binary"]).repartition(3)
+    r = clfeval.spark.evaluate(df, bins="exact", by=BY, level=None)
+    assert _bare(r) == _bare(sliced)
+    with pytest.raises(clfeval.InvalidParameterError, match="engine='sql' does not slice"):
+        clfeval.spark.evaluate(df, engine="sql", by=BY)

@@ -66,6 +66,12 @@ def _columns(p: argparse.ArgumentParser) -> None:
                         "bounded memory, the AUC with a certified error bound) or 'exact' "
                         "(every distinct score, as the API's evaluate in memory)")
     e.add_argument("--quiet", action="store_true", help="no progress bar")
+    e.add_argument("--by", metavar="COL", action="append",
+                   help="also evaluate each slice of the rows sharing a value of COL (repeat "
+                        "for intersections: --by region --by device)")
+    e.add_argument("--min-size", type=int, metavar="N",
+                   help="with --by: flag slices with fewer than N samples as too small to judge "
+                        "(default 30)")
     o = p.add_argument_group("output")
     o.add_argument("--format", choices=FORMATS,
                    help="output format (default: from -o's extension, else text)")
@@ -530,8 +536,12 @@ def _columns_of(path: str, args: argparse.Namespace, labels: Sequence[Any] | Non
     from ..io import column_names, detect_columns
 
     names = column_names(path, format=_format(args))
+    if args.min_size is not None and not args.by:
+        raise InvalidParameterError("--min-size applies to slices; give --by COL too")
+    if args.min_size is not None and args.min_size < 0:
+        raise InvalidParameterError(f"--min-size must be 0 or more, got {args.min_size}")
     return detect_columns(names, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
-                          weight=args.weight, labels=labels, path=path)
+                          weight=args.weight, labels=labels, path=path, by=args.by)
 
 
 def _load(path: str, args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
@@ -553,6 +563,7 @@ def _load(path: str, args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
         out["y_score"] = s[0] if len(s) == 1 else np.column_stack(s)
     if cmap.weight is not None:
         out["sample_weight"] = cols[cmap.weight]
+    out["by"] = {c: cols[c] for c in cmap.by} or None
     return out, cmap
 
 
@@ -572,7 +583,13 @@ def _eval_options(args: argparse.Namespace, data: dict[str, Any], cmap: Any) -> 
         "threshold": args.threshold if data["y_pred"] is None else None,
         "cost_matrix": None if args.costs is None else _read_costs(args.costs),
         "level": None if args.no_ci else 0.95,
+        **({"by": data["by"], **_slice_options(args)} if data.get("by") else {}),
     }
+
+
+def _slice_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``min_size`` when slicing (``by`` comes with the columns)."""
+    return {"min_size": args.min_size} if args.by and args.min_size is not None else {}
 
 
 def _source(path: str, cmap: Any) -> dict[str, str]:
@@ -627,7 +644,7 @@ def _saved_report(path: str) -> Any:
         head = f.read(4096)
     if b'"schema"' not in head or b'"clfeval.' not in head:
         return None
-    if b'"clfeval.EvalState"' in head:
+    if b'"clfeval.EvalState"' in head or b'"clfeval.SlicedState"' in head:
         raise FileFormatError(
             "is a saved evaluation state, not a predictions file; render it with: "
             f"clfeval merge {path} --report -o report.html", path=path)
@@ -661,7 +678,8 @@ def _evaluate_file(paths: str | Sequence[str], columns: Any, options: dict[str, 
     source = o.pop("source")
     r = evaluate_files(
         paths, y_true=columns.y_true, y_pred=columns.y_pred,
-        y_score=list(columns.y_score) or None, weight=columns.weight, **o)
+        y_score=list(columns.y_score) or None, weight=columns.weight,
+        by=list(columns.by) or None, **o)
     return dataclasses.replace(r, source=source)
 
 
@@ -714,6 +732,7 @@ def _report(args: argparse.Namespace) -> int:
         "cost_matrix": None if args.costs is None else _read_costs(args.costs),
         "level": None if args.no_ci else 0.95, "title": args.title or os.path.basename(path),
         "source": _source(path, cmap),
+        **_slice_options(args),
     }
     with _naming(path):
         r = _evaluate_file(path, cmap, options)

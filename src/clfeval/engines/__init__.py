@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from .local import Progress, TerminalProgress, expand_paths, fold_files
+from .sliced import SlicedState
 from .state import EvalState, Exclusions, load_state, merge_states, save_state
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "EvalState",
     "Exclusions",
     "Progress",
+    "SlicedState",
     "TerminalProgress",
     "expand_paths",
     "fold_files",

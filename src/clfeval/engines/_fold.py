@@ -55,6 +55,8 @@ class Spec:
     max_distinct: Any = None
     chunk_rows: int = 1 << 20
     format: str | None = None
+    #: the most distinct slices (``columns.by`` value combinations) a fold keeps
+    max_slices: int = 10_000
 
     @property
     def has_scores(self) -> bool:
@@ -171,8 +173,9 @@ class Partial:
                        self.n_rows + other.n_rows, self.excluded + other.excluded,
                        self.sources + other.sources, cal, rse)
 
-    def finalize(self, spec: Spec) -> EvalState:
-        """Order the labels (declared order, else sorted) and build the public state."""
+    def finalize(self, spec: Spec, *, allow_empty: bool = False) -> EvalState:
+        """Order the labels (declared order, else sorted) and build the public state
+        (``allow_empty``: a slice whose rows were all excluded is a state, not an error)."""
         labels = list(self.labels)
         if self.declared or not labels:
             order = list(range(len(labels)))
@@ -182,7 +185,7 @@ class Partial:
         excl = Exclusions(**{r: int(c) for r, c in zip(_REASON_ORDER, self.excluded, strict=False)})
         n_used = self.n_rows - excl.total
         confusion = None
-        if n_used == 0:
+        if n_used == 0 and not allow_empty:
             raise InvalidInputError(
                 f"no usable rows in {', '.join(self.sources[:5]) or 'the input'} "
                 f"({self.n_rows} read, {excl.total} excluded): there is nothing to evaluate")
@@ -314,6 +317,8 @@ class Folder:
                 self.calibration = CalibrationCounts.empty([False, True], pos_label=True)
         self.n_rows = 0
         self.excluded = np.zeros(len(_REASON_ORDER), np.int64)
+        #: the rows the last chunk excluded, per reason (index into REASONS, mask)
+        self.last_excluded: list[tuple[int, npt.NDArray[np.bool_]]] = []
         self.sources: list[str] = []
 
     # ------------------------------------------------------------------ result
@@ -399,22 +404,33 @@ class Folder:
         if masks:
             keep = self._apply_policy(chunk, masks)
         self.n_rows += n
+        gp_kept: npt.NDArray[np.intp] | None = gp if pcol is not None else None
         if keep is not None:
             if gt is not None:
                 gt = gt[keep]
             if is_pos is not None:
                 is_pos = is_pos[keep]
-            if pcol is not None:
-                gp = gp[keep]
+            if gp_kept is not None:
+                gp_kept = gp_kept[keep]
             scores = [s[keep] for s in scores]
             w = None if w is None else w[keep]
-            if not keep.any():
-                return
+        self._fold_rows(chunk, keep, gt, gp_kept, is_pos, scores, w)
+
+    def _fold_rows(self, chunk: Chunk | None, keep: npt.NDArray[np.bool_] | None,
+                   gt: npt.NDArray[np.intp] | None, gp: npt.NDArray[np.intp] | None,
+                   is_pos: npt.NDArray[np.bool_] | None, scores: list[npt.NDArray[Any]],
+                   w: npt.NDArray[np.float64] | None) -> None:
+        """Add a chunk's encoded rows (those ``keep`` marks: the policy let them in) to
+        the states; a sliced fold also splits them by slice here."""
+        if keep is not None and not keep.any():
+            return
         k = len(self.space.labels)
         if self.cm is not None:
             assert gt is not None
-            if self.argmax:  # score columns are in label order: column j is class code j
+            if self.argmax and gp is None:  # score columns are in label order: column j
+                # is class code j
                 gp = np.argmax(np.column_stack(scores), axis=1)
+            assert gp is not None
             if self.cm.shape[0] < k:
                 self.cm = _pad(self.cm, k)
             idx = gt * k
@@ -526,10 +542,12 @@ class Folder:
                 "leave such rows out (they are then counted and reported)",
                 path=chunk.path, row=chunk.row(i), column=column)
         taken = np.zeros(chunk.n_rows, dtype=bool)
+        self.last_excluded = []
         for j, r in enumerate(_REASON_ORDER):
             if r in masks:
                 m = masks[r][0] & ~taken
                 self.excluded[j] += int(m.sum())
+                self.last_excluded.append((j, m))
                 taken |= m
         return ~taken
 

@@ -16,28 +16,29 @@ __all__ = ["make_spec", "pandas_chunk"]
 def make_spec(names: list[str], *, y_true: Any, y_pred: Any,
               y_score: Any, weight: str | None, labels: Any, pos_label: Any,
               threshold: float | None, on_invalid: str, bins: Any, max_distinct: Any,
-              source: str) -> Any:
+              source: str, by: Any = None, max_slices: int = 10_000) -> Any:
     """Detect columns and build (and validate) the folding spec (a multilabel spec for
     one 0/1 column per label)."""
-    from ._fold import Folder
+    from ..exceptions import InvalidParameterError
+    from ._folders import make_folder
     from ._multilabel import detect_multilabel, is_multilabel_columns, multilabel_spec
 
     if is_multilabel_columns(y_true) or (y_true is None and detect_multilabel(names)):
         if pos_label is not None:
-            from ..exceptions import InvalidParameterError
-
             raise InvalidParameterError("pos_label does not apply to multilabel data")
+        if by:
+            raise InvalidParameterError("by= does not slice multilabel data yet")
         return multilabel_spec(names, y_true=y_true, y_pred=y_pred, y_score=y_score,
                                weight=weight, labels=labels, threshold=threshold,
                                on_invalid=on_invalid, bins=bins, max_distinct=max_distinct,
                                path=source)
 
     cmap: ColumnMap = detect_columns(names, y_true=y_true, y_pred=y_pred, y_score=y_score,
-                                     weight=weight, path=source)
+                                     weight=weight, path=source, by=by)
     spec = Spec(cmap, None if labels is None else tuple(labels), pos_label,
                 None if threshold is None else float(threshold), on_invalid, bins,
-                max_distinct)
-    Folder(spec)
+                max_distinct, max_slices=max_slices)
+    make_folder(spec)
     return spec
 
 
@@ -76,6 +77,6 @@ def _pandas_column(s: Any, is_label: bool) -> Column:
 def pandas_chunk(df: Any, spec: Any, source: str, start: int = 0) -> Chunk:
     """A pandas DataFrame (one partition) as a chunk."""
     cols = spec.columns
-    label_cols = {cols.y_true} | ({cols.y_pred} if cols.y_pred else set())
+    label_cols = cols.label_columns
     out = {name: _pandas_column(df[name], name in label_cols) for name in cols.names}
     return Chunk(source, start, len(df), out)

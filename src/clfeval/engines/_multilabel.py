@@ -2,7 +2,7 @@
 columns per label, into the mergeable multilabel state (private).
 
 Every door that folds rows — the file streamer, the process pool, Dask and Spark — asks
-:func:`clfeval.engines._fold.make_folder` for its folder; for a multilabel
+:func:`clfeval.engines._folders.make_folder` for its folder; for a multilabel
 :class:`MultilabelSpec` that is a :class:`MultilabelFolder`, whose partials merge with
 ``+`` and finalize into an :class:`~clfeval.engines.EvalState` carrying a
 :class:`MultilabelState`. The per-chunk work is the states' own constructors
@@ -33,13 +33,12 @@ from ..exceptions import (
     InvalidParameterError,
 )
 from ..io.readers import Chunk
-from ._fold import Folder
 from ._fold import _binning as _fold_binning
 from ._mlstate import MultilabelState
 from .state import REASONS, EvalState, Exclusions
 
 __all__ = ["MultilabelColumns", "MultilabelFolder", "MultilabelPartial", "MultilabelSpec",
-           "MultilabelState", "detect_multilabel", "is_multilabel_columns", "make_folder",
+           "MultilabelState", "detect_multilabel", "is_multilabel_columns",
            "multilabel_spec"]
 
 _REASON_ORDER = tuple(REASONS)
@@ -68,6 +67,11 @@ class MultilabelColumns:
             if c is not None and c not in out:
                 out.append(c)
         return tuple(out)
+
+    @property
+    def label_columns(self) -> set[str]:
+        """None: every column of a multilabel file is read as a number (0/1 or a score)."""
+        return set()
 
     def __iter__(self) -> Iterator[str]:  # the readers read every column as a number
         return iter(self.names)
@@ -216,14 +220,6 @@ def multilabel_spec(names: Sequence[str], *, y_true: Any, y_pred: Any, y_score: 
 
 def _binning(spec: MultilabelSpec) -> Any:
     return _fold_binning(spec)  # type: ignore[arg-type]  # reads .bins only
-
-
-def make_folder(spec: Any) -> Any:
-    """The folder for ``spec``: a :class:`~clfeval.engines._fold.Folder`, or a
-    :class:`MultilabelFolder` for a multilabel spec (every door asks here)."""
-    if isinstance(spec, MultilabelSpec):
-        return MultilabelFolder(spec)
-    return Folder(spec)
 
 
 # ----------------------------------------------------------------------- fold

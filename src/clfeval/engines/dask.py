@@ -11,8 +11,9 @@ from typing import Any
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..exceptions import MissingDependencyError
 from ._fold import Partial
+from ._folders import make_folder
 from ._frames import make_spec, pandas_chunk
-from ._multilabel import make_folder
+from .sliced import DEFAULT_MAX_SLICES, SlicedState
 from .state import EvalState
 
 __all__ = ["fold"]
@@ -23,7 +24,8 @@ def _partition(df: Any, spec: Any, index: int) -> Partial:
     source = f"<dask partition {index}>"
     folder.add_source(source)
     folder.fold(pandas_chunk(df, spec, source))
-    return folder.partial()
+    out: Partial = folder.partial()
+    return out
 
 
 def _add(*parts: Partial) -> Partial:
@@ -47,16 +49,19 @@ def fold(
     bins: Any = None,
     max_distinct: int | None = DEFAULT_MAX_DISTINCT,
     split_every: int = 8,
+    by: Any = None,
+    max_slices: int = DEFAULT_MAX_SLICES,
     **compute_kwargs: Any,
-) -> EvalState:
+) -> EvalState | SlicedState:
     """Evaluate a Dask DataFrame of predictions on any Dask scheduler.
 
     Each partition is folded into a partial state by the workers; the partial states
     are merged in a tree of ``split_every``-way merges and only the final state
     reaches the client. The options are those of :func:`clfeval.evaluate_files`;
     the result is identical to evaluating the same rows in memory (integer counts
-    bit for bit). Extra keyword arguments go to ``dask.compute`` (e.g.
-    ``scheduler="threads"``).
+    bit for bit). ``by``/``max_slices`` slice the rows as in
+    :func:`clfeval.engines.fold_files` (a :class:`SlicedState` then). Extra keyword
+    arguments go to ``dask.compute`` (e.g. ``scheduler="threads"``).
 
     Errors name the partition (``<dask partition i>``) and the row inside it.
     """
@@ -68,7 +73,8 @@ def fold(
     spec = make_spec([str(c) for c in ddf.columns], y_true=y_true, y_pred=y_pred,
                      y_score=y_score, weight=weight, labels=labels, pos_label=pos_label,
                      threshold=threshold, on_invalid=on_invalid, bins=bins,
-                     max_distinct=max_distinct, source="<dask dataframe>")
+                     max_distinct=max_distinct, source="<dask dataframe>", by=by,
+                     max_slices=max_slices)
     ddf = ddf[list(spec.columns.names)]
     parts = [delayed(_partition)(p, spec, i) for i, p in enumerate(ddf.to_delayed())]
     if not parts:
@@ -77,4 +83,5 @@ def fold(
     while len(parts) > 1:
         parts = [delayed(_add)(*parts[i:i + k]) for i in range(0, len(parts), k)]
     (total,) = compute(parts[0], **compute_kwargs)  # type: ignore[no-untyped-call]
-    return total.finalize(spec)
+    out: EvalState | SlicedState = total.finalize(spec)
+    return out

@@ -35,12 +35,9 @@ from ..io.readers import (
     parquet_row_groups,
 )
 from ._fold import Spec
-from ._multilabel import (
-    detect_multilabel,
-    is_multilabel_columns,
-    make_folder,
-    multilabel_spec,
-)
+from ._folders import make_folder
+from ._multilabel import detect_multilabel, is_multilabel_columns, multilabel_spec
+from .sliced import DEFAULT_MAX_SLICES, SlicedState
 from .state import EvalState
 
 __all__ = ["Progress", "TerminalProgress", "expand_paths", "fold_files"]
@@ -305,7 +302,9 @@ def fold_files(
     chunk_rows: int = DEFAULT_CHUNK_ROWS,
     format: str | None = None,
     progress: Callable[[Progress], None] | bool | None = None,
-) -> EvalState:
+    by: str | Sequence[str] | None = None,
+    max_slices: int = DEFAULT_MAX_SLICES,
+) -> EvalState | SlicedState:
     """Fold predictions stored in files into one :class:`EvalState`, in bounded memory, on
     one or more cores — the engine behind :func:`clfeval.evaluate_files`, which turns the
     state into a :class:`~clfeval.Report`.
@@ -359,11 +358,19 @@ def fold_files(
     progress : callable, bool or None
         A callable receiving :class:`Progress` after each chunk, ``True`` for a bar on
         stderr when it is a terminal, ``None``/``False`` for silence.
+    by : str or sequence of str, optional
+        Grouping columns: the same pass also folds one state per slice (each distinct
+        combination of their values; a missing value is its own slice).
+    max_slices : int
+        The most distinct slices kept (default 10,000); more is an error naming the
+        count seen.
 
     Returns
     -------
-    EvalState
-        The merged states, rows read / used / excluded per reason, and the files.
+    EvalState or SlicedState
+        The merged states, rows read / used / excluded per reason, and the files;
+        with ``by``, a :class:`~clfeval.engines.sliced.SlicedState` (the overall state
+        and one per slice).
 
     Examples
     --------
@@ -386,6 +393,8 @@ def fold_files(
     if is_multilabel_columns(y_true) or (y_true is None and detect_multilabel(names)):
         if pos_label is not None:
             raise InvalidParameterError("pos_label does not apply to multilabel data")
+        if by:
+            raise InvalidParameterError("by= does not slice multilabel data yet")
         spec = multilabel_spec(names, y_true=y_true, y_pred=y_pred, y_score=y_score,
                                weight=weight, labels=labels, threshold=threshold,
                                on_invalid=on_invalid, bins=bins, max_distinct=max_distinct,
@@ -394,7 +403,7 @@ def fold_files(
     assert y_pred is None or isinstance(y_pred, str)
     assert y_true is None or isinstance(y_true, str)
     cmap = detect_columns(names, y_true=y_true, y_pred=y_pred, y_score=y_score, weight=weight,
-                          path=paths[0])
+                          path=paths[0], by=by)
     if threshold is not None:
         try:
             threshold = float(threshold)
@@ -402,13 +411,13 @@ def fold_files(
             raise InvalidParameterError(f"threshold must be a number, got {threshold!r}") \
                 from exc
     spec = Spec(cmap, None if labels is None else tuple(labels), pos_label, threshold,
-                on_invalid, bins, max_distinct, chunk_rows, format)
+                on_invalid, bins, max_distinct, chunk_rows, format, max_slices)
     make_folder(spec)  # validate the options before any work
     return _fold_spec(paths, spec, workers, progress)
 
 
 def _fold_spec(paths: list[str], spec: Any, workers: int,
-               progress: Callable[[Progress], None] | bool | None) -> EvalState:
+               progress: Callable[[Progress], None] | bool | None) -> EvalState | SlicedState:
     shards = _plan(paths, spec, workers)
     reporter: Callable[[Progress], None] | None
     if progress is True:
@@ -452,4 +461,5 @@ def _fold_spec(paths: list[str], spec: Any, workers: int,
             if isinstance(sys.exc_info()[1], BrokenProcessPool):
                 _POOLS.pop(workers, None)
             raise
-    return _merge_partials(parts).finalize(spec)
+    out: EvalState | SlicedState = _merge_partials(parts).finalize(spec)
+    return out

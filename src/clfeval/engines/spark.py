@@ -15,8 +15,9 @@ from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..exceptions import InvalidInputError, InvalidParameterError, MissingDependencyError
 from ..io.readers import _table_chunk
 from ._fold import Folder, Partial, Spec, bit_bins
+from ._folders import make_folder
 from ._frames import make_spec
-from ._multilabel import make_folder
+from .sliced import DEFAULT_MAX_SLICES, SlicedState
 from .state import EvalState
 
 __all__ = ["fold"]
@@ -24,7 +25,7 @@ __all__ = ["fold"]
 
 def _fold_batches(spec: Any) -> Any:
     names = list(spec.columns.names)
-    label_cols = {spec.columns.y_true} | ({spec.columns.y_pred} if spec.columns.y_pred else set())
+    label_cols = spec.columns.label_columns
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
@@ -223,7 +224,9 @@ def fold(
     bins: Any = None,
     max_distinct: int | None = DEFAULT_MAX_DISTINCT,
     engine: str = "auto",
-) -> EvalState:
+    by: Any = None,
+    max_slices: int = DEFAULT_MAX_SLICES,
+) -> EvalState | SlicedState:
     """Evaluate a Spark DataFrame of predictions without collecting its rows.
 
     Two engines, chosen by ``engine="auto"``:
@@ -246,6 +249,9 @@ def fold(
     calibration state of probabilities (the SQL engine counts score bins, not the
     probabilities' sums), which is why ``"auto"`` sends scores there by default.
 
+    ``by``/``max_slices`` slice the rows as in :func:`clfeval.engines.fold_files` (a
+    :class:`SlicedState` then; the Arrow engine folds them).
+
     Spark's Python workers must run the same interpreter as the driver (set
     ``PYSPARK_PYTHON``); errors name the partition and the row inside it.
     """
@@ -258,13 +264,19 @@ def fold(
     spec = make_spec([str(c) for c in df.columns], y_true=y_true, y_pred=y_pred,
                      y_score=y_score, weight=weight, labels=labels, pos_label=pos_label,
                      threshold=threshold, on_invalid=on_invalid, bins=bins,
-                     max_distinct=max_distinct, source="<spark dataframe>")
+                     max_distinct=max_distinct, source="<spark dataframe>", by=by,
+                     max_slices=max_slices)
     from ._multilabel import MultilabelSpec
 
     if isinstance(spec, MultilabelSpec):
         if engine == "sql":
             raise InvalidParameterError("engine='sql' does not fold multilabel data; use "
                                         "engine='arrow'")
+        engine = "arrow"
+    elif spec.columns.by:
+        if engine == "sql":
+            raise InvalidParameterError("engine='sql' does not slice; use engine='arrow' with "
+                                        "by=")
         engine = "arrow"
     if engine == "auto":
         # scores: the Arrow fold also builds the calibration state (the SQL engine counts
@@ -291,4 +303,5 @@ def fold(
     total = parts[0]
     for p in parts[1:]:
         total = total + p
-    return total.finalize(spec)
+    out: EvalState | SlicedState = total.finalize(spec)
+    return out

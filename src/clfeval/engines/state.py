@@ -298,12 +298,19 @@ def _embed(cm: ConfusionMatrix, labels: tuple[Any, ...]) -> ConfusionMatrix:
     return ConfusionMatrix(out, labels, pos_label=cm.pos_label)
 
 
-def as_state(obj: Any) -> EvalState:
-    """The :class:`EvalState` of a state or of a report that carries one."""
-    if isinstance(obj, EvalState):
+#: schema → state class, for every state :func:`save_state` / :func:`load_state` handle
+#: (the sliced state of ``by=`` registers itself here)
+STATE_TYPES: dict[str, Any] = {SCHEMA: EvalState}
+
+
+def as_state(obj: Any) -> Any:
+    """The state (:class:`EvalState`, or a sliced one) of a state or of a report that
+    carries one."""
+    kinds = tuple(STATE_TYPES.values())
+    if isinstance(obj, kinds):
         return obj
     st = getattr(obj, "state", None)
-    if isinstance(st, EvalState):
+    if isinstance(st, kinds):
         return st
     raise InvalidParameterError(
         f"expected an EvalState or a report carrying one (report.state), got "
@@ -312,11 +319,12 @@ def as_state(obj: Any) -> EvalState:
                                    if hasattr(obj, "state") else ""))
 
 
-def merge_states(states: Iterable[Any]) -> EvalState:
+def merge_states(states: Iterable[Any]) -> Any:
     """Merge partial states (shards, partitions, nightly runs) into one.
 
     Reports (``clfeval.evaluate_files(...)``, ``clfeval.evaluate(...)``) are accepted for
-    the state they carry.
+    the state they carry. Sliced states (``by=``) merge slice by slice into a sliced
+    state; a sliced and an unsliced state do not merge.
 
     Raises :class:`~clfeval.IncompatibleStateError` when they differ in declared labels,
     bins, threshold, positive class or schema.
@@ -330,9 +338,13 @@ def merge_states(states: Iterable[Any]) -> EvalState:
     >>> both.confusion.counts.tolist(), both.n_rows
     ([[8, 1], [1, 6]], 16)
     """
-    items = [as_state(s) for s in states]
+    items: list[Any] = [as_state(s) for s in states]
     if not items:
         raise InvalidParameterError("merge_states needs at least one state")
+    if len({type(s) for s in items}) > 1:
+        raise IncompatibleStateError(
+            "cannot merge a sliced state (by=) with an unsliced one; evaluate every part "
+            "with the same by=")
     # pairwise tree: O(log n) depth, the same result as a left fold for integer counts
     while len(items) > 1:
         items = [items[i] + items[i + 1] if i + 1 < len(items) else items[i]
@@ -392,13 +404,15 @@ def _umask() -> int:
     return m
 
 
-def load_state(path: str | os.PathLike[str]) -> EvalState:
+def load_state(path: str | os.PathLike[str]) -> Any:
     """Read a state written by :func:`save_state` (file errors name the file).
 
     Every field is checked — types, ranges (no negative, fractional or overflowing
     counts; no NaN threshold) and consistency (rows used = rows read − rows excluded
     = the rows the confusion matrix counts) — so a damaged or tampered file is refused
-    with an error naming the field, never merged.
+    with an error naming the field, never merged. A sliced state (``by=``) comes back
+    as a :class:`~clfeval.engines.sliced.SlicedState`, its slices checked to add up to
+    the overall state.
 
     Examples
     --------
@@ -433,6 +447,9 @@ def load_state(path: str | os.PathLike[str]) -> EvalState:
     except ValueError as exc:
         raise FileFormatError(f"not a JSON state file: {exc}", path=p) from None
     try:
+        kind = STATE_TYPES.get(str(data.get("schema"))) if isinstance(data, Mapping) else None
+        if kind is not None and kind is not EvalState:
+            return kind.from_dict(data)
         check_state_dict(data)
         return EvalState.from_dict(data)
     except IncompatibleStateError as exc:

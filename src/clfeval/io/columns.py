@@ -55,6 +55,9 @@ class ColumnMap:
     score_labels : tuple or None
         For per-class score columns detected as ``proba_<label>``, the labels read from
         their names (strings, or ints when every suffix is an integer).
+    by : tuple of str
+        Grouping columns: the rows are also evaluated per slice (each distinct
+        combination of their values); read like labels.
 
     Examples
     --------
@@ -68,15 +71,21 @@ class ColumnMap:
     y_score: tuple[str, ...] = ()
     weight: str | None = None
     score_labels: tuple[Any, ...] | None = field(default=None)
+    by: tuple[str, ...] = field(default=(), repr=False)
 
     @property
     def names(self) -> tuple[str, ...]:
         """Every column to read, without repeats, in role order."""
         out: list[str] = [self.y_true]
-        for c in (self.y_pred, *self.y_score, self.weight):
+        for c in (self.y_pred, *self.y_score, self.weight, *self.by):
             if c is not None and c not in out:
                 out.append(c)
         return tuple(out)
+
+    @property
+    def label_columns(self) -> set[str]:
+        """The columns read as labels (truth, prediction, grouping columns)."""
+        return {self.y_true, *([self.y_pred] if self.y_pred else []), *self.by}
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form."""
@@ -86,6 +95,7 @@ class ColumnMap:
             "y_score": list(self.y_score),
             "weight": self.weight,
             "score_labels": None if self.score_labels is None else list(self.score_labels),
+            "by": list(self.by),
         }
 
 
@@ -176,6 +186,7 @@ def detect_columns(
     weight: str | None = None,
     labels: Sequence[Any] | None = None,
     path: str | None = None,
+    by: str | Sequence[str] | None = None,
 ) -> ColumnMap:
     """Map file columns to roles, detecting the ones not given by their names.
 
@@ -204,6 +215,8 @@ def detect_columns(
         The classes, in matrix order (used to match per-class score columns).
     path : str, optional
         The file, named in error messages.
+    by : str or sequence of str, optional
+        Grouping columns (checked to exist, each named once).
 
     Returns
     -------
@@ -309,4 +322,11 @@ def detect_columns(
         raise FileFormatError(
             f"the file has two columns named {dup[0]!r}; rename one (which to use cannot "
             "be told)", path=path, column=dup[0])
-    return ColumnMap(yt, yp, scores, w, score_labels)
+    groups = () if by is None else ((by,) if isinstance(by, str) else tuple(by))
+    for c in groups:
+        if not isinstance(c, str):
+            raise FileFormatError(f"by= takes column names, got {c!r}", path=path)
+        check(c, "by")
+    if len(set(groups)) != len(groups):
+        raise FileFormatError(f"a grouping column is given twice: {list(groups)}", path=path)
+    return ColumnMap(yt, yp, scores, w, score_labels, groups)

@@ -358,8 +358,7 @@ def _arrow_number(arr: Any, *, text: bool, decimal: str = ".") -> Column:
 def _roles(columns: ColumnMap | Sequence[str]) -> tuple[list[str], set[str]]:
     """Names to read, and the subset holding labels."""
     if isinstance(columns, ColumnMap):
-        labels = {columns.y_true} | ({columns.y_pred} if columns.y_pred else set())
-        return list(columns.names), labels
+        return list(columns.names), columns.label_columns
     return [str(c) for c in columns], set()
 
 

@@ -138,6 +138,8 @@ def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Bloc
     out.append(_table("metrics", hdr, [
         [n, fmt(r.metric(n)), *([_interval(r, n)] if has_iv else []), r.row(n).description]
         for n in headline_names(r)]))
+    if r.slices is not None:
+        out.extend(slice_blocks(r, h2))
     out.append(Block(h2, "Per class (one-vs-rest)"))
     cols = [c for c in PER_CLASS_COLUMNS if c in r.per_class.metrics]
     support, predicted = cm.support.tolist(), cm.predicted.tolist()
@@ -254,6 +256,11 @@ def comparison_blocks(c: Comparison, *, full: bool = False) -> list[Block]:
             [t.test, t.model_a, t.model_b, fmt(t.statistic), fmt_p(t.p_value),
              fmt(t.difference)]
             for t in c.tests]))
+    if not full:
+        for n, r in zip(c.names, c.reports, strict=False):
+            if r.slices is not None:
+                sb = slice_blocks(r)
+                out.extend([Block("h2", f"{n}: {sb[0].text}"), *sb[1:]])
     warns = [(n, w) for n, r in zip(c.names, c.reports, strict=False) for w in r.warnings]
     if warns:
         out.append(Block("h2", "Warnings"))
@@ -262,6 +269,62 @@ def comparison_blocks(c: Comparison, *, full: bool = False) -> list[Block]:
         for r in c.reports:
             out.extend(report_blocks(r, full=True, level=2))
     return out
+
+
+#: the slice table of the text and Markdown reports shows this many of the metrics
+SLICE_TEXT_METRICS = 3
+
+
+def slice_blocks(r: Report, h2: str = "h2") -> list[Block]:
+    """The slice section of the text, Markdown and CSV renderings: a compact table
+    (slice, rows used, the first metrics with intervals), the small-slice flag, and the
+    disparities (gaps between slices, the worst slice, slices that differ from the rest,
+    fairlearn's parity summaries)."""
+    from ._slices import cell, key_text
+
+    a = r.slices
+    assert a is not None
+    shown = a.metrics[:SLICE_TEXT_METRICS]
+    out = [Block(h2, f"Slices by {', '.join(a.by)} ({len(a.slices)})")]
+    rows = tuple(
+        (key_text(s.key), fmt_count(s.n_used) + ("*" if s.too_small else ""),
+         *(cell(s, m) for m in shown)) for s in a.slices)
+    out.append(Block("table", headers=(" / ".join(a.by), "n", *shown), rows=rows,
+                     key="slices"))
+    notes = []
+    if any(s.too_small for s in a.slices):
+        notes.append(f"* fewer than {a.min_size} samples: too few to judge, left out of the "
+                     "gaps, the worst slice and the tests.")
+    notes.append("Each slice's full report is in the JSON and HTML renderings.")
+    out.append(Block("p", " ".join(notes)))
+    d = a.disparity
+    if d is None:
+        return out
+    gaps: list[tuple[str, ...]] = []
+    differ = []
+    for row in d.rows:
+        sig = row.significant()
+        gaps.append((row.metric, fmt(row.difference, 3), fmt(row.ratio, 3),
+                     "" if row.worst is None else row.worst,
+                     f"{len(sig)}" if row.test else ""))
+        if sig:
+            differ.append(f"{row.metric}: {', '.join(sig)}")
+    out.append(Block("p", "Gaps between slices (max - min, min / max), the worst slice, "
+                          "and how many slices differ from the rest (Holm, 5%):"))
+    out.append(Block("table", headers=("metric", "difference", "ratio", "worst", "differ"),
+                     rows=tuple(gaps), key="disparity"))
+    facts = []
+    if d.demographic_parity_difference == d.demographic_parity_difference:
+        facts.append(f"Demographic parity difference {fmt(d.demographic_parity_difference, 3)}"
+                     f", ratio {fmt(d.demographic_parity_ratio, 3)}; equalized odds "
+                     f"difference {fmt(d.equalized_odds_difference, 3)}, ratio "
+                     f"{fmt(d.equalized_odds_ratio, 3)} (fairlearn's definitions).")
+    if differ:
+        facts.append("Differ from the rest: " + "; ".join(differ) + ".")
+    if facts:
+        out.append(Block("p", " ".join(facts)))
+    return out
+
 
 
 def dataset_blocks(d: Any) -> list[Block]:

@@ -131,6 +131,9 @@ def evaluate(
     title: str = "",
     source: Mapping[str, str] | None = None,
     max_points: int = 400,
+    by: Any = None,
+    min_size: int = 30,
+    max_slices: int = 10_000,
 ) -> Report:
     """Evaluate a classifier once and keep everything in a frozen :class:`Report`.
 
@@ -168,6 +171,18 @@ def evaluate(
     max_points : int
         Curves and the threshold sweep are thinned to about this many points for display
         (areas and optimal thresholds are computed on the full curves).
+    by : array-like, list of array-likes, mapping of str to array-like, or DataFrame, optional
+        Groups of the samples (a region, a device …): the report then also holds every
+        slice's own full report (``report.slices``), each slice a distinct combination
+        of the groups' values (a missing value — ``None`` or NaN — is its own slice).
+        Every slice is read with the overall labels and threshold, so the slices'
+        confusion matrices add up to the overall one.
+    min_size : int
+        Slices with fewer samples (the total weight, when weighted) are reported but
+        flagged ``too_small`` and left out of the disparity's gaps and tests (default 30).
+    max_slices : int
+        The most distinct slices allowed (default 10,000); more is an error naming the
+        count.
 
     Returns
     -------
@@ -256,45 +271,59 @@ def evaluate(
     from ..engines.state import EvalState
 
     thr_used: float | None = None
-    sc = None
-    if s is not None:
-        if s.ndim == 1:
-            sc = ScoreCounts.from_scores(yt, s, labels=labs, pos_label=pos_label,
-                                         sample_weight=w, max_distinct=None)
-        else:
-            sc = ScoreCounts.from_scores(yt, s, labels=labs, sample_weight=w, max_distinct=None)
-    if y_pred is None:
-        assert s is not None
-        assert sc is not None
-        if s.ndim == 1:
-            cm = None  # read off the score state at the threshold, by from_state
-            thr_used = default_threshold(s) if threshold is None else _check_threshold(threshold)
-        else:
-            yp = np.asarray(labs, dtype=object)[np.argmax(s, axis=1)]
-            yp = np.asarray(yp.tolist())
-            cm = ConfusionMatrix.from_predictions(yt, yp, labels=labs, sample_weight=w,
+    if y_pred is None and s is not None and s.ndim == 1:
+        thr_used = default_threshold(s) if threshold is None else _check_threshold(threshold)
+    yp_all = None if y_pred is None else as_1d_labels(y_pred, "y_pred")
+
+    def state_of(rows: npt.NDArray[np.intp] | None) -> EvalState:
+        """The state of all rows, or of ``rows`` (a slice) over the same labels."""
+        def sub(a: Any) -> Any:
+            return a if a is None or rows is None else a[rows]
+
+        yt_, s_, w_, yp_ = sub(yt), sub(s), sub(w), sub(yp_all)
+        sc = None
+        if s_ is not None:
+            if s_.ndim == 1:
+                sc = ScoreCounts.from_scores(yt_, s_, labels=labs, pos_label=pos_label,
+                                             sample_weight=w_, max_distinct=None)
+            else:
+                sc = ScoreCounts.from_scores(yt_, s_, labels=labs, sample_weight=w_,
+                                             max_distinct=None)
+        if yp_ is None:
+            assert s_ is not None
+            if s_.ndim == 1:
+                cm = None  # read off the score state at the threshold, by from_state
+            else:
+                yp_ = np.asarray(np.asarray(labs, dtype=object)[np.argmax(s_, axis=1)].tolist())
+        if yp_ is not None:
+            cm = ConfusionMatrix.from_predictions(yt_, yp_, labels=labs, sample_weight=w_,
                                                   pos_label=pos_label)
-    else:
-        cm = ConfusionMatrix.from_predictions(yt, y_pred, labels=labs, sample_weight=w,
-                                              pos_label=pos_label)
-    cal = None
-    if s is not None and sc is not None:
-        from ..calibration import is_probability
-        from ..core.calibration import CalibrationCounts
+        cal = None
+        if s_ is not None and sc is not None:
+            from ..calibration import is_probability
+            from ..core.calibration import CalibrationCounts
 
-        if is_probability(s):
-            cal = CalibrationCounts.from_predictions(
-                yt, s, labels=labs, pos_label=None if sc.is_multiclass else sc.pos_label,
-                sample_weight=w)
-    rse = None
-    if s is not None and s.ndim == 2:
-        from ..engines._fold import max_row_sum_error
+            if is_probability(s_):
+                cal = CalibrationCounts.from_predictions(
+                    yt_, s_, labels=labs, pos_label=None if sc.is_multiclass else sc.pos_label,
+                    sample_weight=w_)
+        rse = None
+        if s_ is not None and s_.ndim == 2:
+            from ..engines._fold import max_row_sum_error
 
-        rse = max_row_sum_error(s)
-    state = EvalState(cm, sc, n, n, pos_label=None if sc is None or sc.is_multiclass
-                      else sc.pos_label, threshold=thr_used, calibration=cal, row_sum_error=rse)
+            rse = max_row_sum_error(s_)
+        m = len(yt_)
+        return EvalState(cm, sc, m, m, pos_label=None if sc is None or sc.is_multiclass
+                         else sc.pos_label, threshold=thr_used, calibration=cal,
+                         row_sum_error=rse)
+
+    state: Any = state_of(None)
+    if by is not None:
+        from ._slices import memory_sliced_state
+
+        state = memory_sliced_state(state, by, n, state_of, max_slices)
     return from_state(state, cost_matrix=cost_matrix, level=level, title=title, source=source,
-                      max_points=max_points)
+                      max_points=max_points, min_size=min_size)
 
 
 def _check_threshold(threshold: Any) -> float:
@@ -366,12 +395,15 @@ def from_state(
     title: str = "",
     source: Mapping[str, str] | None = None,
     max_points: int = 400,
+    min_size: int = 30,
 ) -> Report:
     """Derive the whole report from one mergeable :class:`~clfeval.engines.EvalState`.
 
     Every front door ends here: :func:`evaluate` (in memory), :func:`clfeval.evaluate_files`
     (streamed, pooled), ``clfeval.dask.evaluate``, ``clfeval.spark.evaluate`` and
-    ``clfeval merge --report``. The report keeps the state (``report.state``).
+    ``clfeval merge --report``. The report keeps the state (``report.state``). A sliced
+    state (``by=``) gives the overall report with every slice's report derived here too
+    (``report.slices``; slices with fewer than ``min_size`` samples are flagged).
 
     Examples
     --------
@@ -382,6 +414,13 @@ def from_state(
     """
     if max_points < 2:
         raise InvalidParameterError(f"max_points must be at least 2, got {max_points}")
+    from ..engines.sliced import SlicedState
+
+    if isinstance(state, SlicedState):
+        from ._slices import sliced_report
+
+        return sliced_report(state, from_state, min_size=min_size, cost_matrix=cost_matrix,
+                             level=level, title=title, source=source, max_points=max_points)
     if getattr(state, "multilabel", None) is not None:
         from ._multilabel import multilabel_report
 
@@ -809,6 +848,8 @@ def compare(
     response_method: str = "auto",
     title: str = "",
     max_points: int = 400,
+    by: Any = None,
+    min_size: int = 30,
 ) -> Comparison:
     """Evaluate several models on the same samples and put them side by side.
 
@@ -826,6 +867,8 @@ def compare(
         As in :func:`evaluate`.
     title : str
         Title of the comparison.
+    by, min_size
+        As in :func:`evaluate`: each model's report is sliced by the same groups.
 
     Returns
     -------
@@ -872,7 +915,7 @@ def compare(
             ys = m
         r = evaluate(yt, yp, ys, labels=labels, pos_label=pos_label, sample_weight=sample_weight,
                      threshold=threshold if yp is None else None, cost_matrix=cost_matrix,
-                     level=level, title=name, max_points=max_points)
+                     level=level, title=name, max_points=max_points, by=by, min_size=min_size)
         reports.append(r)
         preds[name] = _predictions_of(r, yt, yp, ys)
         if ys is not None and r.confusion.n_classes == 2 and r.pos_label is not None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..engines.local import Progress, fold_files
+from ..engines.sliced import DEFAULT_MAX_SLICES
 from ..io.readers import DEFAULT_CHUNK_ROWS
 from ._build import from_state
 from ._model import Report
@@ -23,7 +24,7 @@ __all__ = ["evaluate_dask", "evaluate_files", "evaluate_spark", "report_of_state
 
 def report_of_state(state: Any, *, cost_matrix: Any = None, level: float | None = 0.95,
                     title: str = "", source: Mapping[str, str] | None = None,
-                    max_points: int = 400) -> Report:
+                    max_points: int = 400, min_size: int = 30) -> Report:
     """:func:`from_state` with the provenance a state carries (the files or partitions)."""
     src = dict(source or {})
     if state.sources and "file" not in src:
@@ -31,7 +32,7 @@ def report_of_state(state: Any, *, cost_matrix: Any = None, level: float | None 
         shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
         src = {"file": shown, **src}
     return from_state(state, cost_matrix=cost_matrix, level=level, title=title, source=src,
-                      max_points=max_points)
+                      max_points=max_points, min_size=min_size)
 
 
 def evaluate_files(
@@ -55,6 +56,9 @@ def evaluate_files(
     level: float | None = 0.95,
     title: str = "",
     max_points: int = 400,
+    by: str | Sequence[str] | None = None,
+    min_size: int = 30,
+    max_slices: int = DEFAULT_MAX_SLICES,
 ) -> Report:
     """Evaluate predictions stored in files, in bounded memory, on one or more cores.
 
@@ -97,6 +101,12 @@ def evaluate_files(
         Progress reports (``True``: a bar on stderr when it is a terminal).
     cost_matrix, level, title, max_points
         As in :func:`clfeval.evaluate`.
+    by : str or sequence of str, optional
+        Grouping columns: the same pass folds one state per slice (each distinct
+        combination of their values) and the report holds each slice's own report
+        (``report.slices``).
+    min_size, max_slices
+        As in :func:`clfeval.evaluate`.
 
     Returns
     -------
@@ -115,29 +125,33 @@ def evaluate_files(
     state = fold_files(paths_or_glob, y_true=y_true, y_pred=y_pred, y_score=y_score,
                        weight=weight, labels=labels, pos_label=pos_label, threshold=threshold,
                        on_invalid=on_invalid, bins=bins, max_distinct=max_distinct,
-                       workers=workers, chunk_rows=chunk_rows, format=format, progress=progress)
+                       workers=workers, chunk_rows=chunk_rows, format=format, progress=progress,
+                       by=by, max_slices=max_slices)
     return report_of_state(state, cost_matrix=cost_matrix, level=level, title=title,
-                           max_points=max_points)
+                           max_points=max_points, min_size=min_size)
 
 
 def evaluate_dask(ddf: Any, *, cost_matrix: Any = None, level: float | None = 0.95,
-                  title: str = "", max_points: int = 400, **options: Any) -> Report:
+                  title: str = "", max_points: int = 400, min_size: int = 30,
+                  **options: Any) -> Report:
     """``clfeval.dask.evaluate``: fold every partition on its worker, derive the report.
 
     ``options`` are :func:`clfeval.engines.dask.fold`'s (those of :func:`evaluate_files`,
-    plus ``split_every`` and ``dask.compute`` keywords).
+    ``by`` and ``max_slices`` included, plus ``split_every`` and ``dask.compute``
+    keywords).
     """
     from ..engines.dask import fold
 
     return report_of_state(fold(ddf, **options), cost_matrix=cost_matrix, level=level,
-                           title=title, max_points=max_points)
+                           title=title, max_points=max_points, min_size=min_size)
 
 
 def evaluate_spark(df: Any, *, cost_matrix: Any = None, level: float | None = 0.95,
-                   title: str = "", max_points: int = 400, **options: Any) -> Report:
+                   title: str = "", max_points: int = 400, min_size: int = 30,
+                   **options: Any) -> Report:
     """``clfeval.spark.evaluate``: fold the DataFrame without collecting its rows, derive
-    the report. ``options`` are :func:`clfeval.engines.spark.fold`'s."""
+    the report. ``options`` are :func:`clfeval.engines.spark.fold`'s (``by`` included)."""
     from ..engines.spark import fold
 
     return report_of_state(fold(df, **options), cost_matrix=cost_matrix, level=level,
-                           title=title, max_points=max_points)
+                           title=title, max_points=max_points, min_size=min_size)

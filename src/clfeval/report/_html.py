@@ -368,6 +368,10 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2",
                    + _table_html(bl["all_metrics"]) + _table_html(bl["all_per_class"])
                    + "</details>")
     out.append("</section>")
+    if r.slices is not None:  # after the section: the threshold control stays its own
+        from ._slices_html import slices_html
+
+        out.append(slices_html(r, p, _report_html))
     return "".join(out)
 
 

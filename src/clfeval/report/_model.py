@@ -14,6 +14,7 @@ are written as JSON ``null``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -28,8 +29,9 @@ from ..curves.cost import CostAnalysis, CostCurve
 from ..curves.pr import PrecisionRecallCurve
 from ..curves.roc import RocCurve
 from ..curves.sweep import ThresholdSweep
-from ..exceptions import InvalidParameterError
+from ..exceptions import IncompatibleStateError, InvalidParameterError
 from ..stats._results import ConfidenceInterval, TestResult
+from ..stats.disparity import Disparity
 from ._multilabel_model import MultilabelResult
 
 __all__ = [
@@ -44,12 +46,15 @@ __all__ = [
     "RankTable",
     "Report",
     "ReportWarning",
+    "Slice",
+    "SliceAnalysis",
 ]
 
 SCHEMA = "clfeval.Report"
 COMPARISON_SCHEMA = "clfeval.Comparison"
-#: version 2: curves, sweep, costs, intervals and tests are the library's own results
-SCHEMA_VERSION = 2
+#: version 2: curves, sweep, costs, intervals and tests are the library's own results;
+#: version 3: the optional ``slices`` and ``multilabel`` (version 2 documents still read)
+SCHEMA_VERSION = 3
 
 BINARY_HEADLINE = ("accuracy", "balanced_accuracy", "tpr", "tnr", "ppv", "npv", "f1", "mcc",
                    "cohen_kappa", "roc_auc", "average_precision", "brier", "log_loss", "ece")
@@ -188,10 +193,13 @@ class Report(_Printable, Result):
     multilabel : MultilabelResult or None
         Multilabel data (one 0/1 column per label): the labels and their 2×2 tables;
         the other fields then read per label (see :class:`MultilabelResult`).
-    state : EvalState or None
+    state : EvalState, SlicedState or None
         The mergeable state the report was derived from (in memory only: not part of
         the JSON document nor of equality); :func:`clfeval.save_state` and
         :func:`clfeval.merge_states` accept the report for it.
+    slices : SliceAnalysis or None
+        With ``by=``: every slice's own full report (the same derivation), and the
+        disparities between slices.
     """
 
     title: str
@@ -212,6 +220,7 @@ class Report(_Printable, Result):
     n_rows: int = 0
     multilabel: MultilabelResult | None = None
     state: Any = None
+    slices: SliceAnalysis | None = None
 
     _transient: ClassVar[tuple[str, ...]] = ("state",)
 
@@ -297,6 +306,8 @@ class Report(_Printable, Result):
     @classmethod
     def from_dict(cls, d: Any) -> Report:
         """Rebuild a report from :meth:`to_dict` output (checks schema and version)."""
+        if isinstance(d, Mapping) and d.get("version") == 2 and d.get("schema") == SCHEMA:
+            d = {**d, "version": SCHEMA_VERSION}  # version 2 is version 3 without slices
         check_header(d, SCHEMA, SCHEMA_VERSION)
         out: Report = super().from_dict(d)
         return out
@@ -398,3 +409,87 @@ class Comparison(_Printable, Result):
         return out
 
 
+
+
+# ----------------------------------------------------------------- slices
+@dataclass(frozen=True, eq=False)
+class Slice(Result):
+    """One slice of a sliced report (``by=``): the rows sharing one key.
+
+    Attributes
+    ----------
+    key : tuple
+        One value per grouping column (int, float, str or bool; ``None`` for a missing
+        value).
+    n_rows : int
+        Rows of the slice that were read.
+    n_used : int
+        Rows of the slice that entered the counts (read minus excluded).
+    too_small : bool
+        Fewer than the analysis's ``min_size`` samples (the total weight, when weighted)
+        entered the counts: shown, but flagged and left out of the disparity's gaps and
+        tests.
+    report : Report or None
+        The slice's own full report, derived from its state by the same
+        :func:`~clfeval.report.from_state` as every report, its curves thinned to at
+        most 100 points for display (``None`` when every row of the slice was excluded).
+    """
+
+    key: tuple[Any, ...]
+    n_rows: int
+    n_used: int
+    too_small: bool
+    report: Report | None = None
+
+    def name(self, by: tuple[str, ...]) -> str:
+        """``"region=north, device=phone"`` (a missing value shows as ``(missing)``)."""
+        return ", ".join(f"{b}={'(missing)' if v is None else v}"
+                         for b, v in zip(by, self.key, strict=True))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form; the key carries its value types."""
+        from ..engines.sliced import key_types
+
+        return {**super().to_dict(), "key": list(self.key),
+                "key_types": key_types(self.key)}
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Slice:
+        """Inverse of :meth:`to_dict` (the key's types restored, checked)."""
+        from ..engines.sliced import restore_key
+
+        if not isinstance(d, Mapping) or "key" not in d or "key_types" not in d:
+            raise IncompatibleStateError("malformed Slice: the key and its types are needed")
+        key = restore_key(d["key"], d["key_types"])
+        rest = {k: v for k, v in d.items() if k not in ("key", "key_types")}
+        out: Slice = super().from_dict({**rest, "key": []})
+        return dataclasses.replace(out, key=key)
+
+
+@dataclass(frozen=True, eq=False)
+class SliceAnalysis(Result):
+    """Per-slice reports of one evaluation, and how the slices differ.
+
+    Attributes
+    ----------
+    by : tuple of str
+        The grouping columns.
+    min_size : int
+        Slices with fewer samples (total weight, when weighted) are flagged ``too_small``.
+    metrics : tuple of str
+        The report rows shown side by side across slices (slice tables and plots).
+    slices : tuple of Slice
+        One per distinct key, in key order (a missing value last).
+    disparity : Disparity or None
+        Each metric across the slices with intervals, the gaps between slices (largest
+        difference, smallest ratio; to the whole), each slice tested against the rest
+        (Holm-adjusted), and fairlearn's demographic-parity and equalized-odds
+        summaries (:func:`clfeval.stats.disparity.disparity`; ``None`` with fewer than
+        two slices).
+    """
+
+    by: tuple[str, ...]
+    min_size: int
+    metrics: tuple[str, ...]
+    slices: tuple[Slice, ...]
+    disparity: Disparity | None = None

@@ -1,0 +1,124 @@
+"""Slicing benchmark: what ``by=`` costs over a streamed file (run by hand).
+
+Writes a Parquet file of N rows — int8 label, float32 probability, int8 prediction and
+a grouping column of ``--groups`` values (int16, uniformly spread over the rows) — in
+2**20-row row groups, then times ``clfeval.engines.fold_files`` (the one pass that
+folds the states; the report is derived afterwards) side by side, each run in a fresh
+subprocess, best of ``--repeat``:
+
+* hard predictions (``y_true, y_pred``) without and with ``by="region"``;
+* scores (``y_true, y_score``; the default score state) without and with ``by``.
+
+It prints seconds, ns/row, the ratio sliced / unsliced (the issue's target: at most
+1.5 for 100 groups over 10**8 rows) and the peak RSS. ``--report`` also times deriving
+the sliced report (one full report per slice) from the folded state.
+
+Usage::
+
+    python benchmarks/bench_slices.py --rows 1e7 [--groups 100] [--repeat 3] [--report]
+        [--data preds.parquet]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+ROW_GROUP = 1 << 20
+
+
+def write(path: str, n: int, groups: int, seed: int = 0) -> None:
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(seed)
+    writer = None
+    for start in range(0, n, ROW_GROUP):
+        m = min(ROW_GROUP, n - start)
+        y = rng.integers(0, 2, m).astype(np.int8)
+        region = rng.integers(0, groups, m).astype(np.int16)
+        z = rng.normal(size=m) + y + region * (0.5 / groups)
+        s = (1.0 / (1.0 + np.exp(-z))).astype(np.float32)
+        t = pa.table({"y_true": y, "y_score": s, "y_pred": (s >= 0.5).astype(np.int8),
+                      "region": region})
+        if writer is None:
+            writer = pq.ParquetWriter(path, t.schema)
+        writer.write_table(t, row_group_size=ROW_GROUP)
+    assert writer is not None
+    writer.close()
+
+
+def child(path: str, mode: str, sliced: bool, report: bool) -> None:
+    from clfeval.engines import fold_files
+
+    cols: dict[str, Any] = ({"y_true": "y_true", "y_pred": "y_pred"} if mode == "pred"
+                            else {"y_true": "y_true", "y_score": "y_score"})
+    t0 = time.perf_counter()
+    st = fold_files(path, by="region" if sliced else None, **cols)
+    fold = time.perf_counter() - t0
+    rep = None
+    if report:
+        from clfeval.report import from_state
+
+        t0 = time.perf_counter()
+        from_state(st)
+        rep = time.perf_counter() - t0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"fold": fold, "report": rep, "rss_mib": peak,
+                      "n": st.n_rows, "slices": len(getattr(st, "slices", {}))}))
+
+
+def run(path: str, mode: str, sliced: bool, report: bool) -> dict[str, Any]:
+    out = subprocess.run([sys.executable, __file__, "--child", path, mode, str(int(sliced)),
+                          str(int(report))], check=True, capture_output=True, text=True)
+    res: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return res
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rows", type=float, default=1e7)
+    ap.add_argument("--groups", type=int, default=100)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--report", action="store_true")
+    ap.add_argument("--data", help="a Parquet file to write (or reuse when it exists)")
+    ap.add_argument("--child", nargs=4)
+    a = ap.parse_args()
+    if a.child:
+        child(a.child[0], a.child[1], a.child[2] == "1", a.child[3] == "1")
+        return
+    n = int(a.rows)
+    with tempfile.TemporaryDirectory() as d:
+        path = a.data or os.path.join(d, "preds.parquet")
+        if not os.path.exists(path):
+            t0 = time.perf_counter()
+            write(path, n, a.groups)
+            print(f"wrote {n:,} rows, {a.groups} groups in {time.perf_counter() - t0:.1f} s")
+        print(f"{'mode':<6} {'by':<7} {'seconds':>8} {'ns/row':>7} {'ratio':>6} {'RSS MiB':>8}"
+              + ("  report s" if a.report else ""))
+        for mode in ("pred", "score"):
+            # the repeats alternate unsliced / sliced, so a busy machine loads both alike;
+            # the best of each side is kept
+            runs: dict[bool, list[dict[str, Any]]] = {False: [], True: []}
+            for _ in range(a.repeat):
+                for sliced in (False, True):
+                    runs[sliced].append(run(path, mode, sliced, a.report and sliced))
+            base = min(r["fold"] for r in runs[False])
+            for sliced in (False, True):
+                best = min(runs[sliced], key=lambda r: r["fold"])
+                rep = "" if best["report"] is None else f"  {best['report']:8.1f}"
+                print(f"{mode:<6} {'region' if sliced else '-':<7} {best['fold']:8.2f} "
+                      f"{1e9 * best['fold'] / n:7.1f} {best['fold'] / base:6.2f} "
+                      f"{best['rss_mib']:8.0f}{rep}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

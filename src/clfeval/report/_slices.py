@@ -1,0 +1,234 @@
+"""Sliced reports (``by=``): the overall report plus every slice's own full report.
+
+Every slice's report is derived from its state by :func:`~clfeval.report.from_state`,
+the one derivation of every report; this module only decides the grouping of
+in-memory arrays, the shared threshold, which rows are shown side by side, and which
+slice is worst on each of them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..engines.sliced import DEFAULT_MAX_SLICES, SlicedState, SliceSpace, key_order
+from ..exceptions import InvalidInputError, InvalidParameterError
+from ..io.readers import Chunk, Column
+from ._model import Report, Slice, SliceAnalysis
+
+__all__ = ["DEFAULT_MIN_SIZE", "cell", "disparity_row", "grouping", "key_text",
+           "memory_sliced_state", "slice_names", "slice_value", "sliced_report",
+           "worst_slice"]
+
+#: slices with fewer used rows are reported but flagged as too small
+DEFAULT_MIN_SIZE = 30
+#: a slice's curves and sweep are thinned to at most this many points for display (their
+#: areas and optima come from the full curves): a hundred slices stay a readable page
+SLICE_MAX_POINTS = 100
+#: rows compared across slices (those a report has; the first three make the text table)
+BINARY_SLICE_METRICS = ("tpr", "fpr", "accuracy", "ppv", "f1", "roc_auc")
+MULTI_SLICE_METRICS = ("accuracy", "balanced_accuracy", "f1_macro", "roc_auc_macro")
+
+
+def check_min_size(min_size: Any) -> int:
+    """``min_size`` as a non-negative int (else a typed error naming it)."""
+    if isinstance(min_size, bool) or not isinstance(min_size, (int, np.integer)) or \
+            min_size < 0:
+        raise InvalidParameterError(f"min_size must be a non-negative int, got {min_size!r}")
+    return int(min_size)
+
+
+def grouping(by: Any, n: int) -> tuple[tuple[str, ...], list[npt.NDArray[Any]]]:
+    """Names and arrays of ``by=``: one array, a list of arrays, a mapping name → array
+    or a DataFrame (its columns).
+
+    Unnamed arrays are called ``group`` (one) or ``group_1``, ``group_2`` … (a pandas
+    Series keeps its name).
+    """
+    columns = getattr(by, "columns", None)
+    if columns is not None and np.ndim(by) == 2:  # a DataFrame: one grouping per column
+        by = {str(c): by[c] for c in columns}
+    if isinstance(by, Mapping):
+        if not by:
+            raise InvalidParameterError("by= is an empty mapping")
+        names = tuple(str(k) for k in by)
+        arrays = list(by.values())
+    else:
+        if isinstance(by, (list, tuple)) and by and all(
+                np.ndim(b) == 1 and not isinstance(b, (str, bytes)) for b in by):
+            arrays = list(by)
+        else:
+            arrays = [by]
+        names = tuple(
+            str(a.name) if isinstance(getattr(a, "name", None), str)
+            else ("group" if len(arrays) == 1 else f"group_{i + 1}")
+            for i, a in enumerate(arrays))
+    if len(set(names)) != len(names):
+        raise InvalidParameterError(f"by= names a grouping twice: {list(names)}")
+    out = []
+    for name, a in zip(names, arrays, strict=True):
+        arr = np.asarray(a)
+        if arr.ndim != 1:
+            raise InvalidInputError(
+                f"by={name!r} must be one value per sample (1-D), got shape {arr.shape}")
+        if len(arr) != n:
+            raise InvalidInputError(
+                f"by={name!r} has {len(arr)} values but there are {n} samples")
+        out.append(arr)
+    return names, out
+
+
+def _column(arr: npt.NDArray[Any]) -> Column:
+    """An in-memory grouping array as a reader's column (missing: None or NaN)."""
+    if arr.dtype.kind != "O":
+        return Column(arr)
+    miss = np.frompyfunc(lambda v: v is None or v != v, 1, 1)(arr).astype(bool)
+    present = np.asarray(arr[~miss].tolist())
+    if present.dtype.kind == "O":
+        raise InvalidInputError("a grouping array holds values that are not numbers or text")
+    full = np.zeros(len(arr), dtype=present.dtype if present.size else np.int64)
+    full[~miss] = present
+    return Column(full, None, miss if miss.any() else None)
+
+
+def memory_sliced_state(overall: Any, by: Any, n: int,
+                        subset_state: Callable[[npt.NDArray[np.intp]], Any],
+                        max_slices: int = DEFAULT_MAX_SLICES) -> SlicedState:
+    """The sliced state of in-memory arrays: ``subset_state(rows)`` builds each slice's
+    state the way the overall one was built (same labels, positive class, threshold)."""
+    names, arrays = grouping(by, n)
+    space = SliceSpace(names, max_slices)
+    chunk = Chunk("<by=>", 0, n, {nm: _column(a) for nm, a in zip(names, arrays, strict=True)})
+    codes = space.chunk_codes(chunk)
+    order = np.argsort(codes, kind="stable")
+    counts = np.bincount(codes, minlength=len(space.keys))
+    ends = np.cumsum(counts)
+    states = {key: subset_state(order[ends[j] - counts[j]:ends[j]])
+              for j, key in enumerate(space.keys)}
+    return SlicedState(names, overall, {k: states[k] for k in sorted(states, key=key_order)})
+
+
+def sliced_report(state: SlicedState, from_state: Callable[..., Report], *, min_size: int,
+                  **options: Any) -> Report:
+    """The overall report of ``state.overall`` with every slice's report attached, each
+    derived by ``from_state`` (:func:`clfeval.report.from_state`, the one derivation).
+
+    Every slice is read at the overall report's threshold, so the slices' matrices add
+    up to the overall matrix.
+    """
+    min_size = check_min_size(min_size)
+    overall = from_state(state.overall, **options)
+    per: dict[str, Any] = {k: v for k, v in options.items() if k not in ("title", "source")}
+    per["max_points"] = min(int(options.get("max_points", 400)), SLICE_MAX_POINTS)
+    slices = []
+    for key, st in state.slices.items():
+        rep = None
+        if st.n_used > 0:
+            if st.confusion is None and overall.threshold is not None:
+                st = dataclasses.replace(st, threshold=overall.threshold)
+            names = ", ".join(f"{b}={'(missing)' if v is None else v}"
+                              for b, v in zip(state.by, key, strict=True))
+            rep = from_state(st, title=names, **per)
+        # too small by the rule the disparity uses: samples (the total weight if weighted)
+        small = rep is None or float(rep.n_samples) < min_size
+        slices.append(Slice(key, st.n_rows, st.n_used, small, rep))
+    binary = overall.confusion.n_classes == 2 and overall.pos_label is not None
+    candidates = BINARY_SLICE_METRICS if binary else MULTI_SLICE_METRICS
+    metrics = tuple(m for m in candidates if _has(overall, m))
+    analysis = SliceAnalysis(state.by, min_size, metrics, tuple(slices),
+                             _disparity(state, slices, metrics, min_size,
+                                        options.get("level", 0.95)))
+    return dataclasses.replace(overall, slices=analysis, state=state)
+
+
+def slice_names(slices: Sequence[Slice]) -> list[str]:
+    """Distinct display names of the slices (:func:`key_text`, numbered if two collide)."""
+    names: list[str] = []
+    for s in slices:
+        name = key_text(s.key)
+        names.append(name if name not in names else f"{name} #{len(names) + 1}")
+    return names
+
+
+#: report rows whose disparity row has another name
+DISPARITY_NAMES = {"roc_auc": "auc", "f1_macro": "f1"}
+
+
+def _disparity(state: SlicedState, slices: Sequence[Slice], metrics: Sequence[str],
+               min_size: int, level: float | None) -> Any:
+    """:func:`clfeval.stats.disparity.disparity` of the shown metrics (and, for two
+    classes, the selection rate) over the slices that have a report: each slice's
+    confusion matrix (at the shared threshold) and, for binary scores, its score state
+    (the AUC row); slices below ``min_size`` are left out of the gaps and tests."""
+    from ..stats.disparity import disparity
+
+    kept = [(n, s, st) for n, s, st in zip(slice_names(slices), slices,
+                                            state.slices.values(), strict=True)
+            if s.report is not None]
+    first = kept[0][1].report if kept else None
+    if len(kept) < 2 or first is None or (first.confusion.n_classes == 2
+                                          and first.pos_label is None):
+        return None  # (two classes, neither positive: no one-vs-rest rates to compare)
+    scores = None
+    if all(st.scores is not None and not st.scores.is_multiclass for _, _, st in kept):
+        scores = {n: st.scores for n, _, st in kept}
+    wanted = [DISPARITY_NAMES.get(m, m) for m in metrics if m != "roc_auc_macro"]
+    wanted = [m for m in wanted if m != "auc" or scores is not None]
+    if first.confusion.n_classes == 2:
+        wanted.append("selection_rate")
+    return disparity({n: s.report.confusion for n, s, _ in kept  # type: ignore[union-attr]
+                      }, scores=scores, metrics=wanted, level=level, min_size=min_size)
+
+
+def disparity_row(a: SliceAnalysis, metric: str) -> Any:
+    """The disparity row of a shown metric (``None`` when there is none)."""
+    if a.disparity is None:
+        return None
+    from ..exceptions import InvalidParameterError
+
+    try:
+        return a.disparity.row(DISPARITY_NAMES.get(metric, metric))
+    except InvalidParameterError:
+        return None
+
+
+def worst_slice(a: SliceAnalysis, metric: str) -> int | None:
+    """Index of the worst slice of a metric (the disparity row's ``worst``), if any."""
+    row = disparity_row(a, metric)
+    if row is None or row.worst is None:
+        return None
+    return slice_names(a.slices).index(row.worst)
+
+
+def _has(r: Report, name: str) -> bool:
+    return any(row.name == name for row in r.overall)
+
+
+# ------------------------------------------------------------------ presentation
+def key_text(key: Sequence[Any]) -> str:
+    """A slice key for display: its values joined by `` / `` (``(missing)`` for None)."""
+    return " / ".join("(missing)" if v is None else str(v) for v in key)
+
+
+def cell(s: Slice, metric: str) -> str:
+    """``"0.81 [0.79,0.83]"``: a slice's value of a report row with its interval, two
+    decimals (each slice's own report has them in full)."""
+    if s.report is None or not _has(s.report, metric):
+        return "n/a"
+    row = s.report.row(metric)
+    if row.value is None:
+        return "n/a"
+    out = f"{row.value:.2f}"
+    iv = row.interval
+    if iv is not None and iv.low == iv.low and iv.high == iv.high:
+        out += f" [{float(iv.low):.2f},{float(iv.high):.2f}]"
+    return out
+
+
+def slice_value(s: Slice, metric: str) -> float | None:
+    """A slice's value of a report row (``None``: undefined, or no report)."""
+    return None if s.report is None else s.report.row(metric).value

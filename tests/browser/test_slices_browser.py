@@ -1,0 +1,80 @@
+"""A sliced report in a real browser: the slice section lays out at desktop and phone
+widths, every slice's report opens on demand with its own threshold control, the overall
+control still moves only the overall numbers, and nothing runs from a slice key.
+
+Needs Debian's ``chromium`` at /usr/bin/chromium and the ``playwright`` package (as
+tests/browser/test_browser.py).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def test_sliced_report_in_chromium(tmp_path: Path) -> None:
+    import clfeval
+    from clfeval.report import to_html
+
+    rng = np.random.default_rng(6)
+    n = 900
+    y = rng.integers(0, 2, n)
+    g = np.array(["north", "<img src=x onerror=alert(1)>", "we\u202est"],
+                 dtype=object)[rng.integers(0, 3, n)]
+    g[:4] = None
+    s = y * 1.1 + rng.normal(0, 1, n) + (g == "north") * 0.8
+    r = clfeval.evaluate(y, y_score=s, by={"region": g}, title="sliced")
+    path = tmp_path / "sliced.html"
+    path.write_text(to_html(r), encoding="utf-8")
+    errors: list[str] = []
+    dialogs: list[str] = []
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            for width in (1300, 390):
+                page = browser.new_page(viewport={"width": width, "height": 900})
+                page.on("console", lambda m: errors.append(m.text) if m.type == "error"
+                        else None)
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+                page.goto(path.as_uri())
+                page.wait_for_load_state("load")
+                section = page.locator("section[id='s0-slices']")
+                charts = section.locator("svg[aria-label$=' per slice']")
+                assert charts.count() == len(r.slices.metrics)  # type: ignore[union-attr]
+                for i in range(charts.count()):
+                    box = charts.nth(i).bounding_box()
+                    assert box is not None and box["width"] > 200 and box["height"] > 80
+                    assert box["x"] + box["width"] <= width + 1  # fits the screen
+                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                ARTIFACTS.mkdir(exist_ok=True)
+                section.screenshot(path=str(ARTIFACTS / f"browser-slices-{width}.png"))
+                page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+                # each slice's report has its own threshold control; moving the overall one
+                # leaves the slices' numbers alone
+                slice_tp = page.locator("#s0-sl0-cm-1-1").text_content()
+                overall_tp = page.locator("#s0-cm-1-1").text_content()
+                page.locator("#s0-thr").focus()
+                page.keyboard.press("End")
+                assert page.locator("#s0-cm-1-1").text_content() != overall_tp
+                assert page.locator("#s0-sl0-cm-1-1").text_content() == slice_tp
+                page.locator("#s0-sl0-thr").focus()
+                page.keyboard.press("End")
+                assert page.locator("#s0-sl0-cm-1-1").text_content() != slice_tp
+                page.close()
+        finally:
+            browser.close()
+    assert errors == []
+    assert dialogs == []
