@@ -139,10 +139,15 @@ def _kappa_weights(k: int, weights: str | None) -> Array:
 def cohen_kappa(c: Array, weights: str | None = None) -> Array:
     k = c.shape[-1]
     w = _kappa_weights(k, weights)
-    _, row, col, n = _parts(c)
-    expected = row[..., :, None] * col[..., None, :] / np.where(n == 0, 1.0, n)[..., None, None]
-    num = (w * c).sum((-2, -1))
-    den = (w * expected).sum((-2, -1))
+    d, row, col, n = _parts(c)
+    # disagreement observed and expected by chance, without forming the (..., K, K)
+    # matrix of expected counts (a bootstrap stack of many classes would be huge)
+    if weights is None:
+        num = n - d.sum(-1)
+        den = n - (row * col).sum(-1) / np.where(n == 0, 1.0, n)
+    else:
+        num = np.tensordot(c, w, axes=([-2, -1], [0, 1]))
+        den = ((row @ w) * col).sum(-1) / np.where(n == 0, 1.0, n)
     out = 1.0 - _nan_div(num, den)
     return np.where(n == 0, NAN, out)
 
