@@ -113,7 +113,9 @@ def _binary_inputs(y_true: Any, y_score: Any, pos_label: Any,
 def _counts_at_thresholds(y01: Array, s: Array, w: Array | None) -> ThresholdCounts:
     if y01.shape[0] == 0:
         raise InvalidInputError("y_true is empty after removing zero-weight samples")
-    return threshold_counts(as_score_counts(y01, s, pos_label=1, sample_weight=w))
+    # scikit-learn's curves are exact at any number of distinct scores: never bin
+    return threshold_counts(as_score_counts(y01, s, pos_label=1, sample_weight=w,
+                                            max_distinct=None))
 
 
 def _cumulative(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
