@@ -17,3 +17,15 @@ def best(fn: Callable[[], Any], repeat: int = 3, *, warmup: bool = False) -> flo
         fn()
         t = min(t, time.perf_counter() - t0)
     return t
+
+
+def torchmetrics_functional() -> Any:
+    """``torchmetrics.functional.classification`` on one CPU thread, or ``None`` when
+    torchmetrics (and torch) are not installed — a peer, never a dependency."""
+    try:
+        import torch
+        from torchmetrics.functional import classification
+    except ImportError:
+        return None
+    torch.set_num_threads(1)
+    return classification

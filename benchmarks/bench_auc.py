@@ -3,7 +3,8 @@
     python benchmarks/bench_auc.py --sizes 1e6 1e7
 
 Prints best-of-r wall times, the ratio to scikit-learn's ``roc_auc_score`` and to one
-``np.sort`` of the scores (the AUC needs one sort; everything else is linear).
+``np.sort`` of the scores (the AUC needs one sort; everything else is linear), and
+torchmetrics' exact ``binary_auroc`` on one CPU thread when it is installed.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-from _timing import best
+from _timing import best, torchmetrics_functional
 
 
 def main() -> None:
@@ -22,9 +23,10 @@ def main() -> None:
 
     from clfeval.metrics import roc_auc_score as cf
 
+    tmf = torchmetrics_functional()
     rng = np.random.default_rng(0)
-    head = (f"{'N':>6} {'dtype':<8} {'np.sort':>8} {'clfeval':>8} {'sklearn':>8} | "
-            f"{'sk/cf':>6} {'cf/sort':>7}")
+    head = (f"{'N':>6} {'dtype':<8} {'np.sort':>8} {'clfeval':>8} {'sklearn':>8} "
+            f"{'torchm.':>8} | {'sk/cf':>6} {'tm/cf':>6} {'cf/sort':>7}")
     print("exact binary ROC AUC; best-of-r seconds")
     print(head)
     print("-" * len(head))
@@ -39,8 +41,15 @@ def main() -> None:
             t_cf = best(lambda: cf(y, s), r)
             t_sk = best(lambda: sk(y, s), 1)
             assert abs(cf(y, s) - sk(y, s)) < 1e-12
-            print(f"{n:>6.0e} {np.dtype(dt).name:<8} {t_sort:>8.3f} {t_cf:>8.3f} {t_sk:>8.3f} | "
-                  f"{t_sk / t_cf:>5.1f}x {t_cf / t_sort:>6.1f}x", flush=True)
+            t_tm = float("nan")
+            if tmf is not None:
+                import torch
+
+                ts, ty = torch.from_numpy(s), torch.from_numpy(y.astype(np.int64))
+                t_tm = best(lambda: tmf.binary_auroc(ts, ty, thresholds=None), r)
+            print(f"{n:>6.0e} {np.dtype(dt).name:<8} {t_sort:>8.3f} {t_cf:>8.3f} {t_sk:>8.3f} "
+                  f"{t_tm:>8.3f} | {t_sk / t_cf:>5.1f}x {t_tm / t_cf:>5.1f}x "
+                  f"{t_cf / t_sort:>6.1f}x", flush=True)
 
 
 if __name__ == "__main__":

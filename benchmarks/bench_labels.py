@@ -4,6 +4,8 @@ Label sets: 10 classes 0..9 (the easy case), 2,000 integer classes, sparse ids
 0, 1000, ..., 9000, the 10 classes plus one stray huge label in the last row, and 10
 string labels. The floor printed for each is ``np.bincount`` of the already compacted
 cell codes (``t * K + p`` with codes 0..K-1): what any counting must at least do.
+torchmetrics' ``multiclass_confusion_matrix`` (one CPU thread, when installed) needs the
+codes 0..K-1, so it is timed on the cases whose labels already are those codes.
 
     python benchmarks/bench_labels.py            # N = 1e6 and 1e7
     python benchmarks/bench_labels.py --sizes 1e6
@@ -15,7 +17,7 @@ import argparse
 from typing import Any
 
 import numpy as np
-from _timing import best
+from _timing import best, torchmetrics_functional
 
 
 def cases(n: int, rng: np.random.Generator) -> dict[str, tuple[Any, Any, Any, Any, int]]:
@@ -42,9 +44,10 @@ def main() -> None:
 
     from clfeval import ConfusionMatrix
 
+    tmf = torchmetrics_functional()
     rng = np.random.default_rng(0)
-    head = (f"{'N':>6} {'labels':<22} {'bincount':>9} {'clfeval':>9} {'sklearn':>9} | "
-            f"{'cf/bincount':>11} {'sk/cf':>7}")
+    head = (f"{'N':>6} {'labels':<22} {'bincount':>9} {'clfeval':>9} {'sklearn':>9} "
+            f"{'torchm.':>9} | {'cf/bincount':>11} {'sk/cf':>7} {'tm/cf':>7}")
     print("confusion matrix, best-of-r wall times in ms")
     print(head)
     print("-" * len(head))
@@ -55,8 +58,15 @@ def main() -> None:
             t_bc = best(lambda: np.bincount(ct * k + cp, minlength=k * k), r)
             t_cf = best(lambda: ConfusionMatrix.from_predictions(yt, yp), r)
             t_sk = best(lambda: confusion_matrix(yt, yp), 1)
-            print(f"{n:>6.0e} {name:<22} {t_bc*1e3:>9.1f} {t_cf*1e3:>9.1f} {t_sk*1e3:>9.1f} | "
-                  f"{t_cf/t_bc:>10.1f}x {t_sk/t_cf:>6.1f}x", flush=True)
+            t_tm = float("nan")
+            if tmf is not None and yt is ct and yp is cp:
+                import torch
+
+                tt, tp = torch.from_numpy(ct), torch.from_numpy(cp)
+                t_tm = best(lambda: tmf.multiclass_confusion_matrix(tp, tt, num_classes=k), r)
+            print(f"{n:>6.0e} {name:<22} {t_bc*1e3:>9.1f} {t_cf*1e3:>9.1f} {t_sk*1e3:>9.1f} "
+                  f"{t_tm*1e3:>9.1f} | {t_cf/t_bc:>10.1f}x {t_sk/t_cf:>6.1f}x "
+                  f"{t_tm/t_cf:>6.1f}x", flush=True)
 
 
 if __name__ == "__main__":

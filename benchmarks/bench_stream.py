@@ -7,7 +7,8 @@ times, each in a fresh subprocess (so the peak RSS is that run's own):
 * the single-process streamer: counts at a threshold + a binned score state
   (``bins=BITS`` leading bits of the float; no score range needed);
 * the process pool (``workers=2``) and its speed-up;
-* optionally Dask (``LocalCluster``, 2 worker processes) and Spark (``local[2]``,
+* optionally Dask (``LocalCluster``, 2 worker processes; ``dask``: one partition per row
+  group, ``split_row_groups=True``; ``dask-one``: the file as one partition) and Spark (``local[2]``,
   both engines, plus two lower bounds: a bare scan summing both columns and a
   ``groupBy`` on the label alone), and Spark MLlib's ``BinaryClassificationEvaluator`` AUROC;
 * for reference, reading the file into memory with pyarrow and building the same
@@ -161,7 +162,7 @@ def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
         out["seconds"] = time.perf_counter() - t0
         out["rows"] = len(y)
         out["bins"] = sc.values().size
-    elif kind == "dask":
+    elif kind in ("dask", "dask-one"):
         import dask.dataframe as dd
         from distributed import Client, LocalCluster
 
@@ -174,7 +175,9 @@ def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
             out["startup"] = time.perf_counter() - t_start
             warm = dd.from_dict({"y_true": [0, 1], "score": [0.2, 0.7]}, npartitions=2)
             clfeval.dask.evaluate(warm, threshold=0.5, bins=bits)  # workers import clfeval
-            ddf = dd.read_parquet(path, split_row_groups=True)
+            # "dask": a partition per row group; "dask-one": the whole file as one partition
+            ddf = dd.read_parquet(path, split_row_groups=kind == "dask")
+            out["partitions"] = ddf.npartitions
             t0 = time.perf_counter()
             res = clfeval.dask.evaluate(ddf, y_true="y_true", y_score="score", threshold=0.5,
                                         bins=bits)
@@ -303,7 +306,7 @@ def run_size(n: int, scores: str, args: Any) -> None:
     if n <= args.memory_max:
         kinds.append("memory")
     if args.dask and n >= 10**7:
-        kinds.append("dask")
+        kinds += ["dask", "dask-one"]
     if args.spark and n >= 10**7:
         kinds += ["spark-scan", "spark-groupby", "spark-sql", "spark-arrow"]
     if args.mllib and n == int(args.mllib):
@@ -322,6 +325,8 @@ def run_size(n: int, scores: str, args: Any) -> None:
         notes = [scores]
         if "bins" in r:
             notes.append(f"{int(r['bins']):,} bins")
+        if "partitions" in r:
+            notes.append(f"{int(r['partitions'])} partition(s)")
         if "startup" in r:
             notes.append(f"startup {r['startup']:.1f} s")
         if "auc" in r:

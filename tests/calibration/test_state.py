@@ -175,3 +175,34 @@ def test_update_is_vectorised_over_a_million_rows():
     s = CalibrationCounts.from_predictions(y, p)
     assert s.n_samples == 1_000_000
     assert s.brier_sum(0) / s.total_weight() == pytest.approx(np.mean((y - p) ** 2), rel=1e-10)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_blocks_of_rows_and_columns_equal_one_block(monkeypatch, weighted):
+    # many classes fold in blocks of rows x columns; any blocking gives the same state
+    import clfeval.core.calibration as cal
+
+    y, p = _data(3, 257, 7)
+    w = np.random.default_rng(4).uniform(0, 2, 257) if weighted else None
+    one = CalibrationCounts.from_predictions(y, p, labels=list(range(7)), sample_weight=w)
+    for rows, entries in ((1, 3), (50, 100), (64, 64), (300, 1 << 21)):
+        monkeypatch.setattr(cal, "_MIN_BLOCK_ROWS", rows)
+        monkeypatch.setattr(cal, "_BLOCK_ENTRIES", entries)
+        _assert_close_states(
+            CalibrationCounts.from_predictions(y, p, labels=list(range(7)), sample_weight=w),
+            one)
+    # each class-wise table is the one-vs-rest binary table of that column (the log
+    # loss differs by design: only the true class's column carries it)
+    for t in range(7):
+        b = CalibrationCounts.from_predictions(y == t, p[:, t], sample_weight=w)
+        np.testing.assert_array_equal(one.bin_counts(t), b.bin_counts(0))
+        np.testing.assert_array_equal(one.fine_counts(t), b.fine_counts(0))
+        keep = [cal.W, cal.SP, cal.SPP, cal.SSE]
+        np.testing.assert_allclose(one.cell_sums(t)[..., keep], b.cell_sums(0)[..., keep],
+                                   rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(one.fine_sums(t), b.fine_sums(0), rtol=1e-12, atol=1e-12)
+    # the top-label table's log loss is the total multiclass log loss
+    rows = np.arange(257)
+    ww = np.ones(257) if w is None else w
+    np.testing.assert_allclose(one.cell_sums(7)[..., cal.NLL].sum(),
+                               -(ww * np.log(p[rows, y])).sum(), rtol=1e-12)

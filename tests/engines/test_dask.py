@@ -71,6 +71,29 @@ def test_dask_invalid_rows_name_partition_and_row():
     assert res.n_used == 5
 
 
+def test_a_huge_partition_folds_in_chunks(frame, data, monkeypatch):
+    # one partition larger than the chunk folds chunk by chunk: the same states, and an
+    # invalid row is named by its row in the partition
+    import dataclasses
+
+    import clfeval.engines.dask as eng
+
+    real = eng.make_spec
+    monkeypatch.setattr(eng, "make_spec",
+                        lambda *a, **k: dataclasses.replace(real(*a, **k), chunk_rows=7))
+    ddf = dd.from_pandas(frame, npartitions=1)
+    res = eng.fold(ddf, y_true="y_true", y_score="score", weight="weight", threshold=0.5,
+                   bins=20, scheduler="sync")
+    assert res.scores == ScoreCounts.from_scores(data["y_true"], data["score"],
+                                                 sample_weight=data["weight"], bits=20)
+    assert res.confusion == ConfusionMatrix.from_scores(data["y_true"], data["score"], 0.5,
+                                                        sample_weight=data["weight"])
+    assert res.n_rows == len(frame)
+    bad = pd.DataFrame({"y_true": [0, 1] * 10, "score": [0.5] * 17 + [np.nan, 0.2, 0.3]})
+    with pytest.raises(FileFormatError, match=r"<dask partition 0>, row 18, column 'score'"):
+        eng.fold(dd.from_pandas(bad, npartitions=1), scheduler="sync")
+
+
 def test_dask_local_cluster_with_processes(frame, data):
     distributed = pytest.importorskip("distributed")
     import clfeval.engines.dask

@@ -207,3 +207,19 @@ def test_per_class_ovr_curves_and_binned_multiclass(seed):
     binned = ScoreCounts.from_scores(y, p, sample_weight=w, bits=64)
     assert ovr_auc(binned).value == pytest.approx(ovr_auc(exact).value, abs=1e-12)
     assert ovo_auc(binned).value == pytest.approx(ovo_auc(exact).value, abs=1e-12)
+
+
+def test_drop_in_curves_stay_exact_past_max_distinct() -> None:
+    # more distinct scores than a ScoreCounts keeps exactly by default: the scikit-learn
+    # drop-in must not bin them (scikit-learn's AUC and curves are exact)
+    from clfeval.core.scores import DEFAULT_MAX_DISTINCT
+
+    rng = np.random.default_rng(11)
+    n = DEFAULT_MAX_DISTINCT + 5000
+    y = rng.random(n) < 0.3
+    s = rng.normal(size=n) + y
+    assert np.unique(s).size > DEFAULT_MAX_DISTINCT
+    assert clfeval.metrics.roc_auc_score(y, s) == pytest.approx(
+        skm.roc_auc_score(y, s), rel=0, abs=1e-12)
+    fpr, tpr, thr = clfeval.metrics.roc_curve(y, s, drop_intermediate=False)
+    assert thr.size == skm.roc_curve(y, s, drop_intermediate=False)[2].size

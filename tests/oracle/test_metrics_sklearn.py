@@ -171,3 +171,24 @@ def test_binary_pos_label_errors_like_sklearn() -> None:
         clfeval.metrics.precision_score(["a", "b"], ["a", "b"])
     with pytest.raises(ValueError, match="average='binary'"):
         clfeval.metrics.precision_score([0, 1, 2], [0, 1, 2])
+
+
+@pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
+def test_kappa_of_a_stack_is_the_kappa_of_each_matrix(weights: Any) -> None:
+    # the bootstrap evaluates kappa on (B, K, K) stacks of matrices at once
+    from clfeval.registry import get_metric
+    from clfeval.registry.spec import evaluate_counts
+
+    rng = np.random.default_rng(5)
+    k, ys = 6, []
+    for _ in range(8):
+        yt = rng.integers(0, k, 60)
+        yp = np.where(rng.random(60) < 0.6, yt, rng.integers(0, k, 60))
+        ys.append((yt, yp))
+    stack = np.stack([ConfusionMatrix.from_predictions(yt, yp, labels=list(range(k))).counts
+                      for yt, yp in ys])
+    got = evaluate_counts(get_metric("cohen_kappa"), stack, zero_division=np.nan,
+                          weights=weights)
+    want = [skm.cohen_kappa_score(yt, yp, labels=list(range(k)), weights=weights)
+            for yt, yp in ys]
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)

@@ -202,6 +202,47 @@ def test_any_integer_label_set_matches_sklearn(case: str, weighted: bool) -> Non
             ConfusionMatrix.from_predictions(yt, yp, labels=labels[1:])
 
 
+@pytest.mark.parametrize("case", ["dense_shifted", "dense_negative", "dense_declared",
+                                  "sparse_small_dtype", "stray_small_dtype", "dense_uint"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_dense_ranges_and_small_dtypes_match_sklearn(case: str, weighted: bool) -> None:
+    """The in-place count of a dense label range (any offset, any integer dtype) and the
+    compaction of sparse ids read straight from small dtypes count what scikit-learn counts."""
+    from sklearn.metrics import confusion_matrix
+
+    rng = np.random.default_rng(len(case))
+    n = 30_000
+    labels = None
+    if case == "dense_shifted":
+        yt, yp = rng.integers(5000, 6500, n), rng.integers(5000, 6500, n)
+    elif case == "dense_negative":
+        yt, yp = rng.integers(-700, 700, n).astype(np.int32), rng.integers(-700, 700, n)
+    elif case == "dense_declared":
+        yt, yp = rng.integers(10, 300, n), rng.integers(10, 300, n)
+        labels = [*range(299, 9, -1), 5, 1000]
+    elif case == "dense_uint":
+        yt, yp = (rng.integers(0, 900, n).astype(np.uint16),
+                  rng.integers(0, 900, n).astype(np.uint16))
+    elif case == "sparse_small_dtype":
+        ids = (np.arange(10) * 3000).astype(np.int16)
+        yt, yp = ids[rng.integers(0, 10, n)], ids[rng.integers(0, 10, n)]
+    else:  # stray_small_dtype
+        ids = np.arange(10, dtype=np.int32) * 7
+        yt, yp = ids[rng.integers(0, 10, n)], ids[rng.integers(0, 10, n)]
+        yt[n // 2] = 2**31 - 1
+        yp[7] = -(2**31)
+    keep_t, keep_p = yt.copy(), yp.copy()
+    w = rng.integers(0, 3, n) * 0.5 if weighted else None
+    cm = ConfusionMatrix.from_predictions(yt, yp, labels=labels, sample_weight=w)
+    np.testing.assert_array_equal(yt, keep_t)  # the inputs are not modified
+    np.testing.assert_array_equal(yp, keep_p)
+    ref_labels = np.unique(np.concatenate([yt, yp]).astype(np.int64)) if labels is None \
+        else labels
+    assert list(cm.labels) == [int(v) for v in ref_labels]
+    np.testing.assert_array_equal(
+        cm.counts, confusion_matrix(yt, yp, labels=ref_labels, sample_weight=w))
+
+
 @pytest.mark.parametrize("rare", [0, 3, 400])
 def test_many_string_labels_with_rare_ones_match_sklearn(rare: int) -> None:
     """Long string label arrays are encoded through a sample of their values; labels the

@@ -175,3 +175,23 @@ def test_prevalence_threshold_matches_balayla_form() -> None:
         expected = (math.sqrt(tpr * (1 - tnr)) + tnr - 1) / (tpr + tnr - 1)
         cm = ConfusionMatrix.from_binary(tp=tp, fn=fn, fp=fp, tn=tn)
         assert cm.metric("prevalence_threshold") == pytest.approx(expected, rel=1e-10)
+
+
+def test_binary_average_of_2x2_stacks_reads_the_cells_as_the_tallies_do():
+    # a sweep's (T, 2, 2) stack (cell-major or not): average="binary" equals the
+    # positive class's column of the per-class values, for every per-class metric
+    from clfeval.registry import list_metrics
+    from clfeval.registry.spec import evaluate_counts
+
+    rng = np.random.default_rng(2)
+    c = rng.integers(0, 5, (50, 2, 2)).astype(float)
+    c[0] = 0.0
+    for stack in (c, np.moveaxis(np.ascontiguousarray(np.moveaxis(c, 0, 2)), 2, 0)):
+        for spec in list_metrics(per_class=True):
+            for i in (0, 1):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    got = evaluate_counts(spec, stack, average="binary", pos_index=i,
+                                          zero_division=np.nan)
+                    want = evaluate_counts(spec, c, average=None, zero_division=np.nan)[:, i]
+                np.testing.assert_array_equal(got, want, err_msg=spec.name)

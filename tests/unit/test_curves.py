@@ -252,20 +252,28 @@ def test_convex_hull_known_example():
     json.dumps(hull.to_dict(), allow_nan=False)
 
 
-def test_large_hull_uses_qhull_and_agrees_with_monotone_chain():
-    from clfeval.curves.roc import _upper_hull
+@pytest.mark.parametrize("n", [7, 300, 1999, 5000, 40_000])
+def test_hull_passes_agree_with_qhull_and_monotone_chain(n, monkeypatch):
+    import clfeval.curves.roc as roc_mod
+    from clfeval.curves.roc import _upper_hull, _upper_hull_of
 
-    rng = np.random.default_rng(0)
-    x = np.sort(rng.random(5000))
+    rng = np.random.default_rng(n)
+    x = np.sort(rng.random(n))
     x[0], x[-1] = 0.0, 1.0
     y = np.sqrt(x) + rng.normal(scale=0.05, size=x.size)
     y = np.maximum.accumulate(np.clip(y, 0, 1))
     y[0], y[-1] = 0.0, 1.0
-    big = _upper_hull(x, y)
-    # the same points through the small-input path, in chunks that keep all candidates
-    small = np.array(sorted(set(big.tolist())))
-    sub = _upper_hull(x[small], y[small])
-    np.testing.assert_array_equal(small[sub], big)
+    if n >= 300:  # a run of collinear points (a straight stretch of the curve)
+        x[10:20] = np.linspace(x[10], x[19], 10)
+        y[10:20] = np.linspace(y[10], y[19], 10)
+    got = _upper_hull(x, y)
+    # the oracle: Qhull (large) or the monotone chain (small) on all the points
+    np.testing.assert_array_equal(got, _upper_hull_of(x, y))
+    # the small-input chain on the hull's own points keeps them all
+    np.testing.assert_array_equal(_upper_hull_of(x[got], y[got]), np.arange(got.size))
+    # passes that stop early hand their survivors to the same finish
+    monkeypatch.setattr(roc_mod, "_HULL_PASSES", 1)
+    np.testing.assert_array_equal(_upper_hull(x, y), got)
 
 
 def test_curves_to_dict_are_json_safe():

@@ -187,6 +187,10 @@ def _neg_log(q: FloatArray, eps: float) -> FloatArray:
 
 
 _BLOCK_ENTRIES = 1 << 21  # (sample, table) entries folded at once
+# Every block pays for its tables' full fine histograms (2 * N_FINE cells each), so a
+# block holds at least this many rows per table: with many classes the blocks are
+# column ranges over many rows, not a few rows over all K + 1 tables.
+_MIN_BLOCK_ROWS = 1 << 14
 
 
 def _fold_binary(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | None,
@@ -196,27 +200,60 @@ def _fold_binary(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | N
                         edges[1:-1], edges.size - 1, eps)
 
 
-def _fold_multiclass(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
-                     edges: FloatArray, eps: float) -> tuple[Array, ...]:
+def _fold_classes(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
+                  edges: FloatArray, eps: float, c0: int, c1: int) -> tuple[Array, ...]:
+    """The class-wise tables of columns ``c0 .. c1 - 1`` for a block of rows."""
+    n = p.shape[0]
+    m = c1 - c0
+    pc = p[:, c0:c1]
+    inside = np.flatnonzero((codes >= c0) & (codes < c1))
+    col = codes[inside] - c0
+    onehot = np.zeros((n, m), dtype=bool)
+    onehot[inside, col] = True
+    nll = np.zeros((n, m))
+    nll[inside, col] = _neg_log(pc[inside, col], eps)
+    flat_t = np.tile(np.arange(m, dtype=np.intp), n)
+    flat_w = None if w is None else np.repeat(w, m)
+    return _fold_tables(pc.ravel(), onehot.ravel(), flat_t, m, flat_w, nll.ravel(),
+                        ((onehot - pc) ** 2).ravel(), edges[1:-1], edges.size - 1, eps)
+
+
+def _fold_top(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
+              edges: FloatArray, eps: float) -> tuple[Array, ...]:
+    """The top-label table (the highest probability, correct or not) for a block of rows."""
     n, k = p.shape
     rows = np.arange(n)
+    top = p.argmax(axis=1) if n else np.zeros(0, np.intp)
     onehot = np.zeros((n, k), dtype=bool)
     onehot[rows, codes] = True
-    top = p.argmax(axis=1) if n else np.zeros(0, np.intp)
-    # flat entries: the K class-wise tables (row-major: sample, class), then top-label
-    sq = (onehot - p) ** 2
-    nll_true = _neg_log(p[rows, codes], eps)
-    nll = np.zeros((n, k))
-    nll[rows, codes] = nll_true
-    flat_p = np.concatenate([p.ravel(), p[rows, top]])
-    flat_c = np.concatenate([onehot.ravel(), top == codes])
-    flat_t = np.concatenate([np.tile(np.arange(k, dtype=np.intp), n),
-                             np.full(n, k, dtype=np.intp)])
-    flat_nll = np.concatenate([nll.ravel(), nll_true])
-    flat_sse = np.concatenate([sq.ravel(), sq.sum(axis=1)])
-    flat_w = None if w is None else np.concatenate([np.repeat(w, k), w])
-    return _fold_tables(flat_p, flat_c, flat_t, k + 1, flat_w, flat_nll, flat_sse,
-                        edges[1:-1], edges.size - 1, eps)
+    sse = ((onehot - p) ** 2).sum(axis=1)
+    return _fold_tables(p[rows, top], top == codes, 0, 1, w,
+                        _neg_log(p[rows, codes], eps), sse, edges[1:-1], edges.size - 1, eps)
+
+
+def _fold_multiclass(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
+                     edges: FloatArray, eps: float) -> tuple[Array, ...]:
+    """All K + 1 tables (the K class-wise ones, then the top-label one), folded in
+    blocks of rows x columns of about ``_BLOCK_ENTRIES`` entries each."""
+    n, k = p.shape
+    rows_per = min(max(n, 1), max(_MIN_BLOCK_ROWS, _BLOCK_ENTRIES // (k + 1)))
+    cols_per = max(1, _BLOCK_ENTRIES // rows_per)
+    b = edges.size - 1
+    out: tuple[Array, ...] = (
+        np.zeros((k + 1, b, 2), np.int64), np.zeros((k + 1, b, 2, N_FIELDS)),
+        np.zeros((k + 1, N_FINE, 2), np.int64), np.zeros((k + 1, N_FINE, 2, N_FINE_FIELDS)),
+        np.zeros((k + 1, 2)))
+    for r0 in range(0, max(n, 1), rows_per):
+        rs = slice(r0, r0 + rows_per)
+        pr, cr, wr = p[rs], codes[rs], None if w is None else w[rs]
+        for c0 in range(0, k, cols_per):
+            c1 = min(k, c0 + cols_per)
+            for acc, part in zip(out, _fold_classes(pr, cr, wr, edges, eps, c0, c1),
+                                 strict=True):
+                acc[c0:c1] += part
+        for acc, part in zip(out, _fold_top(pr, cr, wr, edges, eps), strict=True):
+            acc[k:] += part
+    return out
 
 
 class CalibrationCounts:
@@ -390,17 +427,17 @@ class CalibrationCounts:
                     "positive) so the state knows both classes")
             pl = labs[resolve_pos_label(labs, pos_label)]
         w = as_weights(sample_weight, n)
-        # blocks of rows bound the temporaries (and keep them in cache)
-        per_row = len(labs) + 1 if multiclass else 1
-        block = max(1, _BLOCK_ENTRIES // per_row)
-        stacked: tuple[Array, ...] | None = None
-        for s0 in range(0, max(n, 1), block):
-            sl = slice(s0, s0 + block)
-            part = (_fold_multiclass(p[sl], codes[sl], None if w is None else w[sl], edges, eps)
-                    if multiclass else
-                    _fold_binary(p[sl], is_pos[sl], None if w is None else w[sl], edges, eps))
-            stacked = part if stacked is None else tuple(
-                x + y for x, y in zip(stacked, part, strict=True))
+        if multiclass:
+            stacked: tuple[Array, ...] | None = _fold_multiclass(p, codes, w, edges, eps)
+        else:
+            # blocks of rows bound the temporaries (and keep them in cache)
+            stacked = None
+            for s0 in range(0, max(n, 1), _BLOCK_ENTRIES):
+                sl = slice(s0, s0 + _BLOCK_ENTRIES)
+                part = _fold_binary(p[sl], is_pos[sl], None if w is None else w[sl], edges,
+                                    eps)
+                stacked = part if stacked is None else tuple(
+                    x + y for x, y in zip(stacked, part, strict=True))
         assert stacked is not None
         return cls(labs, *stacked, edges=edges, pos_label=pl, multiclass=multiclass, eps=eps)
 

@@ -16,6 +16,8 @@ __all__ = ["count_pairs", "group_codes", "resolve_pos_label", "to_python", "vali
 # Integer labels whose range R satisfies R*R <= this (a cache-sized matrix) are counted
 # block by block with direct cell indices; wider ranges are compacted to ranks first.
 _DIRECT_CELLS = 1 << 16
+# a dense label range up to this many cells is counted in place (no compaction)
+_DENSE_CELLS = 1 << 23
 
 
 def to_python(v: Any) -> Any:
@@ -87,7 +89,7 @@ _PRESENCE_RANGE = 1 << 24
 
 
 def _compact_ints(
-    yt: npt.NDArray[Any], yp: npt.NDArray[Any]
+    yt: npt.NDArray[Any], yp: npt.NDArray[Any], lo: int, hi: int
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.intp], npt.NDArray[np.intp]] | None:
     """Sorted distinct values of two integer arrays and both arrays' codes, without a sort.
 
@@ -96,8 +98,6 @@ def _compact_ints(
     by a sort of those values alone. ``None`` when too many values fall outside.
     """
     n = yt.size + yp.size
-    lo = int(min(yt.min(), yp.min()))
-    hi = int(max(yt.max(), yp.max()))
     if hi - lo < _PRESENCE_RANGE:
         win_lo, win_hi = lo, hi
     else:  # the window of a sample's bulk; values outside it are few, or we give up
@@ -107,30 +107,38 @@ def _compact_ints(
         win_lo = int(sample[i])
         win_hi = min(int(sample[-1 - i]), win_lo + _PRESENCE_RANGE - 1)
     r = win_hi - win_lo + 1
-    present = np.zeros(r + 1, dtype=bool)  # the last slot stands for "outside"
-    offs = []
+    seen = np.zeros(r + 1, dtype=np.intp)  # the last slot stands for "outside"
+    offs: list[tuple[npt.NDArray[Any], npt.NDArray[np.intp] | None]] = []
     outside_vals = []
     for a in (yt, yp):
-        off = a.astype(np.int64)
-        off -= win_lo
-        out = (off < 0) | (off >= r) if (lo < win_lo or hi > win_hi) else None
-        if out is not None and out.any():
-            outside_vals.append(a[out].astype(np.int64))
-            off[out] = r
-        present[off] = True
+        if win_lo == 0 and lo >= 0 and a.dtype.kind in "iu" and a.dtype.itemsize <= 8 \
+                and (a.dtype.kind == "i" or a.dtype.itemsize < 8):
+            off: npt.NDArray[Any] = a  # the values index the table as they are
+        else:
+            off = np.subtract(a, win_lo, dtype=np.int64, casting="unsafe")
+        out = None
+        if lo < win_lo or hi > win_hi:
+            # one unsigned comparison finds both sides (negative offsets wrap to huge)
+            mask = off.view(np.uint64) >= r if off.dtype == np.int64 else off >= r
+            if mask.any():
+                out = np.flatnonzero(mask)
+                outside_vals.append(a[out].astype(np.int64))
+                if off is a:
+                    off = a.astype(np.int64)
+                off[out] = r
+        seen += np.bincount(off, minlength=r + 1)  # faster than marking a bool table
         offs.append((off, out))
     extra = np.unique(np.concatenate(outside_vals)) if outside_vals else np.zeros(0, np.int64)
     if extra.size > max(64, n // 64):
         return None
-    present[r] = False
-    inside = np.flatnonzero(present[:r]) + win_lo
+    inside = np.flatnonzero(seen[:r]) + win_lo
     values = np.union1d(inside, extra) if extra.size else inside
     lut = np.full(r + 1, -1, dtype=np.intp)
     lut[inside - win_lo] = np.searchsorted(values, inside)
     codes = []
     for (off, out), a in zip(offs, (yt, yp), strict=True):
         c = lut[off]
-        if out is not None and extra.size:
+        if out is not None:
             c[out] = np.searchsorted(values, a[out].astype(np.int64))
         codes.append(c)
     return values, codes[0], codes[1]
@@ -145,7 +153,24 @@ def _count_compacted(
     """Integer labels of any range: compact to ranks, then one bincount."""
     if yt.dtype.kind == "b" or yt.size == 0:
         return None
-    got = _compact_ints(yt, yp)
+    lo = int(min(yt.min(), yp.min()))
+    hi = int(max(yt.max(), yp.max()))
+    r = hi - lo + 1
+    if r * r <= min(_DENSE_CELLS, max(_DIRECT_CELLS, 4 * yt.size)) and lo > -(1 << 62) \
+            and hi < 1 << 62:
+        # a dense range (e.g. 2,000 classes 0..1999): count over the range in one
+        # bincount, then keep the labels that occur; no compaction pass
+        if lo:
+            idx = np.subtract(yt, lo, dtype=np.intp, casting="unsafe")
+            idx *= r
+        else:
+            idx = np.multiply(yt, r, dtype=np.intp, casting="unsafe")
+        np.add(idx, yp, out=idx, casting="unsafe")
+        if lo:
+            idx -= lo
+        return _dense_result(_bincount(idx, w, r * r).reshape(r, r), lo, yt, yp, w, declared,
+                             False)
+    got = _compact_ints(yt, yp, lo, hi)
     if got is None:
         return None
     values, ct, cp = got
@@ -222,7 +247,20 @@ def _count_small_int(
     for lo, rb, cnt in blocks:
         o0 = lo - glo
         full[o0 : o0 + rb, o0 : o0 + rb] += cnt.reshape(rb, rb)
-    lo = glo
+    return _dense_result(full, glo, yt, yp, w, declared, is_bool)
+
+
+def _dense_result(
+    full: npt.NDArray[Any],
+    lo: int,
+    yt: npt.NDArray[Any],
+    yp: npt.NDArray[Any],
+    w: npt.NDArray[np.float64] | None,
+    declared: npt.NDArray[Any] | None,
+    is_bool: bool,
+) -> tuple[tuple[Any, ...], npt.NDArray[Any]]:
+    """Labels and matrix from the counts over the whole range ``lo .. lo + r - 1``."""
+    r = full.shape[0]
     if w is not None and not w.all():
         # zero-weight rows leave zero cells but their labels are present (as scikit-learn)
         seen = np.zeros(r, dtype=bool)
@@ -234,6 +272,8 @@ def _count_small_int(
     values = present + lo
     if declared is None:
         labels = tuple(bool(v) if is_bool else int(v) for v in values)
+        if present.size == r:
+            return labels, full
         return labels, np.ascontiguousarray(full[np.ix_(present, present)])
     dvals = declared.astype(np.int64) if declared.dtype.kind == "b" else declared
     unknown = np.setdiff1d(values, dvals)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["tallies"]
+__all__ = ["pair", "tallies"]
 
 
 def tallies(c: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], ...]:
@@ -21,8 +21,7 @@ def tallies(c: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], ...]:
     """
     if c.shape[-2:] == (2, 2):  # a stack of 2×2 tables (a threshold sweep): no reductions
         a, b, d, e = c[..., 0, 0], c[..., 0, 1], c[..., 1, 0], c[..., 1, 1]
-        return (np.stack([a, e], axis=-1), np.stack([b, d], axis=-1),
-                np.stack([d, b], axis=-1), np.stack([e, a], axis=-1))
+        return (_pair(a, e), _pair(b, d), _pair(d, b), _pair(e, a))
     tp = np.diagonal(c, axis1=-2, axis2=-1)
     row = c.sum(axis=-1)
     col = c.sum(axis=-2)
@@ -31,3 +30,19 @@ def tallies(c: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], ...]:
     fp = col - tp
     tn = n - tp - fn - fp
     return tp, fn, fp, tn
+
+
+def pair(x: npt.NDArray[Any], y: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """``np.stack([x, y], axis=-1)`` laid out as two contiguous rows: per-element
+    arithmetic and sums over the last axis (of length 2) then run as whole-row passes,
+    several times faster than over interleaved pairs on a long sweep.
+
+    Examples
+    --------
+    >>> pair(np.array([1, 2, 3]), np.array([4, 5, 6])).tolist()
+    [[1, 4], [2, 5], [3, 6]]
+    """
+    return np.moveaxis(np.stack([x, y]), 0, -1)
+
+
+_pair = pair

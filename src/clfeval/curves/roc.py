@@ -370,8 +370,30 @@ class RocHull(Result):
 def _upper_hull(x: FloatArray, y: FloatArray) -> npt.NDArray[np.intp]:
     """Indices of the upper hull of points sorted by x (distinct x), left to right.
 
-    Uses scipy's Qhull on large inputs and a monotone chain on small ones.
+    Vectorised passes drop every point on or below the chord of its two neighbours (such
+    a point is never a hull vertex, so any number can go at once) until none is left:
+    what remains is the hull. Should the passes stall on a large input, Qhull (or, on a
+    small one, a monotone chain) finishes the survivors.
     """
+    keep = np.arange(x.size)
+    for _ in range(_HULL_PASSES):
+        if keep.size <= 2:
+            return keep
+        xa, ya = x[keep[:-2]], y[keep[:-2]]
+        xm, ym = x[keep[1:-1]], y[keep[1:-1]]
+        xb, yb = x[keep[2:]], y[keep[2:]]
+        below = (xm - xa) * (yb - ya) - (ym - ya) * (xb - xa) >= 0
+        if not below.any():
+            return keep
+        keep = keep[np.concatenate([[True], ~below, [True]])]
+    return keep[_upper_hull_of(x[keep], y[keep])]
+
+
+_HULL_PASSES = 64
+
+
+def _upper_hull_of(x: FloatArray, y: FloatArray) -> npt.NDArray[np.intp]:
+    """Upper hull by Qhull on large inputs and a monotone chain on small ones."""
     n = x.size
     if n <= 2:
         return np.arange(n)

@@ -106,12 +106,13 @@ class ThresholdCounts:
         if include_all_negative:
             tps = np.concatenate([[0.0], tps])
             fps = np.concatenate([[0.0], fps])
-        out = np.empty((tps.size, 2, 2))
-        out[:, 0, 0] = self.n_neg - fps
-        out[:, 0, 1] = fps
-        out[:, 1, 0] = self.n_pos - tps
-        out[:, 1, 1] = tps
-        return out
+        # laid out cell-major (each cell's T values contiguous): metrics read whole cells
+        out = np.empty((2, 2, tps.size))
+        np.subtract(self.n_neg, fps, out=out[0, 0])
+        out[0, 1] = fps
+        np.subtract(self.n_pos, tps, out=out[1, 0])
+        out[1, 1] = tps
+        return np.moveaxis(out, 2, 0)
 
     def auc(self) -> float:
         """Trapezoid area under (fps/N, tps/P) — NaN when a class has no weight."""

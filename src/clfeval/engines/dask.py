@@ -23,9 +23,11 @@ def _partition(df: Any, spec: Any, index: int) -> Partial:
     folder = make_folder(spec)
     source = f"<dask partition {index}>"
     folder.add_source(source)
-    folder.fold(pandas_chunk(df, spec, source))
-    out: Partial = folder.partial()
-    return out
+    # a huge partition folds in the streamer's chunks: temporaries bounded by the chunk
+    step = spec.chunk_rows
+    for start in range(0, max(len(df), 1), step):
+        folder.fold(pandas_chunk(df.iloc[start:start + step], spec, source, start))
+    return folder.partial()
 
 
 def _add(*parts: Partial) -> Partial:

@@ -25,6 +25,7 @@ from ._targets import (
     check_sample_weight,
     column_or_1d,
     type_of_target,
+    unique_values,
 )
 
 __all__ = [
@@ -71,7 +72,8 @@ def auc(x: Any, y: Any) -> float:
 def _check_pos_label(pos_label: Any, y: Array) -> Any:
     if pos_label is not None:
         return pos_label
-    classes = np.unique(y) if y.dtype != object else np.array(sorted(set(y.tolist())), object)
+    classes = unique_values(y) if y.dtype != object else np.array(sorted(set(y.tolist())),
+                                                                  object)
     ok = classes.dtype.kind not in "OUS" and classes.shape[0] <= 2 and any(
         classes.shape[0] == len(ref) and bool(np.all(classes == np.asarray(ref)))
         for ref in ([0, 1], [-1, 1], [0], [-1], [1]))
@@ -111,7 +113,9 @@ def _binary_inputs(y_true: Any, y_score: Any, pos_label: Any,
 def _counts_at_thresholds(y01: Array, s: Array, w: Array | None) -> ThresholdCounts:
     if y01.shape[0] == 0:
         raise InvalidInputError("y_true is empty after removing zero-weight samples")
-    return threshold_counts(as_score_counts(y01, s, pos_label=1, sample_weight=w))
+    # scikit-learn's curves are exact at any number of distinct scores: never bin
+    return threshold_counts(as_score_counts(y01, s, pos_label=1, sample_weight=w,
+                                            max_distinct=None))
 
 
 def _cumulative(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
@@ -221,7 +225,7 @@ def det_curve(
         keep = np.flatnonzero(np.concatenate(
             [[True], np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:])), [True]]))
         tps, fps, thr = tps[keep], fps[keep], thr[keep]
-    if len(np.unique(column_or_1d(y_true, "y_true"))) != 2:
+    if len(unique_values(column_or_1d(y_true, "y_true"))) != 2:
         raise InvalidInputError("Only one class is present in y_true. Detection error "
                                 "tradeoff curve is not defined in that case.")
     fns = tps[-1] - tps
@@ -234,7 +238,7 @@ def det_curve(
 
 
 def _binary_roc_auc(y01: Array, s: Array, w: Array | None, max_fpr: Any = None) -> float:
-    if len(np.unique(y01)) != 2:
+    if len(unique_values(y01)) != 2:
         warnings.warn("Only one class is present in y_true. ROC AUC score is not defined in "
                       "that case.", undefined_metric_warning(), stacklevel=3)
         return float("nan")
@@ -353,9 +357,9 @@ def roc_auc_score(
 
     if kind == "binary":
         t1 = column_or_1d(t, "y_true")
-        classes = np.unique(t1) if t1.dtype != object else np.array(sorted(set(t1.tolist())),
-                                                                     dtype=object)
-        y01 = _label_binarize(t1, classes)[:, 0] if classes.shape[0] > 1 else \
+        classes = unique_values(t1) if t1.dtype != object else np.array(
+            sorted(set(t1.tolist())), dtype=object)
+        y01 = (t1 == classes[1]).astype(np.int64) if classes.shape[0] > 1 else \
             np.zeros(t1.shape[0], np.int64)
         return _average_binary_score(metric, y01, s, average, sample_weight)
     return _average_binary_score(metric, t, s, average, sample_weight)

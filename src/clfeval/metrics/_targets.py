@@ -66,6 +66,23 @@ def _is_integral(a: Array) -> bool:
     return False
 
 
+def unique_values(a: Array) -> Array:
+    """``np.unique(a.ravel())``, without hashing or sorting booleans and integers that
+    take at most two adjacent values (0/1 targets: the common case, two reductions).
+
+    Examples
+    --------
+    >>> unique_values(np.array([1, 0, 1])).tolist(), unique_values(np.array([3, 1, 2])).tolist()
+    ([0, 1], [1, 2, 3])
+    """
+    a = a.ravel()
+    if a.size and a.dtype.kind in "biu":
+        lo, hi = a.min(), a.max()
+        if int(hi) - int(lo) <= 1:
+            return np.array([lo] if lo == hi else [lo, hi], dtype=a.dtype)
+    return np.unique(a)
+
+
 def type_of_target(y: Any, name: str = "y") -> str:
     """scikit-learn's name for the kind of target ``y`` is.
 
@@ -104,7 +121,7 @@ def type_of_target(y: Any, name: str = "y") -> str:
             float(v).is_integer() for v in a.ravel() if isinstance(v, float)
         ):
             return "continuous"
-    n_unique = np.unique(a.ravel()).size if a.dtype != object else len(set(a.ravel().tolist()))
+    n_unique = unique_values(a).size if a.dtype != object else len(set(a.ravel().tolist()))
     return "multiclass" if n_unique > 2 else "binary"
 
 

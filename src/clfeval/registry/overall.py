@@ -10,6 +10,7 @@ import numpy.typing as npt
 
 from .._validation import check_choice
 from ..core.divide import divide, fill_undefined
+from ..core.tallies import pair
 from ..exceptions import InvalidParameterError
 from .spec import MetricSpec, register
 
@@ -23,9 +24,8 @@ def _parts(c: Array) -> tuple[Array, Array, Array, Array]:
     """(diagonal, row sums, column sums, total) of matrices (..., K, K)."""
     if c.shape[-2:] == (2, 2):  # a stack of 2×2 tables (a threshold sweep): no reductions
         a, b, d, e = c[..., 0, 0], c[..., 0, 1], c[..., 1, 0], c[..., 1, 1]
-        row = np.stack([a + b, d + e], axis=-1)
-        return (np.stack([a, e], axis=-1), row, np.stack([a + d, b + e], axis=-1),
-                row[..., 0] + row[..., 1])
+        ab, de = a + b, d + e
+        return pair(a, e), pair(ab, de), pair(a + d, b + e), ab + de
     diag = np.diagonal(c, axis1=-2, axis2=-1)
     row = c.sum(-1)
     col = c.sum(-2)
@@ -139,10 +139,15 @@ def _kappa_weights(k: int, weights: str | None) -> Array:
 def cohen_kappa(c: Array, weights: str | None = None) -> Array:
     k = c.shape[-1]
     w = _kappa_weights(k, weights)
-    _, row, col, n = _parts(c)
-    expected = row[..., :, None] * col[..., None, :] / np.where(n == 0, 1.0, n)[..., None, None]
-    num = (w * c).sum((-2, -1))
-    den = (w * expected).sum((-2, -1))
+    d, row, col, n = _parts(c)
+    # disagreement observed and expected by chance, without forming the (..., K, K)
+    # matrix of expected counts (a bootstrap stack of many classes would be huge)
+    if weights is None:
+        num = n - d.sum(-1)
+        den = n - (row * col).sum(-1) / np.where(n == 0, 1.0, n)
+    else:
+        num = np.tensordot(c, w, axes=([-2, -1], [0, 1]))
+        den = ((row @ w) * col).sum(-1) / np.where(n == 0, 1.0, n)
     out = 1.0 - _nan_div(num, den)
     return np.where(n == 0, NAN, out)
 

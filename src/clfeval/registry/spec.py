@@ -158,16 +158,22 @@ def evaluate_counts(
     c = np.asarray(c, dtype=np.float64)
     if not spec.per_class:
         return spec.func(c, zero_division=zd, **kw)
-    tp, fn, fp, tn = tallies(c)
     f = spec.func
-    if average is None:
-        return f(tp, fn, fp, tn, zero_division=zd, **kw)
-    check_choice("average", average, AVERAGES)
+    if average is not None:
+        check_choice("average", average, AVERAGES)
     if average == "binary":
         if pos_index is None:
             raise InvalidParameterError("average='binary' needs a positive class")
         i = pos_index
+        if c.shape[-2:] == (2, 2):  # a 2×2 stack's cells are the tallies (views, no copy)
+            j = 1 - i
+            return f(c[..., i, i], c[..., i, j], c[..., j, i], c[..., j, j], zero_division=zd,
+                     **kw)
+        tp, fn, fp, tn = tallies(c)
         return f(tp[..., i], fn[..., i], fp[..., i], tn[..., i], zero_division=zd, **kw)
+    tp, fn, fp, tn = tallies(c)
+    if average is None:
+        return f(tp, fn, fp, tn, zero_division=zd, **kw)
     if average == "micro":
         return f(tp.sum(-1), fn.sum(-1), fp.sum(-1), tn.sum(-1), zero_division=zd, **kw)
     if average == "macro_pr":

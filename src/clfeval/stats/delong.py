@@ -157,19 +157,30 @@ def delong_of_counts(pos: Any, neg: Any) -> tuple[float, float]:
     score, in ascending score order (tied samples share a score)."""
     p = np.asarray(pos, dtype=np.float64)
     q = np.asarray(neg, dtype=np.float64)
-    if not (np.all(p == np.round(p)) and np.all(q == np.round(q))):
+    integral = np.asarray(pos).dtype.kind in "iu" and np.asarray(neg).dtype.kind in "iu"
+    if not (integral or (np.all(p == np.round(p)) and np.all(q == np.round(q)))):
         raise InvalidInputError("DeLong's variance needs integer counts, not a weighted state")
     m, n = float(p.sum()), float(q.sum())
     if m < 2 or n < 2:
         raise InvalidInputError(
             f"DeLong's variance needs at least 2 positive and 2 negative samples; got {m:g} "
             f"positive and {n:g} negative")
-    # values ascend: each tie group's placements depend only on the counts below it
-    v10 = (np.cumsum(q) - q + 0.5 * q) / n  # every positive of the group
-    v01 = 1.0 - (np.cumsum(p) - p + 0.5 * p) / m  # every negative of the group
+    # values ascend: each tie group's placements depend only on the counts below it (the
+    # counts are integers, so cumsum - q/2 is exact; in place: one table-sized temporary)
+    v10 = np.cumsum(q)  # -> the placement of every positive of the group
+    v10 -= 0.5 * q
+    v10 /= n
+    v01 = np.cumsum(p)  # -> the placement of every negative of the group
+    v01 -= 0.5 * p
+    v01 /= m
+    np.subtract(1.0, v01, out=v01)
     auc = float((p * v10).sum() / m)
-    s10 = float((p * (v10 - auc) ** 2).sum() / (m - 1))
-    s01 = float((q * (v01 - auc) ** 2).sum() / (n - 1))
+    v10 -= auc
+    v10 *= v10
+    v01 -= auc
+    v01 *= v01
+    s10 = float((p * v10).sum() / (m - 1))
+    s01 = float((q * v01).sum() / (n - 1))
     return auc, s10 / m + s01 / n
 
 
