@@ -530,10 +530,12 @@ class _IntervalPolicy:
 
     def _bootstrap(self) -> None:
         from ..stats import bootstrap_intervals
+        from ..stats.bootstrap import MAX_RESAMPLE_TOTAL
 
         cm, level = self.cm, self.level
         assert level is not None
-        integer = not cm.is_weighted or bool(np.all(cm.counts == np.round(cm.counts)))
+        integer = not cm.is_weighted or bool(np.all(cm.counts == np.round(cm.counts))
+                                             and cm.total <= MAX_RESAMPLE_TOTAL)
         if not integer or cm.total == 0 or not bootstrap_fits(cm.n_classes):
             return  # weighted counts cannot be resampled; too many classes: see the warning
         plan: list[tuple[str | None, list[str]]] = []

@@ -59,6 +59,8 @@ Array = npt.NDArray[np.float64]
 SCORE_METRICS = ("roc_auc", "average_precision", "partial_auc")
 _CI_METHODS = ("percentile", "bca")
 _MAX_CELLS = 20_000_000  # replicate weights held in memory at once (B_chunk × N)
+#: the largest total count a confusion matrix may have to be resampled (exact in float64)
+MAX_RESAMPLE_TOTAL = float(2**53)
 NAN = float("nan")
 
 
@@ -174,6 +176,12 @@ def _integer_counts(cm: ConfusionMatrix) -> npt.NDArray[np.int64]:
                 "resampling a confusion matrix needs integer counts; a weighted matrix cannot "
                 "be resampled without its rows"
             )
+        total = float(c.sum())
+        if total > MAX_RESAMPLE_TOTAL:
+            raise InvalidInputError(
+                f"the confusion matrix counts {total:.3g} rows in all, too many to resample "
+                f"(at most 2**53 = {MAX_RESAMPLE_TOTAL:.3g}); its counts look like large "
+                "sample weights, and a weighted matrix cannot be resampled without its rows")
         c = c.astype(np.int64)
     if c.sum() == 0:
         raise InvalidInputError("cannot bootstrap an empty confusion matrix")
