@@ -139,7 +139,11 @@ def _kappa_weights(k: int, weights: str | None) -> Array:
 def cohen_kappa(c: Array, weights: str | None = None) -> Array:
     k = c.shape[-1]
     w = _kappa_weights(k, weights)
-    _, row, col, n = _parts(c)
+    d, row, col, n = _parts(c)
+    if weights is None:  # 0/1 weights: the off-diagonal sums from the margins, O(K) not O(K²)
+        nn = np.where(n == 0, 1.0, n)
+        out = 1.0 - _nan_div(n - d.sum(-1), n - (row * col).sum(-1) / nn)
+        return np.where(n == 0, NAN, out)
     expected = row[..., :, None] * col[..., None, :] / np.where(n == 0, 1.0, n)[..., None, None]
     num = (w * c).sum((-2, -1))
     den = (w * expected).sum((-2, -1))
