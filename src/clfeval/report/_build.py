@@ -42,6 +42,7 @@ from ._model import (
     RankTable,
     Report,
     ReportWarning,
+    derived_matrices,
 )
 
 __all__ = ["compare", "default_threshold", "evaluate", "from_state", "from_states"]
@@ -434,9 +435,7 @@ def from_state(
         from ..calibration import NOT_PROBABILITIES_NOTE
 
         warns = (*warns, ReportWarning("not_probabilities", NOT_PROBABILITIES_NOTE, 3))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        acc = np.asarray(cm.accuracy_matrix(zero_division=NAN), dtype=np.float64)
-        err = np.asarray(cm.error_matrix(zero_division=NAN), dtype=np.float64)
+    acc, err = derived_matrices(cm)
     return Report(
         title=title,
         confusion=cm,
