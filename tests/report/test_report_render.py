@@ -345,6 +345,8 @@ def test_many_classes_show_the_most_confused_pairs_not_the_matrix() -> None:
         assert len(out) < len(render(small)) * 3  # K rows per class, never K²
     doc = to_json(r)
     assert '"accuracy_matrix": null' in doc and '"error_matrix": null' in doc
+    assert "\n" not in doc  # compact past 30 classes: not one line per cell
+    assert to_json(r, indent=2).count("\n") > k * k
     back = from_json(doc)
     assert back == r  # the derived matrices are rebuilt from the counts
     np.testing.assert_array_equal(back.error_matrix, r.error_matrix)
