@@ -317,3 +317,37 @@ def test_threshold_rows_at_the_reports_theta_are_the_reports_numbers(
         if n in row["txt"]:
             assert row["txt"][n] == fmt(r.metric(n)), n
     assert [x["t"] for x in data["rows"]] == sorted(x["t"] for x in data["rows"])
+
+
+def test_many_classes_show_the_most_confused_pairs_not_the_matrix() -> None:
+    """Past MATRIX_MAX_CLASSES the renderers print the largest off-diagonal cells (checked
+    against a direct sort of the matrix) instead of K×K tables; JSON keeps the matrix."""
+    from clfeval.report import from_json, to_json
+    from clfeval.report._blocks import CONFUSED_PAIRS, MATRIX_MAX_CLASSES
+
+    k = 3 * MATRIX_MAX_CLASSES
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, k, 3000)
+    p = np.where(rng.random(3000) < 0.6, y, (y + rng.integers(1, 4, 3000)) % k)
+    r = clfeval.evaluate([f"c{v}" for v in y], [f"c{v}" for v in p])
+    c = r.confusion.counts
+    off = [(-int(c[i, j]), i * k + j) for i in range(k) for j in range(k) if i != j and c[i, j]]
+    want = [(str(r.labels[f // k]), str(r.labels[f % k]), str(-n))
+            for n, f in sorted(off)[:CONFUSED_PAIRS]]
+    table = next(b for b in clfeval.report._blocks.blocks(r) if b.key == "confused_pairs")
+    assert [row[:3] for row in table.rows] == want
+    small = clfeval.evaluate(y % MATRIX_MAX_CLASSES, p % MATRIX_MAX_CLASSES)
+    for render in (to_text, to_markdown, to_csv, to_html):
+        out = render(r)
+        assert "Most confused pairs" in out or "confused_pairs" in out
+        assert "Accuracy matrix" not in out and "accuracy_matrix" not in out
+        assert want[0][0] in out
+        assert len(out) < len(render(small)) * 3  # K rows per class, never K²
+    doc = to_json(r)
+    assert '"accuracy_matrix": null' in doc and '"error_matrix": null' in doc
+    assert "\n" not in doc  # compact past 30 classes: not one line per cell
+    assert to_json(r, indent=2).count("\n") > k * k
+    back = from_json(doc)
+    assert back == r  # the derived matrices are rebuilt from the counts
+    np.testing.assert_array_equal(back.error_matrix, r.error_matrix)
+    assert '"accuracy_matrix": null' not in to_json(small)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 import pytest
@@ -262,3 +263,65 @@ def test_unknown_params_and_mixed_label_kinds_raise():
     assert cis["fbeta"].estimate == pytest.approx(CM.metric("fbeta", beta=2.0))
     with pytest.raises(InvalidInputError, match="mix label kinds"):
         bootstrap_test([0, 1, 1, 0], ["a", "b", "b", "a"], [0, 1, 0, 0], "accuracy")
+
+
+# ------------------------------------------------------------------ blocks (memory bounded)
+def _ci_tuple(ci: Any) -> tuple[Any, ...]:
+    return tuple(np.atleast_1d(np.asarray(v, dtype=np.float64)).tolist()
+                 for v in (ci.estimate, ci.low, ci.high, ci.std_err))
+
+
+@pytest.mark.parametrize("stratified", [False, True])
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_blocks_give_the_numbers_of_one_stack(monkeypatch: pytest.MonkeyPatch,
+                                              stratified: bool, method: str) -> None:
+    """Drawing the replicates in blocks (any block size) gives exactly the intervals of
+    drawing all B tables at once, for the same seed."""
+    import clfeval.stats.bootstrap as bs
+
+    rng = np.random.default_rng(5)
+    cm = ConfusionMatrix(rng.integers(0, 30, (6, 6)) + 20 * np.eye(6, dtype=np.int64))
+    names = ["f1", "mcc", "cohen_kappa", "balanced_accuracy"]
+
+    def run() -> list[tuple[Any, ...]]:
+        res = bs.bootstrap_intervals(cm, names, n_resamples=301, seed=3, method=method,
+                                     stratified=stratified, average="auto")
+        return [_ci_tuple(res[n]) for n in names]
+
+    monkeypatch.setattr(bs, "BLOCK_BYTES", 1 << 40)  # one block
+    whole = run()
+    per_class = _ci_tuple(bs.bootstrap_interval(cm, "tpr", average=None, n_resamples=301,
+                                                seed=3, stratified=stratified))
+    test_whole = bs.bootstrap_test([0, 1, 2] * 30, [0, 1, 1] * 30, [0, 2, 2] * 30, "mcc",
+                                   n_resamples=301, seed=4, stratified=stratified)
+    for block in (1, 7, 300):
+        monkeypatch.setattr(bs, "BLOCK_BYTES", block * 8 * 36)
+        assert run() == whole
+        assert _ci_tuple(bs.bootstrap_interval(cm, "tpr", average=None, n_resamples=301,
+                                               seed=3, stratified=stratified)) == per_class
+        monkeypatch.setattr(bs, "BLOCK_BYTES", block * 8 * 27)
+        t = bs.bootstrap_test([0, 1, 2] * 30, [0, 1, 1] * 30, [0, 2, 2] * 30, "mcc",
+                              n_resamples=301, seed=4, stratified=stratified)
+        assert (t.statistic, t.p_value) == (test_whole.statistic, test_whole.p_value)
+
+
+def test_count_bootstrap_memory_is_bounded_by_the_block() -> None:
+    """200 classes × 1000 replicates would be 320 MB of int64 tables at once; in blocks the
+    peak stays near the block budget (numpy reports its buffers to tracemalloc)."""
+    import tracemalloc
+
+    from clfeval.stats.bootstrap import BLOCK_BYTES
+
+    k = 200
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, k, 4000)
+    p = np.where(rng.random(4000) < 0.7, y, rng.integers(0, k, 4000))
+    cm = ConfusionMatrix.from_predictions(y, p, labels=list(range(k)))
+    tracemalloc.start()
+    try:
+        ci = bootstrap_interval(cm, "f1", average="macro", n_resamples=1000, seed=0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert ci.low < ci.estimate < ci.high
+    assert peak < 4 * BLOCK_BYTES < 1000 * k * k * 8

@@ -55,3 +55,48 @@ def test_bins(bad: object) -> None:
 def test_weights_whose_total_overflows() -> None:
     with pytest.raises(InvalidInputError, match="sample_weight sums to inf"):
         as_weights([1e308, 1e308], 2)
+
+
+@pytest.mark.parametrize("beta", [1e8, 1e154, 1e300])
+def test_huge_beta_gives_recall_without_overflow(beta: float) -> None:
+    from sklearn.metrics import recall_score
+
+    y, p = [0, 1, 1, 1, 0], [0, 1, 0, 1, 1]
+    want = recall_score(y, p)
+    assert clfeval.metrics.fbeta_score(y, p, beta=beta) == pytest.approx(want, rel=1e-12)
+    cm = clfeval.ConfusionMatrix.from_predictions(y, p)
+    assert cm.metric("fbeta", beta=beta) == pytest.approx(want, rel=1e-12)
+
+
+@pytest.mark.parametrize("bad", ["x", float("nan"), True, None])
+def test_beta(bad: object) -> None:
+    with pytest.raises(InvalidParameterError, match="beta"):
+        clfeval.metrics.fbeta_score([0, 1], [0, 1], beta=bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidParameterError, match="beta"):
+        clfeval.ConfusionMatrix([[1, 0], [0, 1]]).metric("fbeta", beta=bad)
+
+
+@pytest.mark.parametrize("bad", [[1, 2], "ab", [b"a", b"b"]])
+def test_target_names(bad: object) -> None:
+    with pytest.raises(InvalidParameterError, match="target_names"):
+        clfeval.metrics.classification_report([0, 1], [0, 1], target_names=bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", ["x", ["a", "b"], {"a": 1}])
+def test_score_counts_bins(bad: object) -> None:
+    with pytest.raises(InvalidParameterError, match="bins"):
+        clfeval.ScoreCounts.from_scores([0, 1], [0.1, 0.2], bins=bad)
+
+
+def test_huge_weights_say_what_is_wrong() -> None:
+    """Weights of 1e19 make integer-valued counts past 2**53: the bootstrap says why it cannot
+    resample them, and a report leaves its bootstrap out instead of failing in numpy."""
+    from clfeval.stats import bootstrap_interval
+
+    w = [1e19, 1e19, 1, 1]
+    report = clfeval.evaluate([0, 1, 1, 0], [0, 1, 0, 0], sample_weight=w)
+    f1 = next(r for r in report.overall if r.metric == "f1")
+    assert f1.interval is None
+    with pytest.raises(InvalidInputError, match=r"counts 2e\+19 rows in all, too many to "
+                                                r"resample.*large sample weights"):
+        bootstrap_interval(report.confusion, "f1")

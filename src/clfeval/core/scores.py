@@ -139,7 +139,12 @@ class Binning:
     @classmethod
     def from_edges(cls, edges: Any) -> Binning:
         """Declared bin edges (strictly increasing, finite)."""
-        e = np.asarray(edges, dtype=np.float64).ravel()
+        if isinstance(edges, (str, bytes, dict)) or np.ndim(edges) != 1:
+            raise InvalidParameterError(f"bins must be a sequence of edges, got {edges!r}")
+        try:
+            e = np.asarray(edges, dtype=np.float64).ravel()
+        except (TypeError, ValueError):
+            raise InvalidParameterError(f"bins edges must be numbers, got {edges!r}") from None
         if e.size == 0:
             raise InvalidParameterError("bins must hold at least one edge")
         if not np.isfinite(e).all():

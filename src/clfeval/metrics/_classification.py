@@ -407,11 +407,12 @@ def precision_recall_fscore_support(
     ([0.5, 1.0], [1.0, 0.5], [1, 2])
     """
     _check_zero_division(zero_division)
-    if beta < 0:
-        raise InvalidParameterError(f"beta should be >=0, got {beta!r}")
+    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)) \
+            or np.isnan(beta) or beta < 0:
+        raise InvalidParameterError(f"beta should be a number >=0, got {beta!r}")
     labels = _check_set_wise_labels(y_true, y_pred, average, labels, pos_label)
     _, tp, fp, fn, _, state = _per_label_tables(y_true, y_pred, sample_weight, labels)
-    beta2 = beta ** 2
+    beta2 = float(np.float64(beta) ** 2) if beta < 1e150 else float("inf")
     if average == "samples":
         if state is None:
             raise InvalidInputError(
@@ -449,8 +450,13 @@ def _fscore(tp: Array, pred_sum: Array, true_sum: Array, p: Array, r: Array, bet
         return r
     if beta == 0:
         return p
-    denom = beta2 * np.asarray(true_sum, np.float64) + np.asarray(pred_sum, np.float64)
-    return _prf_divide((1 + beta2) * np.asarray(tp, np.float64), denom, "f-score",
+    if beta2 > 1e16:  # divided through by β² so nothing overflows (1 + β² == β² here)
+        denom = np.asarray(true_sum, np.float64) + np.asarray(pred_sum, np.float64) / beta2
+        num = (1 + 1 / beta2) * np.asarray(tp, np.float64)
+    else:
+        denom = beta2 * np.asarray(true_sum, np.float64) + np.asarray(pred_sum, np.float64)
+        num = (1 + beta2) * np.asarray(tp, np.float64)
+    return _prf_divide(num, denom, "f-score",
                        "true nor predicted", average, warn_for, zero_division)
 
 
@@ -811,6 +817,11 @@ def classification_report(
     lab = present if labels is None else np.asarray(labels)
     micro_is_accuracy = kind in ("multiclass", "binary") and (
         not labels_given or set(lab.tolist()) >= set(present.tolist()))
+    if target_names is not None and (
+            isinstance(target_names, (str, bytes)) or np.ndim(target_names) != 1
+            or not all(isinstance(x, str) for x in target_names)):
+        raise InvalidParameterError(
+            f"target_names must be a sequence of str, got {target_names!r}")
     if target_names is not None and len(lab) != len(target_names):
         if labels_given:
             warnings.warn(f"labels size, {len(lab)}, does not match size of target_names, "

@@ -128,12 +128,20 @@ def fbeta(tp: Array, fn: Array, fp: Array, tn: Array, *, zero_division: Any,
     """F-beta = (1 + β²)·TP / ((1 + β²)·TP + β²·FN + FP); undefined only if TP = FN = FP = 0."""
     from ..exceptions import InvalidParameterError
 
-    if not np.isfinite(beta) or beta <= 0:
+    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)) \
+            or not np.isfinite(beta) or beta <= 0:
         raise InvalidParameterError(f"beta must be a positive number, got {beta!r}")
-    b2 = float(beta) ** 2
+    b2 = float(np.float64(beta) ** 2) if beta < 1e150 else float("inf")
     tp = _f(tp)
+    if b2 > _BETA2_RESCALE:  # divided through by β² (no overflow; β → ∞ gives recall)
+        return divide((1 + 1 / b2) * tp, (1 + 1 / b2) * tp + _f(fn) + _f(fp) / b2,
+                      zero_division=zero_division, what=f"F-score (beta={beta:g})")
     return divide((1 + b2) * tp, (1 + b2) * tp + b2 * _f(fn) + fp, zero_division=zero_division,
                   what=f"F-score (beta={beta:g})")
+
+
+#: above this β² the F-score is computed divided through by β² (1 + β² == β² in floats)
+_BETA2_RESCALE = 1e16
 
 
 register(MetricSpec("fbeta", fbeta, True, "F-beta: weighted harmonic mean of precision and "

@@ -14,7 +14,14 @@ from ..exceptions import InvalidParameterError
 from ._escape import visible
 from ._model import BINARY_HEADLINE, MULTI_HEADLINE, Comparison, Report
 
-__all__ = ["Block", "blocks", "fmt", "fmt_count", "samples_phrase"]
+__all__ = ["MATRIX_MAX_CLASSES", "Block", "blocks", "confused_pairs", "fmt", "fmt_count",
+           "samples_phrase"]
+
+#: above this many classes the text, Markdown, CSV and HTML renderers show the most confused
+#: pairs instead of K×K matrices (the JSON output and the Report keep the whole matrix)
+MATRIX_MAX_CLASSES = 30
+#: how many most confused (actual, predicted) pairs are listed then
+CONFUSED_PAIRS = 25
 
 PER_CLASS_COLUMNS = ("tpr", "tnr", "ppv", "npv", "f1", "jaccard", "mcc_ovr")
 #: blocks of other kinds of report, installed by their modules on import
@@ -106,6 +113,25 @@ def _interval(r: Report, name: str) -> str:
     return _span(iv.low, iv.high)
 
 
+def confused_pairs(r: Report, n: int = CONFUSED_PAIRS) -> Block:
+    """The ``n`` largest off-diagonal cells of the confusion matrix, largest first (ties in
+    matrix order): actual, predicted, count, share of the actual class."""
+    import numpy as np
+
+    c = np.asarray(r.confusion.counts, dtype=np.float64)
+    k = c.shape[0]
+    off = c.copy()
+    off[np.arange(k), np.arange(k)] = -1.0
+    flat = off.ravel()
+    cells = np.flatnonzero(flat > 0)  # at most N cells, sorted stably: ties in matrix order
+    top = cells[np.lexsort((cells, -flat[cells]))][:n]
+    support = c.sum(axis=1)
+    labels = [str(x) for x in r.labels]
+    rows = [[labels[i // k], labels[i % k], fmt_count(c.flat[i]),
+             fmt(100 * c.flat[i] / support[i // k], 1)] for i in top.tolist()]
+    return _table("confused_pairs", ["actual", "predicted", "count", "% of actual"], rows)
+
+
 def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Block]:
     """Blocks of one report."""
     if r.multilabel is not None:
@@ -122,16 +148,24 @@ def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Bloc
     for k, v in r.source.items():
         out.append(Block("p", f"{k}: {v}"))
     labels = [str(x) for x in r.labels]
-    rows = [[lab, *(fmt_count(x) for x in row), fmt_count(sum(row))]
-            for lab, row in zip(labels, cm.counts.tolist(), strict=False)]
-    rows.append(["predicted total", *(fmt_count(x) for x in cm.predicted.tolist()),
-                 fmt_count(r.n_samples)])
-    out.append(Block(h2, "Confusion matrix (rows: actual, columns: predicted)"))
-    out.append(_table("confusion_matrix", ["actual \\ predicted", *labels, "total"], rows))
-    out.append(Block(h2, "Accuracy matrix (row-normalised, %)"))
-    out.append(_table("accuracy_matrix", ["actual \\ predicted", *labels],
-                      [[lab, *(fmt(100 * x, 1) for x in row)]
-                       for lab, row in zip(labels, r.accuracy_matrix, strict=False)]))
+    if cm.n_classes > MATRIX_MAX_CLASSES:
+        out.append(Block(h2, "Most confused pairs"))
+        out.append(Block("p", f"{cm.n_classes} classes: the {cm.n_classes}×{cm.n_classes} "
+                              f"matrices are not printed (more than {MATRIX_MAX_CLASSES} "
+                              f"classes); the {CONFUSED_PAIRS} largest off-diagonal counts "
+                              "follow, and the JSON output holds the whole matrix."))
+        out.append(confused_pairs(r))
+    else:
+        rows = [[lab, *(fmt_count(x) for x in row), fmt_count(sum(row))]
+                for lab, row in zip(labels, cm.counts.tolist(), strict=False)]
+        rows.append(["predicted total", *(fmt_count(x) for x in cm.predicted.tolist()),
+                     fmt_count(r.n_samples)])
+        out.append(Block(h2, "Confusion matrix (rows: actual, columns: predicted)"))
+        out.append(_table("confusion_matrix", ["actual \\ predicted", *labels, "total"], rows))
+        out.append(Block(h2, "Accuracy matrix (row-normalised, %)"))
+        out.append(_table("accuracy_matrix", ["actual \\ predicted", *labels],
+                          [[lab, *(fmt(100 * x, 1) for x in row)]
+                           for lab, row in zip(labels, r.accuracy_matrix, strict=False)]))
     out.append(Block(h2, "Headline metrics"))
     has_iv = any(r.row(n).interval is not None for n in headline_names(r))
     hdr = ["metric", "value", *(["interval"] if has_iv else []), "definition"]

@@ -7,18 +7,20 @@ import io
 import json
 from typing import Any
 
-from ..exceptions import InvalidInputError
+from ..exceptions import InvalidInputError, InvalidParameterError
 from ..io.safe import safe_cell
 from ._blocks import blocks
-from ._model import COMPARISON_SCHEMA, Comparison, Report
+from ._model import COMPARISON_SCHEMA, JSON_DERIVED_MAX_CLASSES, Comparison, Report
 
 __all__ = ["from_json", "safe_cell", "to_csv", "to_json"]
 
 
-def to_json(obj: Any, *, indent: int | None = 2) -> str:
+def to_json(obj: Any, *, indent: int | str | None = "auto") -> str:
     """The versioned JSON document (schema ``clfeval.Report`` / ``clfeval.Comparison``).
 
     Strict JSON: undefined values are ``null``, infinities the strings ``"inf"``/``"-inf"``.
+    ``indent="auto"`` indents by 2, except a report on more than 30 classes, which is
+    written compact (its K×K counts would otherwise take one line per cell).
 
     Examples
     --------
@@ -27,6 +29,11 @@ def to_json(obj: Any, *, indent: int | None = 2) -> str:
     >>> from_json(to_json(r)) == r
     True
     """
+    if indent == "auto":
+        big = getattr(getattr(obj, "confusion", None), "n_classes", 0) > JSON_DERIVED_MAX_CLASSES
+        indent = None if big else 2
+    if indent is not None and not isinstance(indent, int):
+        raise InvalidParameterError(f"indent must be an int, None or 'auto', got {indent!r}")
     return json.dumps(obj.to_dict(), indent=indent, ensure_ascii=False, allow_nan=False)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import InvalidParameterError
-from ._blocks import Block, blocks, fmt, fmt_count, samples_phrase
+from ._blocks import MATRIX_MAX_CLASSES, Block, blocks, fmt, fmt_count, samples_phrase
 from ._escape import visible
 from ._model import Comparison, Report
 from ._svg import PALETTE, Series, cd_diagram, heatmap, line_chart
@@ -264,19 +264,26 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2",
     for w in r.warnings:
         out.append(f'<div class="warn" data-code="{escape(w.code)}">⚠ {escape(w.message)}</div>')
     labels = list(r.labels)
-    counts = cm.counts.tolist()
+    counts = cm.counts.tolist() if cm.n_classes <= MATRIX_MAX_CLASSES else []
     # the threshold control needs a sweep with at least one finite threshold
     live = r.sweep is not None and bool(np.isfinite(r.sweep.thresholds).any())
     out.append('<div class="row">')
-    out.append('<div class="card">' + heatmap(
-        counts, [[fmt_count(x) for x in row] for row in counts], labels,
-        title="Confusion matrix (rows actual, cols predicted)", cell_ids=f"{p}-cm") + "</div>")
-    out.append('<div class="card">' + heatmap(
-        _rows(r.accuracy_matrix), [[fmt(100 * x, 1) for x in row]
-                                   for row in r.accuracy_matrix], labels,
-        title="Accuracy matrix (row %)", vmax=1.0,
-        cell_ids=f"{p}-am" if live else "") + "</div>")
-    if cm.n_classes > 2:
+    if cm.n_classes > MATRIX_MAX_CLASSES:  # no K×K heatmaps: the most confused pairs
+        out.append(f'<div class="card"><h3>Most confused pairs</h3><p>{cm.n_classes} '
+                   f"classes: the matrices are not drawn (more than {MATRIX_MAX_CLASSES}); "
+                   "the JSON output holds the whole matrix.</p>"
+                   + _table_html(bl["confused_pairs"]) + "</div>")
+    else:
+        out.append('<div class="card">' + heatmap(
+            counts, [[fmt_count(x) for x in row] for row in counts], labels,
+            title="Confusion matrix (rows actual, cols predicted)", cell_ids=f"{p}-cm")
+            + "</div>")
+        out.append('<div class="card">' + heatmap(
+            _rows(r.accuracy_matrix), [[fmt(100 * x, 1) for x in row]
+                                       for row in r.accuracy_matrix], labels,
+            title="Accuracy matrix (row %)", vmax=1.0,
+            cell_ids=f"{p}-am" if live else "") + "</div>")
+    if 2 < cm.n_classes <= MATRIX_MAX_CLASSES:
         out.append('<div class="card">' + heatmap(
             _rows(r.error_matrix), [[fmt(100 * x, 1) for x in row]
                                     for row in r.error_matrix], labels,

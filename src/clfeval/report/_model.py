@@ -300,8 +300,18 @@ class Report(_Printable, Result):
 
     # ------------------------------------------------------------ serialise
     def to_dict(self) -> dict[str, Any]:
-        """The versioned JSON document (schema ``clfeval.Report``, see the README)."""
-        return {"schema": SCHEMA, "version": SCHEMA_VERSION, **super().to_dict()}
+        """The versioned JSON document (schema ``clfeval.Report``, see the README).
+
+        Past :data:`JSON_DERIVED_MAX_CLASSES` classes the accuracy and error matrices
+        (functions of the counts) are written as ``null`` and rebuilt on reading.
+        """
+        if self.confusion.n_classes <= JSON_DERIVED_MAX_CLASSES:
+            return {"schema": SCHEMA, "version": SCHEMA_VERSION, **super().to_dict()}
+        empty = np.zeros((0, 0))
+        slim = dataclasses.replace(self, accuracy_matrix=empty, error_matrix=empty)
+        body = Result.to_dict(slim)
+        body["accuracy_matrix"] = body["error_matrix"] = None
+        return {"schema": SCHEMA, "version": SCHEMA_VERSION, **body}
 
     @classmethod
     def from_dict(cls, d: Any) -> Report:
@@ -309,8 +319,29 @@ class Report(_Printable, Result):
         if isinstance(d, Mapping) and d.get("version") == 2 and d.get("schema") == SCHEMA:
             d = {**d, "version": SCHEMA_VERSION}  # version 2 is version 3 without slices
         check_header(d, SCHEMA, SCHEMA_VERSION)
+        derived = isinstance(d, Mapping) and d.get("accuracy_matrix", 0) is None \
+            and d.get("error_matrix", 0) is None
+        if derived:
+            d = {**d, "accuracy_matrix": [], "error_matrix": []}
         out: Report = super().from_dict(d)
+        if derived:
+            acc, err = derived_matrices(out.confusion)
+            out = dataclasses.replace(out, accuracy_matrix=acc, error_matrix=err)
         return out
+
+
+#: past this many classes a report's JSON leaves out the accuracy and error matrices (two
+#: thirds of its K×K numbers; they are functions of the counts, rebuilt on reading)
+JSON_DERIVED_MAX_CLASSES = 30
+
+
+def derived_matrices(cm: ConfusionMatrix) -> tuple[FloatArray, FloatArray]:
+    """The accuracy (row-normalised) and error (diagonal zeroed) matrices a report holds,
+    undefined rows as NaN."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        acc = np.asarray(cm.accuracy_matrix(zero_division=float("nan")), dtype=np.float64)
+        err = np.asarray(cm.error_matrix(zero_division=float("nan")), dtype=np.float64)
+    return acc, err
 
 
 # ----------------------------------------------------------------- comparison

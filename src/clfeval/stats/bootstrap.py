@@ -50,6 +50,7 @@ __all__ = [
     "SCORE_METRICS",
     "PoissonBootstrap",
     "bootstrap_interval",
+    "bootstrap_interval_table",
     "bootstrap_intervals",
     "bootstrap_score_interval",
     "bootstrap_test",
@@ -59,6 +60,12 @@ Array = npt.NDArray[np.float64]
 SCORE_METRICS = ("roc_auc", "average_precision", "partial_auc")
 _CI_METHODS = ("percentile", "bca")
 _MAX_CELLS = 20_000_000  # replicate weights held in memory at once (B_chunk × N)
+#: replicate tables held at once by the count bootstraps: replicates are drawn and evaluated
+#: in blocks of at most this many bytes of int64 counts (at least one table per block), in
+#: the generator's order, so the result is identical to drawing all B tables at once
+BLOCK_BYTES = 64 << 20
+#: the largest total count a confusion matrix may have to be resampled (exact in float64)
+MAX_RESAMPLE_TOTAL = float(2**53)
 NAN = float("nan")
 
 
@@ -174,6 +181,12 @@ def _integer_counts(cm: ConfusionMatrix) -> npt.NDArray[np.int64]:
                 "resampling a confusion matrix needs integer counts; a weighted matrix cannot "
                 "be resampled without its rows"
             )
+        total = float(c.sum())
+        if total > MAX_RESAMPLE_TOTAL:
+            raise InvalidInputError(
+                f"the confusion matrix counts {total:.3g} rows in all, too many to resample "
+                f"(at most 2**53 = {MAX_RESAMPLE_TOTAL:.3g}); its counts look like large "
+                "sample weights, and a weighted matrix cannot be resampled without its rows")
         c = c.astype(np.int64)
     if c.sum() == 0:
         raise InvalidInputError("cannot bootstrap an empty confusion matrix")
@@ -192,6 +205,28 @@ def _resample_counts(
     rows = c.sum(axis=1)
     pv = np.where(rows[:, None] > 0, c / np.maximum(rows, 1)[:, None], 1.0 / k)
     return rng.multinomial(np.broadcast_to(rows, (b, k)), pv)
+
+
+def _block_size(cells: int) -> int:
+    """Replicates per block when one replicate holds ``cells`` int64 counts."""
+    return max(1, BLOCK_BYTES // (8 * max(cells, 1)))
+
+
+def _count_replicates(
+    c: npt.NDArray[np.int64], b: int, rng: np.random.Generator, stratified: bool,
+    fs: Sequence[Callable[[Any], Array]],
+) -> list[Array]:
+    """Each function of ``fs`` evaluated on ``b`` multinomial replicates of ``c``, drawn and
+    evaluated block by block (memory bounded by :data:`BLOCK_BYTES`, whatever B and K)."""
+    step = _block_size(c.size)
+    out: list[list[Array]] = [[] for _ in fs]
+    for start in range(0, b, step):
+        # float64 once per block (the metrics compute in float64; exact for counts < 2**53)
+        block = _resample_counts(c, min(step, b - start), rng, stratified).astype(np.float64)
+        for vals, f in zip(out, fs, strict=True):
+            vals.append(np.asarray(f(block), dtype=np.float64))
+        del block
+    return [np.concatenate(v) for v in out]
 
 
 def _jackknife_counts(c: npt.NDArray[np.int64]) -> tuple[Array, Array]:
@@ -234,11 +269,12 @@ class _CountMetric:
 
 
 def _count_interval(cm: ConfusionMatrix, c: npt.NDArray[np.int64], f: _CountMetric,
-                    reps_c: npt.NDArray[np.int64], level: float, method: str,
+                    reps: Array, level: float, method: str,
                     zero_division: Any, jack: tuple[Array, Array] | None) -> ConfidenceInterval:
+    """The interval from the metric's values ``reps`` on the replicate tables."""
     est = f(c.astype(np.float64), zero_division)
     theta = f(c.astype(np.float64), NAN)
-    reps = _drop_undefined(f(reps_c), f.spec.name, zero_division)
+    reps = _drop_undefined(reps, f.spec.name, zero_division)
     jv, jw = (f(jack[0]), jack[1]) if jack is not None else (None, None)
     lo, hi = _interval_from_replicates(theta, reps, level, method, jv, jw)
     if np.isnan(theta).any():  # undefined estimate: bounds follow the same policy
@@ -268,8 +304,9 @@ def bootstrap_interval(
     """Bootstrap confidence interval of any registered metric of a confusion matrix.
 
     Replicate matrices are drawn from a multinomial on the cells (the sampling
-    distribution of the counts), all at once as a ``(B, K, K)`` stack, and the
-    metric is evaluated once on the stack: the cost is independent of N.
+    distribution of the counts) as ``(b, K, K)`` stacks of at most
+    :data:`BLOCK_BYTES` bytes, and the metric is evaluated on each stack: the cost is
+    independent of N, the memory of N and B (the same numbers as drawing all B at once).
 
     Parameters
     ----------
@@ -351,14 +388,48 @@ def bootstrap_intervals(
     if unknown:
         what = specs[0].name if len(specs) == 1 else "none of these metrics"
         raise InvalidParameterError(f"{what} takes no parameter(s) {sorted(unknown)}")
-    reps_c = _resample_counts(c, b, _rng(seed), bool(stratified))
+    fs = [_CountMetric(cm, spec, average, pos_label,
+                       {k: v for k, v in params.items() if k in spec.params}) for spec in specs]
+    all_reps = _count_replicates(c, b, _rng(seed), bool(stratified), fs)
     jack = _jackknife_counts(c) if method == "bca" else None
     out: dict[str, ConfidenceInterval] = {}
-    for spec in specs:
-        kw = {k: v for k, v in params.items() if k in spec.params}
-        f = _CountMetric(cm, spec, average, pos_label, kw)
-        out[spec.name] = _count_interval(cm, c, f, reps_c, level, method, zero_division, jack)
+    for spec, f, reps in zip(specs, fs, all_reps, strict=True):
+        out[spec.name] = _count_interval(cm, c, f, reps, level, method, zero_division, jack)
     return out
+
+
+def bootstrap_interval_table(
+    cm: ConfusionMatrix,
+    requests: Sequence[tuple[str, str | None]],
+    *,
+    n_resamples: int = 1000,
+    level: float = 0.95,
+    seed: Any = None,
+    zero_division: Any = "warn",
+) -> dict[tuple[str, str | None], ConfidenceInterval]:
+    """Percentile bootstrap intervals of several (metric, average) pairs from one set of
+    replicate tables (what a report needs: F1 macro and weighted, MCC, kappa … drawn once).
+
+    Each pair gives the numbers :func:`bootstrap_interval` gives for that metric and
+    average with the same seed. ``average`` is as in :func:`bootstrap_interval` (``"auto"``
+    for overall metrics).
+
+    Examples
+    --------
+    >>> cm = ConfusionMatrix([[50, 10, 2], [5, 35, 3], [1, 2, 20]])
+    >>> t = bootstrap_interval_table(cm, [("f1", "macro"), ("mcc", "auto")], seed=0)
+    >>> t[("f1", "macro")] == bootstrap_interval(cm, "f1", average="macro", seed=0)
+    True
+    """
+    level = check_level(level)
+    b = _check_resamples(n_resamples)
+    check_zero_division(zero_division)
+    c = _integer_counts(cm)
+    fs = [_CountMetric(cm, get_metric(name), average, None, {}) for name, average in requests]
+    all_reps = _count_replicates(c, b, _rng(seed), False, fs)
+    return {(name, average): _count_interval(cm, c, f, reps, level, "percentile",
+                                             zero_division, None)
+            for (name, average), f, reps in zip(requests, fs, all_reps, strict=True)}
 
 
 # ------------------------------------------------------------------ score metrics
@@ -730,17 +801,23 @@ def bootstrap_test(
         if f.average is None and spec.per_class:
             raise InvalidParameterError("bootstrap_test compares one number per model; choose "
                                         "an average other than None")
-        if stratified:
-            rows = joint.reshape(k, -1)
-            tot = rows.sum(axis=1)
-            pv = np.where(tot[:, None] > 0, rows / np.maximum(tot, 1)[:, None], 1.0 / k**2)
-            reps = rng.multinomial(np.broadcast_to(tot, (b, k)), pv).reshape(b, k, k, k)
-        else:
-            reps = rng.multinomial(n, joint.ravel() / n, size=b).reshape(b, k, k, k)
+        rows = joint.reshape(k, -1)
+        tot = rows.sum(axis=1)
+        pv = np.where(tot[:, None] > 0, rows / np.maximum(tot, 1)[:, None], 1.0 / k**2)
+        parts = []
+        step = _block_size(k**3)  # the K×K×K tables are drawn and reduced block by block
+        for start in range(0, b, step):
+            m = min(step, b - start)
+            if stratified:
+                reps = rng.multinomial(np.broadcast_to(tot, (m, k)), pv).reshape(m, k, k, k)
+            else:
+                reps = rng.multinomial(n, joint.ravel() / n, size=m).reshape(m, k, k, k)
+            parts.append(f(reps.sum(axis=3)) - f(reps.sum(axis=2)))
+            del reps
         obs_a = float(f(joint.sum(axis=2).astype(np.float64)))
         obs_b = float(f(joint.sum(axis=1).astype(np.float64)))
         diff = obs_a - obs_b
-        d = f(reps.sum(axis=3)) - f(reps.sum(axis=2))
+        d = np.concatenate(parts)
         name = spec.name
     if np.isnan(diff):
         raise InvalidInputError(f"{name} is undefined for at least one model on these data")
@@ -896,7 +973,7 @@ class PoissonBootstrap:
         c = _integer_counts(self._cm)
         f = _CountMetric(self._cm, get_metric(metric), average, pos_label, params)
         jack = _jackknife_counts(c) if method == "bca" else None
-        return _count_interval(self._cm, c, f, self._reps, level, method, zero_division, jack)
+        return _count_interval(self._cm, c, f, f(self._reps), level, method, zero_division, jack)
 
     def to_dict(self) -> dict[str, Any]:
         """A versioned, JSON-safe dict; :meth:`from_dict` restores the state exactly."""

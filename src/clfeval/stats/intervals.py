@@ -90,7 +90,7 @@ def _bounds(x: Array, n: Array, level: float, method: str) -> tuple[Array, Array
             z = _z(level)
             z2 = z * z
             centre = (x + z2 / 2.0) / (nn + z2)
-            half = z / (nn + z2) * np.sqrt(np.maximum(x * (nn - x) / nn + z2 / 4.0, 0.0))
+            half = z / (nn + z2) * np.sqrt(np.maximum(p * (nn - x) + z2 / 4.0, 0.0))
             lo, hi = centre - half, centre + half
             lo = np.where(x == 0, 0.0, lo)
             hi = np.where(x == n, 1.0, hi)
