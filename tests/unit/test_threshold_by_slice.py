@@ -93,3 +93,20 @@ def test_errors() -> None:
         choose_threshold(y, s, by=g)
     with pytest.raises(InvalidInputError, match="NaN"):
         choose_threshold(y, s, rule="youden", by=np.full(50, np.nan))
+
+
+@pytest.mark.parametrize("n_columns", [1, 2, 6])
+def test_group_codes_equal_unique_rows_without_overflow(n_columns: int) -> None:
+    # six columns of ~2**13 distinct values span ~2**78 combinations: renumbered, not wrapped
+    from clfeval.core.labels import group_codes
+
+    rng = np.random.default_rng(n_columns)
+    cols = [rng.integers(0, 2**13, 3000) for _ in range(n_columns)]
+    cols[0][:1500] = 5  # repeated combinations
+    for c in cols[1:]:
+        c[:1500] = 7
+    codes, keys = group_codes(cols if n_columns > 1 else cols[0], 3000)
+    rows, inv = np.unique(np.stack(cols, axis=1), axis=0, return_inverse=True)
+    assert codes.tolist() == inv.reshape(-1).tolist()
+    want = [tuple(int(v) for v in r) for r in rows]
+    assert list(keys) == (want if n_columns > 1 else [k[0] for k in want])

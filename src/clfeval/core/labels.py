@@ -11,7 +11,8 @@ import numpy.typing as npt
 from .._validation import as_1d_labels, as_label_list, check_matrix_size, label_kind
 from ..exceptions import InvalidInputError, InvalidParameterError
 
-__all__ = ["count_pairs", "group_codes", "resolve_pos_label", "to_python", "validate_labels"]
+__all__ = ["combine_codes", "count_pairs", "group_codes", "resolve_pos_label", "to_python",
+           "validate_labels"]
 
 # Integer labels whose range R satisfies R*R <= this (a cache-sized matrix) are counted
 # block by block with direct cell indices; wider ranges are compacted to ranks first.
@@ -420,21 +421,71 @@ def group_codes(by: Any, n: int, name: str = "by") -> tuple[npt.NDArray[np.intp]
         several = False
     if not columns:
         raise InvalidParameterError(f"{name} names no grouping")
-    codes = np.zeros(n, dtype=np.intp)
-    keys: list[tuple[Any, ...]] = [()]
-    for i, (col_name, col) in enumerate(columns):
+    locals_, values = [], []
+    for col_name, col in columns:
         arr = as_1d_labels(col, col_name)
         if len(arr) != n:
             raise InvalidInputError(f"{col_name} has {len(arr)} values for {n} samples")
         u, inv = np.unique(arr, return_inverse=True)
-        values = [to_python(v) for v in u]
-        if i == 0:
-            codes, keys = inv.reshape(-1).astype(np.intp), [(v,) for v in values]
-            continue
-        # the combinations that occur, renumbered at each step (no overflow, no empty slices)
-        present, codes = np.unique(codes * len(u) + inv.reshape(-1), return_inverse=True)
-        keys = [keys[c // len(u)] + (values[c % len(u)],) for c in present.tolist()]
-        codes = codes.reshape(-1).astype(np.intp)
+        locals_.append(inv.reshape(-1).astype(np.intp))
+        values.append([to_python(v) for v in u])
+    codes, keys = combine_codes(locals_, values)
     if not several:
         return codes, tuple(k[0] for k in keys)
-    return codes, tuple(keys)
+    return codes, keys
+
+
+#: combined code spaces up to this size are renumbered with one bincount
+_DENSE_KEYS = 1 << 22
+
+
+def combine_codes(locals_: Sequence[npt.NDArray[np.intp]], values: Sequence[Sequence[Any]]
+                  ) -> tuple[npt.NDArray[np.intp], tuple[tuple[Any, ...], ...]]:
+    """The combinations of per-column codes that occur, numbered ``0 … S-1`` in key order.
+
+    ``locals_[c][i]`` is row ``i``'s index into ``values[c]``. Returns each row's
+    combination code and the S keys (one value per column). Dense code spaces are
+    renumbered with one bincount, others with one sort; nothing overflows however many
+    columns there are.
+
+    Examples
+    --------
+    >>> codes, keys = combine_codes([np.array([1, 0, 1]), np.array([0, 0, 1])],
+    ...                             [["a", "b"], [7, 8]])
+    >>> codes.tolist(), keys
+    ([1, 0, 2], (('a', 7), ('b', 7), ('b', 8)))
+    """
+    comb = np.asarray(locals_[0], dtype=np.intp)
+    base: list[tuple[Any, ...]] = [(v,) for v in values[0]]  # keys of the codes at the base
+    tail: list[Sequence[Any]] = []  # the columns combined since
+    space = max(len(values[0]), 1)
+
+    def decode(present: npt.NDArray[np.intp]) -> list[tuple[Any, ...]]:
+        out = []
+        for c in present.tolist():
+            rest = []
+            for vals in reversed(tail):
+                c, r = divmod(c, max(len(vals), 1))
+                rest.append(vals[r])
+            out.append(base[c] + tuple(reversed(rest)))
+        return out
+
+    for local, vals in zip(locals_[1:], values[1:], strict=True):
+        size = max(len(vals), 1)
+        if space * size >= 1 << 62:  # renumber what occurs so far before combining more
+            present, comb = np.unique(comb, return_inverse=True)
+            base, tail = decode(present), []
+            comb = comb.reshape(-1).astype(np.intp)
+            space = len(base)
+        comb = comb * size + local
+        tail.append(vals)
+        space *= size
+    if space <= max(_DENSE_KEYS, 4 * len(comb)):
+        present = np.flatnonzero(np.bincount(comb, minlength=space))
+        lut = np.zeros(space, dtype=np.intp)
+        lut[present] = np.arange(len(present))
+        codes = lut[comb]
+    else:
+        present, codes = np.unique(comb, return_inverse=True)
+        codes = codes.reshape(-1).astype(np.intp)
+    return codes, tuple(decode(present))

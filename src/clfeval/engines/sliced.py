@@ -23,7 +23,6 @@ loaded and merged by the same functions (:func:`~clfeval.save_state`,
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -34,7 +33,7 @@ import numpy.typing as npt
 from ..core._state import check_header, label_types, restore_labels
 from ..core._state import field as state_field
 from ..core.counts import ConfusionMatrix
-from ..core.labels import to_python
+from ..core.labels import combine_codes, to_python
 from ..exceptions import FileFormatError, IncompatibleStateError, InvalidInputError
 from ..io.readers import Chunk
 from ._fold import (
@@ -54,8 +53,6 @@ SCHEMA = "clfeval.SlicedState"
 SCHEMA_VERSION = 1
 #: the most distinct slice keys a fold keeps unless ``max_slices=`` says otherwise
 DEFAULT_MAX_SLICES = 10_000
-#: a combined chunk-local code space up to this size is indexed directly (no sort)
-_DIRECT = 1 << 22
 #: rows whose scores wait to be folded per slice (bounded memory; fewer, larger folds)
 BUFFER_ROWS = 1 << 22
 
@@ -135,29 +132,8 @@ class SliceSpace:
                 vals.append(None)
             locals_.append(local)
             values.append(vals)
-        sizes = [max(len(v), 1) for v in values]
-        comb = locals_[0]
-        for local, size in zip(locals_[1:], sizes[1:], strict=True):
-            comb = comb * size + local
-        total = math.prod(sizes)
-        if total <= max(_DIRECT, 4 * chunk.n_rows):
-            present = np.flatnonzero(np.bincount(comb, minlength=total))
-        else:
-            present, comb = np.unique(comb, return_inverse=True)
-            comb = comb.reshape(-1)
-        keys: list[Key] = []
-        for p in present.tolist():
-            key: list[Any] = []
-            for size, vals in zip(reversed(sizes), reversed(values), strict=True):
-                p, r = divmod(p, size)
-                key.append(vals[r])
-            keys.append(tuple(reversed(key)))
-        codes = self.register(keys, chunk)
-        if total <= max(_DIRECT, 4 * chunk.n_rows):
-            lut = np.zeros(total, dtype=np.intp)
-            lut[present] = codes
-            return lut[comb]
-        return codes[comb]
+        comb, keys = combine_codes(locals_, values)
+        return self.register(keys, chunk)[comb]
 
 
 def tree_sum(items: Sequence[Any]) -> Any:
