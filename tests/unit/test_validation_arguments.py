@@ -100,3 +100,13 @@ def test_huge_weights_say_what_is_wrong() -> None:
     with pytest.raises(InvalidInputError, match=r"counts 2e\+19 rows in all, too many to "
                                                 r"resample.*large sample weights"):
         bootstrap_interval(report.confusion, "f1")
+
+
+def test_labels_ending_in_nul_are_refused_not_merged() -> None:
+    """NumPy text arrays drop trailing NULs: "a\\x00" would silently become "a"."""
+    with pytest.raises(InvalidInputError, match="ending in a NUL"):
+        clfeval.evaluate(["a", "a\x00", "b"], ["a", "a", "b"])
+    with pytest.raises(InvalidParameterError, match="labels has a label ending in a NUL"):
+        clfeval.evaluate(["0", "1"], ["0", "1"], labels=["0", "1", "\x00"])
+    r = clfeval.evaluate(["a\x00b", "b"], ["a\x00b", "b"])  # an inner NUL is kept
+    assert r.labels == ("a\x00b", "b")
