@@ -110,3 +110,19 @@ def test_labels_ending_in_nul_are_refused_not_merged() -> None:
         clfeval.evaluate(["0", "1"], ["0", "1"], labels=["0", "1", "\x00"])
     r = clfeval.evaluate(["a\x00b", "b"], ["a\x00b", "b"])  # an inner NUL is kept
     assert r.labels == ("a\x00b", "b")
+
+
+def test_tampered_score_state_names_the_field_once(tmp_path: object) -> None:
+    import json
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "s.json"
+    clfeval.save_state(clfeval.evaluate([0, 1, 1, 0], y_score=[0.1, 0.6, 0.3, 0.2]), path)
+    d = json.loads(path.read_text())
+    d["scores"]["n_omitted"] = -1
+    path.write_text(json.dumps(d))
+    with pytest.raises(clfeval.IncompatibleStateError) as info:
+        clfeval.load_state(path)
+    msg = str(info.value)
+    assert "'n_omitted' must be a count from 0" in msg
+    assert msg.count("malformed") == 1 and "IncompatibleStateError(" not in msg
