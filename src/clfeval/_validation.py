@@ -97,6 +97,7 @@ def _narrow_object(arr: npt.NDArray[Any], name: str) -> npt.NDArray[Any]:
         )
     (k,) = kinds
     if k == "str":
+        _check_no_trailing_nul(arr.tolist(), name)
         return arr.astype(str)
     if k == "bool":
         return arr.astype(bool)
@@ -104,6 +105,17 @@ def _narrow_object(arr: npt.NDArray[Any], name: str) -> npt.NDArray[Any]:
     if out.dtype.kind == "O":
         raise InvalidInputError(f"{name} contains integers too large for 64 bits")
     return as_1d_labels(out, name)
+
+
+def _check_no_trailing_nul(values: Sequence[Any], name: str,
+                           error: type[ValueError] = InvalidInputError) -> None:
+    """NumPy text arrays drop trailing NUL characters ("a\\x00" would become "a", merging
+    two classes): refuse such labels rather than change them."""
+    for v in values:
+        if isinstance(v, str) and v.endswith("\x00"):
+            raise error(
+                f"{name} has a label ending in a NUL character ({v!r}); NumPy text arrays "
+                "drop trailing NULs, which would merge it with another label")
 
 
 def _kind_of_type(t: type) -> str:
@@ -238,7 +250,9 @@ def as_label_list(labels: Any, name: str = "labels") -> list[Any]:
     if isinstance(labels, (str, bytes, dict)) or np.ndim(labels) != 1:
         raise InvalidParameterError(
             f"{name} must be a sequence of labels, got {type(labels).__name__} {labels!r}")
-    return list(labels)
+    out = list(labels)
+    _check_no_trailing_nul(out, name, InvalidParameterError)
+    return out
 
 
 def check_seed(seed: Any, name: str = "seed") -> Any:

@@ -100,3 +100,29 @@ def test_huge_weights_say_what_is_wrong() -> None:
     with pytest.raises(InvalidInputError, match=r"counts 2e\+19 rows in all, too many to "
                                                 r"resample.*large sample weights"):
         bootstrap_interval(report.confusion, "f1")
+
+
+def test_labels_ending_in_nul_are_refused_not_merged() -> None:
+    """NumPy text arrays drop trailing NULs: "a\\x00" would silently become "a"."""
+    with pytest.raises(InvalidInputError, match="ending in a NUL"):
+        clfeval.evaluate(["a", "a\x00", "b"], ["a", "a", "b"])
+    with pytest.raises(InvalidParameterError, match="labels has a label ending in a NUL"):
+        clfeval.evaluate(["0", "1"], ["0", "1"], labels=["0", "1", "\x00"])
+    r = clfeval.evaluate(["a\x00b", "b"], ["a\x00b", "b"])  # an inner NUL is kept
+    assert r.labels == ("a\x00b", "b")
+
+
+def test_tampered_score_state_names_the_field_once(tmp_path: object) -> None:
+    import json
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "s.json"
+    clfeval.save_state(clfeval.evaluate([0, 1, 1, 0], y_score=[0.1, 0.6, 0.3, 0.2]), path)
+    d = json.loads(path.read_text())
+    d["scores"]["n_omitted"] = -1
+    path.write_text(json.dumps(d))
+    with pytest.raises(clfeval.IncompatibleStateError) as info:
+        clfeval.load_state(path)
+    msg = str(info.value)
+    assert "'n_omitted' must be a count from 0" in msg
+    assert msg.count("malformed") == 1 and "IncompatibleStateError(" not in msg

@@ -1406,6 +1406,8 @@ class ScoreCounts:
                 n_omitted=nonnegative_int(data, "n_omitted", SCHEMA),
                 converted=field(data, "converted", bool, SCHEMA),
             )
+        except IncompatibleStateError:
+            raise  # already names the field (not wrapped twice)
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, (InvalidInputError, InvalidParameterError)):
                 raise IncompatibleStateError(f"malformed {SCHEMA} state: {exc}") from exc
