@@ -77,9 +77,12 @@ def dot_interval_chart(names: Sequence[str], values: Sequence[float | None],
                f'height="{ph}"/>')
     if overall is not None and math.isfinite(overall):
         x = px(overall)
+        # the label stays inside the chart: anchored at its end near the right edge
+        anchor = "end" if x > left + 0.8 * pw else ("start" if x < left + 0.2 * pw
+                                                      else "middle")
         out.append(f'<line class="chance" x1="{x:.1f}" y1="{_TOP}" x2="{x:.1f}" '
                    f'y2="{_TOP + ph}"/><text class="tick" x="{x:.1f}" y="{_TOP + ph + 28}" '
-                   f'text-anchor="middle">overall {overall:.3f}</text>')
+                   f'text-anchor="{anchor}">overall {overall:.3f}</text>')
     for i, name in enumerate(names):
         y = _TOP + (i + 0.5) * _ROW
         color = _WORST if i == worst else PALETTE[0]

@@ -307,7 +307,7 @@ def _metric_row(name: str, names: tuple[str, ...], cms: list[ConfusionMatrix],
             low, high, method = _bootstrap(spec.name, cms, lvl, average)
         p = np.full(len(names), np.nan)
         test = ""
-    return _row(spec.name, names, values, low, high, size, small, overall, p, test, method,
+    return _row(name, names, values, low, high, size, small, overall, p, test, method,
                 lvl, spec.higher_is_better)
 
 
