@@ -7,6 +7,7 @@
 * the blog post “Evaluating classification algorithms”: digits "9 vs rest" with logistic
   regression, moving the threshold on the decision function (θ = 0, 5, −5);
 * the book chapter and the blog post: the 10-class digits confusion, accuracy and error matrices;
+* slices of the breast-cancer test set by tumour size: where logistic regression is worse;
 * four model types over five binary tasks, ranked with the Friedman test and drawn as a
   critical-difference diagram (Demšar 2006).
 
@@ -79,6 +80,16 @@ def build_demo() -> list[Any]:
                        response_method="predict_proba",
                        title="Breast cancer: are the probabilities honest? naive Bayes against "
                              "logistic regression (Brier score, ECE, reliability diagrams)"))
+
+    # --- slices: where is the model worse? tumour size thirds -------------------------------
+    radius = xte[:, list(bc.feature_names).index("mean radius")]
+    size = np.where(radius < np.quantile(radius, 1 / 3), "small",
+                    np.where(radius < np.quantile(radius, 2 / 3), "medium", "large"))
+    out.append(evaluate(fitted["logistic regression"], xte, yte, pos_label="malignant",
+                        response_method="predict_proba", by={"tumour size": size},
+                        min_size=20,
+                        title="Breast cancer: where is logistic regression worse? slices by "
+                              "tumour size (mean radius in thirds)"))
 
     # --- Ch. 11 “Evaluating models”: digits 3 vs 5 --------------------------------------------
     dg = load_digits()
@@ -185,6 +196,13 @@ def _summary_line(item: Any) -> str:
                             if cal is not None else ""))
         return (f"{item.title}\n    " + "; ".join(parts)
                 + f"\n    best mean rank: {item.names[best]}")
+    if item.slices is not None and item.slices.disparity is not None:
+        d = item.slices.disparity
+        tpr = d.row("tpr")
+        return (f"{item.title}\n    TPR per slice: "
+                + ", ".join(f"{k} {v:.3f}" if v == v else f"{k} undefined (no positives)"
+                            for k, v in zip(tpr.slices, tpr.values, strict=True))
+                + f"; equalized odds difference {d.equalized_odds_difference:.3f}")
     f1 = item.metric("f1") if item.confusion.n_classes == 2 else item.metric("f1_macro")
     return (f"{item.title}\n    accuracy {item.metric('accuracy'):.4f}, "
             f"{'F1' if item.confusion.n_classes == 2 else 'macro F1'} {f1:.4f}, "

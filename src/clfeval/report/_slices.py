@@ -220,7 +220,7 @@ def cell(s: Slice, metric: str) -> str:
     if s.report is None or not _has(s.report, metric):
         return "n/a"
     row = s.report.row(metric)
-    if row.value is None:
+    if row.value is None or row.value != row.value:  # undefined: no interval either
         return "n/a"
     out = f"{row.value:.2f}"
     iv = row.interval

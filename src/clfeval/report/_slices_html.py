@@ -32,7 +32,10 @@ def _row(s: Slice, metric: str) -> tuple[float | None, float | None, float | Non
         lo, hi = float(row.interval.low), float(row.interval.high)
         if math.isnan(lo) or math.isnan(hi):
             lo = hi = None
-    return row.value, lo, hi
+    value = row.value
+    if value is None or math.isnan(value):  # undefined (e.g. TPR without positives): no
+        return None, None, None              # interval either, it would span everything
+    return value, lo, hi
 
 
 def dot_interval_chart(names: Sequence[str], values: Sequence[float | None],
@@ -65,7 +68,7 @@ def dot_interval_chart(names: Sequence[str], values: Sequence[float | None],
     def px(x: float) -> float:
         return left + (x - x0) / (x1 - x0) * pw
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_WIDTH} {h:.0f}" '
+    out = [f'<svg viewBox="0 0 {_WIDTH} {h:.0f}" '
            f'width="{_WIDTH}" height="{h:.0f}" role="img" aria-label="{escape(title)}">',
            f'<text class="ct" x="{left:.1f}" y="16">{escape(title)}</text>']
     for t in _nice_ticks(x0, x1):
