@@ -1,3 +1,3 @@
 """The package version (a leaf, so any module can read it without importing the package)."""
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
