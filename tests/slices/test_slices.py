@@ -124,6 +124,17 @@ def test_slice_count_cap_is_a_clear_error(tmp_path: Path) -> None:
     assert len(fold_files(p, by="id", max_slices=50).slices) == 50  # type: ignore[union-attr]
 
 
+def test_a_column_read_for_another_role_cannot_group(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    p = tmp_path / "p.csv"
+    p.write_text("y_true,y_score,region\n0,0.2,a\n1,0.9,b\n", encoding="utf-8")
+    with pytest.raises(clfeval.FileFormatError, match="'y_score' cannot group the rows"):
+        fold_files(p, by="y_score")
+    assert cli_main(["report", str(p), "--by", "y_true"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "'y_true' cannot group the rows" in err[0]
+
+
 def test_min_size_flags_small_slices() -> None:
     g = np.array([0] * 40 + [1] * 5)
     y = np.tile([0, 1], 23)[:45]

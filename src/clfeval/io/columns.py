@@ -329,4 +329,9 @@ def detect_columns(
         check(c, "by")
     if len(set(groups)) != len(groups):
         raise FileFormatError(f"a grouping column is given twice: {list(groups)}", path=path)
+    taken = [c for c in groups if c in {*used, w, *scores}]
+    if taken:
+        raise FileFormatError(
+            f"column {taken[0]!r} cannot group the rows: it is already read as labels, "
+            "predictions, scores or weights", path=path, column=taken[0])
     return ColumnMap(yt, yp, scores, w, score_labels, groups)
