@@ -91,8 +91,22 @@ def test_errors() -> None:
         choose_threshold(y, s, rule="youden", by=["a", "b", "c"])
     with pytest.raises(InvalidParameterError, match="exactly one of"):
         choose_threshold(y, s, by=g)
-    with pytest.raises(InvalidInputError, match="NaN"):
-        choose_threshold(y, s, rule="youden", by=np.full(50, np.nan))
+    with pytest.raises(InvalidInputError, match="by mixes label types"):
+        choose_threshold(y, s, rule="youden", by=[1, "a"] * 25)
+
+
+def test_missing_group_values_are_a_slice_of_their_own() -> None:
+    # as evaluate(..., by=): None / NaN form the last slice, no sample is dropped
+    y, s, g, _ = _data(2, 120, False)
+    g = g.astype(object)
+    g[::5] = None
+    per = choose_threshold(y, s, rule="youden", by={"region": g})
+    assert per.slices[-1] == "region=(missing)"
+    m = np.equal(g, None)
+    assert per.choices[-1] == choose_threshold(y[m], s[m], rule="youden")
+    assert per.n.sum() == 120
+    grp = np.where(m, np.nan, np.arange(120) % 2).astype(float)
+    assert choose_threshold(y, s, rule="youden", by=grp).slices == ("0.0", "1.0", "(missing)")
 
 
 @pytest.mark.parametrize("n_columns", [1, 2, 6])

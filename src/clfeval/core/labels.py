@@ -398,7 +398,9 @@ def group_codes(by: Any, n: int, name: str = "by") -> tuple[npt.NDArray[np.intp]
     ``by`` is one array of group values (ints, strings or bools), or a sequence of such
     arrays / a mapping of column name to array (the slices are then the combinations
     that occur). Returns the code of each sample (``0 … S-1``) and the S slice keys in
-    sorted order: a value for one array, a tuple of values for several.
+    sorted order: a value for one array, a tuple of values for several. A missing value
+    (``None`` or NaN) is a slice of its own, keyed ``None`` and sorted last — as in
+    ``evaluate(..., by=)``: no sample is dropped.
 
     Examples
     --------
@@ -408,6 +410,8 @@ def group_codes(by: Any, n: int, name: str = "by") -> tuple[npt.NDArray[np.intp]
     >>> codes, keys = group_codes({"r": [1, 1, 2], "d": ["x", "y", "x"]}, 3)
     >>> codes.tolist(), keys
     ([0, 1, 2], ((1, 'x'), (1, 'y'), (2, 'x')))
+    >>> group_codes(["b", None, "a"], 3)
+    (array([1, 2, 0]), ('a', 'b', None))
     """
     if isinstance(by, Mapping):
         columns = [(f"{name}[{k!r}]", v) for k, v in by.items()]
@@ -423,12 +427,29 @@ def group_codes(by: Any, n: int, name: str = "by") -> tuple[npt.NDArray[np.intp]
         raise InvalidParameterError(f"{name} names no grouping")
     locals_, values = [], []
     for col_name, col in columns:
-        arr = as_1d_labels(col, col_name)
-        if len(arr) != n:
-            raise InvalidInputError(f"{col_name} has {len(arr)} values for {n} samples")
-        u, inv = np.unique(arr, return_inverse=True)
-        locals_.append(inv.reshape(-1).astype(np.intp))
-        values.append([to_python(v) for v in u])
+        raw = np.asarray(col, dtype=object) if isinstance(col, (list, tuple)) else np.asarray(col)
+        if raw.ndim != 1 or len(raw) != n:
+            raise InvalidInputError(
+                f"{col_name} has {raw.size} values for {n} samples"
+                + ("" if raw.ndim == 1 else f" (shape {raw.shape}: pass one value per sample)"))
+        # a missing value (None, NaN) is a slice of its own, keyed None and sorted last
+        if raw.dtype.kind == "f":
+            miss = np.isnan(raw)
+        elif raw.dtype.kind == "O":
+            miss = (raw == None) | (raw != raw)  # noqa: E711 (element-wise, not identity)
+        else:
+            miss = np.zeros(n, dtype=bool)
+        local = np.full(n, -1, dtype=np.intp)
+        vals: list[Any] = []
+        if not miss.all():
+            u, inv = np.unique(as_1d_labels(raw[~miss], col_name), return_inverse=True)
+            local[~miss] = inv.reshape(-1)
+            vals = [to_python(v) for v in u]
+        if miss.any():
+            local[miss] = len(vals)
+            vals.append(None)
+        locals_.append(local)
+        values.append(vals)
     codes, keys = combine_codes(locals_, values)
     if not several:
         return codes, tuple(k[0] for k in keys)

@@ -538,10 +538,15 @@ def _choose_by_slice(y_true: Any, y_score: Any, by: Any, goal: _Goal, pos_label:
     codes, keys = group_codes(by, len(yt))
     order = np.argsort(codes, kind="stable")
     cuts = np.searchsorted(codes[order], np.arange(1, len(keys)))
+    def text(v: Any) -> str:
+        return "(missing)" if v is None else str(v)
+
     if isinstance(by, Mapping):  # named columns: "region=north, device=phone", as reports
-        names = tuple(", ".join(f"{c}={v}" for c, v in zip(by, k, strict=True)) for k in keys)
+        names = tuple(", ".join(f"{c}={text(v)}" for c, v in zip(by, k, strict=True))
+                      for k in keys)
     else:
-        names = tuple(", ".join(map(str, k)) if isinstance(k, tuple) else str(k) for k in keys)
+        names = tuple(", ".join(map(text, k)) if isinstance(k, tuple) else text(k)
+                      for k in keys)
     single = _choose(whole, class_index, goal)
     choices, at_single, n = [], [], []
     picked: list[FloatArray] = []
