@@ -6,20 +6,13 @@ Needs Debian's ``chromium`` at /usr/bin/chromium and the ``playwright`` Python p
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.browser._chromium import ARGS, ARTIFACTS, CHROMIUM, require_browser
 
-CHROMIUM = "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
-
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+sync_api = require_browser()
 LABELS = ["news", "sport", "tech <b>&amp;</b>", "arts", "science", "never"]
 
 

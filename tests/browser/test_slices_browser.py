@@ -8,20 +8,12 @@ tests/browser/test_browser.py).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
-import pytest
+from tests.browser._chromium import ARGS, ARTIFACTS, CHROMIUM, require_browser
 
-CHROMIUM = "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
-
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+sync_api = require_browser()
 
 
 def test_sliced_report_in_chromium(tmp_path: Path) -> None:
