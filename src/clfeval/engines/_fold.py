@@ -266,6 +266,79 @@ def _threshold_matrix(t: npt.NDArray[Any], labels: tuple[Any, ...], pos_label: A
     return ConfusionMatrix(mat, labels, pos_label=pos_label)
 
 
+class InvalidRows:
+    """The invalid rows of one chunk, per reason, and what the policy does with them —
+    shared by every folder (plain, sliced, multilabel).
+
+    ``flag`` records a mask under a reason (the first column that flagged it names the
+    column in errors); ``resolve`` raises for the first invalid row (``on_invalid="raise"``)
+    or counts each excluded row under its first reason and returns the rows to keep.
+    """
+
+    def __init__(self) -> None:
+        self.masks: dict[str, tuple[npt.NDArray[np.bool_], str]] = {}
+
+    def flag(self, reason: str, m: npt.NDArray[np.bool_] | None, column: str) -> None:
+        if m is None or not m.any():
+            return
+        old = self.masks.get(reason)
+        self.masks[reason] = (m, column) if old is None else (old[0] | m, old[1])
+
+    def mask(self, reason: str) -> npt.NDArray[np.bool_] | None:
+        """The rows flagged under ``reason`` so far (``None``: none)."""
+        got = self.masks.get(reason)
+        return None if got is None else got[0]
+
+    def scores(self, col: Column, name: str) -> None:
+        """Flag a score column's missing, unparsable and non-finite values."""
+        self.flag("missing_score", col.missing, name)
+        self.flag("bad_score", col.bad, name)
+        self._nonfinite("nonfinite_score", col, name, negative=False)
+
+    def weights(self, col: Column, name: str) -> npt.NDArray[np.float64]:
+        """Flag a weight column's missing, bad, non-finite or negative values; the weights."""
+        self.flag("missing_weight", col.missing, name)
+        self.flag("bad_weight", col.bad, name)
+        self._nonfinite("bad_weight", col, name, negative=True)
+        return np.asarray(col.values).astype(np.float64, copy=False)
+
+    def _nonfinite(self, reason: str, col: Column, name: str, *, negative: bool) -> None:
+        v = np.asarray(col.values)
+        if v.dtype.kind != "f" and not negative:
+            return
+        v = v.astype(np.float64, copy=False)
+        ok = np.isfinite(v) & (v >= 0) if negative else np.isfinite(v)
+        if not ok.all():
+            m = ~ok
+            for other in (col.missing, col.bad):
+                if other is not None:
+                    m &= ~other
+            self.flag(reason, m, name)
+
+    def resolve(self, chunk: Chunk, on_invalid: str, excluded: npt.NDArray[np.int64],
+                detail: Any) -> tuple[npt.NDArray[np.bool_],
+                                      list[tuple[int, npt.NDArray[np.bool_]]]]:
+        """Raise for the first invalid row, or count the excluded rows (into ``excluded``,
+        per reason) and return ``(rows to keep, [(reason index, rows excluded)])``.
+        ``detail(reason, column, row)`` adds the offending value to the error."""
+        if on_invalid == "raise":
+            i, _, reason, column = min((int(np.argmax(m)), _REASON_ORDER.index(r), r, c)
+                                       for r, (m, c) in self.masks.items())
+            raise FileFormatError(
+                f"{REASONS[reason]}{detail(reason, chunk.columns[column], i)}; fix the file "
+                "or pass on_invalid='exclude' to leave such rows out (they are then counted "
+                "and reported)", path=chunk.path, row=chunk.row(i), column=column)
+        taken = np.zeros(chunk.n_rows, dtype=bool)
+        out = []
+        for j, r in enumerate(_REASON_ORDER):
+            if r in self.masks:
+                m = self.masks[r][0] & ~taken
+                excluded[j] += int(m.sum())
+                out.append((j, m))
+                taken |= m
+        return ~taken, out
+
+
 class Folder:
     """Fold chunks into a :class:`Partial` following one :class:`Spec`."""
 
@@ -340,16 +413,8 @@ class Folder:
         n = chunk.n_rows
         if n == 0:
             return
-        masks: dict[str, tuple[npt.NDArray[np.bool_], str]] = {}
-
-        def flag(reason: str, m: npt.NDArray[np.bool_] | None, column: str) -> None:
-            if m is None or not m.any():
-                return
-            if reason in masks:
-                old, c = masks[reason]
-                masks[reason] = (old | m, c)
-            else:
-                masks[reason] = (m, column)
+        bad = InvalidRows()
+        flag = bad.flag
 
         tcol = chunk.columns[cols.y_true]
         pcol = chunk.columns[cols.y_pred] if cols.y_pred else None
@@ -366,7 +431,7 @@ class Folder:
             if pcol is not None:
                 p_local, p_uniq, p_nan = _local_codes(pcol)
                 flag("missing_label", p_nan, str(cols.y_pred))
-            missing = masks.get("missing_label", (None, ""))[0]
+            missing = bad.mask("missing_label")
             gt = self._map_labels(chunk, cols.y_true, t_local, t_uniq, missing)
             flag("unknown_label", _unknown(gt, missing), cols.y_true)
             if pcol is not None:
@@ -375,34 +440,15 @@ class Folder:
         scores: list[npt.NDArray[Any]] = []
         for name in cols.y_score:
             sc = chunk.columns[name]
-            flag("missing_score", sc.missing, name)
-            flag("bad_score", sc.bad, name)
-            s = sc.values
-            if s.dtype.kind == "f":
-                fin = np.isfinite(s)
-                if not fin.all():
-                    m = ~fin
-                    for other in (sc.missing, sc.bad):
-                        if other is not None:
-                            m &= ~other
-                    flag("nonfinite_score", m, name)
-            scores.append(s)
+            bad.scores(sc, name)
+            scores.append(sc.values)
         w = None
         if cols.weight is not None:
-            wc = chunk.columns[cols.weight]
-            flag("missing_weight", wc.missing, cols.weight)
-            flag("bad_weight", wc.bad, cols.weight)
-            w = wc.values.astype(np.float64, copy=False)
-            okw = np.isfinite(w) & (w >= 0)
-            if not okw.all():
-                m = ~okw
-                for other in (wc.missing, wc.bad):
-                    if other is not None:
-                        m &= ~other
-                flag("bad_weight", m, cols.weight)
+            w = bad.weights(chunk.columns[cols.weight], cols.weight)
         keep = None
-        if masks:
-            keep = self._apply_policy(chunk, masks)
+        if bad.masks:
+            keep, self.last_excluded = bad.resolve(chunk, spec.on_invalid, self.excluded,
+                                                   self._detail)
         self.n_rows += n
         gp_kept: npt.NDArray[np.intp] | None = gp if pcol is not None else None
         if keep is not None:
@@ -520,36 +566,16 @@ class Folder:
             g[missing] = 0
         return g
 
-    def _apply_policy(self, chunk: Chunk,
-                      masks: dict[str, tuple[npt.NDArray[np.bool_], str]]
-                      ) -> npt.NDArray[np.bool_]:
-        if self.spec.on_invalid == "raise":
-            first = min((int(np.argmax(m)), _REASON_ORDER.index(r), r, c)
-                        for r, (m, c) in masks.items())
-            i, _, reason, column = first
-            val = chunk.columns[column]
-            detail = ""
-            if reason in ("unknown_label",):
-                declared = list(self.space.labels)[:10]
-                if val.dictionary is not None:
-                    detail = f" ({val.dictionary[int(val.values[i])]!r} not in {declared})"
-                else:
-                    detail = f" ({to_python(val.values[i])!r} not in {declared})"
-            elif reason in ("nonfinite_score", "bad_weight") and val.bad is None:
-                detail = f" (value {to_python(val.values[i])!r})"
-            raise FileFormatError(
-                f"{REASONS[reason]}{detail}; fix the file or pass on_invalid='exclude' to "
-                "leave such rows out (they are then counted and reported)",
-                path=chunk.path, row=chunk.row(i), column=column)
-        taken = np.zeros(chunk.n_rows, dtype=bool)
-        self.last_excluded = []
-        for j, r in enumerate(_REASON_ORDER):
-            if r in masks:
-                m = masks[r][0] & ~taken
-                self.excluded[j] += int(m.sum())
-                self.last_excluded.append((j, m))
-                taken |= m
-        return ~taken
+    def _detail(self, reason: str, val: Column, i: int) -> str:
+        """The offending value of row ``i`` for an error message."""
+        if reason == "unknown_label":
+            declared = list(self.space.labels)[:10]
+            if val.dictionary is not None:
+                return f" ({val.dictionary[int(val.values[i])]!r} not in {declared})"
+            return f" ({to_python(val.values[i])!r} not in {declared})"
+        if reason in ("nonfinite_score", "bad_weight") and val.bad is None:
+            return f" (value {to_python(val.values[i])!r})"
+        return ""
 
     def _fold_scores(self, gt: npt.NDArray[np.intp] | None,
                      is_pos: npt.NDArray[np.bool_] | None, scores: list[npt.NDArray[Any]],

@@ -33,6 +33,7 @@ from ..exceptions import (
     InvalidParameterError,
 )
 from ..io.readers import Chunk
+from ._fold import InvalidRows
 from ._fold import _binning as _fold_binning
 from ._mlstate import MultilabelState
 from .state import REASONS, EvalState, Exclusions
@@ -283,13 +284,8 @@ class MultilabelFolder:
         n = chunk.n_rows
         if n == 0:
             return
-        masks: dict[str, tuple[npt.NDArray[np.bool_], str]] = {}
-
-        def flag(reason: str, m: npt.NDArray[np.bool_] | None, column: str) -> None:
-            if m is None or not m.any():
-                return
-            old = masks.get(reason)
-            masks[reason] = (m, column) if old is None else (old[0] | m, old[1])
+        invalid = InvalidRows()
+        flag = invalid.flag
 
         def indicator(names: tuple[str, ...]) -> npt.NDArray[np.bool_]:
             out = np.zeros((n, len(names)), bool)
@@ -319,33 +315,15 @@ class MultilabelFolder:
             s = np.empty((n, len(cols.y_score)))
             for j, c in enumerate(cols.y_score):
                 col = chunk.columns[c]
-                flag("missing_score", col.missing, c)
-                flag("bad_score", col.bad, c)
+                invalid.scores(col, c)
                 v = np.asarray(col.values, dtype=np.float64)
-                fin = np.isfinite(v)
-                if not fin.all():
-                    m = ~fin
-                    for other in (col.missing, col.bad):
-                        if other is not None:
-                            m &= ~other
-                    flag("nonfinite_score", m, c)
-                s[:, j] = np.where(fin, v, 0.0)
+                s[:, j] = np.where(np.isfinite(v), v, 0.0)
         w = None
         if cols.weight is not None:
-            wc = chunk.columns[cols.weight]
-            flag("missing_weight", wc.missing, cols.weight)
-            flag("bad_weight", wc.bad, cols.weight)
-            w = np.asarray(wc.values, dtype=np.float64)
-            okw = np.isfinite(w) & (w >= 0)
-            if not okw.all():
-                m = ~okw
-                for other in (wc.missing, wc.bad):
-                    if other is not None:
-                        m &= ~other
-                flag("bad_weight", m, cols.weight)
+            w = invalid.weights(chunk.columns[cols.weight], cols.weight)
         self.n_rows += n
-        if masks:
-            keep = self._apply_policy(chunk, masks)
+        if invalid.masks:
+            keep, _ = invalid.resolve(chunk, spec.on_invalid, self.excluded, _detail)
             t = t[keep]
             p = None if p is None else p[keep]
             s = None if s is None else s[keep]
@@ -361,26 +339,12 @@ class MultilabelFolder:
             self.scores = self.scores + MultilabelScores.from_scores(
                 t, s, w, binning=self.binning, max_distinct=spec.max_distinct)
 
-    def _apply_policy(self, chunk: Chunk, masks: dict[str, tuple[npt.NDArray[np.bool_], str]]
-                      ) -> npt.NDArray[np.bool_]:
-        if self.spec.on_invalid == "raise":
-            i, _, reason, column = min((int(np.argmax(m)), _REASON_ORDER.index(r), r, c)
-                                       for r, (m, c) in masks.items())
-            detail = ""
-            if reason == "unknown_label":
-                detail = (f" (value {to_python(chunk.columns[column].values[i])!r}; multilabel "
-                          "label and prediction columns hold 0 or 1)")
-            elif reason in ("nonfinite_score", "bad_weight") \
-                    and chunk.columns[column].bad is None:
-                detail = f" (value {to_python(chunk.columns[column].values[i])!r})"
-            raise FileFormatError(
-                f"{REASONS[reason]}{detail}; fix the file or pass on_invalid='exclude' to "
-                "leave such rows out (they are then counted and reported)",
-                path=chunk.path, row=chunk.row(i), column=column)
-        taken = np.zeros(chunk.n_rows, dtype=bool)
-        for j, r in enumerate(_REASON_ORDER):
-            if r in masks:
-                m = masks[r][0] & ~taken
-                self.excluded[j] += int(m.sum())
-                taken |= m
-        return ~taken
+
+def _detail(reason: str, val: Any, i: int) -> str:
+    """The offending value of row ``i`` for an error message."""
+    if reason == "unknown_label":
+        return (f" (value {to_python(val.values[i])!r}; multilabel label and prediction "
+                "columns hold 0 or 1)")
+    if reason in ("nonfinite_score", "bad_weight") and val.bad is None:
+        return f" (value {to_python(val.values[i])!r})"
+    return ""
