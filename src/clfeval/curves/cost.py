@@ -19,7 +19,7 @@ from .._serial import Result
 from ..core.counts import ConfusionMatrix
 from ..core.scores import ScoreCounts
 from ..exceptions import InvalidInputError, InvalidParameterError
-from .roc import RocCurve
+from .roc import RocCurve, RocHull
 from .thresholds import ThresholdCounts, as_score_counts, threshold_counts
 
 __all__ = [
@@ -288,7 +288,20 @@ class CostCurve(Result):
         """Cost curve from a ROC curve (its lower envelope comes from the ROC hull)."""
         if np.isnan(roc.auc):
             raise InvalidInputError("a cost curve needs both positive and negative samples")
-        hull = roc.convex_hull()
+        return cls._of(roc, roc.convex_hull())
+
+    @classmethod
+    def from_threshold_counts(cls, tc: ThresholdCounts, *, max_lines: int | None = None
+                              ) -> CostCurve:
+        """Cost curve of the threshold primitive; with ``max_lines`` only the lines
+        :meth:`thinned` would keep are formed (the envelope is always the full curve's)."""
+        if not (tc.n_pos > 0 and tc.n_neg > 0):
+            raise InvalidInputError("a cost curve needs both positive and negative samples")
+        roc = RocCurve.from_threshold_counts(tc, zero_division=np.nan, max_points=max_lines)
+        return cls._of(roc, RocHull.from_threshold_counts(tc))
+
+    @classmethod
+    def _of(cls, roc: RocCurve, hull: RocHull) -> CostCurve:
         f, t = hull.fpr, hull.tpr
         df = np.diff(f)
         dt = np.diff(t)

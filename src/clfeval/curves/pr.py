@@ -120,9 +120,15 @@ class PrecisionRecallCurve(Result):
 
     @classmethod
     def from_threshold_counts(
-        cls, tc: ThresholdCounts, *, drop_intermediate: bool = False, zero_division: Any = "warn"
+        cls, tc: ThresholdCounts, *, drop_intermediate: bool = False, zero_division: Any = "warn",
+        max_points: int | None = None,
     ) -> PrecisionRecallCurve:
-        """Build from the threshold primitive."""
+        """Build from the threshold primitive.
+
+        With ``max_points`` only the points :meth:`thinned` would keep are formed (the
+        same curve as ``from_threshold_counts(tc).thinned(max_points)``, without the
+        full-length arrays); AP and the break-even point are always the full curve's.
+        """
         tps = tc.tps  # integer counts stay integer until divided
         fps = tc.fps
         thr = tc.thresholds
@@ -130,14 +136,8 @@ class PrecisionRecallCurve(Result):
         total = tc.n_pos + tc.n_neg
         # AP over every threshold, before any point is dropped (tps + fps > 0 at every
         # threshold of a state; a row without weight would give precision 0)
-        ps = tps + fps
-        if ps.size == 0 or ps[0] > 0:
-            precision_all = np.true_divide(tps, ps)
-        else:
-            precision_all = divide(tps, ps, zero_division=0.0)
         if P > 0:
-            ap = float(np.dot(precision_all, np.asarray(tc.pos, dtype=np.float64)) / P)
-            ap = max(0.0, min(1.0, ap))
+            ap = max(0.0, min(1.0, _precision_dot(tps, fps, tc.pos) / P))
         else:
             ap = float(divide(0.0, 0.0, zero_division=zero_division,
                               what="average precision (no positive samples)"))
@@ -145,9 +145,11 @@ class PrecisionRecallCurve(Result):
             keep = np.flatnonzero(np.concatenate(
                 [[True], np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:])), [True]]))
             tps, fps, thr = tps[keep], fps[keep], thr[keep]
-            precision = divide(tps, tps + fps, zero_division=0.0)
-        else:
-            precision = precision_all
+        n_points = int(thr.size)
+        if max_points is not None and n_points > max_points:
+            at = n_points - 1 - thin_index(n_points, max_points)[::-1]  # descending order
+            tps, fps, thr = tps[at], fps[at], thr[at]
+        precision = _precision(tps, fps)
         recall = np.true_divide(tps, P) if P > 0 else divide(tps, np.zeros(tps.shape),
                                                 zero_division=zero_division,
                                                 what="recall (no positive samples)")
@@ -156,12 +158,11 @@ class PrecisionRecallCurve(Result):
             np.concatenate([precision[::-1], [1.0]]),
             np.concatenate([recall[::-1], [0.0]]),
             np.ascontiguousarray(thr[::-1]),
-            ap, chance, P, tc.n_neg, n_points=int(thr.size),
+            ap, chance, P, tc.n_neg, n_points=n_points,
         )
         if P > 0:
             curve = replace(curve, break_even=_break_even_of_counts(
-                np.asarray(tc.tps, dtype=np.float64), np.asarray(tc.fps, dtype=np.float64),
-                np.asarray(tc.thresholds, dtype=np.float64), float(P)))
+                tc.tps, tc.fps, tc.thresholds, float(P)))
         return curve
 
     @classmethod
@@ -249,7 +250,28 @@ class PrecisionRecallCurve(Result):
         return self.precision, self.recall, self.thresholds
 
 
-def _break_even_of_counts(tps: FloatArray, fps: FloatArray, thresholds: FloatArray,
+_BLOCK = 1 << 16  # thresholds per block of the AP sum (temporaries stay in cache)
+
+
+def _precision(tps: Any, fps: Any) -> FloatArray:
+    """``tps / (tps + fps)``; 0 where nothing is predicted positive."""
+    ps = tps + fps
+    if ps.size == 0 or ps[0] > 0:  # ps is non-decreasing: no zero
+        return np.asarray(np.true_divide(tps, ps), dtype=np.float64)
+    return np.asarray(divide(tps, ps, zero_division=0.0), dtype=np.float64)
+
+
+def _precision_dot(tps: Any, fps: Any, pos: Any) -> float:
+    """``sum_i precision_i * pos_i`` over every threshold, in blocks."""
+    total = 0.0
+    for i in range(0, len(tps), _BLOCK):
+        j = i + _BLOCK
+        total += float(np.dot(_precision(tps[i:j], fps[i:j]),
+                              np.asarray(pos[i:j], dtype=np.float64)))
+    return total
+
+
+def _break_even_of_counts(tps: Any, fps: Any, thresholds: FloatArray,
                           n_pos: float) -> BreakEvenPoint:
     """Zhou's break-even point from the counts at each (descending) threshold.
 
@@ -259,15 +281,24 @@ def _break_even_of_counts(tps: FloatArray, fps: FloatArray, thresholds: FloatArr
     scores straddles ``P``, the count of true positives at ``P`` is interpolated linearly
     inside the block (the expectation under a random order of the ties).
     """
-    k = tps + fps
-    j = int(np.searchsorted(k, n_pos * (1 - 1e-12), side="left"))
-    if j >= k.size:  # fewer predictions than positives even at the lowest threshold
-        j = k.size - 1
-    tp_prev = tps[j - 1] if j > 0 else 0.0
-    k_prev = k[j - 1] if j > 0 else 0.0
-    t_prev = thresholds[j - 1] if j > 0 else np.inf
-    if k[j] <= k_prev or abs(k[j] - n_pos) <= 1e-12 * n_pos:
-        return BreakEvenPoint(float(tps[j] / n_pos), float(thresholds[j]), float(thresholds[j]))
-    tp_at_p = tp_prev + (n_pos - k_prev) * (tps[j] - tp_prev) / (k[j] - k_prev)
-    return BreakEvenPoint(float(tp_at_p / n_pos), float(t_prev), float(thresholds[j]))
+    def k(i: int) -> float:
+        return float(tps[i]) + float(fps[i])
 
+    # first threshold with TP + FP >= P (TP + FP is non-decreasing): bisection
+    target = n_pos * (1 - 1e-12)
+    lo, hi = 0, len(tps)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if k(mid) < target:
+            lo = mid + 1
+        else:
+            hi = mid
+    j = min(lo, len(tps) - 1)  # fewer predictions than positives even at the lowest one
+    tp_j = float(tps[j])
+    tp_prev = float(tps[j - 1]) if j > 0 else 0.0
+    k_prev = k(j - 1) if j > 0 else 0.0
+    t_prev = float(thresholds[j - 1]) if j > 0 else np.inf
+    if k(j) <= k_prev or abs(k(j) - n_pos) <= 1e-12 * n_pos:
+        return BreakEvenPoint(tp_j / n_pos, float(thresholds[j]), float(thresholds[j]))
+    tp_at_p = tp_prev + (n_pos - k_prev) * (tp_j - tp_prev) / (k(j) - k_prev)
+    return BreakEvenPoint(tp_at_p / n_pos, t_prev, float(thresholds[j]))

@@ -18,7 +18,7 @@ from .._serial import Result
 from .._validation import check_choice
 from ..core.divide import divide
 from ..core.scores import ScoreCounts
-from ..exceptions import InvalidParameterError
+from ..exceptions import InvalidInputError, InvalidParameterError
 from .thresholds import ThresholdCounts, as_score_counts, check_drop, threshold_counts
 
 __all__ = [
@@ -189,14 +189,25 @@ class RocCurve(Result):
 
     @classmethod
     def from_threshold_counts(
-        cls, tc: ThresholdCounts, *, drop_intermediate: bool = False, zero_division: Any = "warn"
+        cls, tc: ThresholdCounts, *, drop_intermediate: bool = False, zero_division: Any = "warn",
+        max_points: int | None = None,
     ) -> RocCurve:
-        """Build from the threshold primitive."""
+        """Build from the threshold primitive.
+
+        With ``max_points`` only the points :meth:`thinned` would keep are formed (the
+        same curve as ``from_threshold_counts(tc).thinned(max_points)``, without the
+        full-length arrays); the AUC is always the full curve's.
+        """
         fps0, tps0, thr0 = tc.fps, tc.tps, tc.thresholds
         if check_drop(drop_intermediate):
             idx = _drop_collinear(np.asarray(fps0, dtype=np.float64),
                                   np.asarray(tps0, dtype=np.float64))
             fps0, tps0, thr0 = fps0[idx], tps0[idx], thr0[idx]
+        n_points = int(thr0.size) + 1
+        if max_points is not None and n_points > max_points:
+            # the kept points of the curve with (0, 0) prepended; index 0 is always kept
+            at = thin_index(n_points, max_points)[1:] - 1
+            fps0, tps0, thr0 = fps0[at], tps0[at], thr0[at]
         # prepend the (0, 0) point at threshold +inf, converting in the same pass
         fps = _prepend(fps0, 0.0)
         tps = _prepend(tps0, 0.0)
@@ -208,7 +219,7 @@ class RocCurve(Result):
             tps, np.zeros(tps.shape), zero_division=zero_division,
             what="true positive rate (no positive samples)")
         return cls(fpr, tpr, thr, fps, tps, tc.n_pos, tc.n_neg, tc.auc(), tc.tie_bound(),
-                   tc.binned, n_points=int(thr.size))
+                   tc.binned, n_points=n_points)
 
     @classmethod
     def from_counts(
@@ -352,19 +363,95 @@ class RocHull(Result):
 
     @classmethod
     def from_curve(cls, roc: RocCurve) -> RocHull:
-        """Monotone-chain upper hull of the curve's points."""
+        """Upper hull of the curve's points (see :func:`hull_index`)."""
         x, y, t = roc.fpr, roc.tpr, roc.thresholds
-        # candidates: the top point at each fpr (a hull vertex is never below another at same x)
-        last = np.concatenate([x[1:] != x[:-1], [True]])
-        x, y, t = x[last], y[last], t[last]
-        if x[0] > 0 or y[0] > 0:  # keep the origin
-            x = np.concatenate([[0.0], x])
-            y = np.concatenate([[0.0], y])
-            t = np.concatenate([[np.inf], t])
-        idx = _upper_hull(x, y)
+        if x[0] > 0 or y[0] > 0:  # a curve that does not start at the origin: add it
+            x = _prepend(x, 0.0)
+            y = _prepend(y, 0.0)
+            t = _prepend(t, np.inf)
+            fps, tps = _prepend(roc.fps, 0.0), _prepend(roc.tps, 0.0)
+        else:
+            fps, tps = roc.fps, roc.tps
+        return cls._of(x, y, t, hull_index(fps[1:], tps[1:]))
+
+    @classmethod
+    def from_threshold_counts(cls, tc: ThresholdCounts) -> RocHull:
+        """Upper hull of the ROC points of the threshold primitive, (0, 0) included,
+        without forming the full curve (equal to ``RocCurve.from_threshold_counts(tc)
+        .convex_hull()``)."""
+        if not (tc.n_pos > 0 and tc.n_neg > 0):
+            raise InvalidInputError("a ROC hull needs both positive and negative samples")
+        idx = hull_index(tc.fps, tc.tps)
+        at = idx[1:] - 1
+        x = _prepend(np.asarray(tc.fps[at], dtype=np.float64) / tc.n_neg, 0.0)
+        y = _prepend(np.asarray(tc.tps[at], dtype=np.float64) / tc.n_pos, 0.0)
+        t = _prepend(tc.thresholds[at], np.inf)
+        return cls._of(x, y, t, np.arange(idx.size))
+
+    @classmethod
+    def _of(cls, x: FloatArray, y: FloatArray, t: FloatArray,
+            idx: npt.NDArray[np.intp]) -> RocHull:
         hx, hy = x[idx], y[idx]
         area = float(np.sum(np.diff(hx) * (hy[1:] + hy[:-1])) / 2.0)
         return cls(hx, hy, t[idx], area)
+
+
+def _corners(fps: Any, tps: Any) -> npt.NDArray[np.intp]:
+    """The points that can be upper-hull vertices or optima of a metric that rises with
+    TP and falls with FP: the top point at each FP that is also the leftmost at its TP
+    (or the last point). Indices into ``fps``/``tps`` (the points after (0, 0))."""
+    n = len(fps)
+    mask = np.empty(n, dtype=bool)
+    if n == 0:
+        return np.zeros(0, np.intp)
+    np.not_equal(fps[1:], fps[:-1], out=mask[:-1])
+    mask[-1] = True
+    mask[1:] &= tps[1:] != tps[:-1]
+    mask[-1] = True
+    return np.flatnonzero(mask)
+
+
+def hull_index(fps: Any, tps: Any) -> npt.NDArray[np.intp]:
+    """Vertices of the upper convex hull of the ROC points ``(0, 0), (fps[i], tps[i])``.
+
+    ``fps`` and ``tps`` are the cumulative weights at the descending thresholds (both
+    non-decreasing). Returns indices into the points with (0, 0) prepended (0 is the
+    origin), left to right; points on a hull edge are not vertices. The hull is formed
+    in count space, exactly for integer counts, from the :func:`_corners` only.
+    """
+    c = _corners(fps, tps)
+    x = _prepend(np.asarray(fps, dtype=np.float64)[c], 0.0)
+    y = _prepend(np.asarray(tps, dtype=np.float64)[c], 0.0)
+    idx = _upper_hull(x, y)
+    return _prepend(c, -1).astype(np.intp)[idx] + 1
+
+
+def hull_candidates(fps: Any, tps: Any) -> npt.NDArray[np.intp]:
+    """The points where a metric that is quasi-convex in (FP, TP), rises with TP and falls
+    with FP can be highest: every point on the upper hull, vertex or not.
+
+    Linear metrics (accuracy, balanced accuracy, informedness), linear-fractional ones
+    (F-beta) and MCC where positive are of this kind: a quasi-convex function is highest
+    over the hull at a vertex, and ties lie on hull edges. Points on an edge are found
+    within floating-point noise of its chord (exactly for integer counts), so every
+    tie is a candidate. The hull is of these points alone (not of (0, 0), which is no
+    threshold of the sweep). Indices into ``fps``/``tps``, ascending.
+    """
+    c = _corners(fps, tps)
+    if c.size <= 2:
+        return c
+    x = np.asarray(fps, dtype=np.float64)[c]
+    y = np.asarray(tps, dtype=np.float64)[c]
+    h = _upper_hull(x, y)
+    e = np.clip(np.searchsorted(h, np.arange(c.size), side="right") - 1, 0, h.size - 2)
+    a, b = h[e], h[e + 1]
+    dx, dy = x[b] - x[a], y[b] - y[a]
+    u, v = y - y[a], x - x[a]
+    t1, t2 = dx * u, dy * v
+    cross = t1 - t2
+    exact = np.asarray(fps).dtype.kind in "iu" and np.asarray(tps).dtype.kind in "iu"
+    tol = 0.0 if exact else 1e-12 * (np.abs(t1) + np.abs(t2))
+    return c[cross >= -tol]
 
 
 def _upper_hull(x: FloatArray, y: FloatArray) -> npt.NDArray[np.intp]:

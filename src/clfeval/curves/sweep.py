@@ -21,7 +21,7 @@ from ..core.scores import ScoreCounts
 from ..exceptions import InvalidParameterError
 from ..registry.spec import evaluate_counts, get_metric
 from .cost import check_cost_matrix, expected_costs
-from .roc import thin_index
+from .roc import hull_candidates, thin_index
 from .thresholds import ThresholdCounts, as_score_counts, threshold_counts
 
 __all__ = [
@@ -100,7 +100,7 @@ class ThresholdSweep(Result):
 
     def thinned(self, max_points: int) -> ThresholdSweep:
         """At most about ``max_points`` thresholds (ends and :attr:`chosen` kept)."""
-        keep = _kept(self.thresholds, max_points, self.chosen)
+        keep = _kept(self.thresholds, 0, max_points, self.chosen)
         if keep.size == self.thresholds.size:
             return self
         return replace(self, thresholds=self.thresholds[keep], tp=self.tp[keep],
@@ -265,36 +265,93 @@ def sweep_counts(
     kept for display (what :meth:`ThresholdSweep.thinned` keeps). See
     :func:`threshold_sweep` for the rest.
     """
-    stack = tc.stack(include_all_negative=include_all_negative)
-    thr = tc.thresholds
-    if include_all_negative:
-        thr = np.concatenate([[np.inf], thr])
+    lead = 1 if include_all_negative else 0  # row 0 is then t = +inf (all negative)
+    n = int(tc.thresholds.size) + lead
     names = [metrics] if isinstance(metrics, str) else list(metrics)
-    keep = np.arange(thr.size) if max_points is None else _kept(thr, max_points, chosen)
-    shown = stack if keep.size == thr.size else stack[keep]
+    keep = np.arange(n) if max_points is None else _kept(tc.thresholds, lead, max_points, chosen)
+    shown = _rows(tc, keep, lead)
     values: dict[str, FloatArray] = {}
     best: dict[str, float] = {}
     for name in names:
         hib = get_metric(name).higher_is_better
-        opt = hib is not None and (optimize is None or name in optimize)
-        if opt or shown is stack:
-            v = _evaluate(name, stack, zero_division, params)
-            values[name] = v if shown is stack else v[keep]
-            if opt and not np.isnan(v).all():
-                best[name] = float(thr[int(np.nanargmax(v) if hib else np.nanargmin(v))])
-        else:
-            values[name] = _evaluate(name, shown, zero_division, params)
+        if hib is not None and (optimize is None or name in optimize):
+            i = _best_row(name, bool(hib), tc, lead, zero_division, params)
+            if i is not None:
+                best[name] = float(_thresholds(tc, np.array([i]), lead)[0])
+        values[name] = _evaluate(name, shown, zero_division, params)
     tp = np.ascontiguousarray(shown[:, 1, 1])
     fp = np.ascontiguousarray(shown[:, 0, 1])
-    return ThresholdSweep(thr[keep], tp, fp, float(tc.n_pos), float(tc.n_neg), labels, values,
-                          best, None if chosen is None else float(chosen), int(thr.size))
+    return ThresholdSweep(_thresholds(tc, keep, lead), tp, fp, float(tc.n_pos), float(tc.n_neg),
+                          labels, values, best, None if chosen is None else float(chosen), n)
 
 
-def _kept(thr: FloatArray, max_points: int, chosen: float | None) -> npt.NDArray[np.intp]:
-    """The thresholds a display keeps: evenly spread, both ends, and ``chosen``'s row."""
-    keep = thin_index(thr.size, max_points)
+#: metrics that, with both classes present, rise with TP, fall with FP and are
+#: quasi-convex in (FP, TP) — linear, linear-fractional, or MCC where positive — so
+#: their best threshold is on the upper hull of the ROC points (``hull_candidates``)
+_HULL_OPTIMAL = frozenset({"accuracy", "balanced_accuracy", "informedness", "f1", "fbeta",
+                           "mcc"})
+
+
+def _best_row(name: str, higher: bool, tc: ThresholdCounts, lead: int, zero_division: Any,
+              params: Mapping[str, Any]) -> int | None:
+    """The row of the sweep where ``name`` is best (the first — highest threshold — among
+    ties), or ``None`` when it is undefined everywhere.
+
+    For the metrics of ``_HULL_OPTIMAL`` only the points on the ROC hull are evaluated;
+    MCC's argument needs a positive optimum strictly inside (something predicted
+    positive and something negative), else every row is evaluated.
+    """
+    if higher and name in _HULL_OPTIMAL and tc.n_pos > 0 and tc.n_neg > 0:
+        rows = hull_candidates(tc.fps, tc.tps) + lead
+        if lead:
+            rows = np.concatenate([[0], rows])
+        stack = _rows(tc, rows, lead)
+        v = _evaluate(name, stack, zero_division, params)
+        if not np.isnan(v).all():
+            j = int(np.nanargmax(v))
+            pp = stack[j, 0, 1] + stack[j, 1, 1]
+            if name != "mcc" or (v[j] > 0 and 0 < pp < tc.n_pos + tc.n_neg):
+                return int(rows[j])
+    v = _evaluate(name, tc.stack(include_all_negative=bool(lead)), zero_division, params)
+    if np.isnan(v).all():
+        return None
+    return int(np.nanargmax(v) if higher else np.nanargmin(v))
+
+
+def _rows(tc: ThresholdCounts, rows: npt.NDArray[np.intp], lead: int) -> FloatArray:
+    """The (len(rows), 2, 2) stack of the sweep's matrices at ascending ``rows``."""
+    if rows.size == tc.thresholds.size + lead:
+        return tc.stack(include_all_negative=bool(lead))
+    first = bool(lead) and rows.size > 0 and rows[0] == 0
+    r = rows[1:] - lead if first else rows - lead
+    part = replace(tc, thresholds=tc.thresholds[r], tps=tc.tps[r], fps=tc.fps[r],
+                   pos=tc.pos[r], neg=tc.neg[r])
+    return part.stack(include_all_negative=first)
+
+
+def _thresholds(tc: ThresholdCounts, rows: npt.NDArray[np.intp], lead: int) -> FloatArray:
+    """The sweep's thresholds at ``rows`` (``+inf`` for the all-negative row)."""
+    out = np.asarray(tc.thresholds[np.maximum(rows - lead, 0)], dtype=np.float64)
+    if lead:
+        out[rows == 0] = np.inf
+    return out
+
+
+def _kept(desc: FloatArray, lead: int, max_points: int, chosen: float | None
+          ) -> npt.NDArray[np.intp]:
+    """The rows a display keeps: evenly spread, both ends, and ``chosen``'s row (the last
+    threshold ``>= chosen``); ``desc`` are the descending thresholds after the ``lead``
+    all-negative row."""
+    keep = thin_index(desc.size + lead, max_points)
     if chosen is not None:
-        j = int(np.searchsorted(-thr, -chosen, side="right")) - 1
+        lo, hi = 0, int(desc.size)  # number of thresholds >= chosen, by bisection
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if desc[mid] >= chosen:
+                lo = mid + 1
+            else:
+                hi = mid
+        j = lo - 1 + lead
         if j >= 0:
             keep = np.union1d(keep, [j])
     return keep

@@ -460,15 +460,18 @@ def from_state(
     auc_rows: tuple[MetricRow, ...] = ()
     if tc is not None:
         name = title or "model"
-        roc_full = RocCurve.from_threshold_counts(tc, zero_division=np.nan).named(name)
-        pr_full = PrecisionRecallCurve.from_threshold_counts(tc, zero_division=np.nan)
-        roc = (roc_full.thinned(max_points),)
-        pr = (pr_full.named(name).thinned(max_points),)
+        # the curves are formed at their displayed points only; areas, AP, the
+        # break-even point, the hull and the sweep's optima are the full curves'
+        roc_shown = RocCurve.from_threshold_counts(tc, zero_division=np.nan,
+                                                   max_points=max_points).named(name)
+        pr_shown = PrecisionRecallCurve.from_threshold_counts(
+            tc, zero_division=np.nan, max_points=max_points).named(name)
+        roc, pr = (roc_shown,), (pr_shown,)
         sweep = sweep_counts(tc, _binary_labels(scores), SWEEP_METRICS, zero_division=np.nan,
                              chosen=threshold, optimize=SWEEP_OPTIMA, max_points=max_points)
         if tc.n_pos > 0 and tc.n_neg > 0:
-            ccurve = CostCurve.from_roc(roc_full).thinned(COST_CURVE_LINES)
-        auc_rows = _binary_auc_rows(roc_full, pr_full, _auc_interval(scores, tc, lvl))
+            ccurve = CostCurve.from_threshold_counts(tc, max_lines=COST_CURVE_LINES)
+        auc_rows = _binary_auc_rows(roc_shown, pr_shown, _auc_interval(scores, tc, lvl))
     elif scores is not None:
         rocs, prs = [], []
         for j, lab in enumerate(scores.labels):
