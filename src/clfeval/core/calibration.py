@@ -143,7 +143,7 @@ def _fold_tables(p: FloatArray, c: npt.NDArray[np.bool_], t: npt.NDArray[np.intp
     (table, bin, outcome) cells. ``p``, ``c``, ``nll`` and ``sse`` are flat (one entry
     per sample and table), ``t`` the table of each entry, ``w`` per entry or ``None``."""
     ci = c.astype(np.intp)
-    idx = np.searchsorted(inner, p, side="left")
+    idx = _bin_index(p, inner, n_bins)
     idx += t * n_bins
     idx *= 2
     idx += ci
@@ -172,14 +172,37 @@ def _fold_tables(p: FloatArray, c: npt.NDArray[np.bool_], t: npt.NDArray[np.intp
     del fidx, x
     one_m2p = 1.0 - 2.0 * p
     ww = 1.0 if w is None else w
-    tid = np.zeros(p.size, np.intp) + t
-    spieg = np.stack([
-        np.bincount(tid, weights=ww * (ci - p) * one_m2p, minlength=n_tables),
-        np.bincount(tid, weights=ww * one_m2p**2 * p * (1.0 - p), minlength=n_tables)],
-        axis=1)
+    z_num = ww * (ci - p) * one_m2p
+    z_var = ww * one_m2p**2 * p * (1.0 - p)
+    if isinstance(t, int):  # one table: plain sums
+        spieg = np.zeros((n_tables, 2))
+        spieg[t] = z_num.sum(), z_var.sum()
+    else:
+        spieg = np.stack([np.bincount(t, weights=z_num, minlength=n_tables),
+                          np.bincount(t, weights=z_var, minlength=n_tables)], axis=1)
     return (n.reshape(n_tables, n_bins, 2), sums.reshape(n_tables, n_bins, 2, N_FIELDS),
             fn.reshape(n_tables, N_FINE, 2),
             fs.reshape(n_tables, N_FINE, 2, N_FINE_FIELDS), spieg)
+
+
+def _bin_index(p: FloatArray, inner: FloatArray, n_bins: int) -> npt.NDArray[np.intp]:
+    """The bin of each probability: the number of inner edges below it (right-closed bins,
+    ``np.searchsorted(inner, p, side="left")``). For uniform edges an estimate from
+    ``p * n_bins`` is corrected by one comparison each side — exact whatever the rounding
+    of the estimate or of the edges — instead of a binary search per value."""
+    if inner.size == 0:
+        return np.zeros(p.shape, np.intp)
+    if not np.array_equal(inner, uniform_edges(n_bins)[1:-1]):
+        return np.searchsorted(inner, p, side="left")
+    k = np.multiply(p, n_bins)
+    np.ceil(k, out=k)
+    idx = k.astype(np.intp)
+    idx -= 1
+    np.clip(idx, 0, n_bins - 1, out=idx)
+    ext = np.concatenate([[-np.inf], inner, [np.inf]])  # bin i is (ext[i], ext[i + 1]]
+    idx -= p <= ext[idx]
+    idx += p > ext[idx + 1]
+    return idx
 
 
 def _neg_log(q: FloatArray, eps: float) -> FloatArray:

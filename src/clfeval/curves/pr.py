@@ -262,12 +262,19 @@ def _precision(tps: Any, fps: Any) -> FloatArray:
 
 
 def _precision_dot(tps: Any, fps: Any, pos: Any) -> float:
-    """``sum_i precision_i * pos_i`` over every threshold, in blocks."""
+    """``sum_i precision_i * pos_i`` over every threshold, in blocks (``tps + fps > 0``
+    at every threshold but possibly the first)."""
     total = 0.0
     for i in range(0, len(tps), _BLOCK):
         j = i + _BLOCK
-        total += float(np.dot(_precision(tps[i:j], fps[i:j]),
-                              np.asarray(pos[i:j], dtype=np.float64)))
+        tp = np.asarray(tps[i:j], dtype=np.float64)
+        ps = np.asarray(fps[i:j], dtype=np.float64) + tp
+        if ps[0] > 0:
+            np.divide(tp, ps, out=ps)
+        else:
+            ps = _precision(tp, ps - tp)
+        ps *= pos[i:j]  # not np.dot: a threaded BLAS call per block costs more than the block
+        total += float(ps.sum())
     return total
 
 

@@ -8,6 +8,8 @@ as one half, so ``AUC = 1 - rank loss = U / (m+ m-)`` (Mann–Whitney).
 
 from __future__ import annotations
 
+import contextlib
+import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -411,19 +413,46 @@ def _corners(fps: Any, tps: Any) -> npt.NDArray[np.intp]:
     return np.flatnonzero(mask)
 
 
+def _hull_of_points(fps: Any, tps: Any) -> tuple[npt.NDArray[np.intp], FloatArray, FloatArray,
+                                                npt.NDArray[np.intp]]:
+    """The corners ``c`` of the ROC points (see :func:`_corners`), their coordinates as
+    float64 and the positions ``h`` (into ``c``) of the upper hull of these points alone.
+
+    The last result is kept (one entry, by identity of the arrays): a report asks for the
+    hull of the same counts for its cost curve and for the sweep's optima.
+    """
+    memo = _HULL_MEMO.get("last")
+    if memo is not None and memo[0]() is fps and memo[1]() is tps:
+        return memo[2]
+    c = _corners(fps, tps)
+    x = np.asarray(fps, dtype=np.float64)[c]
+    y = np.asarray(tps, dtype=np.float64)[c]
+    out = (c, x, y, _upper_hull(x, y) if c.size else np.zeros(0, np.intp))
+    with contextlib.suppress(TypeError):  # not weak-referenceable (a list): no memo
+        _HULL_MEMO["last"] = (weakref.ref(fps, _forget), weakref.ref(tps, _forget), out)
+    return out
+
+
+_HULL_MEMO: dict[str, Any] = {}
+
+
+def _forget(_: Any) -> None:
+    """Drop the memo once its counts are gone (its arrays are not kept alive)."""
+    _HULL_MEMO.clear()
+
+
 def hull_index(fps: Any, tps: Any) -> npt.NDArray[np.intp]:
     """Vertices of the upper convex hull of the ROC points ``(0, 0), (fps[i], tps[i])``.
 
     ``fps`` and ``tps`` are the cumulative weights at the descending thresholds (both
     non-decreasing). Returns indices into the points with (0, 0) prepended (0 is the
     origin), left to right; points on a hull edge are not vertices. The hull is formed
-    in count space, exactly for integer counts, from the :func:`_corners` only.
+    in count space, exactly for integer counts, from the :func:`_corners` only: it is the
+    hull of the origin and of the vertices of the points' own hull.
     """
-    c = _corners(fps, tps)
-    x = _prepend(np.asarray(fps, dtype=np.float64)[c], 0.0)
-    y = _prepend(np.asarray(tps, dtype=np.float64)[c], 0.0)
-    idx = _upper_hull(x, y)
-    return _prepend(c, -1).astype(np.intp)[idx] + 1
+    c, x, y, h = _hull_of_points(fps, tps)
+    idx = _upper_hull(_prepend(x[h], 0.0), _prepend(y[h], 0.0))
+    return _prepend(c[h], -1).astype(np.intp)[idx] + 1
 
 
 def hull_candidates(fps: Any, tps: Any) -> npt.NDArray[np.intp]:
@@ -437,21 +466,18 @@ def hull_candidates(fps: Any, tps: Any) -> npt.NDArray[np.intp]:
     tie is a candidate. The hull is of these points alone (not of (0, 0), which is no
     threshold of the sweep). Indices into ``fps``/``tps``, ascending.
     """
-    c = _corners(fps, tps)
+    c, x, y, h = _hull_of_points(fps, tps)
     if c.size <= 2:
         return c
-    x = np.asarray(fps, dtype=np.float64)[c]
-    y = np.asarray(tps, dtype=np.float64)[c]
-    h = _upper_hull(x, y)
-    e = np.clip(np.searchsorted(h, np.arange(c.size), side="right") - 1, 0, h.size - 2)
+    e = np.repeat(np.arange(h.size - 1), np.diff(h))  # the hull edge over each corner
+    e = np.append(e, h.size - 2)
     a, b = h[e], h[e + 1]
-    dx, dy = x[b] - x[a], y[b] - y[a]
-    u, v = y - y[a], x - x[a]
-    t1, t2 = dx * u, dy * v
-    cross = t1 - t2
+    xa, ya = x[a], y[a]
+    t1 = (x[b] - xa) * (y - ya)
+    t2 = (y[b] - ya) * (x - xa)
     exact = np.asarray(fps).dtype.kind in "iu" and np.asarray(tps).dtype.kind in "iu"
     tol = 0.0 if exact else 1e-12 * (np.abs(t1) + np.abs(t2))
-    return c[cross >= -tol]
+    return c[t1 - t2 >= -tol]
 
 
 def _upper_hull(x: FloatArray, y: FloatArray) -> npt.NDArray[np.intp]:

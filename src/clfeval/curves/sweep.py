@@ -302,7 +302,7 @@ def _best_row(name: str, higher: bool, tc: ThresholdCounts, lead: int, zero_divi
     positive and something negative), else every row is evaluated.
     """
     if higher and name in _HULL_OPTIMAL and tc.n_pos > 0 and tc.n_neg > 0:
-        rows = hull_candidates(tc.fps, tc.tps) + lead
+        rows = hull_candidates(tc.fps, tc.tps) + lead  # the hull is formed once per counts
         if lead:
             rows = np.concatenate([[0], rows])
         stack = _rows(tc, rows, lead)

@@ -155,33 +155,55 @@ def _from_score_counts(sc: Any) -> tuple[float, float]:
 def delong_of_counts(pos: Any, neg: Any) -> tuple[float, float]:
     """(AUC, DeLong variance) from the positive and negative counts at each distinct
     score, in ascending score order (tied samples share a score)."""
-    p = np.asarray(pos, dtype=np.float64)
-    q = np.asarray(neg, dtype=np.float64)
-    integral = np.asarray(pos).dtype.kind in "iu" and np.asarray(neg).dtype.kind in "iu"
-    if not (integral or (np.all(p == np.round(p)) and np.all(q == np.round(q)))):
-        raise InvalidInputError("DeLong's variance needs integer counts, not a weighted state")
+    p, q = np.asarray(pos), np.asarray(neg)  # converted to float64 block by block
+    if not (p.dtype.kind in "iu" and q.dtype.kind in "iu"):
+        p, q = p.astype(np.float64, copy=False), q.astype(np.float64, copy=False)
+        if not (np.all(p == np.round(p)) and np.all(q == np.round(q))):
+            raise InvalidInputError(
+                "DeLong's variance needs integer counts, not a weighted state")
     m, n = float(p.sum()), float(q.sum())
     if m < 2 or n < 2:
         raise InvalidInputError(
             f"DeLong's variance needs at least 2 positive and 2 negative samples; got {m:g} "
             f"positive and {n:g} negative")
     # values ascend: each tie group's placements depend only on the counts below it (the
-    # counts are integers, so cumsum - q/2 is exact; in place: one table-sized temporary)
-    v10 = np.cumsum(q)  # -> the placement of every positive of the group
-    v10 -= 0.5 * q
-    v10 /= n
-    v01 = np.cumsum(p)  # -> the placement of every negative of the group
-    v01 -= 0.5 * p
-    v01 /= m
-    np.subtract(1.0, v01, out=v01)
-    auc = float((p * v10).sum() / m)
-    v10 -= auc
-    v10 *= v10
-    v01 -= auc
-    v01 *= v01
-    s10 = float((p * v10).sum() / (m - 1))
-    s01 = float((q * v01).sum() / (n - 1))
-    return auc, s10 / m + s01 / n
+    # counts are integers, so the running sums - q/2 are exact). Two passes over the table
+    # in blocks (the AUC, then the variances around it): temporaries stay block-sized.
+    def placements(i: int, j: int, below_q: float, below_p: float
+                   ) -> tuple[Array, Array, Array, Array]:
+        pb = np.asarray(p[i:j], dtype=np.float64)
+        qb = np.asarray(q[i:j], dtype=np.float64)
+        v10 = np.cumsum(qb)  # -> the placement of every positive of the group
+        v10 += below_q - 0.5 * qb
+        v10 /= n
+        v01 = np.cumsum(pb)  # -> the placement of every negative of the group
+        v01 += below_p - 0.5 * pb
+        v01 /= m
+        np.subtract(1.0, v01, out=v01)
+        return pb, qb, v10, v01
+
+    total, below_q, below_p = 0.0, 0.0, 0.0
+    for i in range(0, p.size, _BLOCK):
+        pb, qb, v10, _ = placements(i, i + _BLOCK, below_q, below_p)
+        total += float((pb * v10).sum())
+        below_q += float(qb.sum())
+        below_p += float(pb.sum())
+    auc = total / m
+    s10 = s01 = below_q = below_p = 0.0
+    for i in range(0, p.size, _BLOCK):
+        pb, qb, v10, v01 = placements(i, i + _BLOCK, below_q, below_p)
+        v10 -= auc
+        v10 *= v10
+        v01 -= auc
+        v01 *= v01
+        s10 += float((pb * v10).sum())
+        s01 += float((qb * v01).sum())
+        below_q += float(qb.sum())
+        below_p += float(pb.sum())
+    return auc, s10 / (m - 1) / m + s01 / (n - 1) / n
+
+
+_BLOCK = 1 << 16  # table rows per block of delong_of_counts
 
 
 def delong_interval(
