@@ -469,6 +469,9 @@ def hull_candidates(fps: Any, tps: Any) -> npt.NDArray[np.intp]:
     c, x, y, h = _hull_of_points(fps, tps)
     if c.size <= 2:
         return c
+    memo = _HULL_MEMO.get("candidates")
+    if memo is not None and memo[0] is c:
+        return memo[1]
     e = np.repeat(np.arange(h.size - 1), np.diff(h))  # the hull edge over each corner
     e = np.append(e, h.size - 2)
     a, b = h[e], h[e + 1]
@@ -477,7 +480,10 @@ def hull_candidates(fps: Any, tps: Any) -> npt.NDArray[np.intp]:
     t2 = (y[b] - ya) * (x - xa)
     exact = np.asarray(fps).dtype.kind in "iu" and np.asarray(tps).dtype.kind in "iu"
     tol = 0.0 if exact else 1e-12 * (np.abs(t1) + np.abs(t2))
-    return c[t1 - t2 >= -tol]
+    out = c[t1 - t2 >= -tol]
+    if "last" in _HULL_MEMO:  # kept with the hull it was read from
+        _HULL_MEMO["candidates"] = (c, out)
+    return out
 
 
 def _upper_hull(x: FloatArray, y: FloatArray) -> npt.NDArray[np.intp]:
