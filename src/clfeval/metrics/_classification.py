@@ -206,8 +206,19 @@ def _check_set_wise_labels(y_true: Any, y_pred: Any, average: Any, labels: Any,
     return labels
 
 
+def _weighted_out(state: MultilabelCounts, *counts: Array) -> tuple[Array, ...]:
+    """Per-sample counts as scikit-learn weighs them: a sample of weight 0 counts nothing,
+    so its ratios are 0/0 (undefined) rather than those of its labels."""
+    zero = state.triple_weights == 0
+    if not zero.any():
+        return counts
+    out = tuple(np.where(zero, 0.0, np.asarray(c, dtype=np.float64)) for c in counts)
+    return out
+
+
 def _samples_values(state: MultilabelCounts, num: Array, den: Array, metric: str,
                     modifier: str, warn_for: Sequence[str], zero_division: Any) -> float:
+    num, den = _weighted_out(state, num, den)
     vals = _prf_divide(num, den, metric, modifier, "samples", warn_for, zero_division)
     return _nanaverage(vals, state.triple_weights)
 
@@ -419,7 +430,8 @@ def precision_recall_fscore_support(
                 "Samplewise metrics are not available outside of multilabel classification."
             )
         tri = state.triples.astype(np.float64)
-        stp, spred, strue = tri[:, 0], tri[:, 0] + tri[:, 1], tri[:, 0] + tri[:, 2]
+        stp, spred, strue = _weighted_out(
+            state, tri[:, 0], tri[:, 0] + tri[:, 1], tri[:, 0] + tri[:, 2])
         p = _prf_divide(stp, spred, "precision", "predicted", average, warn_for, zero_division)
         r = _prf_divide(stp, strue, "recall", "true", average, warn_for, zero_division)
         f = _fscore(stp, spred, strue, p, r, beta, beta2, average, warn_for, zero_division)

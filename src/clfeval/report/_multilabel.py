@@ -250,6 +250,7 @@ def multilabel_report(state: Any, *, cost_matrix: Any = None, level: float | Non
         if spec.name in SAMPLES_METRICS:
             sv = np.asarray(evaluate_counts(spec, samples, average="binary", pos_index=1,
                                             zero_division=NAN), dtype=np.float64).reshape(-1)
+            sv[c.triple_weights == 0] = NAN  # a sample of weight 0 counts nothing (0/0)
             averages["samples"] = _nanmean(sv, c.triple_weights, NAN, spec.name) \
                 if sv.size else NAN
         for avg, v in averages.items():
