@@ -141,3 +141,25 @@ def test_mcc_best_when_every_threshold_is_worse_than_chance() -> None:
     tc = threshold_counts(ScoreCounts.from_scores(y, s))
     sw = sweep_counts(tc, (0, 1), ["mcc"], zero_division=np.nan)
     assert sw.best["mcc"] == _brute(tc, "mcc", False, {})
+
+
+@SETTINGS
+@given(scored(), st.sampled_from(["youden", "mcc", "f1", "fbeta"]), st.sampled_from([0.5, 2.0]))
+def test_choose_threshold_rules_equal_brute_force(data: Any, rule: str, beta: float) -> None:
+    from clfeval.curves import choose_threshold
+
+    y, s, w = data
+    sc = ScoreCounts.from_scores(y, s, sample_weight=w, labels=[0, 1], pos_label=1)
+    tc = threshold_counts(sc)
+    name = {"youden": "informedness"}.get(rule, rule)
+    expected = _brute(tc, name, True, {"beta": beta})
+    got = choose_threshold(sc, rule=rule, beta=beta)
+    if expected is None:
+        assert not got.feasible
+    else:
+        assert got.threshold == expected
+        assert got.confusion_matrix is not None
+        stack = tc.stack(include_all_negative=True)
+        thr = np.concatenate([[np.inf], tc.thresholds])
+        i = int(np.flatnonzero(thr == expected)[0])
+        np.testing.assert_array_equal(got.confusion_matrix.counts, stack[i])

@@ -506,6 +506,10 @@ def choose_threshold(
     return _choose(state, class_index, goal)
 
 
+#: the metric each rule maximises
+_RULE_METRIC = {"youden": "informedness", "mcc": "mcc", "f1": "f1", "fbeta": "fbeta"}
+
+
 @dataclass(frozen=True)
 class _Goal:
     """What :func:`choose_threshold` optimises, checked once."""
@@ -529,8 +533,7 @@ class _Goal:
         zd, rule = self.zero_division, self.rule
         tn, fp, fn, tp = stack[:, 0, 0], stack[:, 0, 1], stack[:, 1, 0], stack[:, 1, 1]
         if rule in ("youden", "mcc", "f1", "fbeta"):
-            name = {"youden": "informedness", "mcc": "mcc", "f1": "f1", "fbeta": "fbeta"}[rule]
-            obj = _evaluate(name, stack, zd, {"beta": self.beta})
+            obj = _evaluate(_RULE_METRIC[rule], stack, zd, {"beta": self.beta})
             criterion = f"max {rule}" + (f" (beta={self.beta})" if rule == "fbeta" else "")
         elif rule == "closest_topleft":
             with np.errstate(invalid="ignore", divide="ignore"):
@@ -569,6 +572,15 @@ class _Goal:
 
 def _choose(state: ScoreCounts, class_index: int | None, goal: _Goal) -> ThresholdChoice:
     tc, labels = _binary(state, class_index)
+    name = _RULE_METRIC.get(goal.rule or "")
+    if name is not None and not goal.constraints:  # the one argmax of the sweep
+        i = _best_row(name, True, tc, 1, goal.zero_division, {"beta": goal.beta})
+        row = _rows(tc, np.array([0 if i is None else i]), 1)
+        obj, criterion = goal.objective(row)
+        if i is None:
+            return ThresholdChoice(float("nan"), None, float("nan"), criterion, feasible=False)
+        return ThresholdChoice(float(_thresholds(tc, np.array([i]), 1)[0]),
+                               _matrix(row[0], labels), goal.value(float(obj[0])), criterion)
     stack = tc.stack(include_all_negative=True)
     thr = np.concatenate([[np.inf], tc.thresholds])
     obj, criterion = goal.objective(stack)
