@@ -254,8 +254,9 @@ def comparison_blocks(c: Comparison, *, full: bool = False) -> list[Block]:
     """Blocks of a comparison."""
     out = [Block("h1", heading("comparison", c.title))]
     first = c.reports[0]
-    out.append(Block("p", f"{len(c.names)} models, {samples_phrase(first)}, "
-                          f"{first.confusion.n_classes} classes"))
+    space = (f"{len(first.multilabel.labels)} labels" if first.multilabel is not None
+             else f"{first.confusion.n_classes} classes")
+    out.append(Block("p", f"{len(c.names)} models, {samples_phrase(first)}, {space}"))
     out.append(Block("h2", "Metrics side by side"))
 
     def cell(r: Report, h: str) -> str:
@@ -270,7 +271,8 @@ def comparison_blocks(c: Comparison, *, full: bool = False) -> list[Block]:
 
     out.append(_table("comparison", ["metric", *c.names],
                       [[h, *(cell(r, h) for r in c.reports)] for h in c.headline]))
-    if first.confusion.n_classes == 2 and first.pos_label is not None:
+    if first.confusion.n_classes == 2 and first.pos_label is not None \
+            and first.multilabel is None:
         out.append(Block("h2", "2×2 tables"))
         rows = []
         for name, r in zip(c.names, c.reports, strict=False):

@@ -217,6 +217,8 @@ def evaluate(
         if pos_label is not None or cost_matrix is not None:
             raise InvalidParameterError(
                 "pos_label and cost_matrix do not apply to multilabel data")
+        if by is not None:
+            raise InvalidParameterError("by= does not slice multilabel data yet")
         return evaluate_multilabel(y_true, y_pred, y_score, labels=labels,
                                    sample_weight=sample_weight, threshold=threshold,
                                    level=level, response_method=response_method, title=title,
@@ -477,10 +479,10 @@ def from_state(
         for j, lab in enumerate(scores.labels):
             tcj = threshold_counts(scores, class_index=j)
             if tcj.n_pos > 0 and tcj.n_neg > 0:
-                rocs.append(RocCurve.from_threshold_counts(tcj, zero_division=np.nan)
-                            .named(str(lab)).thinned(max_points))
-                prs.append(PrecisionRecallCurve.from_threshold_counts(tcj, zero_division=np.nan)
-                           .named(str(lab)).thinned(max_points))
+                rocs.append(RocCurve.from_threshold_counts(
+                    tcj, zero_division=np.nan, max_points=max_points).named(str(lab)))
+                prs.append(PrecisionRecallCurve.from_threshold_counts(
+                    tcj, zero_division=np.nan, max_points=max_points).named(str(lab)))
         roc, pr = tuple(rocs), tuple(prs)
         auc_rows = _multiclass_auc_rows(scores)
 
@@ -891,6 +893,16 @@ def compare(
     """
     if not isinstance(models, Mapping) or not models:
         raise InvalidParameterError("models must be a non-empty mapping of name -> model")
+    from ._multilabel import is_multilabel_call
+
+    if is_multilabel_call(y_true, None, None):
+        if pos_label is not None or cost_matrix is not None or by is not None:
+            raise InvalidParameterError(
+                "pos_label, cost_matrix and by= do not apply to multilabel data")
+        return _compare_multilabel(models, y_true, X=X, labels=labels,
+                                   sample_weight=sample_weight, threshold=threshold, level=level,
+                                   response_method=response_method, title=title,
+                                   max_points=max_points)
     yt = as_1d_labels(y_true, "y_true")
     truth = set(np.unique(yt).tolist()) | set(labels or ())
     reports = []
@@ -940,6 +952,68 @@ def compare(
     ranks = _ranks(reports, headline)
     tests = _pairwise(names, yt, preds, scores, first, sample_weight)
     return Comparison(title, names, tuple(reports), headline, ranks, tests)
+
+
+def _compare_multilabel(models: Mapping[str, Any], y_true: Any, *, X: Any, labels: Any,
+                        sample_weight: Any, threshold: float | None, level: float | None,
+                        response_method: str, title: str, max_points: int) -> Comparison:
+    """:func:`compare` on an ``n × L`` indicator matrix: each model's multilabel report,
+    ranked on the multilabel headline, and McNemar's exact test of paired exact-set
+    correctness (a sample is right when its whole predicted label set is)."""
+    from ..stats import mcnemar_test
+    from ._multilabel import MULTILABEL_HEADLINE, _estimator_outputs
+
+    yt = np.asarray(y_true)
+    reports: list[Report] = []
+    preds: dict[str, Array] = {}
+    for name, m in models.items():
+        name = str(name)
+        if isinstance(m, Report):
+            reports.append(m)
+            continue
+        yp = ys = None
+        if _is_estimator(m):
+            if X is None:
+                raise InvalidInputError(f"model {name!r} is an estimator: pass X=")
+            yp, ys = _estimator_outputs(m, X, response_method)
+            if threshold is not None:
+                yp = None
+        elif isinstance(m, Mapping):
+            unknown = set(m) - {"y_pred", "y_score"}
+            if unknown:
+                raise InvalidParameterError(
+                    f"model {name!r}: unknown keys {sorted(unknown)} (use y_pred, y_score)")
+            yp, ys = m.get("y_pred"), m.get("y_score")
+        else:  # indicators (bool, or 0/1 values) are predictions, other numbers scores
+            arr = np.asarray(m)
+            if arr.dtype.kind == "b" or (arr.dtype.kind in "iuf" and np.isin(arr, (0, 1)).all()):
+                yp = m
+            else:
+                ys = m
+        r = evaluate(y_true, yp, ys, labels=labels, sample_weight=sample_weight,
+                     threshold=threshold if yp is None else None, level=level, title=name,
+                     max_points=max_points)
+        reports.append(r)
+        assert r.multilabel is not None
+        thr = r.multilabel.threshold
+        preds[name] = (np.asarray(yp) if yp is not None
+                       else np.asarray(ys, dtype=np.float64) >= (0.5 if thr is None else thr))
+    names = tuple(str(k) for k in models)
+    headline = tuple(h for h in MULTILABEL_HEADLINE if any(_has(r, h) for r in reports))
+    tests: list[PairwiseTest] = []
+    if sample_weight is None:
+        right = {k: (np.asarray(v).astype(bool) == yt.astype(bool)).all(axis=1)
+                 for k, v in preds.items()}
+        for i, first in enumerate(names):
+            for second in names[i + 1:]:
+                if first in right and second in right:
+                    ca, cb = right[first], right[second]
+                    table = [[int(np.sum(ca & cb)), int(np.sum(ca & ~cb))],
+                             [int(np.sum(~ca & cb)), int(np.sum(~ca & ~cb))]]
+                    tests.append(PairwiseTest("mcnemar", first, second,
+                                              mcnemar_test(table=table, method="exact")))
+    return Comparison(title, names, tuple(reports), headline, _ranks(reports, headline),
+                      tuple(tests))
 
 
 def _predictions_of(r: Report, yt: Array, yp: Any, ys: Any) -> Any:

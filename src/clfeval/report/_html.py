@@ -556,7 +556,7 @@ def _comparison_html(c: Comparison, p: str, *, full: bool, show_title: bool = Tr
                    + "</div>")
     out.append('<div class="card"><h3>Ranks (1 = best)</h3>' + _table_html(bl["ranks"])
                + "</div></div>")
-    if c.reports[0].confusion.n_classes <= 20:
+    if c.reports[0].confusion.n_classes <= 20 and c.reports[0].multilabel is None:
         out.append("<h3>Confusion matrices</h3><div class=\"row\">")
         for name, r in zip(c.names, c.reports, strict=True):
             counts = r.confusion.counts.tolist()
@@ -581,7 +581,7 @@ def _comparison_html(c: Comparison, p: str, *, full: bool, show_title: bool = Tr
                    + "</div></div>")
     multi = [(n, r) for n, r in pairs if len(r.roc) > 1]
     if multi:
-        out.append(_class_multiples(multi, p))
+        out.append(_class_multiples(multi, p, multilabel=multi[0][1].multilabel is not None))
     for w in [(n, w) for n, r in zip(c.names, c.reports, strict=False) for w in r.warnings]:
         out.append(f'<div class="warn">⚠ {escape(w[0])}: {escape(w[1].message)}</div>')
     for i, (n, r) in enumerate(zip(c.names, c.reports, strict=False)):
@@ -591,21 +591,26 @@ def _comparison_html(c: Comparison, p: str, *, full: bool, show_title: bool = Tr
     return "".join(out)
 
 
-def _class_multiples(pairs: Sequence[tuple[str, Report]], p: str) -> str:
-    """Small multiples for K-class scores: one ROC chart per class (zoomed on the top-left
-    corner the curves enter), every model's one-vs-rest curve on it."""
+def _class_multiples(pairs: Sequence[tuple[str, Report]], p: str, *,
+                     multilabel: bool = False) -> str:
+    """Small multiples for K-class (or multilabel) scores: one ROC chart per class or label
+    (zoomed on the top-left corner the curves enter), every model's curve on it."""
     names = [str(c.name) for c in pairs[0][1].roc]
-    out = ["<h3>ROC curves per class (one vs rest; top-left corner)</h3><div class=\"row\">"]
+    noun = "label" if multilabel else "class"
+    how = "and micro-averaged" if multilabel else "one vs rest"
+    out = [f"<h3>ROC curves per {noun} ({how}; top-left corner)</h3><div class=\"row\">"]
     for k, cls in enumerate(names[:MAX_MULTIPLES]):
         curves = [c.named(n) for n, r in pairs for c in r.roc if str(c.name) == cls]
         if curves:
+            micro = multilabel and cls == "micro" and k == len(names) - 1
+            title = "micro average" if micro else f"{noun} {cls}"
             out.append('<div class="card small">' + _roc_chart(
                 curves, f"{p}-c{k}", marks=False, marker=False, zoom=True,
-                title=f"class {cls}") + "</div>")
+                title=title) + "</div>")
     out.append("</div>")
     if len(names) > MAX_MULTIPLES:
-        out.append(f"<p>Only the first {MAX_MULTIPLES} of {len(names)} classes are drawn; "
-                   "every class's AUC is in each model's report below.</p>")
+        out.append(f"<p>Only the first {MAX_MULTIPLES} of {len(names)} {noun}s are drawn; "
+                   f"every {noun}'s AUC is in each model's report below.</p>")
     return "".join(out)
 
 

@@ -277,20 +277,24 @@ def multilabel_report(state: Any, *, cost_matrix: Any = None, level: float | Non
         for j, table in enumerate(sc.tables):
             tc = threshold_counts(table)
             if tc.n_pos > 0 and tc.n_neg > 0:
-                r = RocCurve.from_threshold_counts(tc, zero_division=np.nan)
-                q = PrecisionRecallCurve.from_threshold_counts(tc, zero_division=np.nan)
+                r = RocCurve.from_threshold_counts(tc, zero_division=np.nan,
+                                                   max_points=max_points)
+                q = PrecisionRecallCurve.from_threshold_counts(tc, zero_division=np.nan,
+                                                               max_points=max_points)
                 aucs[j], aps[j] = r.auc, q.average_precision
-                rocs.append(r.named(str(labs[j])).thinned(max_points))
-                prs.append(q.named(str(labs[j])).thinned(max_points))
+                rocs.append(r.named(str(labs[j])))
+                prs.append(q.named(str(labs[j])))
         micro_auc = micro_ap = NAN
         if k:
             tcm = threshold_counts(sc.micro())
             if tcm.n_pos > 0 and tcm.n_neg > 0:
-                r = RocCurve.from_threshold_counts(tcm, zero_division=np.nan)
-                q = PrecisionRecallCurve.from_threshold_counts(tcm, zero_division=np.nan)
+                r = RocCurve.from_threshold_counts(tcm, zero_division=np.nan,
+                                                   max_points=max_points)
+                q = PrecisionRecallCurve.from_threshold_counts(tcm, zero_division=np.nan,
+                                                               max_points=max_points)
                 micro_auc, micro_ap = r.auc, q.average_precision
-                rocs.append(r.named("micro").thinned(max_points))
-                prs.append(q.named("micro").thinned(max_points))
+                rocs.append(r.named("micro"))
+                prs.append(q.named("micro"))
         roc, pr = tuple(rocs), tuple(prs)
         pc_names += ["roc_auc", "average_precision"]
         pc_vals += [aucs, aps]
