@@ -43,6 +43,12 @@ def scored(draw: Any) -> tuple[Any, Any, Any]:
     return y, s, w
 
 
+def _counts(data: Any) -> tuple[ScoreCounts, Any]:
+    y, s, w = data
+    sc = ScoreCounts.from_scores(y, s, sample_weight=w, labels=[0, 1], pos_label=1)
+    return sc, threshold_counts(sc)
+
+
 def _brute(tc: Any, name: str, lead: bool, params: dict[str, Any]) -> float | None:
     v = _evaluate(name, tc.stack(include_all_negative=lead), np.nan, params)
     if np.isnan(v).all():
@@ -54,9 +60,7 @@ def _brute(tc: Any, name: str, lead: bool, params: dict[str, Any]) -> float | No
 @SETTINGS
 @given(scored(), st.booleans(), st.sampled_from([0.5, 1.0, 2.0]))
 def test_optima_on_the_hull_equal_brute_force(data: Any, lead: bool, beta: float) -> None:
-    y, s, w = data
-    sc = ScoreCounts.from_scores(y, s, sample_weight=w, labels=[0, 1], pos_label=1)
-    tc = threshold_counts(sc)
+    sc, tc = _counts(data)
     sw = sweep_counts(tc, (0, 1), OPTIMA, include_all_negative=lead, zero_division=np.nan,
                       beta=beta)
     for name in OPTIMA:
@@ -70,9 +74,7 @@ def test_optima_on_the_hull_equal_brute_force(data: Any, lead: bool, beta: float
 @SETTINGS
 @given(scored())
 def test_hull_candidates_hold_every_hull_vertex(data: Any) -> None:
-    y, s, w = data
-    sc = ScoreCounts.from_scores(y, s, sample_weight=w, labels=[0, 1], pos_label=1)
-    tc = threshold_counts(sc)
+    sc, tc = _counts(data)
     cand = hull_candidates(tc.fps, tc.tps)
     # brute-force upper hull of the points alone (no origin): a point is on it when no
     # chord between two other points passes strictly above it
@@ -94,9 +96,7 @@ def test_hull_candidates_hold_every_hull_vertex(data: Any) -> None:
 @SETTINGS
 @given(scored(), st.integers(2, 12))
 def test_curves_at_shown_points_equal_thinned_full_curves(data: Any, k: int) -> None:
-    y, s, w = data
-    sc = ScoreCounts.from_scores(y, s, sample_weight=w, labels=[0, 1], pos_label=1)
-    tc = threshold_counts(sc)
+    sc, tc = _counts(data)
     for cls in (RocCurve, PrecisionRecallCurve):
         full = cls.from_threshold_counts(tc, zero_division=np.nan)
         full_thin = full.thinned(k)
@@ -113,9 +113,7 @@ def test_curves_at_shown_points_equal_thinned_full_curves(data: Any, k: int) -> 
 @SETTINGS
 @given(scored(), st.integers(2, 12))
 def test_hull_and_cost_curve_from_counts_equal_the_full_curve(data: Any, k: int) -> None:
-    y, s, w = data
-    sc = ScoreCounts.from_scores(y, s, sample_weight=w, labels=[0, 1], pos_label=1)
-    tc = threshold_counts(sc)
+    sc, tc = _counts(data)
     if not (tc.n_pos > 0 and tc.n_neg > 0):
         return
     full = RocCurve.from_threshold_counts(tc, zero_division=np.nan)
@@ -148,9 +146,7 @@ def test_mcc_best_when_every_threshold_is_worse_than_chance() -> None:
 def test_choose_threshold_rules_equal_brute_force(data: Any, rule: str, beta: float) -> None:
     from clfeval.curves import choose_threshold
 
-    y, s, w = data
-    sc = ScoreCounts.from_scores(y, s, sample_weight=w, labels=[0, 1], pos_label=1)
-    tc = threshold_counts(sc)
+    sc, tc = _counts(data)
     name = {"youden": "informedness"}.get(rule, rule)
     expected = _brute(tc, name, True, {"beta": beta})
     got = choose_threshold(sc, rule=rule, beta=beta)

@@ -908,31 +908,22 @@ def compare(
     reports = []
     preds: dict[str, Any] = {}
     scores: dict[str, Any] = {}
+    def outputs(m: Any) -> tuple[Any, Any]:
+        nonlocal labels
+        yp, ys, cls = _from_estimator(m, X, response_method)
+        if labels is None and cls is not None:
+            labels = cls
+        return yp, _orient(ys, cls, pos_label)
+
     for name, m in models.items():
         name = str(name)
         if isinstance(m, Report):
             reports.append(m)
             continue
-        yp = ys = None
-        if _is_estimator(m):
-            if X is None:
-                raise InvalidInputError(f"model {name!r} is an estimator: pass X=")
-            yp, ys, cls = _from_estimator(m, X, response_method)
-            ys = _orient(ys, cls, pos_label)
-            if labels is None and cls is not None:
-                labels = cls
-            if threshold is not None:
-                yp = None
-        elif isinstance(m, Mapping):
-            unknown = set(m) - {"y_pred", "y_score"}
-            if unknown:
-                raise InvalidParameterError(
-                    f"model {name!r}: unknown keys {sorted(unknown)} (use y_pred, y_score)")
-            yp, ys = m.get("y_pred"), m.get("y_score")
-        elif _is_predictions(m, truth):
-            yp = m
-        else:
-            ys = m
+        given = _model_outputs(name, m, X, threshold, outputs)
+        if given is None:
+            given = (m, None) if _is_predictions(m, truth) else (None, m)
+        yp, ys = given
         r = evaluate(yt, yp, ys, labels=labels, pos_label=pos_label, sample_weight=sample_weight,
                      threshold=threshold if yp is None else None, cost_matrix=cost_matrix,
                      level=level, title=name, max_points=max_points, by=by, min_size=min_size)
@@ -954,13 +945,40 @@ def compare(
     return Comparison(title, names, tuple(reports), headline, ranks, tests)
 
 
+def _model_outputs(name: str, m: Any, X: Any, threshold: float | None,
+                   outputs: Any) -> tuple[Any, Any] | None:
+    """``(y_pred, y_score)`` of a model given as a fitted estimator (``outputs(estimator)``;
+    its predictions are dropped when a ``threshold`` moves the decision) or as a mapping;
+    ``None`` for a bare array, which the caller reads."""
+    if _is_estimator(m):
+        if X is None:
+            raise InvalidInputError(f"model {name!r} is an estimator: pass X=")
+        yp, ys = outputs(m)
+        return (None if threshold is not None else yp), ys
+    if isinstance(m, Mapping):
+        unknown = set(m) - {"y_pred", "y_score"}
+        if unknown:
+            raise InvalidParameterError(
+                f"model {name!r}: unknown keys {sorted(unknown)} (use y_pred, y_score)")
+        return m.get("y_pred"), m.get("y_score")
+    return None
+
+
+def _mcnemar(a: str, b: str, right_a: Array, right_b: Array) -> PairwiseTest:
+    """McNemar's exact test of two models' paired correctness (one bool per sample)."""
+    from ..stats import mcnemar_test
+
+    table = [[int(np.sum(right_a & right_b)), int(np.sum(right_a & ~right_b))],
+             [int(np.sum(~right_a & right_b)), int(np.sum(~right_a & ~right_b))]]
+    return PairwiseTest("mcnemar", a, b, mcnemar_test(table=table, method="exact"))
+
+
 def _compare_multilabel(models: Mapping[str, Any], y_true: Any, *, X: Any, labels: Any,
                         sample_weight: Any, threshold: float | None, level: float | None,
                         response_method: str, title: str, max_points: int) -> Comparison:
     """:func:`compare` on an ``n × L`` indicator matrix: each model's multilabel report,
     ranked on the multilabel headline, and McNemar's exact test of paired exact-set
     correctness (a sample is right when its whole predicted label set is)."""
-    from ..stats import mcnemar_test
     from ._multilabel import MULTILABEL_HEADLINE, _estimator_outputs
 
     yt = np.asarray(y_true)
@@ -971,25 +989,14 @@ def _compare_multilabel(models: Mapping[str, Any], y_true: Any, *, X: Any, label
         if isinstance(m, Report):
             reports.append(m)
             continue
-        yp = ys = None
-        if _is_estimator(m):
-            if X is None:
-                raise InvalidInputError(f"model {name!r} is an estimator: pass X=")
-            yp, ys = _estimator_outputs(m, X, response_method)
-            if threshold is not None:
-                yp = None
-        elif isinstance(m, Mapping):
-            unknown = set(m) - {"y_pred", "y_score"}
-            if unknown:
-                raise InvalidParameterError(
-                    f"model {name!r}: unknown keys {sorted(unknown)} (use y_pred, y_score)")
-            yp, ys = m.get("y_pred"), m.get("y_score")
-        else:  # indicators (bool, or 0/1 values) are predictions, other numbers scores
+        given = _model_outputs(name, m, X, threshold,
+                               lambda est: _estimator_outputs(est, X, response_method))
+        if given is None:  # indicators (bool, or 0/1 values) are predictions, other scores
             arr = np.asarray(m)
-            if arr.dtype.kind == "b" or (arr.dtype.kind in "iuf" and np.isin(arr, (0, 1)).all()):
-                yp = m
-            else:
-                ys = m
+            indicators = arr.dtype.kind == "b" or (arr.dtype.kind in "iuf"
+                                                   and np.isin(arr, (0, 1)).all())
+            given = (m, None) if indicators else (None, m)
+        yp, ys = given
         r = evaluate(y_true, yp, ys, labels=labels, sample_weight=sample_weight,
                      threshold=threshold if yp is None else None, level=level, title=name,
                      max_points=max_points)
@@ -1007,11 +1014,7 @@ def _compare_multilabel(models: Mapping[str, Any], y_true: Any, *, X: Any, label
         for i, first in enumerate(names):
             for second in names[i + 1:]:
                 if first in right and second in right:
-                    ca, cb = right[first], right[second]
-                    table = [[int(np.sum(ca & cb)), int(np.sum(ca & ~cb))],
-                             [int(np.sum(~ca & cb)), int(np.sum(~ca & ~cb))]]
-                    tests.append(PairwiseTest("mcnemar", first, second,
-                                              mcnemar_test(table=table, method="exact")))
+                    tests.append(_mcnemar(first, second, right[first], right[second]))
     return Comparison(title, names, tuple(reports), headline, _ranks(reports, headline),
                       tuple(tests))
 
@@ -1060,7 +1063,7 @@ def _pairwise(names: tuple[str, ...], yt: Array, preds: Mapping[str, Any],
               scores: Mapping[str, Any], first: Report,
               sample_weight: Any) -> tuple[PairwiseTest, ...]:
     """McNemar's exact test of paired correctness and DeLong's paired test of two AUCs."""
-    from ..stats import delong_test, mcnemar_test
+    from ..stats import delong_test
 
     out: list[PairwiseTest] = []
     if sample_weight is not None:
@@ -1071,11 +1074,8 @@ def _pairwise(names: tuple[str, ...], yt: Array, preds: Mapping[str, Any],
     for i, a in enumerate(names):
         for b in names[i + 1:]:
             if a in preds and b in preds:
-                ca, cb = np.asarray(preds[a] == yt, bool), np.asarray(preds[b] == yt, bool)
-                table = [[int(np.sum(ca & cb)), int(np.sum(ca & ~cb))],
-                         [int(np.sum(~ca & cb)), int(np.sum(~ca & ~cb))]]
-                out.append(PairwiseTest("mcnemar", a, b,
-                                        mcnemar_test(table=table, method="exact")))
+                out.append(_mcnemar(a, b, np.asarray(preds[a] == yt, bool),
+                                    np.asarray(preds[b] == yt, bool)))
             if a in scores and b in scores and is_pos is not None and is_pos.any() \
                     and not is_pos.all():
                 try:
