@@ -19,7 +19,7 @@ from .._serial import Result
 from ..core.counts import ConfusionMatrix
 from ..core.scores import ScoreCounts
 from ..exceptions import InvalidInputError, InvalidParameterError
-from .roc import RocCurve, RocHull
+from .roc import RocCurve, RocHull, roc_points
 from .thresholds import ThresholdCounts, as_score_counts, threshold_counts
 
 __all__ = [
@@ -288,7 +288,7 @@ class CostCurve(Result):
         """Cost curve from a ROC curve (its lower envelope comes from the ROC hull)."""
         if np.isnan(roc.auc):
             raise InvalidInputError("a cost curve needs both positive and negative samples")
-        return cls._of(roc, roc.convex_hull())
+        return cls._of(roc.fpr, roc.tpr, roc.thresholds, roc.convex_hull())
 
     @classmethod
     def from_threshold_counts(cls, tc: ThresholdCounts, *, max_lines: int | None = None
@@ -297,11 +297,13 @@ class CostCurve(Result):
         :meth:`thinned` would keep are formed (the envelope is always the full curve's)."""
         if not (tc.n_pos > 0 and tc.n_neg > 0):
             raise InvalidInputError("a cost curve needs both positive and negative samples")
-        roc = RocCurve.from_threshold_counts(tc, zero_division=np.nan, max_points=max_lines)
-        return cls._of(roc, RocHull.from_threshold_counts(tc))
+        fps, tps, thr, _ = roc_points(tc, max_points=max_lines)
+        return cls._of(fps / tc.n_neg, tps / tc.n_pos, thr, RocHull.from_threshold_counts(tc))
 
     @classmethod
-    def _of(cls, roc: RocCurve, hull: RocHull) -> CostCurve:
+    def _of(cls, fpr: FloatArray, tpr: FloatArray, thresholds: FloatArray,
+            hull: RocHull) -> CostCurve:
+        """The lines of the ROC points ``(fpr, tpr)`` and the lower envelope of ``hull``."""
         f, t = hull.fpr, hull.tpr
         df = np.diff(f)
         dt = np.diff(t)
@@ -312,8 +314,7 @@ class CostCurve(Result):
         area = float(np.sum(np.diff(pc) * (env[1:] + env[:-1])) / 2.0)
         seg = np.diff(pc) > 0  # hull line j is the lowest on [pc[j], pc[j+1]]; drop empty ones
         keep = np.concatenate([[True], seg])
-        return cls(roc.fpr, 1.0 - roc.tpr, roc.thresholds, pc[keep], env[keep],
-                   hull.thresholds[seg], area)
+        return cls(fpr, 1.0 - tpr, thresholds, pc[keep], env[keep], hull.thresholds[seg], area)
 
     @classmethod
     def from_counts(cls, state: ScoreCounts, *, class_index: int | None = None) -> CostCurve:

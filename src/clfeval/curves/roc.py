@@ -98,6 +98,26 @@ def _drop_collinear(fps: FloatArray, tps: FloatArray) -> npt.NDArray[np.intp]:
     return np.flatnonzero(keep)
 
 
+def roc_points(tc: ThresholdCounts, *, drop_intermediate: bool = False,
+               max_points: int | None = None) -> tuple[FloatArray, FloatArray, FloatArray, int]:
+    """``(fps, tps, thresholds, n_points)`` of the ROC curve: (0, 0) at ``+inf`` first, then
+    the threshold primitive's points (scikit-learn's ``drop_intermediate`` rule applied when
+    asked); with ``max_points`` only those :func:`thin_index` keeps. ``n_points`` counts
+    the points before thinning."""
+    fps0, tps0, thr0 = tc.fps, tc.tps, tc.thresholds
+    if check_drop(drop_intermediate):
+        idx = _drop_collinear(np.asarray(fps0, dtype=np.float64),
+                              np.asarray(tps0, dtype=np.float64))
+        fps0, tps0, thr0 = fps0[idx], tps0[idx], thr0[idx]
+    n_points = int(thr0.size) + 1
+    if max_points is not None and n_points > max_points:
+        # the kept points of the curve with (0, 0) prepended; index 0 is always kept
+        at = thin_index(n_points, max_points)[1:] - 1
+        fps0, tps0, thr0 = fps0[at], tps0[at], thr0[at]
+    # prepend the (0, 0) point at threshold +inf, converting in the same pass
+    return _prepend(fps0, 0.0), _prepend(tps0, 0.0), _prepend(thr0, np.inf), n_points
+
+
 def thin_index(n: int, max_points: int) -> npt.NDArray[np.intp]:
     """Indices 0 … n-1 thinned to at most ``max_points``, both ends always kept.
 
@@ -200,20 +220,8 @@ class RocCurve(Result):
         same curve as ``from_threshold_counts(tc).thinned(max_points)``, without the
         full-length arrays); the AUC is always the full curve's.
         """
-        fps0, tps0, thr0 = tc.fps, tc.tps, tc.thresholds
-        if check_drop(drop_intermediate):
-            idx = _drop_collinear(np.asarray(fps0, dtype=np.float64),
-                                  np.asarray(tps0, dtype=np.float64))
-            fps0, tps0, thr0 = fps0[idx], tps0[idx], thr0[idx]
-        n_points = int(thr0.size) + 1
-        if max_points is not None and n_points > max_points:
-            # the kept points of the curve with (0, 0) prepended; index 0 is always kept
-            at = thin_index(n_points, max_points)[1:] - 1
-            fps0, tps0, thr0 = fps0[at], tps0[at], thr0[at]
-        # prepend the (0, 0) point at threshold +inf, converting in the same pass
-        fps = _prepend(fps0, 0.0)
-        tps = _prepend(tps0, 0.0)
-        thr = _prepend(thr0, np.inf)
+        fps, tps, thr, n_points = roc_points(tc, drop_intermediate=drop_intermediate,
+                                             max_points=max_points)
         fpr = fps / tc.n_neg if tc.n_neg > 0 else divide(
             fps, np.zeros(fps.shape), zero_division=zero_division,
             what="false positive rate (no negative samples)")
