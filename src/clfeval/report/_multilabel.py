@@ -31,6 +31,7 @@ from ..curves.roc import RocCurve
 from ..curves.thresholds import threshold_counts
 from ..exceptions import InvalidInputError, InvalidParameterError
 from ..registry.spec import _nanmean, evaluate_counts, list_metrics
+from ..stats._results import ConfidenceInterval
 from ._model import MetricRow, PerClassTable, Report, ReportWarning
 from ._multilabel_model import MultilabelResult
 
@@ -284,6 +285,10 @@ def multilabel_report(state: Any, *, cost_matrix: Any = None, level: float | Non
                 aucs[j], aps[j] = r.auc, q.average_precision
                 rocs.append(r.named(str(labs[j])))
                 prs.append(q.named(str(labs[j])))
+        if lvl is not None:
+            auc_iv = _label_auc_intervals(sc, lvl, labs)
+            if auc_iv is not None:
+                intervals["roc_auc"] = auc_iv
         micro_auc = micro_ap = NAN
         if k:
             tcm = threshold_counts(sc.micro())
@@ -330,6 +335,28 @@ def multilabel_report(state: Any, *, cost_matrix: Any = None, level: float | Non
         multilabel=MultilabelResult(labs, c, None if state.threshold is None
                                     else float(state.threshold)),
         state=state)
+
+
+def _label_auc_intervals(sc: MultilabelScores, level: float, labs: tuple[Any, ...]
+                         ) -> ConfidenceInterval | None:
+    """DeLong's interval of each label's ROC AUC (NaN for a label without two samples of
+    each class); ``None`` for weighted scores, whose variance DeLong does not give. The
+    micro and macro AUCs get none: their (sample, label) pairs are not independent."""
+    from ..stats import delong_interval
+
+    if any(t.is_weighted for t in sc.tables):
+        return None
+    k = len(sc.tables)
+    est, low, high, se = (np.full(k, NAN) for _ in range(4))
+    for j, table in enumerate(sc.tables):
+        tc = threshold_counts(table)
+        if tc.n_pos >= 2 and tc.n_neg >= 2:
+            ci = delong_interval(table, level=level)
+            est[j], low[j], high[j] = ci.estimate, ci.low, ci.high
+            se[j] = NAN if ci.std_err is None else ci.std_err
+    if np.isnan(est).all():
+        return None
+    return ConfidenceInterval(est, low, high, level, "delong", std_err=se, labels=labs)
 
 
 def _n(v: Any) -> str:

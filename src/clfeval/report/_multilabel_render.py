@@ -157,9 +157,10 @@ def multilabel_html(r: Report, p: str, *, full: bool, heading: str = "h2",
         out.append("<h3>Score curves</h3>" + _table_html(bl["curves"]))
     out.append("<h3>Per label</h3>" + _table_html(bl["per_label"]))
     if "per_label_intervals" in bl:
-        iv = next(iter(r.per_class.intervals.values()))
-        out.append(f"<p>Per-label {100 * float(iv.level):g}% intervals "
-                   f"({escape(iv.method)}):</p>" + _table_html(bl["per_label_intervals"]))
+        ivs = list(r.per_class.intervals.values())
+        methods = ", ".join(sorted({iv.method for iv in ivs}))
+        out.append(f"<p>Per-label {100 * float(ivs[0].level):g}% intervals "
+                   f"({escape(methods)}):</p>" + _table_html(bl["per_label_intervals"]))
     if full:
         out.append('<details><summary>Every metric</summary>' + _table_html(bl["all_metrics"])
                    + _table_html(bl["all_per_class"]) + "</details>")
