@@ -132,7 +132,8 @@ def _as_probabilities(y_proba: Any) -> FloatArray:
 
 def _logit_clipped(p: FloatArray, eps: float) -> FloatArray:
     q = np.clip(p, eps, 1.0 - eps)
-    return np.log(q / (1.0 - q))
+    np.divide(q, 1.0 - q, out=q)  # in place: the same numbers, fewer fresh arrays
+    return np.log(q, out=q)
 
 
 def _fold_tables(p: FloatArray, c: npt.NDArray[np.bool_], t: npt.NDArray[np.intp] | int,
@@ -158,7 +159,10 @@ def _fold_tables(p: FloatArray, c: npt.NDArray[np.bool_], t: npt.NDArray[np.intp
     sums[:, SSE] = np.bincount(idx, weights=sse if w is None else w * sse, minlength=size)
     del idx
     x = _logit_clipped(p, eps)
-    fidx = np.floor((x + FINE_LIMIT) * FINE_SCALE).astype(np.intp)
+    shifted = x + FINE_LIMIT
+    shifted *= FINE_SCALE
+    fidx = np.floor(shifted, out=shifted).astype(np.intp)
+    del shifted
     np.clip(fidx, 0, N_FINE - 1, out=fidx)
     fidx += t * N_FINE
     fidx *= 2
@@ -171,9 +175,15 @@ def _fold_tables(p: FloatArray, c: npt.NDArray[np.bool_], t: npt.NDArray[np.intp
     fs[:, FSX] = np.bincount(fidx, weights=x if w is None else w * x, minlength=fsize)
     del fidx, x
     one_m2p = 1.0 - 2.0 * p
-    ww = 1.0 if w is None else w
-    z_num = ww * (ci - p) * one_m2p
-    z_var = ww * one_m2p**2 * p * (1.0 - p)
+    z_num = ci - p
+    if w is not None:
+        z_num *= w
+    z_num *= one_m2p
+    z_var = np.multiply(one_m2p, one_m2p, out=one_m2p)
+    if w is not None:
+        z_var *= w
+    z_var *= p
+    z_var *= 1.0 - p
     if isinstance(t, int):  # one table: plain sums
         spieg = np.zeros((n_tables, 2))
         spieg[t] = z_num.sum(), z_var.sum()
@@ -206,7 +216,10 @@ def _bin_index(p: FloatArray, inner: FloatArray, n_bins: int) -> npt.NDArray[np.
 
 
 def _neg_log(q: FloatArray, eps: float) -> FloatArray:
-    return -np.log(np.clip(q, eps, 1.0 - eps))
+    """``-log(clip(q))``, computed in ``q`` (an array the caller owns)."""
+    np.clip(q, eps, 1.0 - eps, out=q)
+    np.log(q, out=q)
+    return np.negative(q, out=q)
 
 
 _BLOCK_ENTRIES = 1 << 21  # (sample, table) entries folded at once
@@ -219,8 +232,10 @@ _MIN_BLOCK_ROWS = 1 << 14
 def _fold_binary(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | None,
                  edges: FloatArray, eps: float) -> tuple[Array, ...]:
     q = np.where(is_pos, p, 1.0 - p)
-    return _fold_tables(p, is_pos, 0, 1, w, _neg_log(q, eps), (is_pos - p) ** 2,
-                        edges[1:-1], edges.size - 1, eps)
+    sse = is_pos - p
+    sse *= sse
+    return _fold_tables(p, is_pos, 0, 1, w, _neg_log(q, eps), sse, edges[1:-1], edges.size - 1,
+                        eps)
 
 
 def _fold_classes(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
