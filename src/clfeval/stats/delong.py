@@ -19,6 +19,7 @@ from ..core.labels import encode_binary_true
 from ..exceptions import InvalidInputError
 from ._results import ConfidenceInterval, Result, TestResult, jsonable
 from ._scipy import st as _st
+from ._scipy import two_sided_z
 from .bootstrap import _ratio
 
 __all__ = ["DeLongCovariance", "delong_covariance", "delong_interval", "delong_test"]
@@ -248,7 +249,7 @@ def delong_interval(
         var = float(_cov(v10, v01)[0, 0])
         a = float(auc[0])
     se = float(np.sqrt(max(var, 0.0)))
-    z = float(_st.norm.ppf(0.5 + level / 2))
+    z = two_sided_z(level)
     return ConfidenceInterval(a, max(0.0, a - z * se), min(1.0, a + z * se), level, "delong",
                               std_err=se)
 
@@ -306,7 +307,7 @@ def delong_test(
         var = float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])
         sd = float(np.sqrt(max(var, 0.0)))
         z = _ratio(diff, sd)  # identical rankings (sd = 0): Z = 0, p = 1
-        zq = float(_st.norm.ppf(0.5 + level / 2))
+        zq = two_sided_z(level)
         ci = ConfidenceInterval(diff, diff - zq * sd, diff + zq * sd, level, "delong", std_err=sd)
         return TestResult(z, _pvalue(z, alternative, _st.norm),
                           "DeLong paired test for two correlated ROC AUCs", alternative,

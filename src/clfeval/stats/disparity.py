@@ -356,7 +356,7 @@ def _auc_row(names: tuple[str, ...], sc: list[Any], size: FloatArray,
                                  int(rest_p.sum() + rest_n.sum())).p_value
     low, high, method = _nan_interval(s)
     if lvl is not None:
-        z = float(_scipy.st.norm.ppf(0.5 + lvl / 2))
+        z = _scipy.two_sided_z(lvl)
         se = np.sqrt(np.maximum(var, 0.0))
         low, high, method = np.clip(values - z * se, 0, 1), np.clip(values + z * se, 0, 1), \
             "delong"

@@ -21,6 +21,7 @@ from ..exceptions import InvalidInputError, InvalidParameterError
 from ..registry.spec import get_metric
 from ._results import ConfidenceInterval, Result, TestResult, jsonable
 from ._scipy import st as _st
+from ._scipy import two_sided_z
 
 __all__ = [
     "PROPORTION_METHODS",
@@ -46,8 +47,7 @@ def _method(method: str) -> str:
     return str(check_choice("method", m, PROPORTION_METHODS))
 
 
-def _z(level: float) -> float:
-    return float(_st.norm.ppf(0.5 + level / 2.0))
+_z = two_sided_z
 
 
 def _check_counts(successes: Any, trials: Any) -> tuple[Array, Array]:
