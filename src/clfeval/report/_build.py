@@ -529,10 +529,15 @@ def from_state(
 def default_threshold(values: Any) -> float:
     """0.5 for probabilities (every score in [0, 1]), else 0.0 (decision values)."""
     v = np.asarray(values, dtype=np.float64)
-    v = v[np.isfinite(v)]
     if v.size == 0:
         return 0.5
-    return 0.5 if float(v.min()) >= 0.0 and float(v.max()) <= 1.0 else 0.0
+    lo, hi = float(v.min()), float(v.max())  # two reductions; the rows are copied only
+    if not (math.isfinite(lo) and math.isfinite(hi)):  # when there are infinities or NaN
+        v = v[np.isfinite(v)]
+        if v.size == 0:
+            return 0.5
+        lo, hi = float(v.min()), float(v.max())
+    return 0.5 if lo >= 0.0 and hi <= 1.0 else 0.0
 
 
 def _binary_labels(scores: Any) -> tuple[Any, Any]:
