@@ -145,7 +145,8 @@ def _fold_tables(p: FloatArray, c: npt.NDArray[np.bool_], t: npt.NDArray[np.intp
     per sample and table), ``t`` the table of each entry, ``w`` per entry or ``None``."""
     ci = c.astype(np.intp)
     idx = _bin_index(p, inner, n_bins)
-    idx += t * n_bins
+    if not (isinstance(t, int) and t == 0):  # one table at 0 (binary): no offset pass
+        idx += t * n_bins
     idx *= 2
     idx += ci
     size = 2 * n_bins * n_tables
@@ -164,7 +165,8 @@ def _fold_tables(p: FloatArray, c: npt.NDArray[np.bool_], t: npt.NDArray[np.intp
     fidx = np.floor(shifted, out=shifted).astype(np.intp)
     del shifted
     np.clip(fidx, 0, N_FINE - 1, out=fidx)
-    fidx += t * N_FINE
+    if not (isinstance(t, int) and t == 0):
+        fidx += t * N_FINE
     fidx *= 2
     fidx += ci
     fsize = 2 * N_FINE * n_tables
