@@ -148,8 +148,9 @@ def _calibration_columns(df: Any, x: Any, ok: Any, w: Any, edges: npt.NDArray[np
     for e in inner:
         cb = cb + (x > sf.lit(e)).cast("int")
     floors = sf.lit(list(_fine_floors(eps)))
-    guess = sf.floor((sf.ln(q / (one - q)) + sf.lit(float(FINE_LIMIT)))
-                     * sf.lit(float(FINE_SCALE)))
+    df = df.withColumn("__clfeval_lx", sf.ln(q / (one - q)))  # the logit, computed once
+    logit = sf.col("__clfeval_lx")
+    guess = sf.floor((logit + sf.lit(float(FINE_LIMIT))) * sf.lit(float(FINE_SCALE)))
     df = df.withColumn("__clfeval_fb", sf.least(sf.greatest(guess, sf.lit(0)),
                                                 sf.lit(N_FINE - 1)).cast("int"))
     for _ in range(2):  # a last-bit difference moves the guess by one bin at most
@@ -169,7 +170,7 @@ def _calibration_columns(df: Any, x: Any, ok: Any, w: Any, edges: npt.NDArray[np
         "sp": wp, "spp": wp * x,
         "sse0": weighted(x * x), "sse1": weighted((one - x) * (one - x)),
         "nll0": weighted(nll0), "nll1": weighted(-sf.ln(q)),
-        "sx": weighted(sf.ln(q / (one - q))),
+        "sx": weighted(logit),
         "z0": weighted(-x) * om, "z1": weighted(one - x) * om,
         "v": weighted(om * om) * x * (one - x),
     }
