@@ -410,8 +410,8 @@ def fold(
     so all calibration counts are equal bit for bit; its float sums are added in the
     JVM, and the log loss and logit sums use the JVM's logarithm, which may differ
     from numpy's in the last bit: those sums (log loss, Brier, Σp, Σp², Σlogit,
-    Spiegelhalter's) agree with the in-memory state to about 1e-15 relative, as any
-    sharded fold does.
+    Spiegelhalter's) agree with the in-memory state to rounding only (relative
+    differences of order 1e-15, more where a sum cancels), as any sharded fold does.
 
     ``by``/``max_slices`` slice the rows as in :func:`clfeval.engines.fold_files` (a
     :class:`SlicedState` then; the Arrow engine folds them).
