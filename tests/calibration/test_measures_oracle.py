@@ -253,12 +253,7 @@ def test_hosmer_lemeshow_matches_hoslem_test(seed, g):
     assert s.statistic == pytest.approx(chisq, rel=0.35, abs=1.5)
 
 
-# blorr (A. Hebbali, "blorr: Tools for Developing Binary Logistic Regression Models",
-# MIT licence), tests/testthat/_snaps/hosmer-lemeshow.md, the printed output of
-# blr_test_hosmer_lemeshow() for glm(honcomp ~ race + read + science, data = hsb2,
-# family = binomial): https://github.com/rsquaredacademy/blorr (also rendered at
-# https://rdrr.io/cran/blorr/f/tests/testthat/_snaps/hosmer-lemeshow.md).
-# Per group: total, observed events (honcomp = 1), expected events (2 decimals).
+# the printed partition table cited in test_hosmer_lemeshow_reproduces_a_published_table
 BLORR_TOTALS = [20, 21, 19, 22, 18, 20, 20, 21, 19, 20]
 BLORR_EVENTS = [0, 1, 0, 2, 2, 4, 9, 9, 13, 13]
 BLORR_EXPECTED = [0.29, 0.74, 1.05, 2.04, 2.93, 4.47, 6.17, 8.93, 11.16, 15.22]
@@ -266,8 +261,17 @@ BLORR_PRINTED = (5.8839, 8, 0.6602)  # Chi-Square, DF, Pr > ChiSq
 
 
 def test_hosmer_lemeshow_reproduces_a_published_table():
-    """The printed partition table of blorr's Hosmer–Lemeshow output (see the citation
-    above) gives its printed statistic, degrees of freedom and p-value.
+    """A published Hosmer–Lemeshow table gives its published statistic, df and p-value.
+
+    Source: A. Hebbali, "blorr: Tools for Developing Binary Logistic Regression Models"
+    (R package, MIT licence; CRAN 0.3.x, the rdrr.io rendering built 2025-04-03), the
+    printed output of ``blr_test_hosmer_lemeshow()`` for
+    ``glm(honcomp ~ race + read + science, data = hsb2, family = binomial)``, file
+    tests/testthat/_snaps/hosmer-lemeshow.md ("Partition for the Hosmer & Lemeshow
+    Test", 10 groups; "Chi-Square 5.8839, DF 8, Pr > ChiSq 0.6602"):
+    https://github.com/rsquaredacademy/blorr/blob/master/tests/testthat/_snaps/hosmer-lemeshow.md
+    and https://rdrr.io/cran/blorr/f/tests/testthat/_snaps/hosmer-lemeshow.md .
+    Only the printed group totals are used (no data set is shipped).
 
     The expected counts are printed to 2 decimals, so the statistic is only determined
     to an interval: each group's term depends on its own expected count alone, so the
