@@ -1,8 +1,9 @@
 """Calibration measures against independent references: torchmetrics' CalibrationError
 (re-derived here, plus the examples printed in its documentation), Murphy's and
 Stephenson et al.'s Brier decompositions computed from the rows, statsmodels for the
-calibration slope and intercept, R ResourceSelection's hoslem.test (re-derived) and
-rms::val.prob's Spiegelhalter z (re-derived)."""
+calibration slope and intercept, R ResourceSelection's hoslem.test (re-derived), a
+published Hosmer–Lemeshow table (blorr's printed output) and rms::val.prob's
+Spiegelhalter z (re-derived)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from clfeval.calibration import (
     calibration_report,
     evaluate_calibration,
     hosmer_lemeshow,
+    hosmer_lemeshow_groups,
     hosmer_lemeshow_test,
     is_probability,
     log_loss_of,
@@ -249,6 +251,65 @@ def test_hosmer_lemeshow_matches_hoslem_test(seed, g):
     s = hosmer_lemeshow(CalibrationCounts.from_predictions(x, yhat), groups=g)
     assert s.df == g - 2
     assert s.statistic == pytest.approx(chisq, rel=0.35, abs=1.5)
+
+
+# the printed partition table cited in test_hosmer_lemeshow_reproduces_a_published_table
+BLORR_TOTALS = [20, 21, 19, 22, 18, 20, 20, 21, 19, 20]
+BLORR_EVENTS = [0, 1, 0, 2, 2, 4, 9, 9, 13, 13]
+BLORR_EXPECTED = [0.29, 0.74, 1.05, 2.04, 2.93, 4.47, 6.17, 8.93, 11.16, 15.22]
+BLORR_PRINTED = (5.8839, 8, 0.6602)  # Chi-Square, DF, Pr > ChiSq
+
+
+def test_hosmer_lemeshow_reproduces_a_published_table():
+    """A published Hosmer–Lemeshow table gives its published statistic, df and p-value.
+
+    Source: A. Hebbali, "blorr: Tools for Developing Binary Logistic Regression Models"
+    (R package, MIT licence; CRAN 0.3.x, the rdrr.io rendering built 2025-04-03), the
+    printed output of ``blr_test_hosmer_lemeshow()`` for
+    ``glm(honcomp ~ race + read + science, data = hsb2, family = binomial)``, file
+    tests/testthat/_snaps/hosmer-lemeshow.md ("Partition for the Hosmer & Lemeshow
+    Test", 10 groups; "Chi-Square 5.8839, DF 8, Pr > ChiSq 0.6602"):
+    https://github.com/rsquaredacademy/blorr/blob/master/tests/testthat/_snaps/hosmer-lemeshow.md
+    and https://rdrr.io/cran/blorr/f/tests/testthat/_snaps/hosmer-lemeshow.md .
+    Only the printed group totals are used (no data set is shipped).
+
+    The expected counts are printed to 2 decimals, so the statistic is only determined
+    to an interval: each group's term depends on its own expected count alone, so the
+    range of the statistic over all tables that print the same is the sum of each
+    term's range over ``E ± 0.005`` — computed here with clfeval's own function by
+    moving one group at a time. The printed statistic (to its 4 decimals) must lie in
+    that range, and the printed p-value in the p-values of that range; the printed
+    non-event columns are the totals minus these, as the test assumes.
+    """
+    n = np.array(BLORR_TOTALS, float)
+    o = np.array(BLORR_EVENTS, float)
+    e = np.array(BLORR_EXPECTED)
+    stat, df, pval = BLORR_PRINTED
+    r = hosmer_lemeshow_groups(n, o, e)
+    assert r.df == df and r.n == 200
+    lo = hi = r.statistic
+    for g in range(e.size):
+        moved = [hosmer_lemeshow_groups(n, o, e + d * np.eye(e.size)[g]).statistic
+                 for d in np.linspace(-0.005, 0.005, 21)]
+        lo += min(moved) - r.statistic
+        hi += max(moved) - r.statistic
+    assert hi - lo < 0.1  # the printed precision pins the statistic down this far
+    assert lo - 5e-5 <= stat <= hi + 5e-5
+    assert stats.chi2.sf(hi, df) - 5e-5 <= pval <= stats.chi2.sf(lo, df) + 5e-5
+    assert round(float(stats.chi2.sf(stat, df)), 4) == pval  # p from the printed statistic
+
+
+def test_hosmer_lemeshow_groups_rejects_impossible_tables():
+    with pytest.raises(InvalidInputError, match="events exceed the group total in group 1"):
+        hosmer_lemeshow_groups([5, 5, 5], [1, 6, 2], [1.0, 2.0, 3.0])
+    with pytest.raises(InvalidInputError, match="expected must be finite"):
+        hosmer_lemeshow_groups([5, 5, 5], [1, 2, 2], [1.0, -2.0, 3.0])
+    with pytest.raises(InvalidInputError, match="totals must be a non-empty 1-D"):
+        hosmer_lemeshow_groups([], [], [])
+    with pytest.raises(InvalidInputError, match="inconsistent|length"):
+        hosmer_lemeshow_groups([5, 5, 5], [1, 2], [1.0, 2.0, 3.0])
+    two = hosmer_lemeshow_groups([5, 5], [1, 2], [1.0, 2.0])
+    assert np.isnan(two.statistic) and two.df == 0
 
 
 def test_hosmer_lemeshow_rejects_a_miscalibrated_model():

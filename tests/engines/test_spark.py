@@ -127,3 +127,85 @@ def test_spark_excluded_rows_are_counted(spark):
     with pytest.raises(FileFormatError, match=r"<spark partition \d+>, row \d, column 'y_true': "
                                               "the label is missing"):
         clfeval.engines.spark.fold(sdf, bins="exact")
+
+
+def _calibration_probe(rng):
+    """Probabilities that test the bins: uniform ones, ones crowding 0 and 1 (the far
+    fine logit bins), every fine-bin threshold and its float neighbour below, the
+    declared edges and both their neighbours, 0, 1 and the log-loss clip."""
+    from clfeval.core.calibration import EPS, uniform_edges
+    from clfeval.engines.spark import _fine_floors
+
+    floors = np.asarray(_fine_floors(EPS))
+    floors = floors[np.isfinite(floors)]
+    edges = uniform_edges(15)
+    p = np.concatenate([rng.random(4000), rng.random(500) ** 40, 1 - rng.random(500) ** 40,
+                        floors, np.nextafter(floors, 0), edges, np.nextafter(edges, 0),
+                        np.nextafter(edges, 1), [0.0, 1.0, EPS, 1 - EPS, 5e-324]])
+    return p[(p >= 0) & (p <= 1)]
+
+
+def _assert_calibration_close(got, ref, rel=1e-12):
+    """Counts equal bit for bit; float sums (added in another order, logarithms of the
+    JVM) equal to ``rel`` — absolute ``rel`` times the total weight where a sum cancels."""
+    assert got.labels == ref.labels and got.pos_label == ref.pos_label
+    assert np.array_equal(got.edges, ref.edges) and got.eps == ref.eps
+    assert np.array_equal(got.bin_counts(0), ref.bin_counts(0))
+    assert np.array_equal(got.fine_counts(0), ref.fine_counts(0))
+    scale = rel * ref.total_weight()
+    for a, b in ((got.cell_sums(0), ref.cell_sums(0)), (got.fine_sums(0), ref.fine_sums(0)),
+                 (got.spiegelhalter_sums(0), ref.spiegelhalter_sums(0))):
+        np.testing.assert_allclose(a, b, rtol=rel, atol=scale)
+    assert got.log_loss_sum(0) == pytest.approx(ref.log_loss_sum(0), rel=rel)
+    assert got.brier_sum(0) == pytest.approx(ref.brier_sum(0), rel=rel)
+
+
+def test_spark_sql_builds_the_calibration_state(spark, tmp_path):
+    """The SQL engine's calibration state: every count of the in-memory fold's bins
+    (declared and fine logit bins, on and next to their edges), float sums to 1e-12."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    import clfeval.engines.spark
+    from clfeval.core.calibration import CalibrationCounts
+
+    rng = np.random.default_rng(17)
+    p = _calibration_probe(rng)
+    y = np.where(rng.random(p.size) < p, "spam", "ham")
+    w = rng.integers(0, 8, p.size) * 0.25
+    pq.write_table(pa.table({"y_true": y, "score": p, "weight": w}), tmp_path / "c.parquet")
+    sdf = spark.read.parquet(str(tmp_path / "c.parquet")).repartition(3)
+    for weight in (None, "weight"):
+        sw = None if weight is None else w
+        ref = CalibrationCounts.from_predictions(y, p, pos_label="spam", sample_weight=sw)
+        sql = clfeval.engines.spark.fold(sdf, y_score="score", weight=weight,
+                                         pos_label="spam", bins=24, engine="sql")
+        arrow = clfeval.engines.spark.fold(sdf, y_score="score", weight=weight,
+                                           pos_label="spam", bins=24, engine="arrow")
+        assert sql.calibration.is_weighted == (weight is not None)
+        _assert_calibration_close(sql.calibration, ref)
+        _assert_calibration_close(sql.calibration, arrow.calibration)
+        assert sql.scores == arrow.scores
+
+
+def test_spark_sql_calibration_follows_the_rows_the_fold_keeps(spark):
+    """Excluded rows stay out of the calibration state; scores outside [0, 1] (decision
+    values) give none, as in the Arrow fold; a positive class never seen still gives
+    the binary state over the declared labels."""
+    import clfeval.engines.spark
+    from clfeval.core.calibration import CalibrationCounts
+
+    sdf = spark.createDataFrame(
+        [(0, 0.1), (1, 0.9), (None, 0.5), (1, float("nan")), (0, 0.3), (1, 1.0)],
+        "y_true int, score double")
+    res = clfeval.engines.spark.fold(sdf, on_invalid="exclude", bins=30, engine="sql")
+    _assert_calibration_close(res.calibration, CalibrationCounts.from_predictions(
+        [0, 1, 0, 1], [0.1, 0.9, 0.3, 1.0]))
+    margins = spark.createDataFrame([(0, -1.5), (1, 2.0), (0, 0.3)], "y_true int, score double")
+    for engine in ("sql", "arrow"):
+        assert clfeval.engines.spark.fold(margins, bins=30, engine=engine).calibration is None
+    negatives = spark.createDataFrame([(0, 0.2), (0, 0.7)], "y_true int, score double")
+    sql = clfeval.engines.spark.fold(negatives, labels=[0, 1], bins=30, engine="sql")
+    arrow = clfeval.engines.spark.fold(negatives, labels=[0, 1], bins=30, engine="arrow")
+    _assert_calibration_close(sql.calibration, arrow.calibration)
+    assert sql.calibration.bin_counts(0)[:, 1].sum() == 0

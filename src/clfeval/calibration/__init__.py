@@ -17,8 +17,9 @@ Measures
     :func:`calibration_curve_of`, :func:`calibration_in_the_large`,
     :func:`logistic_recalibration` (calibration slope and intercept).
 Tests and intervals
-    :func:`spiegelhalter_test`, :func:`hosmer_lemeshow` (state) and
-    :func:`hosmer_lemeshow_test` (rows), :func:`bootstrap_calibration`.
+    :func:`spiegelhalter_test`, :func:`hosmer_lemeshow` (state),
+    :func:`hosmer_lemeshow_test` (rows) and :func:`hosmer_lemeshow_groups` (a grouped
+    table), :func:`bootstrap_calibration`.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ._measures import (
     calibration_error,
     calibration_in_the_large,
     hosmer_lemeshow,
+    hosmer_lemeshow_groups,
     hosmer_lemeshow_test,
     log_loss_of,
     logistic_recalibration,
@@ -70,6 +72,7 @@ __all__ = [
     "calibration_report",
     "evaluate_calibration",
     "hosmer_lemeshow",
+    "hosmer_lemeshow_groups",
     "hosmer_lemeshow_test",
     "is_probability",
     "log_loss_of",

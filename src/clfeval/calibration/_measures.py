@@ -49,6 +49,7 @@ __all__ = [
     "calibration_error",
     "calibration_in_the_large",
     "hosmer_lemeshow",
+    "hosmer_lemeshow_groups",
     "hosmer_lemeshow_test",
     "log_loss_of",
     "logistic_recalibration",
@@ -434,6 +435,48 @@ def _hl(o: FloatArray, e: FloatArray, n: FloatArray, method: str, n_samples: int
     stat = float(np.sum(terms))
     p = float(_st.chi2.sf(stat, df))
     return TestResult(stat, p, method, "greater", df=float(df), n=n_samples)
+
+
+def hosmer_lemeshow_groups(totals: Any, events: Any, expected: Any) -> TestResult:
+    """Hosmer–Lemeshow test from a table of groups already formed.
+
+    The computation behind :func:`hosmer_lemeshow` and :func:`hosmer_lemeshow_test`,
+    for a grouped table from elsewhere (e.g. a published "deciles of risk" table):
+    per group the number (or weight) of samples, the observed events and the expected
+    events (the sum of the predicted probabilities).
+    ``C = Σ_g (O_g - E_g)² / E_g + (O'_g - E'_g)² / E'_g`` over events and non-events
+    (``O' = n - O``, ``E' = n - E``), referred to χ² with (non-empty groups − 2)
+    degrees of freedom; fewer than 3 groups give NaN.
+
+    Parameters
+    ----------
+    totals, events, expected : array-like of shape (G,)
+        Per group: samples ``n_g``, observed events ``O_g`` and expected events ``E_g``,
+        with ``0 <= O_g <= n_g`` and ``0 <= E_g <= n_g``.
+
+    Examples
+    --------
+    >>> r = hosmer_lemeshow_groups([10, 10, 10, 10], [1, 3, 6, 9], [1.5, 3.2, 5.6, 8.7])
+    >>> round(r.statistic, 4), r.df
+    (0.359, 2.0)
+    """
+    arrays = []
+    for name, v in (("totals", totals), ("events", events), ("expected", expected)):
+        a = np.asarray(v)
+        if a.dtype.kind not in "biuf" or a.ndim != 1 or a.size == 0:
+            raise InvalidInputError(f"{name} must be a non-empty 1-D numeric array")
+        a = a.astype(np.float64)
+        if not np.isfinite(a).all() or (a < 0).any():
+            raise InvalidInputError(f"{name} must be finite and non-negative")
+        arrays.append(a)
+    n, o, e = arrays
+    check_consistent_length(("totals", n), ("events", o), ("expected", e))
+    for name, a in (("events", o), ("expected", e)):
+        if (a > n).any():
+            g = int(np.flatnonzero(a > n)[0])
+            raise InvalidInputError(f"{name} exceed the group total in group {g} "
+                                    f"({a[g]!r} > {n[g]!r})")
+    return _hl(o, e, n, "Hosmer-Lemeshow test (grouped table)", round(float(n.sum())))
 
 
 def hosmer_lemeshow(state: CalibrationCounts, *, groups: int = 10,

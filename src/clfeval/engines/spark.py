@@ -5,11 +5,13 @@ and only counts or partial states (a few hundred KiB at most) reach the driver.
 
 from __future__ import annotations
 
+import functools
 import pickle
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..exceptions import InvalidInputError, InvalidParameterError, MissingDependencyError
@@ -81,6 +83,152 @@ def _with_bit_key(df: Any, x: Any, bits: int, name: str) -> Any:
     return df.drop(a, e, p)
 
 
+@functools.lru_cache(maxsize=4)
+def _fine_floors(eps: float) -> tuple[float, ...]:
+    """The fine logit bins of the calibration state as probability thresholds.
+
+    ``floors[j]`` is the smallest float64 ``p`` in [0, 1] that the calibration fold
+    (:meth:`CalibrationCounts.from_predictions`, numpy's ``log`` and ``floor``) puts in
+    fine bin ``j`` or above (``-inf`` when even ``p = 0`` is there, ``+inf`` when no
+    probability reaches it), with ``floors[N_FINE] = +inf``; so a probability's fine
+    bin is the last ``j`` with ``floors[j] <= p`` — found by comparisons, with no
+    logarithm whose last bit could differ from numpy's. The thresholds are found by
+    bisection over the float64 bit patterns, asking the fold itself where each
+    candidate lands: for sorted candidates (the bin is non-decreasing in ``p``) the
+    fold's fine histogram gives every candidate's bin.
+    """
+    from ..core.calibration import N_FINE, CalibrationCounts
+
+    def bins_of(p: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
+        order = np.argsort(p, kind="stable")
+        s = CalibrationCounts.from_predictions(np.zeros(p.size, bool), p[order],
+                                               labels=[False, True], pos_label=True, eps=eps)
+        ends = np.cumsum(s.fine_counts(0).sum(axis=1))
+        out = np.empty(p.size, np.intp)
+        out[order] = np.searchsorted(ends, np.arange(p.size), side="right")
+        return out
+
+    f0, f1 = (int(v) for v in bins_of(np.array([0.0, 1.0])))
+    j = np.arange(f0 + 1, f1 + 1)
+    lo = np.zeros(j.size, np.int64)                         # bits of 0.0: bin < j
+    hi = np.full(j.size, np.float64(1.0).view(np.int64))    # bits of 1.0: bin >= j
+    while (hi - lo > 1).any():
+        mid = lo + (hi - lo) // 2
+        up = bins_of(mid.view(np.float64)) >= j
+        hi = np.where(up, mid, hi)
+        lo = np.where(up, lo, mid)
+    floors = np.full(N_FINE + 1, np.inf)
+    floors[: f0 + 1] = -np.inf
+    floors[f0 + 1: f1 + 1] = hi.view(np.float64)
+    return tuple(floors.tolist())
+
+
+def _calibration_columns(df: Any, x: Any, ok: Any, w: Any, edges: npt.NDArray[np.float64],
+                         eps: float) -> tuple[Any, list[Any], list[Any]]:
+    """Group keys and sums of the binary calibration state, computed by the JVM.
+
+    Keys: the declared reliability bin (``searchsorted(inner edges, p, "left")`` as a
+    count of edges below ``p``) and the fine logit bin (a JVM logarithm's guess,
+    corrected by comparisons with :func:`_fine_floors`) — both exactly the bins of
+    the in-memory fold. Sums: per group, with the outcome unknown until the driver
+    resolves the positive label, the terms of both outcomes where they differ. The
+    per-row products are those of the fold; the logarithms (log loss, logit sums)
+    may differ from numpy's in the last bit, and every float sum is added in Spark's
+    order, so those sums agree with the in-memory state to rounding (about 1e-16
+    relative per row), the counts exactly.
+    """
+    from pyspark.sql import functions as sf
+
+    from ..core.calibration import FINE_LIMIT, FINE_SCALE, N_FINE
+
+    one = sf.lit(1.0)
+    q = sf.least(sf.greatest(x, sf.lit(eps)), sf.lit(1.0 - eps))
+    inner = [float(e) for e in edges[1:-1]]
+    cb = sf.lit(0)
+    for e in inner:
+        cb = cb + (x > sf.lit(e)).cast("int")
+    floors = sf.lit(list(_fine_floors(eps)))
+    df = df.withColumn("__clfeval_lx", sf.ln(q / (one - q)))  # the logit, computed once
+    logit = sf.col("__clfeval_lx")
+    guess = sf.floor((logit + sf.lit(float(FINE_LIMIT))) * sf.lit(float(FINE_SCALE)))
+    df = df.withColumn("__clfeval_fb", sf.least(sf.greatest(guess, sf.lit(0)),
+                                                sf.lit(N_FINE - 1)).cast("int"))
+    for _ in range(2):  # a last-bit difference moves the guess by one bin at most
+        fb = sf.col("__clfeval_fb")
+        df = df.withColumn("__clfeval_fb",
+                           fb - (x < sf.element_at(floors, fb + 1)).cast("int")
+                           + (x >= sf.element_at(floors, fb + 2)).cast("int"))
+    keys = [sf.when(ok, cb).alias("cb"), sf.when(ok, sf.col("__clfeval_fb")).alias("fb")]
+
+    def weighted(e: Any) -> Any:
+        return e if w is None else w * e
+
+    om = one - sf.lit(2.0) * x
+    wp = weighted(x)
+    nll0 = -sf.ln(sf.least(sf.greatest(one - x, sf.lit(eps)), sf.lit(1.0 - eps)))
+    terms = {
+        "sp": wp, "spp": wp * x,
+        "sse0": weighted(x * x), "sse1": weighted((one - x) * (one - x)),
+        "nll0": weighted(nll0), "nll1": weighted(-sf.ln(q)),
+        "sx": weighted(logit),
+        "z0": weighted(-x) * om, "z1": weighted(one - x) * om,
+        "v": weighted(om * om) * x * (one - x),
+    }
+    aggs = [sf.sum(sf.when(ok, e)).alias(name) for name, e in terms.items()]
+    aggs += [sf.min(sf.when(ok, x)).alias("pmin"), sf.max(sf.when(ok, x)).alias("pmax")]
+    return df, keys, aggs
+
+
+def _calibration_state(good: list[Any], is_pos: npt.NDArray[np.intp], weighted: bool,
+                       empty: Any) -> Any:
+    """The calibration state (placeholder labels, as the fold's) from the SQL groups;
+    ``None`` when a score is not a probability."""
+    from ..core.calibration import (
+        FSP,
+        FSX,
+        FW,
+        N_FIELDS,
+        N_FINE,
+        N_FINE_FIELDS,
+        NLL,
+        SP,
+        SPP,
+        SSE,
+        CalibrationCounts,
+        W,
+    )
+
+    if min(r["pmin"] for r in good) < 0.0 or max(r["pmax"] for r in good) > 1.0:
+        return None
+
+    def col(name: str) -> npt.NDArray[np.float64]:
+        return np.asarray([r[name] for r in good], dtype=np.float64)
+
+    c = is_pos.astype(bool)
+    n = np.asarray([r["n"] for r in good], dtype=np.int64)
+    wt = col("w") if weighted else n.astype(np.float64)
+    cb = np.asarray([r["cb"] for r in good], dtype=np.intp)
+    fb = np.asarray([r["fb"] for r in good], dtype=np.intp)
+    b = empty.n_bins
+    counts = np.zeros((b, 2), np.int64)
+    np.add.at(counts, (cb, is_pos), n)
+    cells = np.zeros((b, 2, N_FIELDS))
+    sp = col("sp")
+    for field, v in ((W, wt), (SP, sp), (SPP, col("spp")),
+                     (NLL, np.where(c, col("nll1"), col("nll0"))),
+                     (SSE, np.where(c, col("sse1"), col("sse0")))):
+        np.add.at(cells[:, :, field], (cb, is_pos), v)
+    fine_counts = np.zeros((N_FINE, 2), np.int64)
+    np.add.at(fine_counts, (fb, is_pos), n)
+    fine = np.zeros((N_FINE, 2, N_FINE_FIELDS))
+    for field, v in ((FW, wt), (FSP, sp), (FSX, col("sx"))):
+        np.add.at(fine[:, :, field], (fb, is_pos), v)
+    spieg = np.array([[np.where(c, col("z1"), col("z0")).sum(), col("v").sum()]])
+    return CalibrationCounts(empty.labels, counts[None], cells[None], fine_counts[None],
+                             fine[None], spieg, edges=empty.edges, pos_label=empty.pos_label,
+                             eps=empty.eps)
+
+
 def _sql_eligible(spec: Spec) -> bool:
     if not spec.columns.y_score:
         return True
@@ -125,18 +273,24 @@ def _sql_partial(df: Any, spec: Spec) -> Partial:
     keys = [reason.alias("reason"), sf.when(ok, t).alias("t")]
     if cols.y_pred is not None:
         keys.append(sf.when(ok, sf.col(cols.y_pred)).alias("p"))
+    folder = Folder(spec)
+    folder.add_source("<spark dataframe>")
+    aggs = [sf.count(sf.lit(1)).alias("n")]
+    weight = None if cols.weight is None else sf.col(cols.weight).cast("double")
+    if weight is not None:
+        aggs.append(sf.sum(weight).alias("w"))
     if cols.y_score:
         df = _with_bit_key(df, x, int(bit_bins(spec) or 0), "__clfeval_k")
         keys.append(sf.when(ok, sf.col("__clfeval_k")).alias("k"))
         if spec.threshold is not None:
             keys.append(sf.when(ok, x >= float(spec.threshold)).alias("hit"))
-    aggs = [sf.count(sf.lit(1)).alias("n")]
-    if cols.weight is not None:
-        aggs.append(sf.sum(sf.col(cols.weight).cast("double")).alias("w"))
+        if folder.calibration is not None:
+            df, cal_keys, cal_aggs = _calibration_columns(
+                df, x, ok, weight, folder.calibration.edges, folder.calibration.eps)
+            keys += cal_keys
+            aggs += cal_aggs
     rows = df.groupBy(*keys).agg(*aggs).collect()
 
-    folder = Folder(spec)
-    folder.add_source("<spark dataframe>")
     bad = [r for r in rows if r["reason"] is not None]
     if bad:
         if spec.on_invalid == "raise":
@@ -194,6 +348,9 @@ def _sql_partial(df: Any, spec: Spec) -> Partial:
         key = np.asarray([r["k"] for r in good], dtype=np.int64).astype(np.uint64)
         floors = Binning.from_bits(int(bit_bins(spec) or 0)).floors(key)
         folder.scores = _with_table(folder.scores, score_tables(floors, is_pos, 2, amount))
+        if folder.calibration is not None:
+            folder.calibration = _calibration_state(good, is_pos, weighted,
+                                                    folder.calibration)
     return folder.partial()
 
 
@@ -245,9 +402,16 @@ def fold(
         :func:`clfeval.evaluate_files`; the driver collects one pickled state per
         partition and merges them. Errors name the partition and the row in it.
     The options are those of :func:`clfeval.evaluate_files`; results equal the
-    in-memory ones (integer counts bit for bit). Only the Arrow engine builds the
-    calibration state of probabilities (the SQL engine counts score bins, not the
-    probabilities' sums), which is why ``"auto"`` sends scores there by default.
+    in-memory ones (integer counts bit for bit).
+
+    Both engines build the calibration state when the scores are probabilities. The
+    SQL engine assigns every row to the very reliability and fine logit bins of the
+    in-memory fold (comparisons with thresholds derived from numpy's own arithmetic),
+    so all calibration counts are equal bit for bit; its float sums are added in the
+    JVM, and the log loss and logit sums use the JVM's logarithm, which may differ
+    from numpy's in the last bit: those sums (log loss, Brier, Σp, Σp², Σlogit,
+    Spiegelhalter's) agree with the in-memory state to rounding only (relative
+    differences of order 1e-15, more where a sum cancels), as any sharded fold does.
 
     ``by``/``max_slices`` slice the rows as in :func:`clfeval.engines.fold_files` (a
     :class:`SlicedState` then; the Arrow engine folds them).
@@ -279,9 +443,8 @@ def fold(
                                         "by=")
         engine = "arrow"
     if engine == "auto":
-        # scores: the Arrow fold also builds the calibration state (the SQL engine counts
-        # score bins only), so "auto" takes SQL for hard predictions, or for bit-binned
-        # scores when the caller asked for bins explicitly
+        # "auto" takes SQL for hard predictions, or for bit-binned scores when the caller
+        # asked for bins explicitly (default bins are not bit bins)
         engine = "sql" if _sql_eligible(spec) and (not spec.columns.y_score
                                                    or spec.bins is not None) else "arrow"
     if engine == "sql":
