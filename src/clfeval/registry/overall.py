@@ -137,19 +137,38 @@ def _kappa_weights(k: int, weights: str | None) -> Array:
           (-1.0, 1.0), aliases=("kappa",), params={"weights": None},
           reference="Cohen 1960; seed 003")
 def cohen_kappa(c: Array, weights: str | None = None) -> Array:
-    k = c.shape[-1]
-    w = _kappa_weights(k, weights)
+    check_choice("weights", weights, (None, "linear", "quadratic"))
     d, row, col, n = _parts(c)
     # disagreement observed and expected by chance, without forming the (..., K, K)
     # matrix of expected counts (a bootstrap stack of many classes would be huge)
     if weights is None:
         num = n - d.sum(-1)
         den = n - (row * col).sum(-1) / np.where(n == 0, 1.0, n)
-    else:
-        num = np.tensordot(c, w, axes=([-2, -1], [0, 1]))
-        den = ((row @ w) * col).sum(-1) / np.where(n == 0, 1.0, n)
+    else:  # (the K×K weights only here: unweighted kappa needs none)
+        w = _kappa_weights(c.shape[-1], weights)
+        num, wrow = _each_matrix(c, row, w)
+        den = (wrow * col).sum(-1) / np.where(n == 0, 1.0, n)
     out = 1.0 - _nan_div(num, den)
     return np.where(n == 0, NAN, out)
+
+
+def _each_matrix(c: Array, row: Array, w: Array) -> tuple[Array, Array]:
+    """``Σ C·w`` and ``row @ w`` of every matrix of a stack, each matrix on its own.
+
+    BLAS blocks a stack of matrices differently from one matrix, so with weighted
+    (non-integer) counts a contraction of the whole stack can differ from the same
+    matrix's alone in the last bit; one call per matrix keeps a matrix's value
+    independent of the stack it is evaluated in (a report's slices are evaluated as
+    one stack).
+    """
+    lead = c.shape[:-2]
+    if not lead:
+        return np.tensordot(c, w, axes=([-2, -1], [0, 1])), row @ w
+    k = c.shape[-1]
+    cs, rows = c.reshape(-1, k, k), row.reshape(-1, k)
+    num = np.array([np.tensordot(m, w, axes=([-2, -1], [0, 1])) for m in cs])
+    wrow = np.array([r @ w for r in rows]).reshape(*lead, k)
+    return num.reshape(lead), wrow
 
 
 @_overall("cohen_kappa_linear", "Linearly weighted Cohen's kappa (ordinal classes, matrix "
