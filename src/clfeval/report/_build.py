@@ -424,8 +424,9 @@ def from_state(
     if isinstance(state, SlicedState):
         from ._slices import sliced_report
 
-        return sliced_report(state, from_state, min_size=min_size, cost_matrix=cost_matrix,
-                             level=level, title=title, source=source, max_points=max_points)
+        return sliced_report(state, from_state, stacked_metric_rows, min_size=min_size,
+                             cost_matrix=cost_matrix, level=level, title=title, source=source,
+                             max_points=max_points)
     if getattr(state, "multilabel", None) is not None:
         from ._multilabel import multilabel_report
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,6 @@ from ..core.counts import ConfusionMatrix
 from ..engines.sliced import DEFAULT_MAX_SLICES, SlicedState, SliceSpace, key_order
 from ..exceptions import InvalidInputError, InvalidParameterError
 from ..io.readers import Chunk, Column
-from ._build import stacked_metric_rows
 from ._model import Report, Slice, SliceAnalysis
 
 __all__ = ["DEFAULT_MIN_SIZE", "cell", "disparity_row", "grouping", "key_text",
@@ -115,10 +115,13 @@ def memory_sliced_state(overall: Any, by: Any, n: int,
     return SlicedState(names, overall, {k: states[k] for k in sorted(states, key=key_order)})
 
 
-def sliced_report(state: SlicedState, from_state: Callable[..., Report], *, min_size: int,
-                  **options: Any) -> Report:
+def sliced_report(state: SlicedState, from_state: Callable[..., Report],
+                  stacked_metric_rows: Callable[..., AbstractContextManager[None]], *,
+                  min_size: int, **options: Any) -> Report:
     """The overall report of ``state.overall`` with every slice's report attached, each
-    derived by ``from_state`` (:func:`clfeval.report.from_state`, the one derivation).
+    derived by ``from_state`` (:func:`clfeval.report.from_state`, the one derivation),
+    within ``stacked_metric_rows`` (``clfeval.report._build.stacked_metric_rows``: every
+    metric evaluated once over the stack of the slices' matrices).
 
     Every slice is read at the overall report's threshold, so the slices' matrices add
     up to the overall matrix.
