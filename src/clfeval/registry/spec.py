@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -41,6 +42,7 @@ __all__ = [
 
 AVERAGES = ("binary", "micro", "macro", "weighted", "macro_pr")
 Array = npt.NDArray[Any]
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -159,11 +161,12 @@ class CountStack:
     [[5.0, 7.0], [3.0, 4.0]]
     """
 
-    __slots__ = ("_tallies", "counts")
+    __slots__ = ("_shared", "_tallies", "counts")
 
     def __init__(self, c: Any) -> None:
         self.counts: Array = np.asarray(c, dtype=np.float64)
         self._tallies: tuple[Array, ...] | None = None
+        self._shared: dict[Callable[[Array], Any], Any] = {}
 
     @property
     def tallies(self) -> tuple[Array, ...]:
@@ -171,6 +174,25 @@ class CountStack:
         if self._tallies is None:
             self._tallies = tallies(self.counts)
         return self._tallies
+
+
+#: the stack whose overall metrics are being evaluated (see :func:`shared`)
+_EVALUATING: ContextVar[CountStack | None] = ContextVar("_EVALUATING", default=None)
+
+
+def shared(c: Array, fn: Callable[[Array], _T]) -> _T:
+    """``fn(c)`` — computed once per :class:`CountStack` when ``c`` is the stack's matrices
+    and an overall metric of them is being evaluated (margins, χ², the joint entropy:
+    intermediates several metric definitions read), else computed afresh. ``fn`` is a
+    module-level function of ``c`` alone; its result is shared, so never modified.
+    """
+    stack = _EVALUATING.get()
+    if stack is None or stack.counts is not c:
+        return fn(c)
+    if fn not in stack._shared:
+        stack._shared[fn] = fn(c)
+    out: _T = stack._shared[fn]
+    return out
 
 
 def evaluate_counts(
@@ -193,7 +215,11 @@ def evaluate_counts(
     stack = c if isinstance(c, CountStack) else CountStack(c)
     c = stack.counts
     if not spec.per_class:
-        return spec.func(c, zero_division=zd, **kw)
+        token = _EVALUATING.set(stack)
+        try:
+            return spec.func(c, zero_division=zd, **kw)
+        finally:
+            _EVALUATING.reset(token)
     f = spec.func
     if average is not None:
         check_choice("average", average, AVERAGES)

@@ -594,7 +594,8 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None) -> list
     pos_index: int | None = None
     if k == 2 and first.pos_label is not None:
         pos_index = first.pos_index(None)
-    stack = CountStack(np.stack([cm.counts for cm in cms]))
+    stack = CountStack(np.stack([cm.counts for cm in cms]) if len(cms) > 1
+                       else cms[0].counts[None])  # (one matrix: a view, one float copy)
     wilson = _StackedWilson(stack, first.labels, level)
     boot = [_bootstrap_intervals(cm, level) for cm in cms]
     rows: list[list[MetricRow]] = [[] for _ in cms]
