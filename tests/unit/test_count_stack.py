@@ -80,3 +80,31 @@ def test_pair_is_stack_then_moveaxis(shape: tuple[int, ...]) -> None:
         np.testing.assert_array_equal(got, want)
     with pytest.raises(ValueError, match="same shape"):
         pair(np.zeros(3), np.zeros(4))
+
+
+def test_shared_intermediates_are_computed_once_and_change_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from clfeval.registry import overall
+    from clfeval.registry.spec import shared
+
+    c = _stack(6, True, seed=3)
+    calls: list[int] = []
+    margins = overall._margins
+
+    def counted(m: np.ndarray) -> tuple[np.ndarray, ...]:
+        calls.append(1)
+        return margins(m)
+
+    monkeypatch.setattr(overall, "_margins", counted)
+    assert shared(c, counted) is not shared(c, counted)  # nothing being evaluated: afresh
+    calls.clear()
+    stack = CountStack(c)
+    specs = list_metrics(per_class=False)
+    together = [evaluate_counts(spec, stack, zero_division=NAN) for spec in specs]
+    assert len(calls) == 1  # the margins of the stack: once for every overall metric
+    assert {counted, overall._chi2_of, overall._h_joint_of} <= set(stack._shared)
+    for spec, got in zip(specs, together, strict=True):
+        # the bare definition (nothing shared) gives the same numbers
+        np.testing.assert_array_equal(got, spec.func(c, zero_division=NAN, **spec.params),
+                                      err_msg=spec.name)
+    assert len(calls) > len(specs)
