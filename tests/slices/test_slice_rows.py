@@ -204,3 +204,26 @@ def test_a_matrix_not_in_the_stack_is_derived_alone() -> None:
         assert from_state(b.state) == b
     with stacked_metric_rows([a.confusion], None):  # another level: derived alone
         assert from_state(b.state, level=0.95) == b
+
+
+@pytest.mark.parametrize("kind", ["score", "binary", "mscore", "strings"])
+def test_the_slices_rows_come_from_one_stack(kind: str,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every slice's report hits the stacked rows (none falls back to deriving alone)."""
+    from clfeval.report import _build
+
+    sizes: list[int] = []
+    rows_of = _build._metric_rows_of
+
+    def counted(cms: Any, level: Any) -> Any:
+        sizes.append(len(cms))
+        return rows_of(cms, level)
+
+    monkeypatch.setattr(_build, "_metric_rows_of", counted)
+    args, opts = _case(kind)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = clfeval.evaluate(**args, **opts)
+    assert r.slices is not None
+    with_report = sum(s.report is not None for s in r.slices.slices)
+    assert sizes == [1, with_report]  # the overall report, then every slice at once

@@ -1,9 +1,10 @@
 """Sliced reports (``by=``): the overall report plus every slice's own full report.
 
 Every slice's report is derived from its state by :func:`~clfeval.report.from_state`,
-the one derivation of every report; this module only decides the grouping of
-in-memory arrays, the shared threshold, which rows are shown side by side, and which
-slice is worst on each of them.
+the one derivation of every report (its metric rows come from one evaluation of every
+metric over the stack of the slices' matrices: the rows each matrix gets alone); this
+module only decides the grouping of in-memory arrays, the shared threshold, which rows
+are shown side by side, and which slice is worst on each of them.
 """
 
 from __future__ import annotations
