@@ -227,3 +227,26 @@ def test_the_slices_rows_come_from_one_stack(kind: str,
     assert r.slices is not None
     with_report = sum(s.report is not None for s in r.slices.slices)
     assert sizes == [1, with_report]  # the overall report, then every slice at once
+
+
+def test_stacks_are_evaluated_in_bounded_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many slices of many classes: the stack is split into blocks of bounded size, with
+    the same rows."""
+    from clfeval.report import _build
+
+    args, opts = _case("many")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        whole = clfeval.evaluate(**args, **opts)
+        sizes: list[int] = []
+        rows_of = _build._metric_rows_of
+
+        def counted(cms: Any, level: Any) -> Any:
+            sizes.append(len(cms))
+            return rows_of(cms, level)
+
+        monkeypatch.setattr(_build, "_metric_rows_of", counted)
+        monkeypatch.setattr(_build, "STACK_CELLS", 5 * 11 * 11)  # five 11×11 matrices
+        blocked = clfeval.evaluate(**args, **opts)
+    assert sizes[0] == 1 and max(sizes[1:]) == 5 and len(sizes) > 3
+    assert blocked == whole

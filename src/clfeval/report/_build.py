@@ -541,6 +541,9 @@ def _binary_labels(scores: Any) -> tuple[Any, Any]:
 # ------------------------------------------------------------------ metric rows
 #: the metric rows and per-class table of a report
 Rows = tuple[tuple[MetricRow, ...], PerClassTable]
+#: matrices evaluated together hold at most this many cells (64 MiB of float64; the
+#: metrics' temporaries are a few times that)
+STACK_CELLS = 1 << 23
 
 #: rows derived ahead for matrices about to get a report (:func:`stacked_metric_rows`),
 #: by (matrix, its dtype, level); :func:`_metric_rows` takes them from here when present
@@ -566,8 +569,12 @@ def stacked_metric_rows(cms: Sequence[ConfusionMatrix],
     for cm in cms:  # one stack per label set and positive class (a slice: all alike)
         groups.setdefault((cm.labels, cm.pos_label), []).append(cm)
     for group in groups.values():
-        for cm, rows in zip(group, _metric_rows_of(group, lvl), strict=True):
-            ahead[_ahead_key(cm, lvl)] = rows
+        # in blocks of at most STACK_CELLS cells: memory bounded whatever S and K
+        step = max(1, STACK_CELLS // group[0].n_classes ** 2)
+        for start in range(0, len(group), step):
+            block = group[start:start + step]
+            for cm, rows in zip(block, _metric_rows_of(block, lvl), strict=True):
+                ahead[_ahead_key(cm, lvl)] = rows
     token = _AHEAD.set(ahead)
     try:
         yield
