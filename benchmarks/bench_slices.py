@@ -13,10 +13,18 @@ It prints seconds, ns/row, the ratio sliced / unsliced (the issue's target: at m
 1.5 for 100 groups over 10**8 rows) and the peak RSS. ``--report`` also times deriving
 the sliced report (one full report per slice) from the folded state.
 
+``--memory`` times the in-memory door instead: ``clfeval.evaluate`` on ``--memory-rows``
+rows (default 2×10**5) with and without ``by=`` (``--groups`` slices), for scores
+(``y_score``: curves, sweep, calibration, DeLong per slice) and for hard predictions;
+unsliced and sliced calls alternate, best of ``--repeat`` each, and it prints the ratio
+sliced / unsliced and the cost per slice.
+
 Usage::
 
     python benchmarks/bench_slices.py --rows 1e7 [--groups 100] [--repeat 3] [--report]
         [--data preds.parquet]
+    python benchmarks/bench_slices.py --memory [--memory-rows 2e5] [--groups 100]
+        [--repeat 3]
 """
 
 from __future__ import annotations
@@ -83,6 +91,44 @@ def run(path: str, mode: str, sliced: bool, report: bool) -> dict[str, Any]:
     return res
 
 
+def memory(n: int, groups: int, repeat: int) -> None:
+    """``evaluate(..., by=)`` in memory against the same call without ``by``."""
+    import warnings
+
+    import numpy as np
+
+    import clfeval
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, n)
+    region = rng.integers(0, groups, n)
+    z = rng.normal(size=n) + y + region * (0.5 / groups)
+    s = 1.0 / (1.0 + np.exp(-z))
+    p = (s >= 0.5).astype(np.int64)
+    cases: dict[str, dict[str, Any]] = {"score": {"y_score": s}, "pred": {"y_pred": p}}
+    print(f"in memory: {n:,} rows, {groups} slices; best of {repeat}, alternating; "
+          "wall and CPU (process) seconds")
+    print(f"{'mode':<6} {'unsliced':>15} {'sliced':>15} {'ratio':>11} {'ms/slice':>11}")
+    print(f"{'':<6} {'wall':>7} {'CPU':>7} {'wall':>7} {'CPU':>7} {'wall':>5} {'CPU':>5} "
+          f"{'wall':>5} {'CPU':>5}")
+    for mode, kw in cases.items():
+        wall = {False: float("inf"), True: float("inf")}
+        cpu = dict(wall)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # small slices warn (few samples)
+            clfeval.evaluate(y, by=region, **kw)  # imports and first-call costs
+            for _ in range(repeat):
+                for sliced in (False, True):
+                    t0, c0 = time.perf_counter(), time.process_time()
+                    clfeval.evaluate(y, by=region if sliced else None, **kw)
+                    wall[sliced] = min(wall[sliced], time.perf_counter() - t0)
+                    cpu[sliced] = min(cpu[sliced], time.process_time() - c0)
+        print(f"{mode:<6} {wall[False]:7.3f} {cpu[False]:7.3f} {wall[True]:7.3f} "
+              f"{cpu[True]:7.3f} {wall[True] / wall[False]:5.1f} {cpu[True] / cpu[False]:5.1f} "
+              f"{1000 * (wall[True] - wall[False]) / groups:5.1f} "
+              f"{1000 * (cpu[True] - cpu[False]) / groups:5.1f}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=float, default=1e7)
@@ -91,9 +137,15 @@ def main() -> None:
     ap.add_argument("--report", action="store_true")
     ap.add_argument("--data", help="a Parquet file to write (or reuse when it exists)")
     ap.add_argument("--child", nargs=4)
+    ap.add_argument("--memory", action="store_true",
+                    help="time evaluate(..., by=) in memory instead of a streamed file")
+    ap.add_argument("--memory-rows", type=float, default=2e5)
     a = ap.parse_args()
     if a.child:
         child(a.child[0], a.child[1], a.child[2] == "1", a.child[3] == "1")
+        return
+    if a.memory:
+        memory(int(a.memory_rows), a.groups, a.repeat)
         return
     n = int(a.rows)
     with tempfile.TemporaryDirectory() as d:

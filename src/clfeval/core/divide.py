@@ -60,7 +60,7 @@ def fill_undefined(
     if not undefined.any():
         return values
     zd = check_zero_division(zero_division)
-    out = np.array(values, dtype=np.float64, copy=True)
+    out = np.asarray(values, dtype=np.float64)  # (np.where below makes the new array)
     if zd == "warn":
         n_bad = int(np.count_nonzero(undefined))
         total = int(undefined.size)

@@ -15,6 +15,7 @@ from .aggregate import Aggregate, aggregate
 from .interpret import kappa_interpretation
 from .spec import (
     AVERAGES,
+    CountStack,
     MetricSpec,
     MetricSummary,
     compute,
@@ -41,6 +42,7 @@ install_metric_backend(_Backend())
 __all__ = [
     "AVERAGES",
     "Aggregate",
+    "CountStack",
     "MetricSpec",
     "MetricSummary",
     "aggregate",

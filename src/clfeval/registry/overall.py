@@ -12,7 +12,7 @@ from .._validation import check_choice
 from ..core.divide import divide, fill_undefined
 from ..core.tallies import pair
 from ..exceptions import InvalidParameterError
-from .spec import MetricSpec, register
+from .spec import MetricSpec, register, shared
 
 Array = npt.NDArray[Any]
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -21,7 +21,12 @@ NAN = float("nan")
 
 
 def _parts(c: Array) -> tuple[Array, Array, Array, Array]:
-    """(diagonal, row sums, column sums, total) of matrices (..., K, K)."""
+    """(diagonal, row sums, column sums, total) of matrices (..., K, K), computed once per
+    :class:`~clfeval.registry.spec.CountStack` while its metrics are evaluated."""
+    return shared(c, _margins)
+
+
+def _margins(c: Array) -> tuple[Array, Array, Array, Array]:
     if c.shape[-2:] == (2, 2):  # a stack of 2×2 tables (a threshold sweep): no reductions
         a, b, d, e = c[..., 0, 0], c[..., 0, 1], c[..., 1, 0], c[..., 1, 1]
         ab, de = a + b, d + e
@@ -126,8 +131,8 @@ def weighted_accuracy(c: Array, priors: Any = None) -> Array:
 # ----------------------------------------------------------------- agreement family
 def _kappa_weights(k: int, weights: str | None) -> Array:
     check_choice("weights", weights, (None, "linear", "quadratic"))
-    i = np.arange(k)
-    dist = np.abs(i[:, None] - i[None, :]).astype(np.float64)
+    i = np.arange(k, dtype=np.float64)  # (small integers: exact in float64)
+    dist = np.abs(i[:, None] - i[None, :])
     if weights is None:
         return (dist > 0).astype(np.float64)
     return dist if weights == "linear" else dist**2
@@ -137,19 +142,38 @@ def _kappa_weights(k: int, weights: str | None) -> Array:
           (-1.0, 1.0), aliases=("kappa",), params={"weights": None},
           reference="Cohen 1960; seed 003")
 def cohen_kappa(c: Array, weights: str | None = None) -> Array:
-    k = c.shape[-1]
-    w = _kappa_weights(k, weights)
+    check_choice("weights", weights, (None, "linear", "quadratic"))
     d, row, col, n = _parts(c)
     # disagreement observed and expected by chance, without forming the (..., K, K)
     # matrix of expected counts (a bootstrap stack of many classes would be huge)
     if weights is None:
         num = n - d.sum(-1)
         den = n - (row * col).sum(-1) / np.where(n == 0, 1.0, n)
-    else:
-        num = np.tensordot(c, w, axes=([-2, -1], [0, 1]))
-        den = ((row @ w) * col).sum(-1) / np.where(n == 0, 1.0, n)
+    else:  # (the K×K weights only here: unweighted kappa needs none)
+        w = _kappa_weights(c.shape[-1], weights)
+        num, wrow = _each_matrix(c, row, w)
+        den = (wrow * col).sum(-1) / np.where(n == 0, 1.0, n)
     out = 1.0 - _nan_div(num, den)
     return np.where(n == 0, NAN, out)
+
+
+def _each_matrix(c: Array, row: Array, w: Array) -> tuple[Array, Array]:
+    """``Σ C·w`` and ``row @ w`` of every matrix of a stack, each matrix on its own.
+
+    BLAS blocks a stack of matrices differently from one matrix, so with weighted
+    (non-integer) counts a contraction of the whole stack can differ from the same
+    matrix's alone in the last bit; one call per matrix keeps a matrix's value
+    independent of the stack it is evaluated in (a report's slices are evaluated as
+    one stack).
+    """
+    lead = c.shape[:-2]
+    if not lead:
+        return np.tensordot(c, w, axes=([-2, -1], [0, 1])), row @ w
+    k = c.shape[-1]
+    cs, rows = c.reshape(-1, k, k), row.reshape(-1, k)
+    num = np.array([np.tensordot(m, w, axes=([-2, -1], [0, 1])) for m in cs])
+    wrow = np.array([r @ w for r in rows]).reshape(*lead, k)
+    return num.reshape(lead), wrow
 
 
 @_overall("cohen_kappa_linear", "Linearly weighted Cohen's kappa (ordinal classes, matrix "
@@ -278,6 +302,11 @@ def g_mean(c: Array) -> Array:
 
 # ---------------------------------------------------------------- association
 def _chi2(c: Array) -> tuple[Array, Array]:
+    """(χ², N), computed once per stack (three metrics read it)."""
+    return shared(c, _chi2_of)
+
+
+def _chi2_of(c: Array) -> tuple[Array, Array]:
     _, row, col, n = _parts(c)
     e = row[..., :, None] * col[..., None, :] / np.where(n == 0, 1.0, n)[..., None, None]
     terms = np.where(e > 0, (c - e) ** 2 / np.where(e > 0, e, 1.0), 0.0)
@@ -312,49 +341,62 @@ def _entropy(p: Array, axis: Any = -1) -> Array:
     return t.sum(axis)
 
 
-def _probs(c: Array) -> tuple[Array, Array, Array, Array]:
+def _probs(c: Array) -> tuple[Array, Array]:
+    """The actual and predicted class distributions (row and column sums / N)."""
     _, row, col, n = _parts(c)
     nn = np.where(n == 0, NAN, n)
-    return c / nn[..., None, None], row / nn[..., None], col / nn[..., None], n
+    return row / nn[..., None], col / nn[..., None]
+
+
+def _h_joint(c: Array) -> Array:
+    """Joint entropy of (actual, predicted), computed once per stack (five metrics read
+    it; at K = 5,000 each pass is 25 M logarithms)."""
+    return shared(c, _h_joint_of)
+
+
+def _h_joint_of(c: Array) -> Array:
+    _, _, _, n = _parts(c)
+    nn = np.where(n == 0, NAN, n)
+    return _entropy(c / nn[..., None, None], (-2, -1))
 
 
 @_overall("reference_entropy", "Entropy of the actual class distribution, in bits.", (0.0, INF),
           None, aliases=("h_true",))
 def reference_entropy(c: Array) -> Array:
-    return _entropy(_probs(c)[1])
+    return _entropy(_probs(c)[0])
 
 
 @_overall("response_entropy", "Entropy of the predicted class distribution, in bits.",
           (0.0, INF), None, aliases=("h_pred",))
 def response_entropy(c: Array) -> Array:
-    return _entropy(_probs(c)[2])
+    return _entropy(_probs(c)[1])
 
 
 @_overall("joint_entropy", "Joint entropy of (actual, predicted), in bits.", (0.0, INF), None)
 def joint_entropy(c: Array) -> Array:
-    return _entropy(_probs(c)[0], (-2, -1))
+    return _h_joint(c)
 
 
 @_overall("conditional_entropy", "H(predicted | actual) in bits: uncertainty left in the "
           "predictions once the truth is known.", (0.0, INF), False)
 def conditional_entropy(c: Array) -> Array:
-    p, pt, _, _ = _probs(c)
-    return _entropy(p, (-2, -1)) - _entropy(pt)
+    pt, _ = _probs(c)
+    return _h_joint(c) - _entropy(pt)
 
 
 @_overall("mutual_information", "Mutual information I(actual; predicted) in bits.", (0.0, INF),
           aliases=("mi",))
 def mutual_information(c: Array) -> Array:
-    p, pt, pp, _ = _probs(c)
-    return np.maximum(_entropy(pt) + _entropy(pp) - _entropy(p, (-2, -1)), 0.0)
+    pt, pp = _probs(c)
+    return np.maximum(_entropy(pt) + _entropy(pp) - _h_joint(c), 0.0)
 
 
 @_overall("normalized_mutual_information", "Mutual information / mean(H_true, H_pred) "
           "(scikit-learn's arithmetic normalisation).", aliases=("nmi",))
 def normalized_mutual_information(c: Array) -> Array:
-    p, pt, pp, _ = _probs(c)
+    pt, pp = _probs(c)
     ht, hp = _entropy(pt), _entropy(pp)
-    mi = np.maximum(ht + hp - _entropy(p, (-2, -1)), 0.0)
+    mi = np.maximum(ht + hp - _h_joint(c), 0.0)
     # both partitions constant: perfect agreement by convention (scikit-learn returns 1.0)
     return np.where((ht == 0) & (hp == 0), 1.0, _nan_div(mi, (ht + hp) / 2.0))
 
@@ -363,15 +405,15 @@ def normalized_mutual_information(c: Array) -> Array:
           "truth's uncertainty the classifier removes (RCI).", aliases=("rci",),
           reference="Sindhwani et al. 2004")
 def rci(c: Array) -> Array:
-    p, pt, pp, _ = _probs(c)
+    pt, pp = _probs(c)
     ht = _entropy(pt)
-    return _nan_div(np.maximum(ht + _entropy(pp) - _entropy(p, (-2, -1)), 0.0), ht)
+    return _nan_div(np.maximum(ht + _entropy(pp) - _h_joint(c), 0.0), ht)
 
 
 @_overall("cross_entropy", "Cross entropy −Σ p_true·log2 p_pred of the class distributions, "
           "in bits.", (0.0, INF), False)
 def cross_entropy(c: Array) -> Array:
-    _, pt, pp, _ = _probs(c)
+    pt, pp = _probs(c)
     with np.errstate(divide="ignore"):
         t = np.where(pt > 0, -pt * np.log2(pp), 0.0)
     return t.sum(-1)
@@ -380,7 +422,7 @@ def cross_entropy(c: Array) -> Array:
 @_overall("kl_divergence", "Kullback–Leibler divergence of the predicted from the actual "
           "class distribution, in bits.", (0.0, INF), False)
 def kl_divergence(c: Array) -> Array:
-    _, pt, pp, _ = _probs(c)
+    pt, pp = _probs(c)
     with np.errstate(divide="ignore"):
         t = np.where(pt > 0, pt * (np.log2(pt) - np.log2(pp)), 0.0)
     return t.sum(-1)

@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AVERAGES",
+    "CountStack",
     "MetricSpec",
     "MetricSummary",
     "compute",
@@ -40,6 +42,7 @@ __all__ = [
 
 AVERAGES = ("binary", "micro", "macro", "weighted", "macro_pr")
 Array = npt.NDArray[Any]
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -139,9 +142,62 @@ def list_metrics(*, per_class: bool | None = None) -> tuple[MetricSpec, ...]:
 
 
 # ----------------------------------------------------------------- evaluation
+class CountStack:
+    """A stack of matrices ``(..., K, K)`` prepared once for many metrics.
+
+    :func:`evaluate_counts` converts its matrices to float64 and derives the one-vs-rest
+    tallies on every call; a report evaluates some 200 (metric, average) pairs of the same
+    matrices, and at K = 5,000 each conversion and each pair of margin sums reads a
+    200 MB matrix. Passed for ``c``, a ``CountStack`` gives every call the one float64
+    copy and the one set of tallies (the same numbers: the same conversion and the same
+    :func:`~clfeval.core.tallies.tallies`, done once).
+
+    Examples
+    --------
+    >>> stack = CountStack([[[5, 1], [2, 7]], [[3, 0], [1, 4]]])
+    >>> evaluate_counts(get_metric("accuracy"), stack).tolist()
+    [0.8, 0.875]
+    >>> stack.tallies[0].tolist()
+    [[5.0, 7.0], [3.0, 4.0]]
+    """
+
+    __slots__ = ("_shared", "_tallies", "counts")
+
+    def __init__(self, c: Any) -> None:
+        self.counts: Array = np.asarray(c, dtype=np.float64)
+        self._tallies: tuple[Array, ...] | None = None
+        self._shared: dict[Callable[[Array], Any], Any] = {}
+
+    @property
+    def tallies(self) -> tuple[Array, ...]:
+        """One-vs-rest ``(tp, fn, fp, tn)`` per class, each ``(..., K)``."""
+        if self._tallies is None:
+            self._tallies = tallies(self.counts)
+        return self._tallies
+
+
+#: the stack whose overall metrics are being evaluated (see :func:`shared`)
+_EVALUATING: ContextVar[CountStack | None] = ContextVar("_EVALUATING", default=None)
+
+
+def shared(c: Array, fn: Callable[[Array], _T]) -> _T:
+    """``fn(c)`` — computed once per :class:`CountStack` when ``c`` is the stack's matrices
+    and an overall metric of them is being evaluated (margins, χ², the joint entropy:
+    intermediates several metric definitions read), else computed afresh. ``fn`` is a
+    module-level function of ``c`` alone; its result is shared, so never modified.
+    """
+    stack = _EVALUATING.get()
+    if stack is None or stack.counts is not c:
+        return fn(c)
+    if fn not in stack._shared:
+        stack._shared[fn] = fn(c)
+    out: _T = stack._shared[fn]
+    return out
+
+
 def evaluate_counts(
     spec: MetricSpec,
-    c: Array,
+    c: Array | CountStack,
     *,
     average: str | None = None,
     pos_index: int | None = None,
@@ -151,13 +207,19 @@ def evaluate_counts(
     """Evaluate a metric on a stack of matrices ``(..., K, K)`` (low level).
 
     Per-class metrics return ``(..., K)`` for ``average=None`` and ``(...)``
-    otherwise; overall metrics return ``(...)``.
+    otherwise; overall metrics return ``(...)``. ``c`` may be a :class:`CountStack`
+    (the matrices converted and tallied once for many calls).
     """
     zd = check_zero_division(zero_division)
     kw = {**spec.params, **params}
-    c = np.asarray(c, dtype=np.float64)
+    stack = c if isinstance(c, CountStack) else CountStack(c)
+    c = stack.counts
     if not spec.per_class:
-        return spec.func(c, zero_division=zd, **kw)
+        token = _EVALUATING.set(stack)
+        try:
+            return spec.func(c, zero_division=zd, **kw)
+        finally:
+            _EVALUATING.reset(token)
     f = spec.func
     if average is not None:
         check_choice("average", average, AVERAGES)
@@ -169,9 +231,9 @@ def evaluate_counts(
             j = 1 - i
             return f(c[..., i, i], c[..., i, j], c[..., j, i], c[..., j, j], zero_division=zd,
                      **kw)
-        tp, fn, fp, tn = tallies(c)
+        tp, fn, fp, tn = stack.tallies
         return f(tp[..., i], fn[..., i], fp[..., i], tn[..., i], zero_division=zd, **kw)
-    tp, fn, fp, tn = tallies(c)
+    tp, fn, fp, tn = stack.tallies
     if average is None:
         return f(tp, fn, fp, tn, zero_division=zd, **kw)
     if average == "micro":
@@ -297,7 +359,7 @@ class MetricSummary:
 def summarize(cm: ConfusionMatrix, *, pos_label: Any = None) -> MetricSummary:
     """All registered metrics at their default parameters (undefined values are NaN)."""
     nan = float("nan")
-    c = cm.counts
+    c = CountStack(cm.counts)  # converted and tallied once for every metric
     overall: dict[str, float] = {}
     per_class: dict[str, tuple[float, ...]] = {}
     binary: dict[str, float] = {}

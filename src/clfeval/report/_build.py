@@ -6,7 +6,8 @@ from __future__ import annotations
 import contextlib
 import math
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
@@ -30,7 +31,7 @@ from ..curves.roc import RocCurve
 from ..curves.sweep import ThresholdSweep, sweep_counts
 from ..curves.thresholds import ThresholdCounts, threshold_counts
 from ..exceptions import InvalidInputError, InvalidParameterError
-from ..registry.spec import MetricSpec, evaluate_counts, list_metrics
+from ..registry.spec import CountStack, MetricSpec, evaluate_counts, list_metrics
 from ..stats._results import ConfidenceInterval
 from ._model import (
     BINARY_HEADLINE,
@@ -45,7 +46,8 @@ from ._model import (
     derived_matrices,
 )
 
-__all__ = ["compare", "default_threshold", "evaluate", "from_state", "from_states"]
+__all__ = ["compare", "default_threshold", "evaluate", "from_state", "from_states",
+           "stacked_metric_rows"]
 
 Array = npt.NDArray[Any]
 NAN = float("nan")
@@ -424,8 +426,9 @@ def from_state(
     if isinstance(state, SlicedState):
         from ._slices import sliced_report
 
-        return sliced_report(state, from_state, min_size=min_size, cost_matrix=cost_matrix,
-                             level=level, title=title, source=source, max_points=max_points)
+        return sliced_report(state, from_state, stacked_metric_rows, min_size=min_size,
+                             cost_matrix=cost_matrix, level=level, title=title, source=source,
+                             max_points=max_points)
     if getattr(state, "multilabel", None) is not None:
         from ._multilabel import multilabel_report
 
@@ -546,116 +549,213 @@ def _binary_labels(scores: Any) -> tuple[Any, Any]:
 
 
 # ------------------------------------------------------------------ metric rows
-def _metric_rows(cm: ConfusionMatrix, level: float | None
-                 ) -> tuple[tuple[MetricRow, ...], PerClassTable]:
-    c = cm.counts
+#: the metric rows and per-class table of a report
+Rows = tuple[tuple[MetricRow, ...], PerClassTable]
+#: matrices evaluated together hold at most this many cells (64 MiB of float64; the
+#: metrics' temporaries are a few times that)
+STACK_CELLS = 1 << 23
+
+#: rows derived ahead for matrices about to get a report (:func:`stacked_metric_rows`),
+#: by (matrix, its dtype, level); :func:`_metric_rows` takes them from here when present
+_AHEAD: ContextVar[dict[tuple[Any, ...], Rows] | None] = ContextVar("_AHEAD", default=None)
+
+
+def _ahead_key(cm: ConfusionMatrix, level: float | None) -> tuple[Any, ...]:
+    # a ConfusionMatrix hashes and compares by labels, positive class and counts
+    return (cm, cm.counts.dtype.str, level)
+
+
+@contextlib.contextmanager
+def stacked_metric_rows(cms: Sequence[ConfusionMatrix],
+                        level: float | None) -> Iterator[None]:
+    """Within the block, the reports of these matrices (e.g. a sliced report's slices,
+    each derived by :func:`from_state`) take their metric rows from one evaluation of
+    every registered metric over the ``(S, K, K)`` stack of the matrices — the same
+    rows, per matrix, that a report derives on its own; any other matrix is derived as
+    usual."""
+    lvl = None if level is None else check_level(level)
+    ahead: dict[tuple[Any, ...], Rows] = {}
+    groups: dict[tuple[Any, ...], list[ConfusionMatrix]] = {}
+    for cm in cms:  # one stack per label set and positive class (a slice: all alike)
+        groups.setdefault((cm.labels, cm.pos_label), []).append(cm)
+    for group in groups.values():
+        # in blocks of at most STACK_CELLS cells: memory bounded whatever S and K
+        step = max(1, STACK_CELLS // group[0].n_classes ** 2)
+        for start in range(0, len(group), step):
+            block = group[start:start + step]
+            for cm, rows in zip(block, _metric_rows_of(block, lvl), strict=True):
+                ahead[_ahead_key(cm, lvl)] = rows
+    token = _AHEAD.set(ahead)
+    try:
+        yield
+    finally:
+        _AHEAD.reset(token)
+
+
+def _metric_rows(cm: ConfusionMatrix, level: float | None) -> Rows:
+    ahead = _AHEAD.get()
+    if ahead is not None:
+        rows = ahead.get(_ahead_key(cm, level))
+        if rows is not None:
+            return rows
+    return _metric_rows_of([cm], level)[0]
+
+
+def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None) -> list[Rows]:
+    """The metric rows of each of several matrices of one label set and positive class:
+    every registered metric evaluated once over their ``(S, K, K)`` stack (converted and
+    tallied once), the Wilson intervals of the proportions computed once over the stack,
+    the bootstrap intervals drawn per matrix (each from the report's fixed seed)."""
+    first = cms[0]
+    k = first.n_classes
     pos_index: int | None = None
-    if cm.n_classes == 2 and cm.pos_label is not None:
-        pos_index = cm.pos_index(None)
-    rows: list[MetricRow] = []
+    if k == 2 and first.pos_label is not None:
+        pos_index = first.pos_index(None)
+    stack = CountStack(np.stack([cm.counts for cm in cms]) if len(cms) > 1
+                       else cms[0].counts[None])  # (one matrix: a view, one float copy)
+    wilson = _StackedWilson(stack, first.labels, level)
+    boot = [_bootstrap_intervals(cm, level) for cm in cms]
+    rows: list[list[MetricRow]] = [[] for _ in cms]
+
+    def add(name: str, spec: MetricSpec, average: str | None, values: Array,
+            intervals: Sequence[ConfidenceInterval | None]) -> None:
+        for out, v, ci in zip(rows, values, intervals, strict=True):
+            out.append(MetricRow(name, spec.name, average, num(v), spec.description,
+                                 spec.higher_is_better, ci))
+
+    def booted(spec: MetricSpec, average: str | None) -> list[ConfidenceInterval | None]:
+        return [b.get((spec.name, average)) for b in boot]
+
     pc_names: list[str] = []
-    pc_vals: list[Any] = []
-    intervals = _IntervalPolicy(cm, level)
+    pc_vals: list[Array] = []
     for spec in list_metrics():
-        if not spec.multiclass and cm.n_classes > 2:
+        if not spec.multiclass and k > 2:
             continue
         if spec.per_class:
-            vals = evaluate_counts(spec, c, average=None, zero_division=NAN)
+            vals = evaluate_counts(spec, stack, average=None, zero_division=NAN)
             pc_names.append(spec.name)
             pc_vals.append(np.asarray(vals, dtype=np.float64))
             if pos_index is not None:
-                rows.append(MetricRow(spec.name, spec.name, "binary", num(vals[pos_index]),
-                                      spec.description, spec.higher_is_better,
-                                      intervals.get(spec, "binary", pos_index)))
+                add(spec.name, spec, "binary", vals[:, pos_index],
+                    wilson.row(spec, "binary", pos_index) if spec.ratio is not None
+                    else booted(spec, "binary"))
             for avg in ("macro", "micro", "weighted"):
-                v = evaluate_counts(spec, c, average=avg, zero_division=NAN)
-                rows.append(MetricRow(f"{spec.name}_{avg}", spec.name, avg, num(v),
-                                      spec.description, spec.higher_is_better,
-                                      intervals.get(spec, avg, None)))
+                v = evaluate_counts(spec, stack, average=avg, zero_division=NAN)
+                add(f"{spec.name}_{avg}", spec, avg, v,
+                    wilson.row(spec, avg, None) if spec.ratio is not None and avg == "micro"
+                    else booted(spec, avg))
         else:
-            v = evaluate_counts(spec, c, zero_division=NAN)
-            rows.append(MetricRow(spec.name, spec.name, None, num(v), spec.description,
-                                  spec.higher_is_better, intervals.get(spec, None, None)))
-    values = np.vstack(pc_vals) if pc_vals else np.empty((0, cm.n_classes))
-    return tuple(rows), PerClassTable(tuple(pc_names), values,
-                                      intervals.per_class(PER_CLASS_INTERVALS))
+            v = evaluate_counts(spec, stack, zero_division=NAN)
+            add(spec.name, spec, None, v, wilson.row(spec, None, None)
+                if spec.ratio is not None else booted(spec, None))
+    values = (np.stack(pc_vals, axis=1) if pc_vals
+              else np.empty((len(cms), 0, k), dtype=np.float64))
+    per_class = wilson.per_class(PER_CLASS_INTERVALS)
+    return [(tuple(r), PerClassTable(tuple(pc_names), values[j].copy(),
+                                     {name: cis[j] for name, cis in per_class.items()}))
+            for j, r in enumerate(rows)]
 
 
-class _IntervalPolicy:
-    """Which interval each report row gets (computed by :mod:`clfeval.stats`).
+class _StackedWilson:
+    """Wilson score intervals of the proportion metrics (those with a binomial ``ratio``:
+    accuracy, TPR, PPV, …) of every matrix of a stack, for the positive class, the micro
+    average, overall and per class — each interval the one
+    :func:`clfeval.stats.metric_interval` gives for that matrix alone (the metric's
+    ``ratio`` of the same tallies, then :func:`clfeval.stats.proportion_interval`),
+    computed once for the stack."""
 
-    * proportion metrics (accuracy, TPR, PPV, … — those with a binomial ``ratio``):
-      Wilson score intervals for the positive class, the micro average, overall, and
-      per class;
-    * the other headline metrics (F1, MCC, kappa, balanced accuracy, macro averages):
-      percentile bootstrap over the confusion matrix's counts (1000 resamples, fixed
-      seed, so a report is reproducible); not for weighted (non-integer) counts.
-    """
-
-    def __init__(self, cm: ConfusionMatrix, level: float | None) -> None:
-        self.cm = cm
+    def __init__(self, stack: CountStack, labels: tuple[Any, ...],
+                 level: float | None) -> None:
+        self.stack = stack
+        self.labels = labels
         self.level = level
-        self.boot: dict[tuple[str, str | None], ConfidenceInterval] = {}
-        if level is not None:
-            # degenerate matrices (one class never predicted) make numpy warn about empty
-            # variance slices inside the bootstrap; those intervals come back undefined
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)
-                self._bootstrap()
+        self.n = stack.counts.shape[0]
 
-    def _bootstrap(self) -> None:
-        from ..stats.bootstrap import MAX_RESAMPLE_TOTAL, bootstrap_interval_table
+    def _interval(self, spec: MetricSpec, average: str | None,
+                  pos_index: int | None) -> ConfidenceInterval:
+        from ..stats import proportion_interval
 
-        cm, level = self.cm, self.level
-        assert level is not None
-        integer = not cm.is_weighted or bool(np.all(cm.counts == np.round(cm.counts))
-                                             and cm.total <= MAX_RESAMPLE_TOTAL)
-        if not integer or cm.total == 0 or not bootstrap_fits(cm.n_classes):
-            return  # weighted counts cannot be resampled; too many classes: see the warning
-        plan: list[tuple[str | None, list[str]]] = []
-        if cm.n_classes == 2 and cm.pos_label is not None:
-            plan.append(("auto", list(BOOTSTRAP_BINARY)))
-        for avg in ("macro", "weighted", None):
-            if cm.n_classes == 2 and avg is None:
-                continue
-            plan.append((avg, [m for m, a in BOOTSTRAP_MULTI if a == avg]))
-        requests = [(name, "auto" if avg is None else avg) for avg, names in plan
-                    for name in names]
-        res = bootstrap_interval_table(cm, requests, n_resamples=N_RESAMPLES, level=level,
-                                       seed=SEED, zero_division=math.nan)  # one draw for all
-        for avg, names in plan:
-            for name in names:
-                ci = res[(name, "auto" if avg is None else avg)]
-                if _defined(ci):
-                    key_avg = avg
-                    if avg == "auto":
-                        key_avg = "binary" if name in ("f1", "informedness") else None
-                    self.boot[(name, key_avg)] = ci
+        assert spec.ratio is not None
+        assert self.level is not None
+        if not spec.per_class:
+            x, n = spec.ratio(self.stack.counts)
+        else:
+            tp, fn, fp, tn = self.stack.tallies
+            if average == "micro":
+                x, n = spec.ratio(tp.sum(-1), fn.sum(-1), fp.sum(-1), tn.sum(-1))
+            elif average == "binary":
+                i = pos_index
+                x, n = spec.ratio(tp[:, i], fn[:, i], fp[:, i], tn[:, i])
+            else:
+                x, n = spec.ratio(tp, fn, fp, tn)
+        return proportion_interval(x, n, level=self.level, zero_division=math.nan)
 
-    def get(self, spec: MetricSpec, average: str | None,
-            pos_index: int | None) -> ConfidenceInterval | None:
+    def row(self, spec: MetricSpec, average: str | None,
+            pos_index: int | None) -> list[ConfidenceInterval | None]:
+        """Each matrix's interval of a report row (``None``: no level, or undefined)."""
         if self.level is None:
-            return None
-        if spec.ratio is not None and average in (None, "binary", "micro"):
-            from ..stats import metric_interval
+            return [None] * self.n
+        ci = self._interval(spec, average, pos_index)
+        out: list[ConfidenceInterval | None] = []
+        for e, lo, hi in zip(ci.estimate, ci.low, ci.high, strict=True):
+            one = ConfidenceInterval(float(e), float(lo), float(hi), ci.level, ci.method)
+            out.append(one if _defined(one) else None)
+        return out
 
-            ci = metric_interval(self.cm, spec.name, level=self.level, zero_division=math.nan,
-                                 average="auto" if average is None else average,
-                                 pos_label=None if pos_index is None
-                                 else self.cm.labels[pos_index])
-            return ci if _defined(ci) else None
-        return self.boot.get((spec.name, average))
-
-    def per_class(self, names: Sequence[str]) -> dict[str, ConfidenceInterval]:
+    def per_class(self, names: Sequence[str]) -> dict[str, list[ConfidenceInterval]]:
+        """Each matrix's per-class intervals of these metrics (none without a level)."""
         if self.level is None:
             return {}
-        from ..stats import metric_interval
+        from ..registry.spec import get_metric
 
         out = {}
         for name in names:
-            out[name] = metric_interval(self.cm, name, level=self.level, average=None,
-                                        zero_division=math.nan)
+            ci = self._interval(get_metric(name), None, None)
+            out[name] = [ConfidenceInterval(e.copy(), lo.copy(), hi.copy(), ci.level,
+                                            ci.method, labels=self.labels)
+                         for e, lo, hi in zip(ci.estimate, ci.low, ci.high, strict=True)]
         return out
+
+
+def _bootstrap_intervals(cm: ConfusionMatrix, level: float | None
+                         ) -> dict[tuple[str, str | None], ConfidenceInterval]:
+    """The percentile bootstrap intervals of a report's non-proportion headline metrics
+    (F1, MCC, kappa, balanced accuracy, macro averages): over the confusion matrix's
+    counts, 1000 resamples, fixed seed (a report is reproducible); none for weighted
+    (non-integer) counts, an empty matrix or too many classes (see the warning)."""
+    if level is None:
+        return {}
+    from ..stats.bootstrap import MAX_RESAMPLE_TOTAL, bootstrap_interval_table
+
+    integer = not cm.is_weighted or bool(np.all(cm.counts == np.round(cm.counts))
+                                         and cm.total <= MAX_RESAMPLE_TOTAL)
+    if not integer or cm.total == 0 or not bootstrap_fits(cm.n_classes):
+        return {}  # weighted counts cannot be resampled; too many classes: see the warning
+    plan: list[tuple[str | None, list[str]]] = []
+    if cm.n_classes == 2 and cm.pos_label is not None:
+        plan.append(("auto", list(BOOTSTRAP_BINARY)))
+    for avg in ("macro", "weighted", None):
+        if cm.n_classes == 2 and avg is None:
+            continue
+        plan.append((avg, [m for m, a in BOOTSTRAP_MULTI if a == avg]))
+    requests = [(name, "auto" if avg is None else avg) for avg, names in plan
+                for name in names]
+    # degenerate matrices (one class never predicted) make numpy warn about empty
+    # variance slices inside the bootstrap; those intervals come back undefined
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        res = bootstrap_interval_table(cm, requests, n_resamples=N_RESAMPLES, level=level,
+                                       seed=SEED, zero_division=math.nan)  # one draw for all
+    boot: dict[tuple[str, str | None], ConfidenceInterval] = {}
+    for avg, names in plan:
+        for name in names:
+            ci = res[(name, "auto" if avg is None else avg)]
+            if _defined(ci):
+                key_avg = avg
+                if avg == "auto":
+                    key_avg = "binary" if name in ("f1", "informedness") else None
+                boot[(name, key_avg)] = ci
+    return boot
 
 
 def _defined(ci: ConfidenceInterval) -> bool:

@@ -1,20 +1,24 @@
 """Sliced reports (``by=``): the overall report plus every slice's own full report.
 
 Every slice's report is derived from its state by :func:`~clfeval.report.from_state`,
-the one derivation of every report; this module only decides the grouping of
-in-memory arrays, the shared threshold, which rows are shown side by side, and which
-slice is worst on each of them.
+the one derivation of every report (its metric rows come from one evaluation of every
+metric over the stack of the slices' matrices: the rows each matrix gets alone); this
+module only decides the grouping of in-memory arrays, the shared threshold, which rows
+are shown side by side, and which slice is worst on each of them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from ..core.counts import ConfusionMatrix
 from ..engines.sliced import DEFAULT_MAX_SLICES, SlicedState, SliceSpace, key_order
 from ..exceptions import InvalidInputError, InvalidParameterError
 from ..io.readers import Chunk, Column
@@ -112,10 +116,13 @@ def memory_sliced_state(overall: Any, by: Any, n: int,
     return SlicedState(names, overall, {k: states[k] for k in sorted(states, key=key_order)})
 
 
-def sliced_report(state: SlicedState, from_state: Callable[..., Report], *, min_size: int,
-                  **options: Any) -> Report:
+def sliced_report(state: SlicedState, from_state: Callable[..., Report],
+                  stacked_metric_rows: Callable[..., AbstractContextManager[None]], *,
+                  min_size: int, **options: Any) -> Report:
     """The overall report of ``state.overall`` with every slice's report attached, each
-    derived by ``from_state`` (:func:`clfeval.report.from_state`, the one derivation).
+    derived by ``from_state`` (:func:`clfeval.report.from_state`, the one derivation),
+    within ``stacked_metric_rows`` (``clfeval.report._build.stacked_metric_rows``: every
+    metric evaluated once over the stack of the slices' matrices).
 
     Every slice is read at the overall report's threshold, so the slices' matrices add
     up to the overall matrix.
@@ -124,18 +131,26 @@ def sliced_report(state: SlicedState, from_state: Callable[..., Report], *, min_
     overall = from_state(state.overall, **options)
     per: dict[str, Any] = {k: v for k, v in options.items() if k not in ("title", "source")}
     per["max_points"] = min(int(options.get("max_points", 400)), SLICE_MAX_POINTS)
-    slices = []
+    used = {}
     for key, st in state.slices.items():
-        rep = None
         if st.n_used > 0:
             if st.confusion is None and overall.threshold is not None:
                 st = dataclasses.replace(st, threshold=overall.threshold)
-            names = ", ".join(f"{b}={'(missing)' if v is None else v}"
-                              for b, v in zip(state.by, key, strict=True))
-            rep = from_state(st, title=names, **per)
-        # too small by the rule the disparity uses: samples (the total weight if weighted)
-        small = rep is None or float(rep.n_samples) < min_size
-        slices.append(Slice(key, st.n_rows, st.n_used, small, rep))
+            used[key] = st
+    slices = []
+    # every metric once over the stack of the slices' matrices (each slice's report
+    # takes its rows from there: the rows it would derive alone)
+    with stacked_metric_rows(_matrices(used.values()), options.get("level", 0.95)):
+        for key, st in state.slices.items():
+            rep = None
+            if key in used:
+                names = ", ".join(f"{b}={'(missing)' if v is None else v}"
+                                  for b, v in zip(state.by, key, strict=True))
+                rep = from_state(used[key], title=names, **per)
+            # too small by the rule the disparity uses: samples (the total weight if
+            # weighted)
+            small = rep is None or float(rep.n_samples) < min_size
+            slices.append(Slice(key, st.n_rows, st.n_used, small, rep))
     binary = overall.confusion.n_classes == 2 and overall.pos_label is not None
     candidates = BINARY_SLICE_METRICS if binary else MULTI_SLICE_METRICS
     metrics = tuple(m for m in candidates if _has(overall, m))
@@ -143,6 +158,27 @@ def sliced_report(state: SlicedState, from_state: Callable[..., Report], *, min_
                              _disparity(state, slices, metrics, min_size,
                                         options.get("level", 0.95)))
     return dataclasses.replace(overall, slices=analysis, state=state)
+
+
+def _matrices(states: Iterable[Any]) -> list[ConfusionMatrix]:
+    """The confusion matrix each slice's report will read (as :func:`from_state` reads
+    it: the state's matrix, or its binary scores at the threshold; the positive class
+    declared), for :func:`stacked_metric_rows`. A matrix that is not the one the report
+    reads only loses the head start: its report derives its rows alone."""
+    out = []
+    for st in states:
+        cm = st.confusion
+        if cm is None:
+            if st.scores is None or st.scores.is_multiclass or st.threshold is None:
+                continue
+            cm = st.scores.confusion_at(st.threshold)
+        if st.pos_label is not None and cm.n_classes == 2:
+            cm = cm.with_pos_label(st.pos_label)
+        if cm.n_classes == 2 and cm.pos_label is None:
+            with contextlib.suppress(InvalidParameterError):
+                cm = cm.with_pos_label(cm.labels[cm.pos_index(None)])
+        out.append(cm)
+    return out
 
 
 def slice_names(slices: Sequence[Slice]) -> list[str]:
