@@ -21,10 +21,12 @@ times, each in a fresh subprocess (so the peak RSS is that run's own):
 Usage::
 
     python benchmarks/bench_stream.py --sizes 1e6 1e7 1e8 [--scores prob signed heavy]
-        [--default] [--peers] [--dask] [--spark] [--mllib 1e7]
+        [--default] [--peers] [--dask] [--spark] [--mllib 1e7] [--repeat 3]
 
-Results print as a table with rows/s, ns/row (flat = cost per row independent of N)
-and peak RSS.
+Results print as a table with rows/s, ns/row (flat = cost per row independent of N),
+peak RSS (of the measuring process; Dask runs add each worker's) and the CPU seconds of
+the process tree over the timed call (needs psutil; steadier than wall time on a loaded
+machine). ``--repeat R`` alternates the engines R times and adds each one's best.
 """
 
 from __future__ import annotations
@@ -106,6 +108,15 @@ def tree_cpu() -> float:
             continue
         total += t.user + t.system
     return total
+
+
+def _warm_worker(path: str) -> None:
+    import dask.dataframe as dd
+
+    import clfeval.engines.dask
+
+    clfeval.engines.dask.fold(dd.read_parquet(path), y_true="y_true", y_score="score",
+                              scheduler="sync")
 
 
 def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
@@ -191,10 +202,16 @@ def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
         t_start = time.perf_counter()
         with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                           host="127.0.0.1", dashboard_address=None) as cluster, \
-                Client(cluster):
+                Client(cluster) as client:
             out["startup"] = time.perf_counter() - t_start
-            warm = dd.from_dict({"y_true": [0, 1], "score": [0.2, 0.7]}, npartitions=2)
-            clfeval.dask.evaluate(warm, threshold=0.5, bins=bits)  # workers import clfeval
+            # warm-up as the streamer's: a small Parquet file read by each worker (the
+            # workers import clfeval and the Parquet reader once, not per row)
+            warm = os.path.join(os.path.dirname(path), "warm-up.parquet")
+            if not os.path.exists(warm):
+                generate(warm, 50_000)
+            clfeval.dask.evaluate(dd.read_parquet([warm, warm], split_row_groups=True),
+                                  y_true="y_true", y_score="score", threshold=0.5, bins=bits)
+            client.run(_warm_worker, warm)  # on every worker, wherever the tasks ran
             # "dask": a partition per row group; "dask-one": the whole file as one partition
             ddf = dd.read_parquet(path, split_row_groups=kind == "dask")
             out["partitions"] = ddf.npartitions
@@ -204,6 +221,8 @@ def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
             out["seconds"] = time.perf_counter() - t0
             out["cpu"] = tree_cpu() - c0
             out["rows"] = res.n_rows
+            # each worker's own peak RSS (a partition is read whole by one worker)
+            out["worker_rss_mib"] = max(client.run(peak_rss_mib).values())
     elif kind.startswith("spark") or kind == "mllib":
         os.environ["PYSPARK_PYTHON"] = sys.executable
         from pyspark.sql import SparkSession
@@ -365,6 +384,8 @@ def show(n: int, kind: str, r: dict[str, float], base: float | None, scores: str
         notes.append(f"CPU {r['cpu']:.2f} s")
     if "bins" in r:
         notes.append(f"{int(r['bins']):,} bins")
+    if "worker_rss_mib" in r:
+        notes.append(f"worker peak RSS {r['worker_rss_mib']:.0f} MiB")
     if "partitions" in r:
         notes.append(f"{int(r['partitions'])} partition(s)")
     if "startup" in r:
