@@ -193,6 +193,30 @@ def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
         out["seconds"] = time.perf_counter() - t0
         out["rows"] = len(y)
         out["bins"] = sc.values().size
+    elif kind.startswith("fold-"):
+        # one Dask partition's fold in this process, without Dask: the file as one pandas
+        # frame, folded by the Dask adapter's partition function; "fold-pinned*" runs
+        # start with Dask's MALLOC_TRIM_THRESHOLD_ (see measure), "-nohold" switches off
+        # the adapter's reuse of freed chunk buffers
+        import pyarrow.parquet as pq
+
+        import clfeval.engines.dask as eng
+        from clfeval.engines._frames import make_spec
+
+        if kind.endswith("-nohold"):
+            eng._pinned_malloc = lambda: None
+        df = pq.read_table(path).to_pandas()
+        spec = make_spec(["y_true", "score"], y_true="y_true", y_pred=None, y_score="score",
+                         weight=None, labels=None, pos_label=None, threshold=0.5,
+                         on_invalid="raise", bins=bits, max_distinct=None, source=path)
+        eng._partition(df.iloc[:1 << 16], spec, 0)  # warm-up: imports
+        f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        c0, t0 = time.process_time(), time.perf_counter()
+        eng._partition(df, spec, 0)
+        out["seconds"] = time.perf_counter() - t0
+        out["cpu"] = time.process_time() - c0
+        out["faults"] = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0
+        out["rows"] = len(df)
     elif kind in ("dask", "dask-one"):
         import dask.dataframe as dd
         from distributed import Client, LocalCluster
@@ -285,7 +309,12 @@ def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
 
 def measure(kind: str, path: str, bits: int) -> dict[str, float]:
     cmd = [sys.executable, __file__, "--one", kind, path, "--bits", str(bits)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    env = dict(os.environ)
+    if kind.startswith("fold-pinned"):
+        env["MALLOC_TRIM_THRESHOLD_"] = "65536"  # as Dask's nanny starts its workers
+    else:
+        env.pop("MALLOC_TRIM_THRESHOLD_", None)
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
     if proc.returncode != 0 or not lines:
         raise RuntimeError(f"{kind} failed:\n{proc.stderr[-3000:]}")
@@ -308,6 +337,10 @@ def main() -> None:
                     help="largest N for the in-memory reference")
     ap.add_argument("--pool", action="store_true", help="also time workers=2")
     ap.add_argument("--dask", action="store_true")
+    ap.add_argument("--fold-faults", action="store_true",
+                    help="also one partition's fold without Dask, in a process with and "
+                         "without Dask's MALLOC_TRIM_THRESHOLD_, with and without the "
+                         "buffer reuse (CPU seconds, minor page faults)")
     ap.add_argument("--spark", action="store_true")
     ap.add_argument("--mllib", type=float, default=0, help="N for the MLlib AUROC comparison")
     ap.add_argument("--repeat", type=int, default=1,
@@ -350,6 +383,8 @@ def run_size(n: int, scores: str, args: Any) -> None:
         kinds.append("memory")
     if args.dask and n >= 10**7:
         kinds += ["dask", "dask-one"]
+    if args.fold_faults:
+        kinds += ["fold-unpinned", "fold-pinned-nohold", "fold-pinned"]
     if args.spark and n >= 10**7:
         kinds += ["spark-scan", "spark-groupby", "spark-sql", "spark-arrow"]
     if args.mllib and n == int(args.mllib):
@@ -382,6 +417,8 @@ def show(n: int, kind: str, r: dict[str, float], base: float | None, scores: str
     notes = [scores] + ([tag] if tag else [])
     if "cpu" in r:
         notes.append(f"CPU {r['cpu']:.2f} s")
+    if "faults" in r:
+        notes.append(f"{int(r['faults']):,} page faults")
     if "bins" in r:
         notes.append(f"{int(r['bins']):,} bins")
     if "worker_rss_mib" in r:
