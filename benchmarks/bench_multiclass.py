@@ -7,7 +7,13 @@ Run by hand (not part of CI's pass/fail)::
     python benchmarks/bench_multiclass.py --shapes 1e4x1000 --ovo-max-k 100
 
 Each measurement runs in a fresh subprocess, so the peak memory printed is that call's
-own (``tracemalloc`` peak of Python and numpy allocations, in MiB) beside its wall time.
+own (``tracemalloc`` peak of Python and numpy allocations, in MiB; the input arrays are
+made before the trace starts) beside its wall time.
+
+``ovr clfeva`` is the scikit-learn drop-in ``clfeval.metrics.roc_auc_score(...,
+multi_class="ovr")``; ``ovr state`` the native path: the mergeable score state
+``ScoreCounts.from_scores(y, P)`` and ``clfeval.curves.ovr_auc`` of it (what ``evaluate``
+and the file engines use).
 """
 
 from __future__ import annotations
@@ -56,6 +62,10 @@ def run_one(kind: str, n: int, k: int) -> dict[str, float]:
         v = f(y, p, multi_class="ovr")
     elif kind in ("sk-ovo", "cf-ovo"):
         v = f(y, p, multi_class="ovo")
+    elif kind == "cf-state":
+        from clfeval.curves import ovr_auc
+
+        v = ovr_auc(clfeval.ScoreCounts.from_scores(y, p)).value
     elif kind == "tm-ovr":
         v = float(multiclass_auroc(pt, yt, num_classes=k, average="macro", thresholds=None))
     elif kind == "cf-report":
@@ -110,6 +120,8 @@ def main() -> None:
                 sk_ovr = sk
             cf = measure(f"cf-{what}", n, k)
             rows = [("sklearn", sk), ("clfeval", cf)]
+            if what == "ovr":
+                rows.append(("state", measure("cf-state", n, k)))
             if what == "ovr" and has_tm:
                 rows.append(("torchmetrics", measure("tm-ovr", n, k)))
             for name, r in rows:

@@ -106,3 +106,114 @@ def test_dask_local_cluster_with_processes(frame, data):
         assert client.status == "running"
     assert res.confusion == ConfusionMatrix.from_predictions(
         data["y_true3"], data["y_pred3"], sample_weight=data["weight"])
+
+
+class _FakeLibc:
+    """Records the allocator calls of the fold (the real ones change this process)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int, int]] = []
+
+    def mallopt(self, param: int, value: int) -> int:
+        self.calls.append(("mallopt", param, value))
+        return 1
+
+    def malloc_trim(self, pad: int) -> int:
+        self.calls.append(("malloc_trim", pad, 0))
+        return 1
+
+
+@pytest.mark.parametrize("scheduler", ["sync", "threads"])
+def test_partitions_hold_freed_pages_and_restore_the_pinned_allocator(frame, data,
+                                                                      monkeypatch, scheduler):
+    # Dask's nanny pins glibc's thresholds (MALLOC_TRIM_THRESHOLD_): while partitions fold
+    # they are raised, after the last one restored to the pinned values and the heap trimmed
+    import clfeval.engines.dask as eng
+
+    libc = _FakeLibc()
+    monkeypatch.setattr(eng, "_pinned_malloc", lambda: (libc, 65536, 131072))
+    ddf = dd.from_pandas(frame, npartitions=6)
+    res = eng.fold(ddf, y_true="y_true", y_score="score", threshold=0.5, bins=20,
+                   scheduler=scheduler)
+    assert res.scores == ScoreCounts.from_scores(data["y_true"], data["score"], bits=20)
+    hold = [("mallopt", eng._M_MMAP_THRESHOLD, eng._HOLD_MMAP),
+            ("mallopt", eng._M_TRIM_THRESHOLD, eng._HOLD_TRIM)]
+    restore = [("mallopt", eng._M_MMAP_THRESHOLD, 131072),
+               ("mallopt", eng._M_TRIM_THRESHOLD, 65536), ("malloc_trim", 0, 0)]
+    assert libc.calls[:2] == hold and libc.calls[-3:] == restore
+    # holds and restores alternate (overlapping partitions share one hold)
+    groups = [libc.calls[i:i + 2] for i in range(0, len(libc.calls), 5)]
+    assert len(libc.calls) % 5 == 0 and all(g == hold for g in groups)
+    assert eng._hold_depth == 0
+
+
+def test_the_hold_needs_a_pinned_glibc(monkeypatch):
+    import clfeval.engines.dask as eng
+
+    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
+    assert eng._pinned_malloc() is None  # glibc adapts its own thresholds: leave it
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
+    monkeypatch.setenv("MALLOC_MMAP_THRESHOLD_", "262144")
+    import platform
+    import sys
+
+    got = eng._pinned_malloc()
+    if sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc":
+        assert got is not None and got[1:] == (65536, 262144)
+    else:
+        assert got is None
+
+
+_FAULTS = """
+import dataclasses, resource
+import numpy as np, pandas as pd
+import clfeval.engines.dask as eng
+from clfeval.engines._frames import make_spec
+
+rng = np.random.default_rng(0)
+n = 8 << 18
+df = pd.DataFrame({"y_true": (rng.random(n) < .3).astype(np.int8),
+                   "score": rng.random(n).astype(np.float32)})
+spec = dataclasses.replace(make_spec(
+    ["y_true", "score"], y_true="y_true", y_pred=None, y_score="score", weight=None,
+    labels=None, pos_label=None, threshold=0.5, on_invalid="raise", bins=None,
+    max_distinct=None, source="t"), chunk_rows=1 << 18)
+real = eng._pinned_malloc
+
+def faults(hold):
+    eng._pinned_malloc = real if hold else (lambda: None)
+    f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    part = eng._partition(df, spec, 0)
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0, part
+
+(a, pa), (b, pb), (c, pc) = faults(False), faults(True), faults(False)
+assert pa.scores == pb.scores == pc.scores and pa.n_rows == pb.n_rows == n
+print(a, b, c)
+"""
+
+
+def test_the_hold_saves_the_page_faults_of_a_pinned_worker(tmp_path):
+    # a real glibc in a child process started as Dask's nanny starts workers: the fold of
+    # 8 chunks pays each chunk's fresh pages without the hold, about one chunk's with it,
+    # and after the hold the allocator returns memory eagerly again (page faults are
+    # counted by the kernel: a count, not a timing)
+    import os
+    import platform
+    import subprocess
+    import sys
+
+    if not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc":
+        pytest.skip("glibc's mallopt only")
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as fh:
+            thp_always = "[always]" in fh.read()
+    except OSError:
+        thp_always = False
+    if thp_always:  # fresh mmaps then fault in 2 MiB pages: the counts do not compare
+        pytest.skip("transparent huge pages are 'always' on this kernel")
+    env = dict(os.environ, MALLOC_TRIM_THRESHOLD_="65536")
+    out = subprocess.run([sys.executable, "-c", _FAULTS], env=env, capture_output=True,
+                         text=True, check=True, timeout=300)
+    without, held, after = (int(v) for v in out.stdout.split())
+    assert held < without / 4, (without, held, after)
+    assert after > without / 4, (without, held, after)

@@ -6,6 +6,11 @@ table: a few hundred KiB at most per partition), never rows.
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ..core.scores import DEFAULT_MAX_DISTINCT
@@ -19,14 +24,82 @@ from .state import EvalState
 __all__ = ["fold"]
 
 
+# glibc's mallopt parameters (malloc.h)
+_M_TRIM_THRESHOLD = -1
+_M_MMAP_THRESHOLD = -3
+#: while a partition folds: chunk-sized buffers (up to glibc's largest mmap threshold,
+#: 32 MiB on 64-bit) come from the heap, and freed ones stay there for the next chunk
+_HOLD_MMAP = 32 << 20
+_HOLD_TRIM = 256 << 20
+_GLIBC_MMAP_DEFAULT = 128 << 10
+
+_hold_lock = threading.Lock()
+_hold_depth = 0
+
+
+def _pinned_malloc() -> tuple[Any, int, int] | None:
+    """glibc and its restore values when this process pinned the allocator's thresholds
+    through the environment (as Dask's nanny does: ``MALLOC_TRIM_THRESHOLD_=65536``),
+    else ``None``: an unpinned glibc adapts its thresholds by itself."""
+    trim = os.environ.get("MALLOC_TRIM_THRESHOLD_")
+    if trim is None or not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+    import platform
+
+    if platform.libc_ver()[0] != "glibc":
+        return None
+    try:
+        libc = ctypes.CDLL(None)
+        mmap = int(os.environ.get("MALLOC_MMAP_THRESHOLD_", _GLIBC_MMAP_DEFAULT))
+        return libc, int(trim), mmap
+    except (OSError, AttributeError, ValueError):
+        return None
+
+
+@contextmanager
+def _reuse_freed_pages() -> Iterator[None]:
+    """Keep freed chunk buffers in the heap while a partition folds.
+
+    Dask's nanny starts workers with ``MALLOC_TRIM_THRESHOLD_=65536``, which also fixes
+    glibc's mmap threshold at 128 KiB: every chunk-sized temporary of the fold is then a
+    fresh ``mmap`` whose pages fault in again (measured: 2.0 s of CPU instead of 1.4 s to
+    fold 10^7 rows, with 20 times the page faults). While any partition folds in this
+    process the thresholds are raised, so freed buffers are reused (memory stays bounded
+    by the chunk); after the last one they are restored to the environment's values and
+    the heap is trimmed, so the worker returns the memory between tasks as configured.
+    """
+    global _hold_depth
+    pinned = _pinned_malloc()
+    if pinned is None:
+        yield
+        return
+    libc, trim, mmap = pinned
+    with _hold_lock:
+        _hold_depth += 1
+        if _hold_depth == 1:
+            libc.mallopt(_M_MMAP_THRESHOLD, _HOLD_MMAP)
+            libc.mallopt(_M_TRIM_THRESHOLD, _HOLD_TRIM)
+    try:
+        yield
+    finally:
+        with _hold_lock:
+            _hold_depth -= 1
+            if _hold_depth == 0:
+                libc.mallopt(_M_MMAP_THRESHOLD, mmap)
+                libc.mallopt(_M_TRIM_THRESHOLD, trim)
+                libc.malloc_trim(0)
+
+
 def _partition(df: Any, spec: Any, index: int) -> Partial:
     folder = make_folder(spec)
     source = f"<dask partition {index}>"
     folder.add_source(source)
     # a huge partition folds in the streamer's chunks: temporaries bounded by the chunk
     step = spec.chunk_rows
-    for start in range(0, max(len(df), 1), step):
-        folder.fold(pandas_chunk(df.iloc[start:start + step], spec, source, start))
+    with _reuse_freed_pages():
+        for start in range(0, max(len(df), 1), step):
+            folder.fold(pandas_chunk(df.iloc[start:start + step], spec, source, start))
     return folder.partial()
 
 

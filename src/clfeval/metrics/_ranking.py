@@ -271,7 +271,7 @@ def _average_binary_score(metric: Any, y_true: Any, y_score: Any, average: Any,
                       if np.ndim(as_array(y_score)) == 2 and as_array(y_score).shape[1] == 1
                       else as_array(y_score, "y_score"), sample_weight)
     t = as_array(y_true, "y_true")
-    s = as_array(y_score, "y_score").astype(np.float64)
+    s = np.asarray(as_array(y_score, "y_score"), dtype=np.float64)  # read only
     if s.shape[0] != t.shape[0]:
         raise InvalidInputError("Found input variables with inconsistent numbers of samples: "
                                 f"[{t.shape[0]}, {s.shape[0]}]")
@@ -341,7 +341,7 @@ def roc_auc_score(
     s = as_array(y_score, "y_score")
     if s.dtype.kind not in "biuf":
         raise InvalidInputError("y_score must be numeric")
-    s = s.astype(np.float64)
+    s = np.asarray(s, dtype=np.float64)  # no copy of float64 input: it is only read
     if kind == "multiclass" or (kind == "binary" and s.ndim == 2 and s.shape[1] > 2):
         if max_fpr is not None and max_fpr != 1.0:
             raise InvalidParameterError(
@@ -424,7 +424,8 @@ def _multiclass_roc_auc(t: Array, s: Array, labels: Any, multi_class: str, avera
                                 + _binary_roc_auc(b_true, s[mask, b], None)) / 2)
         return float(np.average(pair_scores,
                                 weights=prevalence if average == "weighted" else None))
-    y_ind = (t[:, None] == classes[None, :]).astype(np.int64)
+    # a boolean indicator (1 byte a cell; each class's column becomes 0/1 in turn)
+    y_ind = t[:, None] == classes[None, :]
 
     def metric(y: Array, sc: Array, w: Any) -> float:
         return _binary_roc_auc(y, sc, w)
