@@ -108,3 +108,20 @@ def test_shared_intermediates_are_computed_once_and_change_nothing(
         np.testing.assert_array_equal(got, spec.func(c, zero_division=NAN, **spec.params),
                                       err_msg=spec.name)
     assert len(calls) > len(specs)
+
+
+def test_weighted_tallies_never_round_below_zero() -> None:
+    # n - tp - fn - fp of these weighted counts is -8.9e-16 in float64: a count is never
+    # negative, so the one-vs-rest tallies are clipped at 0 (a report's Wilson interval of
+    # TNR used to refuse the "negative" successes)
+    import clfeval
+    from clfeval.core.tallies import tallies
+
+    c = np.array([[4.812604965752686, 8.135340641796354, 0.0],
+                  [6.551210639913803, 0.0, 0.0], [0.0, 0.0, 0.0]])
+    for t in tallies(c):
+        assert (t >= 0).all()
+    r = clfeval.evaluate([0, 0, 1], [0, 1, 0], labels=[0, 1, 2],
+                         sample_weight=[4.812604965752686, 8.135340641796354,
+                                        6.551210639913803])
+    assert r.per_class.intervals["tnr"].low[0] == 0.0

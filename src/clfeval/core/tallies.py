@@ -29,6 +29,9 @@ def tallies(c: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], ...]:
     fn = row - tp
     fp = col - tp
     tn = n - tp - fn - fp
+    if tn.dtype.kind == "f":  # weights: differences of sums can round below zero (-4e-16)
+        for t in (fn, fp, tn):
+            np.maximum(t, 0.0, out=t)
     return tp, fn, fp, tn
 
 
