@@ -339,23 +339,26 @@ def _table_binary_unweighted(
         np.logical_not(pos, out=pos)
         w[1 - pos_i] = pos
         return vs.astype(np.float64, copy=False), w
-    # positives per run from a running count at the run ends (reduceat over many
-    # short runs is slow)
-    ends = np.flatnonzero(flag[1:])  # index of the last element of each run but the last
+    # positives per run from a running count read at the run starts (reduceat over
+    # many short runs is slow); few full-length temporaries (fresh memory is slow)
+    starts = np.flatnonzero(flag)
     del flag
-    starts = np.empty(u, dtype=np.intp)
-    starts[0] = 0
-    np.add(ends, 1, out=starts[1:])
-    cum = np.cumsum(pos, dtype=np.int64)
+    cum = np.cumsum(pos, dtype=np.int32 if n < 1 << 31 else np.int64)
+    del pos
     w = np.empty((2, u), dtype=np.int64)
-    at_end = w[pos_i]
-    np.take(cum, ends, out=at_end[:-1])
-    at_end[-1] = cum[-1]
+    at_start = cum.take(starts[1:] - 1)  # positives before each run but the first
     del cum
-    np.subtract(at_end[1:], at_end[:-1].copy(), out=at_end[1:])
-    cnt = np.diff(starts, append=n)
-    np.subtract(cnt, at_end, out=w[1 - pos_i])
-    return vs[starts].astype(np.float64, copy=False), w
+    wp, wn = w[pos_i], w[1 - pos_i]
+    np.subtract(at_start[1:], at_start[:-1], out=wp[1:-1])
+    if u > 1:
+        wp[0] = at_start[0]
+        wp[-1] = n_pos - at_start[-1]
+    else:
+        wp[0] = n_pos
+    np.subtract(starts[1:], starts[:-1], out=wn[:-1])  # run lengths
+    wn[-1] = n - starts[-1]
+    wn -= wp
+    return vs.take(starts).astype(np.float64, copy=False), w
 
 
 # dense bincount over a (compacted) key range while it holds at most this many cells
