@@ -57,8 +57,9 @@ def int_label_arrays(draw: Any) -> tuple[Any, Any]:
     seed = draw(st.integers(0, 2**32 - 1))
     rng = np.random.default_rng(seed)
     shape = draw(st.sampled_from(["small", "dense", "sparse", "stray", "drift", "many"]))
-    lo_ok = max(int(info.min), -(2**40))
-    hi_ok = min(int(info.max), 2**40)
+    far = draw(st.sampled_from([2**40, 2**64]))  # 2**64: pools up to the dtype's limits
+    lo_ok = max(int(info.min), -far)
+    hi_ok = min(int(info.max), far)
     if shape == "small":
         base = draw(st.integers(lo_ok, hi_ok - 20))
         pool = base + np.arange(draw(st.integers(1, 20)))
@@ -176,3 +177,32 @@ def test_stray_labels_in_long_arrays(where: str) -> None:
         ref_labs, ref = reference(yt, yp, w)
         assert list(labs) == ref_labs
         np.testing.assert_allclose(mat, ref, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("base", [10**9, -(10**9), 2**62, 2**63 - 10**5, -(2**63)])
+def test_sparse_ids_far_from_zero(base: int) -> None:
+    """Sparse ids around a large offset (and at the int64 limits), with strays: the
+    lookup table covers the ids' window, not the range from zero."""
+    rng = np.random.default_rng(5)
+    n = 50_000
+    ids = np.array([base + 37 * i for i in range(12) if -(2**63) <= base + 37 * i < 2**63],
+                   dtype=np.int64)
+    yt, yp = ids[rng.integers(0, ids.size, n)], ids[rng.integers(0, ids.size, n)]
+    yt[7], yp[-2] = 3, -(2**63)
+    for w in (None, rng.random(n) + 0.1):
+        labs, mat = count_pairs(yt, yp, w)
+        ref_labs, ref = reference(yt, yp, w)
+        assert list(labs) == ref_labs
+        np.testing.assert_allclose(mat, ref, rtol=1e-12, atol=0)
+    if base >= 0:  # the same ids as uint64, all below 2**63 or one past it
+        big = yt.view(np.uint64)
+        labs, mat = count_pairs(big, big[::-1], None)
+        ref_labs, ref = reference(big, big[::-1], None)
+        assert list(labs) == ref_labs
+        np.testing.assert_array_equal(mat, ref)
+        big = big.copy()
+        big[11] = 2**64 - 1
+        labs, mat = count_pairs(big, big, None)
+        ref_labs, ref = reference(big, big, None)
+        assert list(labs) == ref_labs
+        np.testing.assert_array_equal(mat, ref)

@@ -151,6 +151,8 @@ def _count_wide(
     looked up in a table, else compacted to ranks; ``None`` when none applies."""
     lo = int(min(yt.min(), yp.min()))
     hi = int(max(yt.max(), yp.max()))
+    if hi >= 1 << 63:  # uint64 labels past int64 are sorted as they are
+        return None
     r = hi - lo + 1
     if r * r <= min(_DENSE_CELLS, max(_DIRECT_CELLS, 4 * yt.size)) and lo > -(1 << 62) \
             and hi < 1 << 62:
@@ -165,8 +167,6 @@ def _count_wide(
         if lo:
             idx -= lo
         return _present(_bincount(idx, w, r * r).reshape(r, r), lo, yt, yp, w)
-    if lo <= -(1 << 62) or hi >= 1 << 62:
-        return None
     got = _count_by_table(yt, yp, w, lo, hi)
     if got is not None:
         return got
@@ -211,7 +211,8 @@ def _count_by_table(
     else:  # the window of the sample's bulk
         i = sample.size // 1000
         wlo, whi = int(sample[i]), int(sample[-1 - i])
-    if whi - wlo >= min(_PRESENCE_RANGE, max(1 << 16, 2 * n)):
+    span = min(_PRESENCE_RANGE, max(1 << 16, 2 * n))  # the most table cells
+    if whi - wlo >= span or wlo <= -(1 << 62):
         return None
     cand = sample[(sample >= wlo) & (sample <= whi)]
     cand = cand[np.r_[True, cand[1:] != cand[:-1]]]
@@ -219,9 +220,10 @@ def _count_by_table(
     kk = k * k
     if kk > 1 << 22:
         return None
-    # table index: the value itself when no value is negative, else value - (wlo - 1);
-    # reads outside the table clip to its ends, both sentinels
-    base = 0 if lo >= 0 else wlo - 1
+    # table index: the value itself when no value is negative and the window starts
+    # near 0, else value - (wlo - 1); reads outside the table clip to its ends, both
+    # sentinels
+    base = 0 if lo >= 0 and whi < span else wlo - 1
     lut = np.full(whi - base + 2, kk, dtype=np.intp)
     lut[cand - base] = np.arange(k, dtype=np.intp)
     lut_t = lut * k
@@ -229,7 +231,7 @@ def _count_by_table(
     chunk = _CHUNK if kk <= _CHUNK else n
     m = min(n, chunk)
     buf, buf2 = np.empty(m, np.intp), np.empty(m, np.intp)
-    if yt.dtype == np.uint64:  # every value is below 2**62 here
+    if yt.dtype == np.uint64:  # every value is below 2**63 here
         yt = yt.view(np.int64)
     if yp.dtype == np.uint64:
         yp = yp.view(np.int64)

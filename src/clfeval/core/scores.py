@@ -314,11 +314,14 @@ def _table_binary_unweighted(
     half is sorted in place (two sorts of the halves cost about one sort of the whole
     with numpy's vectorised sort). The merge is a stable argsort of the two sorted
     runs, which timsort does in linear time. No argsort of random data, no second full
-    sort, and few large temporaries (fresh memory costs page faults).
+    sort, and few large temporaries (fresh memory costs page faults). float32 scores
+    take :func:`_table_binary_float32` (one sort).
     """
+    if s.dtype == np.float32:
+        return _table_binary_float32(s, is_pos, pos_i)
     n = s.size
     n_pos = int(np.count_nonzero(is_pos))
-    v = np.empty(n, dtype=s.dtype)  # float32 scores sort as float32 (half the bytes)
+    v = np.empty(n, dtype=s.dtype)
     np.compress(is_pos, s, out=v[:n_pos])
     np.compress(~is_pos, s, out=v[n_pos:])
     v[:n_pos].sort()
@@ -326,25 +329,56 @@ def _table_binary_unweighted(
     order = np.argsort(v, kind="stable")
     vs = v.take(order)
     del v
-    pos = order < n_pos
+    w = np.empty((2, n), dtype=np.int64)
+    np.less(order, n_pos, out=w[pos_i])
     del order
+    return _runs_table(vs, w, n_pos, pos_i)
+
+
+def _table_binary_float32(
+    s: Array, is_pos: npt.NDArray[np.bool_], pos_i: int
+) -> tuple[FloatArray, Array]:
+    """Exact binary table of float32 scores with one sort, the class in the key.
+
+    A float32 widened to float64 has 29 zero bits at the end of its mantissa; the last
+    of them takes the class. That moves the value by one float64 step, far less than the
+    distance to the next float32, so one (vectorised) float64 sort orders the scores and
+    keeps the two classes of equal scores next to each other; the class is read back
+    from that bit and cleared. (Negative zero is made positive first: as floats the two
+    zeros are one score.)
+    """
+    n = s.size
+    n_pos = int(np.count_nonzero(is_pos))
+    key = np.add(s, 0.0, dtype=np.float64)  # widened exactly; -0.0 + 0.0 is +0.0
+    bits = key.view(np.int64)
+    np.bitwise_or(bits, is_pos, out=bits)
+    key.sort()
+    w = np.empty((2, n), dtype=np.int64)
+    np.bitwise_and(bits, 1, out=w[pos_i])
+    np.bitwise_and(bits, -2, out=bits)
+    return _runs_table(key, w, n_pos, pos_i)
+
+
+def _runs_table(
+    vs: Array, w: npt.NDArray[np.int64], n_pos: int, pos_i: int
+) -> tuple[FloatArray, Array]:
+    """The (values, (2, U) counts) table of sorted scores ``vs``, from the (2, N) table
+    of the rows whose row ``pos_i`` holds each row's class (0/1; it is consumed)."""
+    n = vs.size
     flag = np.empty(n, dtype=bool)
     if n:
         flag[0] = True
         np.not_equal(vs[1:], vs[:-1], out=flag[1:])
     u = int(np.count_nonzero(flag))
-    if u == n:  # all scores distinct
-        w = np.empty((2, n), dtype=np.int64)
-        w[pos_i] = pos
-        np.logical_not(pos, out=pos)
-        w[1 - pos_i] = pos
+    if u == n:  # all scores distinct: the table of the rows is the table
+        np.subtract(1, w[pos_i], out=w[1 - pos_i])
         return vs.astype(np.float64, copy=False), w
     # positives per run from a running count read at the run starts (reduceat over
     # many short runs is slow); few full-length temporaries (fresh memory is slow)
     starts = np.flatnonzero(flag)
     del flag
-    cum = np.cumsum(pos, dtype=np.int32 if n < 1 << 31 else np.int64)
-    del pos
+    cum = np.cumsum(w[pos_i], out=w[pos_i])
+    del w
     w = np.empty((2, u), dtype=np.int64)
     at_start = cum.take(starts[1:] - 1)  # positives before each run but the first
     del cum
