@@ -1,7 +1,8 @@
 """The exact binary score table and its AUC against a plain reference.
 
-The unweighted binary table is built by two sorts and a merge (float64) or by one sort
-with the class in the last bit of the widened float32 key; both must give exactly the
+The unweighted binary table is built by two sorts and a merge (float64), by one integer
+sort with the class in the freed last bit (non-negative float64) or by one sort with the
+class in the last bit of the widened float32 key; each must give exactly the
 table of ``np.unique`` (distinct scores, positives and negatives at each), whatever the
 ties, signs, zeros of either sign, subnormal or extreme values. The drop-in
 ``roc_auc_score`` must equal scikit-learn's.
@@ -45,16 +46,22 @@ def scored(draw: Any) -> tuple[Any, Any]:
     seed = draw(st.integers(0, 2**32 - 1))
     rng = np.random.default_rng(seed)
     dtype = draw(st.sampled_from([np.float32, np.float64]))
-    kind = draw(st.sampled_from(["normal", "few", "special", "mixed"]))
+    kind = draw(st.sampled_from(["normal", "few", "special", "mixed", "prob", "prob_zeros"]))
     if kind == "normal":
         s = rng.normal(size=n) * draw(st.sampled_from([1e-40, 1.0, 1e30]))
     elif kind == "few":
         s = rng.integers(-3, 4, n) * 0.25
     elif kind == "special":
         s = np.array(SPECIAL32)[rng.integers(0, len(SPECIAL32), n)]
-    else:
+    elif kind == "mixed":
         s = np.where(rng.random(n) < 0.5, rng.normal(size=n),
                      np.array(SPECIAL32)[rng.integers(0, len(SPECIAL32), n)])
+    else:  # non-negative scores (one integer sort), with zeros of both signs
+        s = np.round(rng.random(n), draw(st.integers(1, 17)))
+        if kind == "prob_zeros":
+            s[rng.random(n) < 0.3] = 0.0
+            s[rng.random(n) < 0.3] = -0.0
+            s[rng.random(n) < 0.1] = np.abs(np.array(SPECIAL32))[rng.integers(0, 12)]
     y = rng.random(n) < draw(st.floats(0.0, 1.0))
     return s.astype(dtype), y
 
@@ -95,11 +102,12 @@ def test_binary_auc_equals_sklearn(data: Any) -> None:
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_large_tables_with_ties_equal_unique(dtype: Any) -> None:
+@pytest.mark.parametrize("signed", [True, False])
+def test_large_tables_with_ties_equal_unique(dtype: Any, signed: bool) -> None:
     """Past the small arrays: many rows, many ties and zeros of both signs."""
     rng = np.random.default_rng(7)
     n = 300_000
-    s = np.round(rng.normal(size=n), 3).astype(dtype)
+    s = np.round(rng.normal(size=n) if signed else rng.random(n), 3).astype(dtype)
     s[rng.random(n) < 0.01] = -0.0
     y = rng.random(n) < 0.4
     ((vals, w),) = score_tables(s, y, 2)
