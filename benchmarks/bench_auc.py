@@ -2,11 +2,13 @@
 
     python benchmarks/bench_auc.py --sizes 1e6 1e7 --rounds 5
 
-For each size and score dtype the calls are interleaved round by round (one
-``np.sort`` of the scores, ``clfeval.metrics.roc_auc_score``, scikit-learn's
-``roc_auc_score`` and, when installed, torchmetrics' exact ``binary_auroc`` on one CPU
-thread), and the best of the rounds is printed, as CPU time of this process
-(``time.process_time``: steadier than wall time on a shared machine) and as wall time.
+Scores: signed (a normal shift, as decision values) and probabilities (their
+sigmoid), each as float64 and float32. For each size, kind and dtype the calls are
+interleaved round by round (one ``np.sort`` of the scores,
+``clfeval.metrics.roc_auc_score``, scikit-learn's ``roc_auc_score`` and, when
+installed, torchmetrics' exact ``binary_auroc`` on one CPU thread), and the best of the
+rounds is printed, as CPU time of this process (``time.process_time``: steadier than
+wall time on a shared machine) and as wall time.
 Printed ratios: scikit-learn over clfeval and clfeval over one sort (the AUC needs one
 sort; everything else is linear). The two AUCs are checked equal to 1e-12.
 """
@@ -14,6 +16,7 @@ sort; everything else is linear). The two AUCs are checked equal to 1e-12.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import time
 from collections.abc import Callable
@@ -49,7 +52,7 @@ def main() -> None:
     rng = np.random.default_rng(0)
     print(f"exact binary ROC AUC; best of {args.rounds} interleaved rounds; "
           f"load average {os.getloadavg()[0]:.1f} at start")
-    head = (f"{'N':>6} {'dtype':<8} {'':>4} {'np.sort':>8} {'clfeval':>8} {'sklearn':>8} "
+    head = (f"{'N':>6} {'scores':<7} {'dtype':<8} {'':>4} {'np.sort':>8} {'clfeval':>8} {'sklearn':>8} "
             f"{'torchm.':>8} | {'sk/cf':>6} {'tm/cf':>6} {'cf/sort':>7}")
     print(head)
     print("-" * len(head))
@@ -57,8 +60,9 @@ def main() -> None:
         n = int(float(size))
         y = rng.random(n) < 0.3
         z = rng.normal(size=n) + y
-        for dt in (np.float64, np.float32):
-            s = z.astype(dt)
+        data = {"signed": z, "prob": 1.0 / (1.0 + np.exp(-z))}
+        for (kind, raw), dt in itertools.product(data.items(), (np.float64, np.float32)):
+            s = raw.astype(dt)
             got, ref = cf(y, s), sk(y, s)
             assert abs(got - ref) < 1e-12, (got, ref)
             fns: dict[str, Callable[[], Any]] = {
@@ -72,7 +76,7 @@ def main() -> None:
             for j, what in enumerate(("cpu", "wall")):
                 srt, c, k = t["sort"][j], t["cf"][j], t["sk"][j]
                 m = t["tm"][j] if "tm" in t else float("nan")
-                print(f"{n:>6.0e} {np.dtype(dt).name:<8} {what:>4} {srt:>8.3f} {c:>8.3f} "
+                print(f"{n:>6.0e} {kind:<7} {np.dtype(dt).name:<8} {what:>4} {srt:>8.3f} {c:>8.3f} "
                       f"{k:>8.3f} {m:>8.3f} | {k / c:>5.1f}x {m / c:>5.1f}x "
                       f"{c / srt:>6.1f}x", flush=True)
     print(f"load average {os.getloadavg()[0]:.1f} at end")
