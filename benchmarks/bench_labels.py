@@ -12,6 +12,7 @@ when installed; it needs the codes 0..K-1, so only where the labels already are 
 codes) are timed once each, in wall seconds.
 
     python benchmarks/bench_labels.py --sizes 1e7 --rounds 5
+    python benchmarks/bench_labels.py --sizes 1e7 --only stray
     python benchmarks/bench_labels.py --sizes 1e6 1e7 --peers
 """
 
@@ -60,6 +61,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", nargs="*", default=["1e6", "1e7"])
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--only", default="", help="only the label sets whose name holds this")
     ap.add_argument("--peers", action="store_true",
                     help="also time scikit-learn and torchmetrics (wall, once each)")
     args = ap.parse_args()
@@ -76,6 +78,8 @@ def main() -> None:
     for size in args.sizes:
         n = int(float(size))
         for name, (yt, yp, ct, cp, k) in cases(n, rng).items():
+            if args.only not in name:
+                continue
             ref = np.bincount(ct * k + cp, minlength=k * k).reshape(k, k)
             got = ConfusionMatrix.from_predictions(yt, yp).counts
             assert np.array_equal(got, ref), name
