@@ -352,6 +352,8 @@ def _table_binary_float32(
     zeros are one score.)
     """
     n = s.size
+    if n and s.min() >= 0:  # non-negative: the bits, shifted up, fit 32 bits
+        return _table_binary_nonnegative(s, is_pos, pos_i)
     n_pos = int(np.count_nonzero(is_pos))
     key = np.add(s, 0.0, dtype=np.float64)  # widened exactly; -0.0 + 0.0 is +0.0
     bits = key.view(np.int64)
@@ -364,25 +366,27 @@ def _table_binary_float32(
 
 
 def _table_binary_nonnegative(
-    s: FloatArray, is_pos: npt.NDArray[np.bool_], pos_i: int
+    s: Array, is_pos: npt.NDArray[np.bool_], pos_i: int
 ) -> tuple[FloatArray, Array]:
-    """Exact binary table of non-negative float64 scores (probabilities) with one sort.
+    """Exact binary table of non-negative scores (probabilities) with one sort.
 
-    The bits of non-negative floats, read as unsigned integers, order as the floats and
-    leave the top bit free: shifted up by one, the freed last bit takes the class, and
-    one integer sort orders the scores with the two classes of equal scores side by
-    side. (Negative zero is made positive first.)
+    The bits of non-negative floats (float64 or float32), read as unsigned integers of
+    the same width, order as the floats and leave the top bit free: shifted up by one,
+    the freed last bit takes the class, and one integer sort orders the scores with the
+    two classes of equal scores side by side. (Negative zero is made positive first.)
     """
     n = s.size
     n_pos = int(np.count_nonzero(is_pos))
-    key = np.add(s, 0.0).view(np.uint64)  # -0.0 + 0.0 is +0.0
-    key <<= np.uint64(1)
+    ut = np.uint64 if s.dtype == np.float64 else np.uint32
+    key = np.add(s, s.dtype.type(0)).view(ut)  # -0.0 + 0.0 is +0.0
+    one = ut(1)
+    key <<= one
     np.bitwise_or(key, is_pos, out=key)
     key.sort()
     w = np.empty((2, n), dtype=np.int64)
-    np.bitwise_and(key, np.uint64(1), out=w[pos_i], casting="unsafe")
-    key >>= np.uint64(1)
-    return _runs_table(key.view(np.float64), w, n_pos, pos_i)
+    np.bitwise_and(key, one, out=w[pos_i], casting="unsafe")
+    key >>= one
+    return _runs_table(key.view(s.dtype), w, n_pos, pos_i)
 
 
 def _runs_table(
