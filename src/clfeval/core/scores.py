@@ -33,6 +33,7 @@ identically however the rows were sharded.
 from __future__ import annotations
 
 import math
+import sys
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -333,10 +334,9 @@ def _table_binary_unweighted(
     order = np.argsort(v, kind="stable")
     vs = v.take(order)
     del v
-    w = np.empty((2, n), dtype=np.int64)
-    np.less(order, n_pos, out=w[pos_i])
+    pos = order < n_pos
     del order
-    return _runs_table(vs, w, n_pos, pos_i)
+    return _runs_table(vs, pos, n_pos, pos_i)
 
 
 def _table_binary_float32(
@@ -359,10 +359,17 @@ def _table_binary_float32(
     bits = key.view(np.int64)
     np.bitwise_or(bits, is_pos, out=bits)
     key.sort()
-    w = np.empty((2, n), dtype=np.int64)
-    np.bitwise_and(bits, 1, out=w[pos_i])
+    pos = _low_bit(bits)
     np.bitwise_and(bits, -2, out=bits)
-    return _runs_table(key, w, n_pos, pos_i)
+    return _runs_table(key, pos, n_pos, pos_i)
+
+
+def _low_bit(key: Array) -> npt.NDArray[np.bool_]:
+    """The last bit of each integer key, as a mask (read from the keys' lowest bytes)."""
+    if sys.byteorder == "little":
+        low = key.view(np.uint8)[:: key.itemsize]
+        return np.bitwise_and(low, np.uint8(1)).view(np.bool_)
+    return (key & 1).astype(bool)
 
 
 def _table_binary_nonnegative(
@@ -375,7 +382,6 @@ def _table_binary_nonnegative(
     the freed last bit takes the class, and one integer sort orders the scores with the
     two classes of equal scores side by side. (Negative zero is made positive first.)
     """
-    n = s.size
     n_pos = int(np.count_nonzero(is_pos))
     ut = np.uint64 if s.dtype == np.float64 else np.uint32
     key = np.add(s, s.dtype.type(0)).view(ut)  # -0.0 + 0.0 is +0.0
@@ -383,32 +389,34 @@ def _table_binary_nonnegative(
     key <<= one
     np.bitwise_or(key, is_pos, out=key)
     key.sort()
-    w = np.empty((2, n), dtype=np.int64)
-    np.bitwise_and(key, one, out=w[pos_i], casting="unsafe")
+    pos = _low_bit(key)
     key >>= one
-    return _runs_table(key.view(s.dtype), w, n_pos, pos_i)
+    return _runs_table(key.view(s.dtype), pos, n_pos, pos_i)
 
 
 def _runs_table(
-    vs: Array, w: npt.NDArray[np.int64], n_pos: int, pos_i: int
+    vs: Array, pos: npt.NDArray[np.bool_], n_pos: int, pos_i: int
 ) -> tuple[FloatArray, Array]:
-    """The (values, (2, U) counts) table of sorted scores ``vs``, from the (2, N) table
-    of the rows whose row ``pos_i`` holds each row's class (0/1; it is consumed)."""
+    """The (values, (2, U) counts) table of sorted scores ``vs`` and their classes
+    (``pos`` is consumed)."""
     n = vs.size
     flag = np.empty(n, dtype=bool)
     if n:
         flag[0] = True
         np.not_equal(vs[1:], vs[:-1], out=flag[1:])
     u = int(np.count_nonzero(flag))
-    if u == n:  # all scores distinct: the table of the rows is the table
-        np.subtract(1, w[pos_i], out=w[1 - pos_i])
+    if u == n:  # all scores distinct
+        w = np.empty((2, n), dtype=np.int64)
+        w[pos_i] = pos
+        np.logical_not(pos, out=pos)
+        w[1 - pos_i] = pos
         return vs.astype(np.float64, copy=False), w
     # positives per run from a running count read at the run starts (reduceat over
     # many short runs is slow); few full-length temporaries (fresh memory is slow)
     starts = np.flatnonzero(flag)
     del flag
-    cum = np.cumsum(w[pos_i], out=w[pos_i])
-    del w
+    cum = np.cumsum(pos, dtype=np.int32 if n < 1 << 31 else np.int64)
+    del pos
     w = np.empty((2, u), dtype=np.int64)
     at_start = cum.take(starts[1:] - 1)  # positives before each run but the first
     del cum
