@@ -413,24 +413,23 @@ def _runs_table(
         return vs.astype(np.float64, copy=False), w
     # positives per run from a running count read at the run starts (reduceat over
     # many short runs is slow); few full-length temporaries (fresh memory is slow)
+    values = vs[flag].astype(np.float64, copy=False)
     starts = np.flatnonzero(flag)
     del flag
-    cum = np.cumsum(pos, dtype=np.int32 if n < 1 << 31 else np.int64)
+    before = np.empty(n + 1, dtype=np.int32 if n < 1 << 31 else np.int64)
+    before[0] = 0
+    np.cumsum(pos, out=before[1:])  # before[i]: positives among the first i rows
     del pos
+    at_start = before.take(starts)  # positives before each run
+    del before
     w = np.empty((2, u), dtype=np.int64)
-    at_start = cum.take(starts[1:] - 1)  # positives before each run but the first
-    del cum
     wp, wn = w[pos_i], w[1 - pos_i]
-    np.subtract(at_start[1:], at_start[:-1], out=wp[1:-1])
-    if u > 1:
-        wp[0] = at_start[0]
-        wp[-1] = n_pos - at_start[-1]
-    else:
-        wp[0] = n_pos
+    np.subtract(at_start[1:], at_start[:-1], out=wp[:-1])
+    wp[-1] = n_pos - at_start[-1]
     np.subtract(starts[1:], starts[:-1], out=wn[:-1])  # run lengths
     wn[-1] = n - starts[-1]
     wn -= wp
-    return vs.take(starts).astype(np.float64, copy=False), w
+    return values, w
 
 
 # dense bincount over a (compacted) key range while it holds at most this many cells
