@@ -76,17 +76,205 @@ def count_pairs(
             "both must use the same label type"
         )
     declared = None if labels is None else validate_labels(labels, kt)
-    if y_true.dtype.kind in "iub" and y_pred.dtype.kind in "iub":
-        res = _count_small_int(y_true, y_pred, sample_weight, declared)
-        if res is None:
-            res = _count_compacted(y_true, y_pred, sample_weight, declared)
-        if res is not None:
-            return res
+    if y_true.dtype.kind in "iub" and y_pred.dtype.kind in "iub" and y_true.size:
+        got = _count_ints(y_true, y_pred, sample_weight)
+        if got is not None:
+            return _finish(got[0], got[1], declared, y_true.dtype.kind == "b")
     return _count_generic(y_true, y_pred, sample_weight, declared)
+
+
+def _count_ints(
+    yt: npt.NDArray[Any], yp: npt.NDArray[Any], w: npt.NDArray[np.float64] | None
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any]] | None:
+    """(sorted distinct values, matrix over them) of integer or boolean labels, or ``None``
+    (the caller sorts). The rows are counted block by block while their label range
+    stays small; the rows from the first block that widens it (a stray large id, sparse
+    ids, many classes) are counted apart by :func:`_count_wide` and the two merged."""
+    if yt.dtype.kind == "b":
+        yt, yp = yt.view(np.uint8), yp.view(np.uint8)
+    got = _count_small_int(yt, yp, w)
+    if got is None:
+        return _count_wide(yt, yp, w)
+    values, counts, stop = got
+    if stop == yt.size:
+        return values, counts
+    rest = _count_wide(yt[stop:], yp[stop:], None if w is None else w[stop:])
+    if rest is None:
+        return None
+    return _merge(values, counts, rest[0], rest[1])
+
+
+def _merge(
+    va: npt.NDArray[Any], ma: npt.NDArray[Any], vb: npt.NDArray[Any], mb: npt.NDArray[Any]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[Any]]:
+    """The sum of two matrices over two sorted label sets, over the union of the sets."""
+    values = np.union1d(va.astype(np.int64), vb.astype(np.int64))
+    k = values.size
+    check_matrix_size(k)
+    out = np.zeros((k, k), dtype=np.result_type(ma, mb))
+    pa, pb = np.searchsorted(values, va), np.searchsorted(values, vb)
+    out[np.ix_(pa, pa)] += ma
+    out[np.ix_(pb, pb)] += mb
+    return values, out
+
+
+def _finish(
+    values: npt.NDArray[Any],
+    counts: npt.NDArray[Any],
+    declared: npt.NDArray[Any] | None,
+    is_bool: bool,
+) -> tuple[tuple[Any, ...], npt.NDArray[Any]]:
+    """Labels and matrix: the sorted values found, or the declared labels in their order."""
+    if declared is None:
+        return tuple(bool(v) if is_bool else int(v) for v in values), counts
+    dvals = declared.astype(np.int64) if declared.dtype.kind == "b" else declared
+    unknown = np.setdiff1d(values, dvals)
+    if unknown.size:
+        raise _unknown_error([bool(u) if is_bool else u for u in unknown], declared)
+    k = len(declared)
+    check_matrix_size(k)
+    order = np.argsort(dvals, kind="stable")
+    pos = order[np.searchsorted(dvals[order], values)]
+    out = np.zeros((k, k), dtype=counts.dtype)
+    out[np.ix_(pos, pos)] = counts
+    return tuple(to_python(d) for d in declared), out
 
 
 # integer label ranges up to this many values are compacted with a presence table
 _PRESENCE_RANGE = 1 << 24
+
+
+def _count_wide(
+    yt: npt.NDArray[Any], yp: npt.NDArray[Any], w: npt.NDArray[np.float64] | None
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any]] | None:
+    """Integer labels of any range: a dense range counted in place, few distinct values
+    looked up in a table, else compacted to ranks; ``None`` when none applies."""
+    lo = int(min(yt.min(), yp.min()))
+    hi = int(max(yt.max(), yp.max()))
+    if hi >= 1 << 63:  # uint64 labels past int64 are sorted as they are
+        return None
+    r = hi - lo + 1
+    if r * r <= min(_DENSE_CELLS, max(_DIRECT_CELLS, 4 * yt.size)) and lo > -(1 << 62) \
+            and hi < 1 << 62:
+        # a dense range (e.g. 2,000 classes 0..1999): count over the range in one
+        # bincount, then keep the labels that occur; no compaction pass
+        if lo:
+            idx = np.subtract(yt, lo, dtype=np.intp, casting="unsafe")
+            idx *= r
+        else:
+            idx = np.multiply(yt, r, dtype=np.intp, casting="unsafe")
+        np.add(idx, yp, out=idx, casting="unsafe")
+        if lo:
+            idx -= lo
+        return _present(_bincount(idx, w, r * r).reshape(r, r), lo, yt, yp, w)
+    got = _count_by_table(yt, yp, w, lo, hi)
+    if got is not None:
+        return got
+    compact = _compact_ints(yt, yp, lo, hi)
+    if compact is None:
+        return None
+    values, ct, cp = compact
+    k = values.size
+    check_matrix_size(k)
+    idx = ct * k
+    idx += cp
+    return values, _bincount(idx, w, k * k).reshape(k, k)
+
+
+_SAMPLE = 1 << 14  # rows of each array sampled for the lookup table's values
+
+
+def _count_by_table(
+    yt: npt.NDArray[Any],
+    yp: npt.NDArray[Any],
+    w: npt.NDArray[np.float64] | None,
+    lo: int,
+    hi: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[Any]] | None:
+    """Few distinct values in a window (sparse ids; a bulk plus a few stray labels).
+
+    The distinct values of a sample, in the window that holds its bulk, get their codes
+    in a lookup table; each cache-sized block is counted with two table reads, one add
+    and one bincount (one pass). A value outside the table (a stray label, a value the
+    sample missed) reads a sentinel that lands its row past the K×K cells; those few rows
+    are found in their block and counted apart. ``None`` when the values are many, or
+    zero weights hide labels (the presence table then counts them).
+    """
+    n = yt.size
+    if w is not None and not w.all():
+        return None
+    step = max(1, n // _SAMPLE)
+    sample = np.sort(np.concatenate([yt[::step].astype(np.int64),
+                                     yp[::step].astype(np.int64)]))
+    if hi - lo < _PRESENCE_RANGE:
+        wlo, whi = lo, hi
+    else:  # the window of the sample's bulk
+        i = sample.size // 1000
+        wlo, whi = int(sample[i]), int(sample[-1 - i])
+    span = min(_PRESENCE_RANGE, max(1 << 16, 2 * n))  # the most table cells
+    if whi - wlo >= span or wlo <= -(1 << 62):
+        return None
+    cand = sample[(sample >= wlo) & (sample <= whi)]
+    cand = cand[np.r_[True, cand[1:] != cand[:-1]]]
+    k = cand.size
+    kk = k * k
+    if kk > 1 << 22:
+        return None
+    # table index: the value itself when no value is negative and the window starts
+    # near 0, else value - (wlo - 1); reads outside the table clip to its ends, both
+    # sentinels
+    base = 0 if lo >= 0 and whi < span else wlo - 1
+    lut = np.full(whi - base + 2, kk, dtype=np.intp)
+    lut[cand - base] = np.arange(k, dtype=np.intp)
+    lut_t = lut * k
+    lut_t[lut == kk] = kk
+    chunk = _CHUNK if kk <= _CHUNK else n
+    m = min(n, chunk)
+    buf, buf2 = np.empty(m, np.intp), np.empty(m, np.intp)
+    if yt.dtype == np.uint64:  # every value is below 2**63 here
+        yt = yt.view(np.int64)
+    if yp.dtype == np.uint64:
+        yp = yp.view(np.int64)
+    off = None if base == 0 else np.empty(m, np.int64)
+    counts = np.zeros(kk, np.float64 if w is not None else np.int64)
+    limit = max(64, n // 64)
+    apart: list[npt.NDArray[np.intp]] = []
+    n_apart = 0
+    for s in range(0, n, chunk):
+        a, b = yt[s : s + chunk], yp[s : s + chunk]
+        o, o2 = buf[: a.size], buf2[: a.size]
+        for arr, table, dest in ((a, lut_t, o), (b, lut, o2)):
+            if off is None:
+                np.take(table, arr, mode="clip", out=dest)
+            else:
+                idx = off[: a.size]
+                np.subtract(arr, np.int64(base), out=idx)
+                np.take(table, idx, mode="clip", out=dest)
+        o += o2
+        c = _bincount(o, None if w is None else w[s : s + chunk], kk)
+        if c.size > kk:  # a sentinel was read: those rows are counted apart
+            rows = np.flatnonzero(o >= kk)
+            n_apart += rows.size
+            if n_apart > limit:
+                return None
+            apart.append(rows + s)
+            c = c[:kk]
+        counts += c
+    mat = counts.reshape(k, k)
+    present = np.flatnonzero(mat.any(axis=0) | mat.any(axis=1))
+    values = cand[present]
+    mat = np.ascontiguousarray(mat[np.ix_(present, present)]) if present.size < k else mat
+    if not apart:
+        return values, mat
+    rows = np.concatenate(apart)
+    vt, vp = yt[rows].astype(np.int64), yp[rows].astype(np.int64)
+    extra = np.unique(np.concatenate([vt, vp]))
+    ke = extra.size
+    ext = np.bincount(np.searchsorted(extra, vt) * ke + np.searchsorted(extra, vp),
+                      None if w is None else w[rows], ke * ke).reshape(ke, ke)
+    if w is None:
+        ext = ext.astype(np.int64, copy=False)
+    return _merge(values, mat, extra, ext)
 
 
 def _compact_ints(
@@ -145,55 +333,6 @@ def _compact_ints(
     return values, codes[0], codes[1]
 
 
-def _count_compacted(
-    yt: npt.NDArray[Any],
-    yp: npt.NDArray[Any],
-    w: npt.NDArray[np.float64] | None,
-    declared: npt.NDArray[Any] | None,
-) -> tuple[tuple[Any, ...], npt.NDArray[Any]] | None:
-    """Integer labels of any range: compact to ranks, then one bincount."""
-    if yt.dtype.kind == "b" or yt.size == 0:
-        return None
-    lo = int(min(yt.min(), yp.min()))
-    hi = int(max(yt.max(), yp.max()))
-    r = hi - lo + 1
-    if r * r <= min(_DENSE_CELLS, max(_DIRECT_CELLS, 4 * yt.size)) and lo > -(1 << 62) \
-            and hi < 1 << 62:
-        # a dense range (e.g. 2,000 classes 0..1999): count over the range in one
-        # bincount, then keep the labels that occur; no compaction pass
-        if lo:
-            idx = np.subtract(yt, lo, dtype=np.intp, casting="unsafe")
-            idx *= r
-        else:
-            idx = np.multiply(yt, r, dtype=np.intp, casting="unsafe")
-        np.add(idx, yp, out=idx, casting="unsafe")
-        if lo:
-            idx -= lo
-        return _dense_result(_bincount(idx, w, r * r).reshape(r, r), lo, yt, yp, w, declared,
-                             False)
-    got = _compact_ints(yt, yp, lo, hi)
-    if got is None:
-        return None
-    values, ct, cp = got
-    k = values.size
-    if declared is not None:
-        dvals = np.asarray(declared)
-        unknown = np.setdiff1d(values, dvals)
-        if unknown.size:
-            raise _unknown_error(list(unknown), declared)
-        order = np.argsort(dvals, kind="stable")
-        remap = order[np.searchsorted(dvals[order], values)]
-        ct, cp = remap[ct], remap[cp]
-        k = len(declared)
-        labels: tuple[Any, ...] = tuple(to_python(d) for d in declared)
-    else:
-        labels = tuple(int(v) for v in values)
-    check_matrix_size(k)
-    idx = ct * k
-    idx += cp
-    return labels, _bincount(idx, w, k * k).reshape(k, k)
-
-
 def _bincount(
     idx: npt.NDArray[Any], w: npt.NDArray[np.float64] | None, size: int
 ) -> npt.NDArray[Any]:
@@ -209,86 +348,67 @@ def _count_small_int(
     yt: npt.NDArray[Any],
     yp: npt.NDArray[Any],
     w: npt.NDArray[np.float64] | None,
-    declared: npt.NDArray[Any] | None,
-) -> tuple[tuple[Any, ...], npt.NDArray[Any]] | None:
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[Any], int] | None:
     """Direct counting of small-range integer labels, one cache-sized block at a time.
 
     Each block is read from memory once: its min/max, the fused cell index
     ``(t - lo) * r + (p - lo)`` and the bincount all run on data already in cache.
-    Returns ``None`` (caller falls back to sorting) when the label range is too wide.
+    Returns the values and matrix of the rows before the first block whose labels widen
+    the range too much, and that block's first row (``n`` when every block was counted);
+    ``None`` when the first block already does.
     """
-    is_bool = yt.dtype.kind == "b"
-    if is_bool:
-        yt, yp = yt.view(np.uint8), yp.view(np.uint8)
     n = len(yt)
     buf = np.empty(min(n, _CHUNK), np.intp)
     blocks: list[tuple[int, int, npt.NDArray[Any]]] = []
-    glo, ghi = None, None
+    glo, ghi = 0, -1
+    stop = n
     for s in range(0, n, _CHUNK):
         a, b = yt[s : s + _CHUNK], yp[s : s + _CHUNK]
         lo = int(min(a.min(), b.min()))
         hi = int(max(a.max(), b.max()))
         r = hi - lo + 1
-        if r * r > _DIRECT_CELLS:
-            return None
-        glo = lo if glo is None else min(glo, lo)
-        ghi = hi if ghi is None else max(ghi, hi)
-        if ghi - glo + 1 > 1 << 11:
-            return None
+        if r * r > _DIRECT_CELLS or (blocks and max(ghi, hi) - min(glo, lo) + 1 > 1 << 11):
+            stop = s
+            break
+        glo, ghi = (lo, hi) if not blocks else (min(glo, lo), max(ghi, hi))
         o = buf[: len(a)]
         np.multiply(a, np.intp(r), out=o, casting="unsafe")
         np.add(o, b, out=o, casting="unsafe")
         if lo:
             o -= lo * r + lo
         blocks.append((lo, r, _bincount(o, None if w is None else w[s : s + _CHUNK], r * r)))
-    assert glo is not None
-    assert ghi is not None
+    if not blocks:
+        return None
     r = ghi - glo + 1
     full = np.zeros((r, r), np.float64 if w is not None else np.int64)
     for lo, rb, cnt in blocks:
         o0 = lo - glo
         full[o0 : o0 + rb, o0 : o0 + rb] += cnt.reshape(rb, rb)
-    return _dense_result(full, glo, yt, yp, w, declared, is_bool)
+    values, counts = _present(full, glo, yt[:stop], yp[:stop], None if w is None else w[:stop])
+    return values, counts, stop
 
 
-def _dense_result(
+def _present(
     full: npt.NDArray[Any],
     lo: int,
     yt: npt.NDArray[Any],
     yp: npt.NDArray[Any],
     w: npt.NDArray[np.float64] | None,
-    declared: npt.NDArray[Any] | None,
-    is_bool: bool,
-) -> tuple[tuple[Any, ...], npt.NDArray[Any]]:
-    """Labels and matrix from the counts over the whole range ``lo .. lo + r - 1``."""
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[Any]]:
+    """The values that occur and their matrix, from the counts over ``lo .. lo + r - 1``."""
     r = full.shape[0]
     if w is not None and not w.all():
         # zero-weight rows leave zero cells but their labels are present (as scikit-learn)
         seen = np.zeros(r, dtype=bool)
-        seen[np.unique(yt) - lo] = True
-        seen[np.unique(yp) - lo] = True
+        seen[np.unique(yt).astype(np.int64) - lo] = True  # int64: no wrap in small dtypes
+        seen[np.unique(yp).astype(np.int64) - lo] = True
         present = np.flatnonzero(seen)
     else:
         present = np.flatnonzero(full.any(axis=0) | full.any(axis=1))
-    values = present + lo
-    if declared is None:
-        labels = tuple(bool(v) if is_bool else int(v) for v in values)
-        if present.size == r:
-            return labels, full
-        return labels, np.ascontiguousarray(full[np.ix_(present, present)])
-    dvals = declared.astype(np.int64) if declared.dtype.kind == "b" else declared
-    unknown = np.setdiff1d(values, dvals)
-    if unknown.size:
-        raise _unknown_error([bool(u) if is_bool else u for u in unknown], declared)
-    k = len(declared)
-    check_matrix_size(k)
-    pos = np.asarray(dvals, dtype=np.float64) - lo
-    inside = (pos >= 0) & (pos < r) & (pos == np.round(pos))
-    src = np.where(inside, pos, 0).astype(np.intp)
-    out = full[np.ix_(src, src)].copy()
-    out[~inside, :] = 0
-    out[:, ~inside] = 0
-    return tuple(to_python(d) for d in declared), out
+    values = present.astype(np.int64) + lo
+    if present.size == r:
+        return values, full
+    return values, np.ascontiguousarray(full[np.ix_(present, present)])
 
 
 def _compact_by_sample(

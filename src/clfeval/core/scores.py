@@ -33,6 +33,7 @@ identically however the rows were sharded.
 from __future__ import annotations
 
 import math
+import sys
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -314,11 +315,18 @@ def _table_binary_unweighted(
     half is sorted in place (two sorts of the halves cost about one sort of the whole
     with numpy's vectorised sort). The merge is a stable argsort of the two sorted
     runs, which timsort does in linear time. No argsort of random data, no second full
-    sort, and few large temporaries (fresh memory costs page faults).
+    sort, and few large temporaries (fresh memory costs page faults). float32 scores
+    and non-negative float64 scores (probabilities) take one sort instead, with the
+    class in a freed bit of the key (:func:`_table_binary_float32`,
+    :func:`_table_binary_nonnegative`).
     """
+    if s.dtype == np.float32:
+        return _table_binary_float32(s, is_pos, pos_i)
     n = s.size
+    if n and s.min() >= 0:
+        return _table_binary_nonnegative(s, is_pos, pos_i)
     n_pos = int(np.count_nonzero(is_pos))
-    v = np.empty(n, dtype=s.dtype)  # float32 scores sort as float32 (half the bytes)
+    v = np.empty(n, dtype=s.dtype)
     np.compress(is_pos, s, out=v[:n_pos])
     np.compress(~is_pos, s, out=v[n_pos:])
     v[:n_pos].sort()
@@ -328,6 +336,70 @@ def _table_binary_unweighted(
     del v
     pos = order < n_pos
     del order
+    return _runs_table(vs, pos, n_pos, pos_i)
+
+
+def _table_binary_float32(
+    s: Array, is_pos: npt.NDArray[np.bool_], pos_i: int
+) -> tuple[FloatArray, Array]:
+    """Exact binary table of float32 scores with one sort, the class in the key.
+
+    A float32 widened to float64 has 29 zero bits at the end of its mantissa; the last
+    of them takes the class. That moves the value by one float64 step, far less than the
+    distance to the next float32, so one (vectorised) float64 sort orders the scores and
+    keeps the two classes of equal scores next to each other; the class is read back
+    from that bit and cleared. (Negative zero is made positive first: as floats the two
+    zeros are one score.)
+    """
+    n = s.size
+    if n and s.min() >= 0:  # non-negative: the bits, shifted up, fit 32 bits
+        return _table_binary_nonnegative(s, is_pos, pos_i)
+    n_pos = int(np.count_nonzero(is_pos))
+    key = np.add(s, 0.0, dtype=np.float64)  # widened exactly; -0.0 + 0.0 is +0.0
+    bits = key.view(np.int64)
+    np.bitwise_or(bits, is_pos, out=bits)
+    key.sort()
+    pos = _low_bit(bits)
+    np.bitwise_and(bits, -2, out=bits)
+    return _runs_table(key, pos, n_pos, pos_i)
+
+
+def _low_bit(key: Array) -> npt.NDArray[np.bool_]:
+    """The last bit of each integer key, as a mask (read from the keys' lowest bytes)."""
+    if sys.byteorder == "little":
+        low = key.view(np.uint8)[:: key.itemsize]
+        return np.bitwise_and(low, np.uint8(1)).view(np.bool_)
+    return (key & 1).astype(bool)
+
+
+def _table_binary_nonnegative(
+    s: Array, is_pos: npt.NDArray[np.bool_], pos_i: int
+) -> tuple[FloatArray, Array]:
+    """Exact binary table of non-negative scores (probabilities) with one sort.
+
+    The bits of non-negative floats (float64 or float32), read as unsigned integers of
+    the same width, order as the floats and leave the top bit free: shifted up by one,
+    the freed last bit takes the class, and one integer sort orders the scores with the
+    two classes of equal scores side by side. (Negative zero is made positive first.)
+    """
+    n_pos = int(np.count_nonzero(is_pos))
+    ut = np.uint64 if s.dtype == np.float64 else np.uint32
+    key = np.add(s, s.dtype.type(0)).view(ut)  # -0.0 + 0.0 is +0.0
+    one = ut(1)
+    key <<= one
+    np.bitwise_or(key, is_pos, out=key)
+    key.sort()
+    pos = _low_bit(key)
+    key >>= one
+    return _runs_table(key.view(s.dtype), pos, n_pos, pos_i)
+
+
+def _runs_table(
+    vs: Array, pos: npt.NDArray[np.bool_], n_pos: int, pos_i: int
+) -> tuple[FloatArray, Array]:
+    """The (values, (2, U) counts) table of sorted scores ``vs`` and their classes
+    (``pos`` is consumed)."""
+    n = vs.size
     flag = np.empty(n, dtype=bool)
     if n:
         flag[0] = True
@@ -339,23 +411,25 @@ def _table_binary_unweighted(
         np.logical_not(pos, out=pos)
         w[1 - pos_i] = pos
         return vs.astype(np.float64, copy=False), w
-    # positives per run from a running count at the run ends (reduceat over many
-    # short runs is slow)
-    ends = np.flatnonzero(flag[1:])  # index of the last element of each run but the last
+    # positives per run from a running count read at the run starts (reduceat over
+    # many short runs is slow); few full-length temporaries (fresh memory is slow)
+    values = vs[flag].astype(np.float64, copy=False)
+    starts = np.flatnonzero(flag)
     del flag
-    starts = np.empty(u, dtype=np.intp)
-    starts[0] = 0
-    np.add(ends, 1, out=starts[1:])
-    cum = np.cumsum(pos, dtype=np.int64)
+    before = np.empty(n + 1, dtype=np.int32 if n < 1 << 31 else np.int64)
+    before[0] = 0
+    np.cumsum(pos, out=before[1:])  # before[i]: positives among the first i rows
+    del pos
+    at_start = before.take(starts)  # positives before each run
+    del before
     w = np.empty((2, u), dtype=np.int64)
-    at_end = w[pos_i]
-    np.take(cum, ends, out=at_end[:-1])
-    at_end[-1] = cum[-1]
-    del cum
-    np.subtract(at_end[1:], at_end[:-1].copy(), out=at_end[1:])
-    cnt = np.diff(starts, append=n)
-    np.subtract(cnt, at_end, out=w[1 - pos_i])
-    return vs[starts].astype(np.float64, copy=False), w
+    wp, wn = w[pos_i], w[1 - pos_i]
+    np.subtract(at_start[1:], at_start[:-1], out=wp[:-1])
+    wp[-1] = n_pos - at_start[-1]
+    np.subtract(starts[1:], starts[:-1], out=wn[:-1])  # run lengths
+    wn[-1] = n - starts[-1]
+    wn -= wp
+    return values, w
 
 
 # dense bincount over a (compacted) key range while it holds at most this many cells

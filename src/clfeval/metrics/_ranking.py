@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..core.scores import score_tables
 from ..curves.roc import RocCurve
-from ..curves.thresholds import ThresholdCounts, as_score_counts, threshold_counts
+from ..curves.thresholds import ThresholdCounts, as_score_counts, table_auc, threshold_counts
 from ..exceptions import InvalidInputError, InvalidParameterError, undefined_metric_warning
 from ._targets import (
     as_array,
@@ -88,6 +89,14 @@ def _check_pos_label(pos_label: Any, y: Array) -> Any:
 def _binary_inputs(y_true: Any, y_score: Any, pos_label: Any,
                    sample_weight: Any) -> tuple[Array, Array, Array | None]:
     """scikit-learn's checks of binary curve input: 0/1 truth, scores, non-zero weights."""
+    y, s, w = _binary_mask_inputs(y_true, y_score, pos_label, sample_weight)
+    return y.astype(np.int64), s.astype(np.float64, copy=False), w
+
+
+def _binary_mask_inputs(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
+                        ) -> tuple[npt.NDArray[np.bool_], Array, Array | None]:
+    """:func:`_binary_inputs` with the positives as a mask and float32 scores kept as
+    they are (every float32 is exactly a float64: the order and ties are the same)."""
     kind = type_of_target(y_true, "y_true")
     if not (kind == "binary" or (kind == "multiclass" and pos_label is not None)):
         raise InvalidInputError(f"{kind} format is not supported")
@@ -99,15 +108,19 @@ def _binary_inputs(y_true: Any, y_score: Any, pos_label: Any,
     if len(set(lengths)) > 1:
         raise InvalidInputError(
             f"Found input variables with inconsistent numbers of samples: {lengths}")
-    s = s.astype(np.float64)
+    if s.dtype != np.float32:
+        s = s.astype(np.float64, copy=False)
     check_finite(s, "y_score")
     w = check_sample_weight(sample_weight, n)
     pos = _check_pos_label(pos_label, t)
-    y = t == pos if t.dtype != object else np.array([v == pos for v in t.tolist()], bool)
+    if t.dtype == np.bool_ and pos is not None and type(pos) in (int, bool) and pos in (0, 1):
+        y = t if pos else ~t
+    else:
+        y = t == pos if t.dtype != object else np.array([v == pos for v in t.tolist()], bool)
     if w is not None:
         keep = w != 0
         y, s, w = y[keep], s[keep], np.asarray(w[keep], dtype=np.float64)
-    return y.astype(np.int64), s, w
+    return y, s, w
 
 
 def _counts_at_thresholds(y01: Array, s: Array, w: Array | None) -> ThresholdCounts:
@@ -242,10 +255,16 @@ def _binary_roc_auc(y01: Array, s: Array, w: Array | None, max_fpr: Any = None) 
         warnings.warn("Only one class is present in y_true. ROC AUC score is not defined in "
                       "that case.", undefined_metric_warning(), stacklevel=3)
         return float("nan")
+    if max_fpr is None or max_fpr == 1:
+        # the exact table of the score state (one kernel) and its pair count; no state
+        # object, no curve
+        pos, sc, wt = _binary_mask_inputs(y01, s, 1, w)
+        if pos.shape[0] == 0:
+            raise InvalidInputError("y_true is empty after removing zero-weight samples")
+        ((_, table),) = score_tables(sc, pos, 2, wt)
+        return table_auc(table[1], table[0])
     y, sc, wt = _binary_inputs(y01, s, 1, w)
     tc = _counts_at_thresholds(y, sc, wt)
-    if max_fpr is None or max_fpr == 1:
-        return float(tc.auc())
     if max_fpr <= 0 or max_fpr > 1:
         raise InvalidParameterError(f"Expected max_fpr in range (0, 1], got: {max_fpr!r}")
     roc = RocCurve.from_threshold_counts(tc, zero_division=np.nan)
@@ -341,7 +360,10 @@ def roc_auc_score(
     s = as_array(y_score, "y_score")
     if s.dtype.kind not in "biuf":
         raise InvalidInputError("y_score must be numeric")
-    s = np.asarray(s, dtype=np.float64)  # no copy of float64 input: it is only read
+    if not (kind == "binary" and s.ndim == 1 and s.dtype == np.float32):
+        # (binary float32 scores are read as they are; float64 input is not copied: it is
+        # only read)
+        s = np.asarray(s, dtype=np.float64)
     if kind == "multiclass" or (kind == "binary" and s.ndim == 2 and s.shape[1] > 2):
         if max_fpr is not None and max_fpr != 1.0:
             raise InvalidParameterError(
@@ -359,8 +381,7 @@ def roc_auc_score(
         t1 = column_or_1d(t, "y_true")
         classes = unique_values(t1) if t1.dtype != object else np.array(
             sorted(set(t1.tolist())), dtype=object)
-        y01 = (t1 == classes[1]).astype(np.int64) if classes.shape[0] > 1 else \
-            np.zeros(t1.shape[0], np.int64)
+        y01 = t1 == classes[1] if classes.shape[0] > 1 else np.zeros(t1.shape[0], bool)
         return _average_binary_score(metric, y01, s, average, sample_weight)
     return _average_binary_score(metric, t, s, average, sample_weight)
 
