@@ -206,3 +206,21 @@ def test_sparse_ids_far_from_zero(base: int) -> None:
         ref_labs, ref = reference(big, big, None)
         assert list(labs) == ref_labs
         np.testing.assert_array_equal(mat, ref)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint64,
+                        np.bool_]),
+       st.lists(st.integers(-(2**40), 2**40), min_size=1, max_size=50), st.integers(0, 70000))
+def test_sorted_unique_equals_np_unique(dtype: Any, values: list[int], spread: int) -> None:
+    from clfeval.core.labels import sorted_unique
+
+    info = np.iinfo(dtype) if dtype is not np.bool_ else None
+    a = np.array(values, dtype=np.int64)
+    if info is not None:
+        a = np.clip(a % max(1, spread + 1) + max(int(info.min), -spread // 2), info.min,
+                    info.max)
+    arr = a.astype(dtype)
+    got, want = sorted_unique(arr), np.unique(arr)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)

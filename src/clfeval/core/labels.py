@@ -11,8 +11,8 @@ import numpy.typing as npt
 from .._validation import as_1d_labels, as_label_list, check_matrix_size, label_kind
 from ..exceptions import InvalidInputError, InvalidParameterError
 
-__all__ = ["combine_codes", "count_pairs", "group_codes", "resolve_pos_label", "to_python",
-           "validate_labels"]
+__all__ = ["combine_codes", "count_pairs", "group_codes", "resolve_pos_label", "sorted_unique",
+           "to_python", "validate_labels"]
 
 # Integer labels whose range R satisfies R*R <= this (a cache-sized matrix) are counted
 # block by block with direct cell indices; wider ranges are compacted to ranks first.
@@ -489,6 +489,34 @@ def resolve_pos_label(labels: tuple[Any, ...], pos_label: Any) -> int:
     raise InvalidParameterError(f"pos_label={pl!r} is not one of the labels {list(labels)[:10]}")
 
 
+#: integer labels spanning at most this many values are listed by a presence count
+_PRESENCE_RANGE = 1 << 16
+
+
+def sorted_unique(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """``np.unique(a)`` of a 1-D label array; bools and integers over a short range are
+    listed by a presence count (min, max and one ``bincount``) instead of a sort or hash.
+
+    Examples
+    --------
+    >>> sorted_unique(np.array([3, 1, 3, 2])).tolist()
+    [1, 2, 3]
+    """
+    if a.ndim == 1 and a.size and a.dtype.kind in "biu":
+        if a.dtype.kind == "b":
+            present = [v for v, ok in ((False, not bool(a.all())), (True, bool(a.any()))) if ok]
+            return np.array(present, dtype=bool)
+        lo, hi = int(a.min()), int(a.max())
+        if hi - lo < _PRESENCE_RANGE:
+            if a.dtype.kind == "u":  # a >= lo: no wrap in the label's own dtype
+                shifted = (a - a.dtype.type(lo)).astype(np.intp, copy=False)
+            else:  # widened first: the difference can exceed a small dtype (int8)
+                shifted = a.astype(np.int64) - lo if lo else a.astype(np.intp, copy=False)
+            seen = np.flatnonzero(np.bincount(shifted, minlength=hi - lo + 1))
+            return (seen + lo).astype(a.dtype)
+    return np.unique(a)
+
+
 def encode_binary_true(y_true: Any, pos_label: Any, labels: Any = None) -> tuple[
     tuple[Any, ...], npt.NDArray[np.bool_]
 ]:
@@ -496,13 +524,13 @@ def encode_binary_true(y_true: Any, pos_label: Any, labels: Any = None) -> tuple
     yt = as_1d_labels(y_true, "y_true")
     if labels is not None:
         declared = validate_labels(labels, label_kind(yt))
-        uniq = np.unique(yt)
+        uniq = sorted_unique(yt)
         known = np.isin(uniq, declared)
         if not known.all():
             raise _unknown_error(list(uniq[~known]), declared)
         labs = tuple(to_python(v) for v in declared)
     else:
-        labs = tuple(to_python(v) for v in np.unique(yt))
+        labs = tuple(to_python(v) for v in sorted_unique(yt))
     if len(labs) > 2:
         raise InvalidInputError(
             f"y_true has {len(labs)} classes {list(labs)[:10]}; a binary task needs at most 2 "

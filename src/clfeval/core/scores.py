@@ -795,37 +795,6 @@ def _rebin_sparse(values: FloatArray, w: _Sparse, binning: Binning
 
 
 # ------------------------------------------------------------------ encoding
-def _fast_binary_encode(
-    y: Any, pos_label: Any, labels: Any
-) -> tuple[tuple[Any, ...], npt.NDArray[np.bool_]]:
-    """(labels, is_positive) for binary ground truth, without sorting the labels."""
-    arr = np.asarray(y) if not isinstance(y, np.ndarray) else y
-    if (labels is not None and arr.ndim == 1 and arr.size and arr.dtype.kind in "biu"
-            and len(labels) == 2):
-        declared = validate_labels(labels)
-        if declared.dtype.kind in "biu" and (declared.dtype.kind == "b") == (arr.dtype.kind == "b"):
-            a0, a1 = sorted(int(v) for v in declared)
-            lo, hi = int(arr.min()), int(arr.max())
-            if a0 <= lo and hi <= a1 and (a1 - a0 == 1 or bool(((arr == a0) | (arr == a1)).all())):
-                labs = tuple(to_python(v) for v in declared)
-                i = resolve_pos_label(labs, pos_label)
-                return labs, arr == labs[i]
-        return encode_binary_true(y, pos_label, labels)
-    if labels is None and arr.ndim == 1 and arr.size and arr.dtype.kind in "biu":
-        if arr.dtype.kind == "b":
-            any_t = bool(arr.any())
-            any_f = not bool(arr.all())
-            present: tuple[Any, ...] = tuple(v for v, ok in ((False, any_f), (True, any_t)) if ok)
-        else:
-            lo, hi = int(arr.min()), int(arr.max())
-            if hi - lo > 1:
-                return encode_binary_true(arr, pos_label, labels)
-            present = (lo,) if lo == hi else (lo, hi)
-        i = resolve_pos_label(present, pos_label)
-        return present, arr == present[i]
-    return encode_binary_true(y, pos_label, labels)
-
-
 def _encode_multiclass(y: Any, labels: Any) -> tuple[tuple[Any, ...], npt.NDArray[np.intp]]:
     yt = as_1d_labels(y, "y_true")
     uniq, inv = np.unique(yt, return_inverse=True)
@@ -1074,7 +1043,7 @@ class ScoreCounts:
         if multiclass:
             labs, codes = _encode_multiclass(y_true, labels)
         else:
-            labs, is_pos = _fast_binary_encode(y_true, pos_label, labels)
+            labs, is_pos = encode_binary_true(y_true, pos_label, labels)
         n = check_consistent_length(("y_true", codes if multiclass else is_pos), ("y_score", s))
         w = as_weights(sample_weight, n)
         k = len(labs)

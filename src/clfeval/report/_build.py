@@ -23,7 +23,7 @@ from .._validation import (
     check_level,
 )
 from ..core.counts import ConfusionMatrix
-from ..core.labels import resolve_pos_label, to_python
+from ..core.labels import resolve_pos_label, sorted_unique, to_python
 from ..curves.cost import CostCurve, cost_analysis
 from ..curves.multiclass import average_precision_multiclass, ovr_auc
 from ..curves.pr import PrecisionRecallCurve
@@ -255,7 +255,8 @@ def evaluate(
     if labels is None:
         pool = [yt] if y_pred is None else [yt, as_1d_labels(y_pred, "y_pred")]
         try:
-            labs = tuple(to_python(v) for v in np.unique(np.concatenate(pool)))
+            labs = tuple(to_python(v) for v in sorted_unique(
+                pool[0] if len(pool) == 1 else np.concatenate(pool)))
         except TypeError as exc:
             raise InvalidInputError(f"y_true and y_pred mix label types: {exc}") from exc
     else:
