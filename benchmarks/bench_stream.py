@@ -410,25 +410,18 @@ def run_size(n: int, scores: str, args: Any) -> None:
                 show(n, kind, best[kind], base, scores, f"best of {args.repeat}")
 
 
+#: optional fields of a result and how they are printed
+_NOTES = (("cpu", "CPU {:.2f} s"), ("faults", "{:,.0f} page faults"), ("bins", "{:,.0f} bins"),
+          ("worker_rss_mib", "worker peak RSS {:.0f} MiB"), ("partitions", "{:.0f} partition(s)"),
+          ("startup", "startup {:.1f} s"), ("auc", "AUROC {:.6f}"))
+
+
 def show(n: int, kind: str, r: dict[str, float], base: float | None, scores: str,
          tag: str) -> None:
     sec = r["seconds"]
     ratio = f"{sec / base:8.2f}x" if base else ""
     notes = [scores] + ([tag] if tag else [])
-    if "cpu" in r:
-        notes.append(f"CPU {r['cpu']:.2f} s")
-    if "faults" in r:
-        notes.append(f"{int(r['faults']):,} page faults")
-    if "bins" in r:
-        notes.append(f"{int(r['bins']):,} bins")
-    if "worker_rss_mib" in r:
-        notes.append(f"worker peak RSS {r['worker_rss_mib']:.0f} MiB")
-    if "partitions" in r:
-        notes.append(f"{int(r['partitions'])} partition(s)")
-    if "startup" in r:
-        notes.append(f"startup {r['startup']:.1f} s")
-    if "auc" in r:
-        notes.append(f"AUROC {r['auc']:.6f}")
+    notes += [fmt.format(r[key]) for key, fmt in _NOTES if key in r]
     print(f"{n:>14,} {kind:<18} {sec:9.3f} {n / sec / 1e6:9.1f} {sec / n * 1e9:7.1f} "
           f"{r['rss_mib']:12.0f} {ratio:>9}  {', '.join(notes)}", flush=True)
 

@@ -206,10 +206,9 @@ def test_a_matrix_not_in_the_stack_is_derived_alone() -> None:
         assert from_state(b.state, level=0.95) == b
 
 
-@pytest.mark.parametrize("kind", ["score", "binary", "mscore", "strings"])
-def test_the_slices_rows_come_from_one_stack(kind: str,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every slice's report hits the stacked rows (none falls back to deriving alone)."""
+def _stack_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of matrices of every stack the report derives its rows from, as the
+    report derives them."""
     from clfeval.report import _build
 
     sizes: list[int] = []
@@ -220,6 +219,14 @@ def test_the_slices_rows_come_from_one_stack(kind: str,
         return rows_of(cms, level)
 
     monkeypatch.setattr(_build, "_metric_rows_of", counted)
+    return sizes
+
+
+@pytest.mark.parametrize("kind", ["score", "binary", "mscore", "strings"])
+def test_the_slices_rows_come_from_one_stack(kind: str,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every slice's report hits the stacked rows (none falls back to deriving alone)."""
+    sizes = _stack_sizes(monkeypatch)
     args, opts = _case(kind)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -238,14 +245,7 @@ def test_stacks_are_evaluated_in_bounded_blocks(monkeypatch: pytest.MonkeyPatch)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         whole = clfeval.evaluate(**args, **opts)
-        sizes: list[int] = []
-        rows_of = _build._metric_rows_of
-
-        def counted(cms: Any, level: Any) -> Any:
-            sizes.append(len(cms))
-            return rows_of(cms, level)
-
-        monkeypatch.setattr(_build, "_metric_rows_of", counted)
+        sizes = _stack_sizes(monkeypatch)
         monkeypatch.setattr(_build, "STACK_CELLS", 5 * 11 * 11)  # five 11×11 matrices
         blocked = clfeval.evaluate(**args, **opts)
     assert sizes[0] == 1 and max(sizes[1:]) == 5 and len(sizes) > 3
