@@ -101,7 +101,17 @@ def _narrow_object(arr: npt.NDArray[Any], name: str) -> npt.NDArray[Any]:
         return arr.astype(str)
     if k == "bool":
         return arr.astype(bool)
-    out = np.asarray(arr.tolist())
+    values = arr.tolist()
+    out = np.asarray(values)
+    if out.dtype.kind == "f" and all(isinstance(v, (int, np.integer)) for v in values):
+        # Python ints past int64 (up to 2**64 - 1) next to others: numpy would pick
+        # float64 and merge neighbouring labels; they are uint64 values
+        try:
+            out = np.asarray(values, dtype=np.uint64)
+        except OverflowError as exc:  # a negative one: no 64-bit type holds them all
+            raise InvalidInputError(
+                f"{name} mixes negative integers with integers past 2**63; no 64-bit "
+                "integer type holds both") from exc
     if out.dtype.kind == "O":
         raise InvalidInputError(f"{name} contains integers too large for 64 bits")
     return as_1d_labels(out, name)

@@ -62,20 +62,20 @@ def int_label_arrays(draw: Any) -> tuple[Any, Any]:
     hi_ok = min(int(info.max), far)
     if shape == "small":
         base = draw(st.integers(lo_ok, hi_ok - 20))
-        pool = base + np.arange(draw(st.integers(1, 20)))
+        pool = np.arange(draw(st.integers(1, 20))).astype(object) + base  # exact past 2**63
     elif shape == "dense":
         width = min(draw(st.integers(100, 3000)), hi_ok - lo_ok)
         base = draw(st.integers(lo_ok, hi_ok - width))
-        pool = base + np.arange(width)
+        pool = np.arange(width).astype(object) + base
     elif shape == "many":
-        pool = np.unique(rng.integers(lo_ok, hi_ok, draw(st.integers(50, 600)),
-                                      endpoint=True))
+        pool = np.unique(rng.integers(lo_ok, hi_ok, draw(st.integers(50, 600)), endpoint=True,
+                                      dtype=np.uint64 if lo_ok >= 0 else np.int64))
     else:
         gap = draw(st.integers(2, 5000))
         k = draw(st.integers(1, 12))
         top = max(lo_ok, hi_ok - gap * k)
         base = draw(st.integers(lo_ok, top))
-        pool = base + gap * np.arange(k)
+        pool = np.arange(k).astype(object) * gap + base
         pool = pool[pool <= hi_ok]
     pool = pool.astype(object)
     yt = np.array(pool[rng.integers(0, len(pool), n)].tolist(), dtype=dtype)
@@ -108,7 +108,9 @@ def test_integer_paths_equal_a_sort(arrays: Any, chunk: int, sample: int, weight
     declared = None
     if declare:
         present = np.unique(np.concatenate([yt, yp])).tolist()
-        extra = data.draw(st.lists(st.integers(-(2**40), 2**40), max_size=3))
+        info = np.iinfo(yt.dtype)  # extras the data's dtype holds (no float fallback)
+        extra = data.draw(st.lists(st.integers(max(int(info.min), -(2**40)),
+                                               min(int(info.max), 2**40)), max_size=3))
         declared = list(dict.fromkeys(data.draw(st.permutations(present + extra))))
     with mock.patch.object(labels_mod, "_CHUNK", chunk), \
             mock.patch.object(labels_mod, "_SAMPLE", sample):

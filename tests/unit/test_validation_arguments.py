@@ -126,3 +126,18 @@ def test_tampered_score_state_names_the_field_once(tmp_path: object) -> None:
     msg = str(info.value)
     assert "'n_omitted' must be a count from 0" in msg
     assert msg.count("malformed") == 1 and "IncompatibleStateError(" not in msg
+
+
+def test_python_int_labels_past_int64_stay_exact() -> None:
+    # numpy reads [0, 2**63 + 1] as float64, which merges 2**63 and 2**63 + 1: such
+    # labels are read as uint64; with a negative one no 64-bit type holds them all
+    from clfeval._validation import as_1d_labels
+
+    big = [0, 2**63, 2**63 + 1]
+    arr = as_1d_labels(big, "labels")
+    assert arr.dtype == np.uint64 and arr.tolist() == big
+    with pytest.raises(InvalidInputError, match="past 2\\*\\*63"):
+        as_1d_labels([-1, 2**63 + 1], "labels")
+    r = clfeval.evaluate(np.array([2**63, 2**63 + 1], dtype=np.uint64),
+                         np.array([2**63, 2**63], dtype=np.uint64), labels=[2**63 + 1, 2**63])
+    assert r.labels == (2**63 + 1, 2**63)

@@ -163,7 +163,8 @@ def _count_wide(
             idx *= r
         else:
             idx = np.multiply(yt, r, dtype=np.intp, casting="unsafe")
-        np.add(idx, yp, out=idx, casting="unsafe")
+        # dtype=intp: an intp plus uint64 labels would otherwise run in float64 and round
+        np.add(idx, yp, out=idx, dtype=np.intp, casting="unsafe")
         if lo:
             idx -= lo
         return _present(_bincount(idx, w, r * r).reshape(r, r), lo, yt, yp, w)
@@ -359,6 +360,7 @@ def _count_small_int(
     """
     n = len(yt)
     buf = np.empty(min(n, _CHUNK), np.intp)
+    buf2 = np.empty(min(n, _CHUNK), np.intp)
     blocks: list[tuple[int, int, npt.NDArray[Any]]] = []
     glo, ghi = 0, -1
     stop = n
@@ -367,15 +369,18 @@ def _count_small_int(
         lo = int(min(a.min(), b.min()))
         hi = int(max(a.max(), b.max()))
         r = hi - lo + 1
-        if r * r > _DIRECT_CELLS or (blocks and max(ghi, hi) - min(glo, lo) + 1 > 1 << 11):
+        if r * r > _DIRECT_CELLS or (blocks and max(ghi, hi) - min(glo, lo) + 1 > 1 << 11) \
+                or lo <= -(1 << 62) or hi >= 1 << 62:
             stop = s
             break
         glo, ghi = (lo, hi) if not blocks else (min(glo, lo), max(ghi, hi))
-        o = buf[: len(a)]
-        np.multiply(a, np.intp(r), out=o, casting="unsafe")
-        np.add(o, b, out=o, casting="unsafe")
-        if lo:
-            o -= lo * r + lo
+        # offsets from lo first, in intp (the labels' own dtype, e.g. uint64 mixed with an
+        # intp, would go through float64 and round): (a - lo) * r + (b - lo), all < r * r
+        o, ob = buf[: len(a)], buf2[: len(a)]
+        np.subtract(a, lo, out=o, dtype=np.intp, casting="unsafe")
+        o *= r
+        np.subtract(b, lo, out=ob, dtype=np.intp, casting="unsafe")
+        o += ob
         blocks.append((lo, r, _bincount(o, None if w is None else w[s : s + _CHUNK], r * r)))
     if not blocks:
         return None
