@@ -99,7 +99,7 @@ def test_dask_local_cluster_with_processes(frame, data):
     import clfeval.engines.dask
 
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+                                  host="127.0.0.1", dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         ddf = dd.from_pandas(frame, npartitions=8)
         res = clfeval.engines.dask.fold(ddf, y_true="label3", y_pred="pred3", weight="weight")

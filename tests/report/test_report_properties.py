@@ -37,8 +37,10 @@ def test_json_round_trip(data: st.DataObject, k: int, n: int, weighted: bool,
 
 
 @settings(max_examples=15, deadline=None)
-@given(labels=st.lists(st.text(min_size=1, max_size=20), min_size=2, max_size=3, unique=True))
+@given(labels=st.lists(st.text(min_size=1, max_size=20).filter(lambda t: not t.endswith("\x00")),
+                      min_size=2, max_size=3, unique=True))
 def test_any_class_name_is_escaped(labels: list[str]) -> None:
+    # (labels ending in NUL are refused by design: NumPy text arrays would drop the NUL)
     y = np.array(labels * 3)
     r = clfeval.evaluate(y, y[::-1], labels=labels, title=labels[0], level=None)
     page = to_html(r)
