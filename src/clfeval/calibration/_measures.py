@@ -475,7 +475,7 @@ def hosmer_lemeshow_groups(totals: Any, events: Any, expected: Any) -> TestResul
         if (a > n).any():
             g = int(np.flatnonzero(a > n)[0])
             raise InvalidInputError(f"{name} exceed the group total in group {g} "
-                                    f"({a[g]!r} > {n[g]!r})")
+                                    f"({float(a[g]):g} > {float(n[g]):g})")
     return _hl(o, e, n, "Hosmer-Lemeshow test (grouped table)", round(float(n.sum())))
 
 
