@@ -50,6 +50,9 @@ def main() -> None:
 
     tmf = None if args.no_torch else torchmetrics_functional()
     rng = np.random.default_rng(0)
+    from clfeval._accel import accelerator
+
+    print(f"path for large inputs: {accelerator()} (CLFEVAL_ACCEL=numpy for the numpy path)")
     print(f"exact binary ROC AUC; best of {args.rounds} interleaved rounds; "
           f"load average {os.getloadavg()[0]:.1f} at start")
     head = (f"{'N':>6} {'scores':<7} {'dtype':<8} {'':>4} {'np.sort':>8} {'clfeval':>8} {'sklearn':>8} "

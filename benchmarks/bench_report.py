@@ -13,7 +13,9 @@ For N binary float64 scores it times:
 * the same report with intervals (``level=0.95``: Wilson + a 1000-resample count bootstrap);
 * rendering: text, JSON, HTML.
 
-Times are the best of a few repeats (one at N >= 10^7); ratio = scikit-learn time /
+The path that ran is printed first: with the ``fast`` extra (numba) the compiled kernels,
+else numpy; ``CLFEVAL_ACCEL=numpy`` forces numpy. Times are the best of a few repeats
+(one at N >= 10^7); ratio = scikit-learn time /
 clfeval time; "/sort" = the report with intervals over one ``np.sort`` of the scores
 (the curves need one sort; the target is 6x).
 """
@@ -71,6 +73,9 @@ def main() -> None:
         [10_000, 100_000] if args.quick else [10_000, 100_000, 1_000_000])
     rng = np.random.default_rng(0)
     clfeval.evaluate([0, 1, 1], y_score=[0.2, 0.6, 0.9])  # lazy imports (scipy.stats) first
+    from clfeval._accel import accelerator
+
+    print(f"path for large inputs: {accelerator()} (CLFEVAL_ACCEL=numpy for the numpy path)")
     print(f"{'N':>9}  {'np.sort':>8}  {'clfeval':>9}  {'sklearn':>9}  {'ratio':>6}  "
           f"{'with CI':>8}  {'/sort':>6}  {'text':>6}  {'json':>6}  {'html':>6}")
     for n in sizes:

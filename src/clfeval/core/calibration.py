@@ -55,6 +55,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._accel import _load as _load_kernels
+from .._accel import kernels, share
 from .._validation import as_weights, check_consistent_length
 from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
 from ._state import check_header, label_types, restore_labels
@@ -238,6 +240,62 @@ def _fold_binary(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | N
     sse *= sse
     return _fold_tables(p, is_pos, 0, 1, w, _neg_log(q, eps), sse, edges[1:-1], edges.size - 1,
                         eps)
+
+
+def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | None,
+                          edges: FloatArray, eps: float) -> tuple[Array, ...]:
+    """The blocks of :func:`_fold_binary` (as ``from_predictions`` folds them) by the
+    compiled kernel of the ``fast`` extra: the same cells and the same sums, bit for bit
+    (the logs are numpy's, each block's rows are added in order, the blocks' tables are
+    added in order). The blocks are shared among the accelerator's threads; each thread
+    makes its per-row buffers once."""
+    fast = _load_kernels()
+    assert fast is not None
+    n = p.size
+    b = edges.size - 1
+    inner = np.ascontiguousarray(edges[1:-1])
+    uniform = bool(np.array_equal(edges, uniform_edges(b)))
+    starts = list(range(0, max(n, 1), _BLOCK_ENTRIES))
+
+    def fold(mine: list[int]) -> list[tuple[Array, ...]]:
+        size = min(n, _BLOCK_ENTRIES)
+        nll, x, tmp, z_num, z_var = (np.empty(size) for _ in range(5))
+        cell, fcell = np.empty(size, np.int32), np.empty(size, np.int32)
+        parts = []
+        for s0 in mine:
+            pb = np.ascontiguousarray(p[s0:s0 + _BLOCK_ENTRIES])
+            cb = np.ascontiguousarray(is_pos[s0:s0 + _BLOCK_ENTRIES])
+            m = pb.size
+            part: tuple[Array, ...] = (
+                np.zeros((1, b, 2), np.int64), np.zeros((1, b, 2, N_FIELDS)),
+                np.zeros((1, N_FINE, 2), np.int64), np.zeros((1, N_FINE, 2, N_FINE_FIELDS)))
+            q = nll[:m]  # -log(clip(p or 1 - p)): _fold_binary's numbers
+            np.subtract(1.0, pb, out=q)
+            np.copyto(q, pb, where=cb)
+            _neg_log(q, eps)
+            xb = x[:m]  # _logit_clipped's numbers, in the buffers
+            np.clip(pb, eps, 1.0 - eps, out=xb)
+            np.subtract(1.0, xb, out=tmp[:m])
+            np.divide(xb, tmp[:m], out=xb)
+            np.log(xb, out=xb)
+            wb = np.zeros(0) if w is None else np.ascontiguousarray(w[s0:s0 + m],
+                                                                    dtype=np.float64)
+            fast.calibration_fold(
+                pb, cb, q, xb, wb, w is not None, inner, uniform, float(FINE_LIMIT),
+                float(FINE_SCALE), N_FINE, part[0][0], part[1][0], part[2][0], part[3][0],
+                z_num[:m], z_var[:m], cell[:m], fcell[:m])
+            parts.append((*part, np.array([[z_num[:m].sum(), z_var[:m].sum()]])))
+        return parts
+
+    done: dict[int, tuple[Array, ...]] = {}
+    for mine, parts in zip(*share(starts, fold), strict=True):
+        done.update(zip(mine, parts, strict=True))
+    out: tuple[Array, ...] | None = None
+    for s0 in starts:  # in the order of the numpy path
+        out = done[s0] if out is None else tuple(
+            u + v for u, v in zip(out, done[s0], strict=True))
+    assert out is not None
+    return out
 
 
 def _fold_classes(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
@@ -472,12 +530,15 @@ class CalibrationCounts:
         else:
             # blocks of rows bound the temporaries (and keep them in cache)
             stacked = None
-            for s0 in range(0, max(n, 1), _BLOCK_ENTRIES):
-                sl = slice(s0, s0 + _BLOCK_ENTRIES)
-                part = _fold_binary(p[sl], is_pos[sl], None if w is None else w[sl], edges,
-                                    eps)
-                stacked = part if stacked is None else tuple(
-                    x + y for x, y in zip(stacked, part, strict=True))
+            if kernels(n) is not None:
+                stacked = _fold_binary_compiled(p, is_pos, w, edges, eps)
+            else:
+                for s0 in range(0, max(n, 1), _BLOCK_ENTRIES):
+                    sl = slice(s0, s0 + _BLOCK_ENTRIES)
+                    part = _fold_binary(p[sl], is_pos[sl], None if w is None else w[sl], edges,
+                                        eps)
+                    stacked = part if stacked is None else tuple(
+                        x + y for x, y in zip(stacked, part, strict=True))
         assert stacked is not None
         return cls(labs, *stacked, edges=edges, pos_label=pl, multiclass=multiclass, eps=eps)
 

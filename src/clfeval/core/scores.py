@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from .._accel import kernels
 from .._validation import (
     as_1d_labels,
     as_weights,
@@ -400,6 +401,13 @@ def _runs_table(
     """The (values, (2, U) counts) table of sorted scores ``vs`` and their classes
     (``pos`` is consumed)."""
     n = vs.size
+    fast = kernels(n)
+    if fast is not None:  # (outputs made by numpy: its large arrays get huge pages)
+        u_f = fast.count_runs(vs)
+        values_f = np.empty(u_f)
+        w_f = np.zeros((2, u_f), np.int64)
+        fast.runs(vs, pos, values_f, w_f[pos_i], w_f[1 - pos_i])
+        return values_f, w_f
     flag = np.empty(n, dtype=bool)
     if n:
         flag[0] = True

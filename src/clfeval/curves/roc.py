@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
+from .._accel import kernels
 from .._serial import Result
 from .._validation import check_choice
 from ..core.divide import divide
@@ -432,9 +433,16 @@ def _hull_of_points(fps: Any, tps: Any) -> tuple[npt.NDArray[np.intp], FloatArra
     memo = _HULL_MEMO.get("last")
     if memo is not None and memo[0]() is fps and memo[1]() is tps:
         return memo[2]
-    c = _corners(fps, tps)
-    x = np.asarray(fps, dtype=np.float64)[c]
-    y = np.asarray(tps, dtype=np.float64)[c]
+    fast = kernels(len(fps))
+    if fast is not None:
+        n = len(fps)  # (outputs made by numpy: huge pages for large arrays)
+        c, x, y = np.empty(n, np.intp), np.empty(n), np.empty(n)
+        k = fast.corners(np.ascontiguousarray(fps), np.ascontiguousarray(tps), c, x, y)
+        c, x, y = c[:k], x[:k], y[:k]
+    else:
+        c = _corners(fps, tps)
+        x = np.asarray(fps, dtype=np.float64)[c]
+        y = np.asarray(tps, dtype=np.float64)[c]
     out = (c, x, y, _upper_hull(x, y) if c.size else np.zeros(0, np.intp))
     with contextlib.suppress(TypeError):  # not weak-referenceable (a list): no memo
         _HULL_MEMO["last"] = (weakref.ref(fps, _forget), weakref.ref(tps, _forget), out)
@@ -480,15 +488,21 @@ def hull_candidates(fps: Any, tps: Any) -> npt.NDArray[np.intp]:
     memo = _HULL_MEMO.get("candidates")
     if memo is not None and memo[0] is c:
         return memo[1]
-    e = np.repeat(np.arange(h.size - 1), np.diff(h))  # the hull edge over each corner
-    e = np.append(e, h.size - 2)
-    a, b = h[e], h[e + 1]
-    xa, ya = x[a], y[a]
-    t1 = (x[b] - xa) * (y - ya)
-    t2 = (y[b] - ya) * (x - xa)
     exact = np.asarray(fps).dtype.kind in "iu" and np.asarray(tps).dtype.kind in "iu"
-    tol = 0.0 if exact else 1e-12 * (np.abs(t1) + np.abs(t2))
-    out = c[t1 - t2 >= -tol]
+    fast = kernels(c.size)
+    if fast is not None:
+        on = np.empty(c.size, bool)
+        fast.on_hull_edges(x, y, h, exact, on)
+        out = c[on]
+    else:
+        e = np.repeat(np.arange(h.size - 1), np.diff(h))  # the hull edge over each corner
+        e = np.append(e, h.size - 2)
+        a, b = h[e], h[e + 1]
+        xa, ya = x[a], y[a]
+        t1 = (x[b] - xa) * (y - ya)
+        t2 = (y[b] - ya) * (x - xa)
+        tol = 0.0 if exact else 1e-12 * (np.abs(t1) + np.abs(t2))
+        out = c[t1 - t2 >= -tol]
     if "last" in _HULL_MEMO:  # kept with the hull it was read from
         _HULL_MEMO["candidates"] = (c, out)
     return out
@@ -502,6 +516,12 @@ def _upper_hull(x: FloatArray, y: FloatArray) -> npt.NDArray[np.intp]:
     what remains is the hull. Should the passes stall on a large input, Qhull (or, on a
     small one, a monotone chain) finishes the survivors.
     """
+    fast = kernels(x.size)
+    if fast is not None:
+        out = np.empty(x.size, np.intp)  # (made by numpy: huge pages for large arrays)
+        k = fast.upper_hull(np.ascontiguousarray(x, dtype=np.float64),
+                            np.ascontiguousarray(y, dtype=np.float64), out)
+        return out[:k].copy()
     keep = np.arange(x.size)
     for _ in range(_HULL_PASSES):
         if keep.size <= 2:

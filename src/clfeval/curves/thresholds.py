@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._accel import kernels
 from .._validation import as_1d_labels, check_choice
 from ..core.labels import to_python
 from ..core.scores import ScoreCounts
@@ -62,6 +63,18 @@ class ThresholdCounts:
     ) -> ThresholdCounts:
         """Build from an ascending table (rows with no weight are skipped unless the
         caller guarantees there are none with ``skip_empty=False``)."""
+        fast = kernels(values.size)
+        if (fast is not None and pos.dtype == neg.dtype
+                and pos.dtype in (np.dtype(np.int64), np.dtype(np.float64))):
+            m = values.size  # (outputs made by numpy: its large arrays get huge pages)
+            v_d, p_d, q_d = np.empty(m), np.empty(m, pos.dtype), np.empty(m, pos.dtype)
+            tps_d, fps_d = np.empty(m, pos.dtype), np.empty(m, pos.dtype)
+            if fast.descending_counts(np.ascontiguousarray(values, dtype=np.float64),
+                                      np.ascontiguousarray(pos), np.ascontiguousarray(neg),
+                                      v_d, p_d, q_d, tps_d, fps_d):
+                return cls(v_d, tps_d, fps_d, p_d, q_d, float(tps_d[-1]) if m else 0.0,
+                           float(fps_d[-1]) if m else 0.0, binned)
+            # (else some rows have no weight: the numpy path drops them)
         if skip_empty:
             keep = (pos + neg) > 0
             if not keep.all():
@@ -146,6 +159,9 @@ def table_auc(pos: Array, neg: Array) -> float:
         if p <= 0 or n <= 0:
             return float("nan")
         if p * n < 1 << 61:
+            fast = kernels(pos.size)
+            if fast is not None:
+                return int(fast.pair_sum(pos, neg)) / (2.0 * p * n)
             below2 = np.cumsum(neg, dtype=np.int64)  # 2 * (neg below) + neg, in place
             below2 <<= 1
             below2 -= neg

@@ -3,7 +3,9 @@ every front door ends: validate once, fold into the states once, derive the repo
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
+import contextvars
 import math
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
@@ -13,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .. import _accel
 from .._serial import num
 from .._validation import (
     as_1d_labels,
@@ -289,14 +292,40 @@ def evaluate(
             return a if a is None or rows is None else a[rows]
 
         yt_, s_, w_, yp_ = sub(yt), sub(s), sub(w), sub(yp_all)
+
+        def calibration_of(pl: Any) -> Any:
+            from ..core.calibration import CalibrationCounts
+
+            return CalibrationCounts.from_predictions(yt_, s_, labels=labs, pos_label=pl,
+                                                      sample_weight=w_)
+
         sc = None
+        cal = cal_job = None
         if s_ is not None:
-            if s_.ndim == 1:
-                sc = ScoreCounts.from_scores(yt_, s_, labels=labs, pos_label=pos_label,
-                                             sample_weight=w_, max_distinct=None)
-            else:
-                sc = ScoreCounts.from_scores(yt_, s_, labels=labs, sample_weight=w_,
-                                             max_distinct=None)
+            from ..calibration import is_probability
+
+            probabilities = is_probability(s_)
+            if probabilities and s_.ndim == 1 and s_.size >= _accel.MIN_SIZE:
+                # the calibration fold and the score table's sort are independent passes
+                # over the same rows: on a second core they overlap
+                cal_job = _background(calibration_of, pos_label)
+            try:
+                if s_.ndim == 1:
+                    sc = ScoreCounts.from_scores(yt_, s_, labels=labs, pos_label=pos_label,
+                                                 sample_weight=w_, max_distinct=None)
+                else:
+                    sc = ScoreCounts.from_scores(yt_, s_, labels=labs, sample_weight=w_,
+                                                 max_distinct=None)
+            finally:  # (on an error here, the job is still waited for)
+                done = None if cal_job is None else cal_job.result
+                if cal_job is not None:
+                    concurrent.futures.wait([cal_job])
+            if done is not None:
+                cal = done()
+                if cal.pos_label != sc.pos_label:  # the state resolved another positive class
+                    cal = calibration_of(sc.pos_label)
+            elif probabilities:
+                cal = calibration_of(None if sc.is_multiclass else sc.pos_label)
         if yp_ is None:
             assert s_ is not None
             if s_.ndim == 1:
@@ -306,15 +335,6 @@ def evaluate(
         if yp_ is not None:
             cm = ConfusionMatrix.from_predictions(yt_, yp_, labels=labs, sample_weight=w_,
                                                   pos_label=pos_label)
-        cal = None
-        if s_ is not None and sc is not None:
-            from ..calibration import is_probability
-            from ..core.calibration import CalibrationCounts
-
-            if is_probability(s_):
-                cal = CalibrationCounts.from_predictions(
-                    yt_, s_, labels=labs, pos_label=None if sc.is_multiclass else sc.pos_label,
-                    sample_weight=w_)
         rse = None
         if s_ is not None and s_.ndim == 2:
             from ..engines._fold import max_row_sum_error
@@ -332,6 +352,17 @@ def evaluate(
         state = memory_sliced_state(state, by, n, state_of, max_slices)
     return from_state(state, cost_matrix=cost_matrix, level=level, title=title, source=source,
                       max_points=max_points, min_size=min_size)
+
+
+_POOL: list[concurrent.futures.ThreadPoolExecutor] = []
+
+
+def _background(fn: Any, *args: Any) -> concurrent.futures.Future[Any]:
+    """Run ``fn(*args)`` on the report's worker thread (numpy and the compiled kernels
+    release the GIL in their loops), in a copy of the caller's context."""
+    if not _POOL:
+        _POOL.append(concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="clfeval"))
+    return _POOL[0].submit(contextvars.copy_context().run, fn, *args)
 
 
 def _check_threshold(threshold: Any) -> float:

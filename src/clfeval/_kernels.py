@@ -1,0 +1,269 @@
+"""Compiled kernels of the ``fast`` extra (imported only through :mod:`clfeval._accel`).
+
+Each kernel is the loop its numpy twin spells in several passes; the twin is named in
+its docstring and the tests compare the two. Arithmetic is written as the twin does it
+(same operations, same order) and numba's default strict floating point keeps it so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+import numpy as np
+
+_jit = numba.njit(cache=True, nogil=True)
+
+
+@_jit
+def upper_hull(x: Any, y: Any, out: Any) -> int:  # pragma: no cover - compiled
+    """The upper hull of points sorted by distinct ascending x (monotone chain; a point
+    on or below the chord of its neighbours is dropped): its positions are written to
+    the start of ``out`` and their number returned. Twin:
+    :func:`clfeval.curves.roc._upper_hull`."""
+    n = x.size
+    k = 0
+    for i in range(n):
+        xi = x[i]
+        yi = y[i]
+        while k >= 2:
+            a = out[k - 2]
+            m = out[k - 1]
+            if (x[m] - x[a]) * (yi - y[a]) - (y[m] - y[a]) * (xi - x[a]) >= 0:
+                k -= 1
+            else:
+                break
+        out[k] = i
+        k += 1
+    return k
+
+
+@_jit
+def delong_sums(p: Any, q: Any, m: float, n: float) -> Any:  # pragma: no cover - compiled
+    """(AUC, Σ pos·(v10 - AUC)², Σ neg·(v01 - AUC)²) from the positive and negative
+    counts at each distinct score, ascending. Twin:
+    :func:`clfeval.stats.delong.delong_of_counts`."""
+    total = 0.0
+    below_q = 0.0
+    for i in range(p.size):
+        pi = float(p[i])
+        qi = float(q[i])
+        if pi != 0.0:
+            total += pi * ((below_q + 0.5 * qi) / n)
+        below_q += qi
+    auc = total / m
+    s10 = 0.0
+    s01 = 0.0
+    below_q = 0.0
+    below_p = 0.0
+    for i in range(p.size):
+        pi = float(p[i])
+        qi = float(q[i])
+        if pi != 0.0:
+            d = (below_q + 0.5 * qi) / n - auc
+            s10 += pi * d * d
+        if qi != 0.0:
+            d = (1.0 - (below_p + 0.5 * pi) / m) - auc
+            s01 += qi * d * d
+        below_q += qi
+        below_p += pi
+    return auc, s10, s01
+
+
+@_jit
+def _bin(pi: float, inner: Any, n_inner: int, uniform: bool) -> int:  # pragma: no cover
+    """The number of inner edges below ``pi`` (``searchsorted(inner, pi, "left")``).
+    Uniform edges: the estimate from ``pi * n_bins``, corrected by one comparison each
+    side (exact, as the numpy twin ``_bin_index``); few edges: a branch-free count;
+    else a binary search."""
+    if uniform:
+        k = int(np.ceil(pi * (n_inner + 1))) - 1
+        k = min(max(k, 0), n_inner)
+        if k > 0 and pi <= inner[k - 1]:
+            k -= 1
+        elif k < n_inner and pi > inner[k]:
+            k += 1
+        return k
+    if n_inner <= 64:
+        b = 0
+        for j in range(n_inner):
+            b += inner[j] < pi
+        return b
+    lo = 0
+    up = n_inner
+    while lo < up:
+        mid = (lo + up) >> 1
+        if inner[mid] < pi:
+            lo = mid + 1
+        else:
+            up = mid
+    return lo
+
+
+@_jit
+def calibration_fold(p: Any, is_pos: Any, nll: Any, x: Any, w: Any, weighted: bool, inner: Any,
+                     uniform: bool, fine_limit: float, fine_scale: float, n_fine: int,
+                     counts: Any, sums: Any, fine_counts: Any, fine: Any,
+                     z_num: Any, z_var: Any, cell: Any, fcell: Any
+                     ) -> None:  # pragma: no cover - compiled
+    """One block of the binary calibration fold, added into ``counts`` (B, 2),
+    ``sums`` (B, 2, 5: weight, Σwp, Σwp², Σw·nll, Σw·sse), ``fine_counts`` (F, 2) and
+    ``fine`` (F, 2, 3: weight, Σwp, Σw·logit). ``nll`` and ``x`` (each row's clipped log
+    loss and logit) come from the twin's own numpy code; ``z_num``/``z_var`` receive each
+    row's Spiegelhalter terms (summed by the caller, as its twin does); ``cell`` and
+    ``fcell`` (int32) are scratch space of the block's length. Rows are added in
+    order, as ``np.bincount`` adds them, so the sums equal the twin's bit for bit. Twin:
+    :func:`clfeval.core.calibration._fold_tables` via ``_fold_binary``."""
+    n = p.size
+    n_inner = inner.size
+    n_bins = n_inner + 1
+    # first the cell of every row (a loop without stores to the tables), then the sums
+    for i in range(n):
+        pi = p[i]
+        c = 1 if is_pos[i] else 0
+        cell[i] = 2 * _bin(pi, inner, n_inner, uniform) + c
+        f = int(np.floor((x[i] + fine_limit) * fine_scale))
+        fcell[i] = 2 * min(max(f, 0), n_fine - 1) + c
+    cf = counts.reshape(2 * n_bins)
+    sf = sums.reshape(2 * n_bins, 5)
+    fcf = fine_counts.reshape(2 * n_fine)
+    ff = fine.reshape(2 * n_fine, 3)
+    for i in range(n):
+        pi = p[i]
+        b = cell[i]
+        e = float(b & 1) - pi
+        sse = e * e
+        if weighted:
+            wi = w[i]
+            wp = wi * pi
+            sf[b, 0] += wi
+            sf[b, 3] += wi * nll[i]
+            sf[b, 4] += wi * sse
+        else:
+            wi = 1.0
+            wp = pi
+            sf[b, 0] += 1.0
+            sf[b, 3] += nll[i]
+            sf[b, 4] += sse
+        cf[b] += 1
+        sf[b, 1] += wp
+        sf[b, 2] += wp * pi
+        g = fcell[i]
+        fcf[g] += 1
+        ff[g, 0] += wi
+        ff[g, 1] += wp
+        ff[g, 2] += wi * x[i] if weighted else x[i]
+        one_m2p = 1.0 - 2.0 * pi
+        zn = e
+        zv = one_m2p * one_m2p
+        if weighted:
+            zn *= wi
+            zv *= wi
+        z_num[i] = zn * one_m2p
+        z_var[i] = zv * pi * (1.0 - pi)
+
+
+@_jit
+def descending_counts(values: Any, pos: Any, neg: Any, v: Any, p: Any, q: Any, tp: Any,
+                      fp: Any) -> bool:  # pragma: no cover - compiled
+    """The ascending table reversed into ``v``, ``p``, ``q``, with the running sums of
+    each class from the top in ``tp`` and ``fp``. False (and the outputs unfinished)
+    when a row has no weight: the caller drops those first. Twin:
+    :meth:`clfeval.curves.thresholds.ThresholdCounts.from_table`."""
+    n = values.size
+    if n == 0:
+        return True
+    a = pos[0] - pos[0]  # 0 of the counts' type
+    b = neg[0] - neg[0]
+    for i in range(n):
+        j = n - 1 - i
+        pj = pos[j]
+        qj = neg[j]
+        if pj + qj <= 0:
+            return False
+        v[i] = values[j]
+        p[i] = pj
+        q[i] = qj
+        a += pj
+        b += qj
+        tp[i] = a
+        fp[i] = b
+    return True
+
+
+@_jit
+def pair_sum(pos: Any, neg: Any) -> int:  # pragma: no cover - compiled
+    """``sum_i pos_i (2 * neg below i + neg_i)`` of an ascending table of integer counts,
+    in int64 (the caller checks that P·N leaves room). Twin: :func:`table_auc`."""
+    total = 0
+    below = 0
+    for i in range(pos.size):
+        qi = np.int64(neg[i])
+        total += np.int64(pos[i]) * (2 * below + qi)
+        below += qi
+    return total
+
+
+@_jit
+def on_hull_edges(x: Any, y: Any, h: Any, exact: bool, out: Any) -> None:  # pragma: no cover
+    """Which points (sorted by x) lie on or above the chord of the upper-hull edge over
+    them (``h``: the hull's positions), into ``out``; the last point is read against the
+    last edge. Twin: :func:`clfeval.curves.roc.hull_candidates`."""
+    n = x.size
+    last = h.size - 2
+    j = 0
+    for i in range(n):
+        while j < last and i >= h[j + 1]:
+            j += 1
+        a = h[j]
+        b = h[j + 1]
+        xa = x[a]
+        ya = y[a]
+        t1 = (x[b] - xa) * (y[i] - ya)
+        t2 = (y[b] - ya) * (x[i] - xa)
+        tol = 0.0 if exact else 1e-12 * (abs(t1) + abs(t2))
+        out[i] = t1 - t2 >= -tol
+
+
+@_jit
+def count_runs(vs: Any) -> int:  # pragma: no cover - compiled
+    """The number of runs of equal values in sorted ``vs``."""
+    u = 0
+    for i in range(vs.size):
+        if i == 0 or vs[i] != vs[i - 1]:
+            u += 1
+    return u
+
+
+@_jit
+def runs(vs: Any, pos: Any, values: Any, wp: Any, wn: Any) -> None:  # pragma: no cover
+    """The distinct values of sorted ``vs`` into ``values``, the positives and negatives
+    of each run into ``wp`` and ``wn`` (zeroed; ``pos``: the class of each sorted value;
+    the outputs have :func:`count_runs` entries). Twin:
+    :func:`clfeval.core.scores._runs_table`."""
+    k = -1
+    for i in range(vs.size):
+        if i == 0 or vs[i] != vs[i - 1]:
+            k += 1
+            values[k] = vs[i]
+        if pos[i]:
+            wp[k] += 1
+        else:
+            wn[k] += 1
+
+
+@_jit
+def corners(fps: Any, tps: Any, c: Any, x: Any, y: Any) -> int:  # pragma: no cover
+    """The corners of the ROC points (the top point at each FP that is also the leftmost
+    at its TP, and the last point) into ``c``, their coordinates as float64 into ``x``
+    and ``y``; returns their number. Twin: :func:`clfeval.curves.roc._corners` and the
+    gathers of :func:`clfeval.curves.roc._hull_of_points`."""
+    n = fps.size
+    k = 0
+    for i in range(n):
+        if i == n - 1 or (fps[i + 1] != fps[i] and (i == 0 or tps[i] != tps[i - 1])):
+            c[k] = i
+            x[k] = float(fps[i])
+            y[k] = float(tps[i])
+            k += 1
+    return k

@@ -1,0 +1,233 @@
+"""The compiled kernels of the ``fast`` extra (numba) give the numpy path's results.
+
+Every kernel runs on the same inputs as its numpy twin: the compiled path is forced for
+any size (``MIN_SIZE = 0``), the numpy path by ``CLFEVAL_ACCEL=numpy``. Counts, hulls,
+threshold tables and calibration states must be equal bit for bit; DeLong's sums (added
+in another order) agree to rounding; a whole report agrees field by field.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("numba")
+
+import clfeval
+from clfeval import _accel
+from clfeval.core import calibration as calmod
+from clfeval.core.calibration import CalibrationCounts, uniform_edges
+from clfeval.core.scores import ScoreCounts
+from clfeval.curves.roc import _upper_hull, hull_candidates, hull_index
+from clfeval.curves.thresholds import ThresholdCounts, table_auc
+from clfeval.report import to_json
+from clfeval.stats.delong import delong_of_counts
+
+SETTINGS = settings(max_examples=120, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+@contextmanager
+def path(name: str) -> Iterator[None]:
+    """Run the body on the compiled ("numba") or the numpy path, whatever the size."""
+    old_min, old_env = _accel.MIN_SIZE, os.environ.get("CLFEVAL_ACCEL")
+    _accel.MIN_SIZE = 0
+    os.environ["CLFEVAL_ACCEL"] = "numba" if name == "numba" else "numpy"
+    try:
+        yield
+    finally:
+        _accel.MIN_SIZE = old_min
+        if old_env is None:
+            del os.environ["CLFEVAL_ACCEL"]
+        else:
+            os.environ["CLFEVAL_ACCEL"] = old_env
+
+
+def both(fn: Callable[[], Any]) -> tuple[Any, Any]:
+    with path("numba"):
+        fast = fn()
+    with path("numpy"):
+        slow = fn()
+    return fast, slow
+
+
+def test_switch() -> None:
+    with path("numba"):
+        assert _accel.kernels(1) is not None
+        assert _accel.accelerator().startswith("numba ")
+    with path("numpy"):
+        assert _accel.kernels(10**9) is None
+        assert _accel.accelerator() == "numpy"
+    assert _accel.kernels(_accel.MIN_SIZE - 1) is None
+
+
+@st.composite
+def probabilities(draw: Any) -> tuple[Any, Any, Any, Any]:
+    n = draw(st.integers(1, 300))
+    y = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    special = [0.0, 1.0, 0.5, 1e-300, 2.2e-16, 1 - 2.2e-16, 1 / 15, 2 / 15, 14 / 15, 0.1, 0.7]
+    p = np.array(draw(st.lists(st.one_of(st.sampled_from(special),
+                                         st.floats(0, 1, allow_nan=False)),
+                               min_size=n, max_size=n)))
+    w = None
+    if draw(st.booleans()):
+        w = np.array(draw(st.lists(st.floats(0, 50, allow_nan=False), min_size=n, max_size=n)))
+    bins = draw(st.sampled_from([15, 1, 2, 100, "edges", "many edges"]))
+    if bins == "edges":
+        bins = [0.0, 0.1, 0.1, 0.5, 0.9, 1.0]
+    elif bins == "many edges":
+        bins = np.concatenate([[0.0], np.sort(np.random.default_rng(n).random(80)), [1.0]])
+    return y, p, w, bins
+
+
+@SETTINGS
+@given(probabilities())
+def test_calibration_state_is_bit_identical(case: Any) -> None:
+    y, p, w, bins = case
+    fast, slow = both(lambda: CalibrationCounts.from_predictions(
+        y, p, labels=[False, True], sample_weight=w, bins=bins))
+    assert fast == slow
+
+
+def test_calibration_blocks_shared_among_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many blocks, dealt to the threads: the blocks' tables are added in the numpy
+    path's order, so the state is still the same bit for bit."""
+    monkeypatch.setattr(calmod, "_BLOCK_ENTRIES", 64)
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 5000)
+    p = 1 / (1 + np.exp(-(y + rng.standard_t(2, 5000))))
+    w = rng.random(5000)
+    for weights in (None, w):
+        fast, slow = both(lambda weights=weights: CalibrationCounts.from_predictions(
+            y, p, sample_weight=weights))
+        assert fast == slow
+        assert fast.n_samples == 5000
+    assert np.array_equal(uniform_edges(15), fast.edges)
+
+
+@st.composite
+def count_tables(draw: Any) -> tuple[Any, Any]:
+    n = draw(st.integers(1, 200))
+    pos = np.array(draw(st.lists(st.integers(0, 6), min_size=n, max_size=n)), np.int64)
+    neg = np.array(draw(st.lists(st.integers(0, 6), min_size=n, max_size=n)), np.int64)
+    return pos, neg
+
+
+@SETTINGS
+@given(count_tables())
+def test_delong_agrees_to_rounding(table: Any) -> None:
+    pos, neg = table
+    if pos.sum() < 2 or neg.sum() < 2:
+        return
+    (a1, v1), (a2, v2) = both(lambda: delong_of_counts(pos, neg))
+    assert math.isclose(a1, a2, rel_tol=1e-12, abs_tol=1e-15)
+    assert math.isclose(v1, v2, rel_tol=1e-9, abs_tol=1e-18)
+
+
+@SETTINGS
+@given(count_tables(), st.booleans())
+def test_threshold_counts_and_auc_are_identical(table: Any, weighted: bool) -> None:
+    pos, neg = table
+    if weighted:
+        pos, neg = pos * 0.75, neg * 1.25
+    values = np.arange(pos.size, dtype=np.float64) / 7
+    fast, slow = both(lambda: ThresholdCounts.from_table(values, pos, neg))
+    for name in ("thresholds", "tps", "fps", "pos", "neg"):
+        a, b = getattr(fast, name), getattr(slow, name)
+        assert a.dtype == b.dtype and np.array_equal(a, b), name
+    assert (fast.n_pos, fast.n_neg) == (slow.n_pos, slow.n_neg)
+    a1, a2 = both(lambda: table_auc(pos, neg))
+    assert a1 == a2 or (math.isnan(a1) and math.isnan(a2))
+
+
+@st.composite
+def roc_points(draw: Any) -> tuple[Any, Any]:
+    n = draw(st.integers(1, 150))
+    dp = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    dn = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    keep = [i for i in range(n) if dp[i] + dn[i] > 0] or [0]
+    tps = np.cumsum(np.array(dp)[keep] + (np.array(dp)[keep] + np.array(dn)[keep] == 0))
+    fps = np.cumsum(np.array(dn)[keep])
+    return fps.astype(np.int64), tps.astype(np.int64)
+
+
+@SETTINGS
+@given(roc_points())
+def test_hull_is_identical(pts: Any) -> None:
+    fps, tps = pts
+    h1, h2 = both(lambda: hull_index(fps.copy(), tps.copy()))
+    assert np.array_equal(h1, h2)
+    c1, c2 = both(lambda: hull_candidates(fps.copy(), tps.copy()))
+    assert np.array_equal(c1, c2)
+    x = np.unique(fps).astype(np.float64)
+    y = np.sort(np.random.default_rng(x.size).integers(0, 40, x.size)).astype(np.float64)
+    u1, u2 = both(lambda: _upper_hull(x, y))
+    assert np.array_equal(u1, u2)
+
+
+@SETTINGS
+@given(st.integers(1, 400), st.sampled_from(["prob", "signed", "float32", "ties"]),
+       st.integers(0, 2**32 - 1))
+def test_score_table_is_identical(n: int, kind: str, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    s: Any = {"prob": rng.random(n), "signed": rng.standard_t(2, n) * 5,
+              "float32": rng.standard_normal(n).astype(np.float32),
+              "ties": rng.integers(-3, 4, n).astype(np.float64)}[kind]
+    if n > 3:
+        s[:2] = [0.0, -0.0]
+    t1, t2 = both(lambda: ScoreCounts.from_scores(y, s, labels=[0, 1]).binary_table())
+    for a, b in zip(t1, t2):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+def _close(a: Any, b: Any, where: str = "") -> None:
+    if isinstance(a, dict):
+        assert a.keys() == b.keys(), where
+        for k in a:
+            _close(a[k], b[k], f"{where}.{k}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), where
+        for i, (u, v) in enumerate(zip(a, b)):
+            _close(u, v, f"{where}[{i}]")
+    elif isinstance(a, float) and isinstance(b, float):
+        assert a == b or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) or (
+            math.isnan(a) and math.isnan(b)), (where, a, b)
+    else:
+        assert a == b, (where, a, b)
+
+
+@pytest.mark.parametrize("kind", ["prob", "signed"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_whole_report_agrees(kind: str, weighted: bool) -> None:
+    """The report from both paths, field by field (only DeLong's sums are added in
+    another order)."""
+    rng = np.random.default_rng(11)
+    n = 3000
+    y = rng.integers(0, 2, n)
+    m = 1.2 * y + rng.standard_t(3, n)
+    s = 1 / (1 + np.exp(-m)) if kind == "prob" else m
+    w = rng.integers(1, 4, n).astype(float) if weighted else None
+    r1, r2 = both(lambda: clfeval.evaluate(y, y_score=s, sample_weight=w))
+    d1, d2 = json.loads(to_json(r1)), json.loads(to_json(r2))
+    assert (d1.get("calibration") is not None) == (kind == "prob")
+    _close(d1, d2)
+
+
+def test_report_keeps_the_score_error_first() -> None:
+    """With the calibration fold in the background, a bad input still raises the
+    score state's error (the fold's own is not what the user sees first)."""
+    with path("numba"), pytest.raises(clfeval.exceptions.InvalidInputError) as e1:
+        clfeval.evaluate([0, 1, 2, 1], y_score=[0.1, 0.2, 0.3, 0.9])
+    with path("numpy"), pytest.raises(clfeval.exceptions.InvalidInputError) as e2:
+        clfeval.evaluate([0, 1, 2, 1], y_score=[0.1, 0.2, 0.3, 0.9])
+    assert str(e1.value) == str(e2.value)
