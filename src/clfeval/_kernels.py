@@ -267,3 +267,62 @@ def corners(fps: Any, tps: Any, c: Any, x: Any, y: Any) -> int:  # pragma: no co
             y[k] = float(tps[i])
             k += 1
     return k
+
+
+@_jit
+def merged_runs(a: Any, b: Any, values: Any, wa: Any, wb: Any,
+                fill: bool) -> int:  # pragma: no cover - compiled
+    """Runs of equal values in the merge of two ascending arrays ``a`` (one class) and
+    ``b`` (the other): their number, and with ``fill`` the distinct values (on a tie the
+    value of ``a``, as a stable merge with ``a`` first keeps it) and each run's count of
+    ``a`` and of ``b`` written to ``values``, ``wa``, ``wb``. Twin: the stable argsort
+    merge and :func:`clfeval.core.scores._runs_table` in
+    :func:`clfeval.core.scores._table_binary_unweighted`."""
+    na = a.size
+    nb = b.size
+    i = 0
+    j = 0
+    k = -1
+    last = 0.0
+    while i < na or j < nb:
+        if j >= nb or (i < na and a[i] <= b[j]):
+            v = a[i]
+            from_a = True
+        else:
+            v = b[j]
+            from_a = False
+        if k < 0 or v != last:
+            k += 1
+            last = v
+            if fill:
+                values[k] = v
+                wa[k] = 0
+                wb[k] = 0
+        if from_a:
+            i += 1
+            if fill:
+                wa[k] += 1
+        else:
+            j += 1
+            if fill:
+                wb[k] += 1
+    return k + 1
+
+
+@_jit
+def split_by_class(s: Any, is_pos: Any, out: Any) -> None:  # pragma: no cover - compiled
+    """The scores of the positives, in row order, to the front of ``out`` and those of
+    the negatives after them (twin: the two ``np.compress`` calls of
+    :func:`clfeval.core.scores._table_binary_unweighted`)."""
+    n_pos = 0
+    for i in range(s.size):
+        n_pos += is_pos[i]
+    i_pos = 0
+    i_neg = n_pos
+    for i in range(s.size):
+        if is_pos[i]:
+            out[i_pos] = s[i]
+            i_pos += 1
+        else:
+            out[i_neg] = s[i]
+            i_neg += 1

@@ -292,3 +292,21 @@ def test_excluded_rows_are_counted_in_the_report(tmp_path: Path,
     assert "1 row(s) excluded" in note.message.split(";")[1]
     # the default still refuses the file, naming the row
     assert "row 2" in _one_line_error(capsys, "report", str(p))
+
+
+@pytest.mark.parametrize("accel", ["", "numpy"])
+def test_version_names_the_path(accel: str, capsys: pytest.CaptureFixture[str],
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--version`` says which path large inputs take; ``CLFEVAL_ACCEL=numpy`` is numpy."""
+    import importlib.util
+
+    from clfeval._version import __version__
+
+    monkeypatch.setenv("CLFEVAL_ACCEL", accel)
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    out, err = capsys.readouterr()
+    numba = importlib.util.find_spec("numba") is not None and accel != "numpy"
+    assert e.value.code == 0 and err == ""
+    assert out.startswith(f"clfeval {__version__} (large inputs: ")
+    assert ("numba " in out) == numba and ("numpy" in out) == (not numba)

@@ -100,13 +100,24 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+class _Version(argparse.Action):
+    """``--version``: the version, and the accelerator looked up only when asked."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        from .._accel import accelerator
+        from .._version import __version__
+
+        print(f"clfeval {__version__} (large inputs: {accelerator()})")
+        parser.exit()
+
+
 def _build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="clfeval", description="How good is your classifier, really?",
         epilog="Run 'clfeval demo' for a tour; 'clfeval COMMAND --help' for details.")
-    from .._version import __version__
-
-    p.add_argument("--version", action="version", version=f"clfeval {__version__}")
+    p.add_argument("--version", action=_Version, nargs=0,
+                   help="show the version and which path large inputs take (numba or numpy)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     r = sub.add_parser("report", help="evaluate one predictions file",
                        description="Evaluate the predictions in one file (CSV, TSV, Parquet, "

@@ -328,10 +328,19 @@ def _table_binary_unweighted(
         return _table_binary_nonnegative(s, is_pos, pos_i)
     n_pos = int(np.count_nonzero(is_pos))
     v = np.empty(n, dtype=s.dtype)
-    np.compress(is_pos, s, out=v[:n_pos])
-    np.compress(~is_pos, s, out=v[n_pos:])
+    fast = kernels(n)
+    if fast is not None:
+        fast.split_by_class(s, is_pos, v)
+    else:
+        np.compress(is_pos, s, out=v[:n_pos])
+        np.compress(~is_pos, s, out=v[n_pos:])
     v[:n_pos].sort()
     v[n_pos:].sort()
+    if fast is not None:  # one merge pass into outputs of the largest size, trimmed after
+        values = np.empty(n)
+        w = np.empty((2, n), dtype=np.int64)
+        u = fast.merged_runs(v[:n_pos], v[n_pos:], values, w[pos_i], w[1 - pos_i], True)
+        return (values, w) if u == n else (values[:u].copy(), w[:, :u].copy())
     order = np.argsort(v, kind="stable")
     vs = v.take(order)
     del v
