@@ -53,6 +53,55 @@ def sklearn_equivalent(y: Any, s: Any) -> None:
     m.average_precision_score(y, s)
 
 
+def scores_of(kind: str, n: int, rng: Any) -> tuple[Any, Any]:
+    y = rng.integers(0, 2, n)
+    margin = y * 1.5 + rng.standard_t(2, n)  # heavy-tailed, both signs
+    s = margin if kind == "signed" else 1 / (1 + np.exp(-np.clip(margin, -700, 700)))
+    return y, s
+
+
+def paths_table(args: Any, clock: Callable[[], float]) -> None:
+    """The report with intervals on both paths, alternately, after one warm-up call each
+    (the first call at a size pays fresh pages and loads the compiled kernels)."""
+    import os
+
+    from clfeval._accel import accelerator
+
+    os.environ.pop("CLFEVAL_ACCEL", None)
+    if not accelerator().startswith("numba"):
+        raise SystemExit("--paths needs numba (pip install 'clfeval[fast]')")
+    sizes = [int(float(v)) for v in args.sizes] if args.sizes else [10**6, 10**7]
+    print(f"{accelerator()} against numpy; {args.scores} scores; best and median of "
+          f"{args.rounds} alternated rounds after a warm-up call each")
+    print(f"{'N':>9}  {'np.sort':>8}  {'numba':>7}  {'/sort':>6}  {'median':>6}  "
+          f"{'numpy':>7}  {'/sort':>6}  {'median':>6}")
+    rng = np.random.default_rng(0)
+    for n in sizes:
+        y, s = scores_of(args.scores, n, rng)
+        times: dict[str, list[float]] = {"": [], "numpy": []}
+        sort: list[float] = []
+        for rounds in (1, args.rounds):
+            for key in times:
+                times[key].clear()
+            sort.clear()
+            for _ in range(rounds):
+                for key in times:
+                    os.environ["CLFEVAL_ACCEL"] = key
+                    t0 = clock()
+                    clfeval.evaluate(y, y_score=s)
+                    times[key].append(clock() - t0)
+                t0 = clock()
+                np.sort(s)
+                sort.append(clock() - t0)
+        os.environ.pop("CLFEVAL_ACCEL", None)
+        st, sm = min(sort), float(np.median(sort))
+        row = f"{n:>9}  {st:8.4f}"
+        for key in times:
+            b, m = min(times[key]), float(np.median(times[key]))
+            row += f"  {b:7.3f}  {b / st:5.1f}x  {m / sm:5.1f}x"
+        print(row, flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
@@ -63,8 +112,15 @@ def main() -> None:
     ap.add_argument("--scores", choices=("prob", "signed"), default="prob",
                     help="probabilities (with a calibration section) or signed decision "
                          "values (heavy-tailed margins; no calibration)")
+    ap.add_argument("--paths", action="store_true",
+                    help="time the report with intervals on the compiled (numba) and the numpy "
+                         "path alternately in one process: best and median of --rounds")
+    ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args()
     clock = time.process_time if args.cpu else time.perf_counter
+    if args.paths:
+        paths_table(args, clock)
+        return
 
     def _best(fn: Callable[[], Any], repeat: int, *, warmup: bool = False) -> float:
         return _best_of(fn, repeat, warmup=warmup, clock=clock)
@@ -79,9 +135,7 @@ def main() -> None:
     print(f"{'N':>9}  {'np.sort':>8}  {'clfeval':>9}  {'sklearn':>9}  {'ratio':>6}  "
           f"{'with CI':>8}  {'/sort':>6}  {'text':>6}  {'json':>6}  {'html':>6}")
     for n in sizes:
-        y = rng.integers(0, 2, n)
-        margin = y * 1.5 + rng.standard_t(2, n)  # heavy-tailed, both signs
-        s = margin if args.scores == "signed" else 1 / (1 + np.exp(-np.clip(margin, -700, 700)))
+        y, s = scores_of(args.scores, n, rng)
         r = 3 if n < 10**7 else 1
         t_sort = _best(lambda: np.sort(s), 3)
         t_c = _best(lambda: clfeval.evaluate(y, y_score=s, level=None), r, warmup=r > 1)

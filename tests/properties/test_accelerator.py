@@ -101,7 +101,7 @@ def test_calibration_state_is_bit_identical(case: Any) -> None:
 def test_calibration_blocks_shared_among_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     """Many blocks, dealt to the threads: the blocks' tables are added in the numpy
     path's order, so the state is still the same bit for bit."""
-    monkeypatch.setattr(calmod, "_BLOCK_ENTRIES", 64)
+    monkeypatch.setattr(calmod, "_BINARY_BLOCK", 64)
     rng = np.random.default_rng(3)
     y = rng.integers(0, 2, 5000)
     p = 1 / (1 + np.exp(-(y + rng.standard_t(2, 5000))))

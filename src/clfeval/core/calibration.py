@@ -227,6 +227,9 @@ def _neg_log(q: FloatArray, eps: float) -> FloatArray:
 
 
 _BLOCK_ENTRIES = 1 << 21  # (sample, table) entries folded at once
+# binary rows folded at once: the blocks' tables are added in order (both paths), and
+# enough blocks at 10^6 rows for the compiled path to share among threads
+_BINARY_BLOCK = 1 << 18
 # Every block pays for its tables' full fine histograms (2 * N_FINE cells each), so a
 # block holds at least this many rows per table: with many classes the blocks are
 # column ranges over many rows, not a few rows over all K + 1 tables.
@@ -255,16 +258,16 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
     b = edges.size - 1
     inner = np.ascontiguousarray(edges[1:-1])
     uniform = bool(np.array_equal(edges, uniform_edges(b)))
-    starts = list(range(0, max(n, 1), _BLOCK_ENTRIES))
+    starts = list(range(0, max(n, 1), _BINARY_BLOCK))
 
     def fold(mine: list[int]) -> list[tuple[Array, ...]]:
-        size = min(n, _BLOCK_ENTRIES)
+        size = min(n, _BINARY_BLOCK)
         nll, x, tmp, z_num, z_var = (np.empty(size) for _ in range(5))
         cell, fcell = np.empty(size, np.int32), np.empty(size, np.int32)
         parts = []
         for s0 in mine:
-            pb = np.ascontiguousarray(p[s0:s0 + _BLOCK_ENTRIES])
-            cb = np.ascontiguousarray(is_pos[s0:s0 + _BLOCK_ENTRIES])
+            pb = np.ascontiguousarray(p[s0:s0 + _BINARY_BLOCK])
+            cb = np.ascontiguousarray(is_pos[s0:s0 + _BINARY_BLOCK])
             m = pb.size
             part: tuple[Array, ...] = (
                 np.zeros((1, b, 2), np.int64), np.zeros((1, b, 2, N_FIELDS)),
@@ -533,8 +536,8 @@ class CalibrationCounts:
             if kernels(n) is not None:
                 stacked = _fold_binary_compiled(p, is_pos, w, edges, eps)
             else:
-                for s0 in range(0, max(n, 1), _BLOCK_ENTRIES):
-                    sl = slice(s0, s0 + _BLOCK_ENTRIES)
+                for s0 in range(0, max(n, 1), _BINARY_BLOCK):
+                    sl = slice(s0, s0 + _BINARY_BLOCK)
                     part = _fold_binary(p[sl], is_pos[sl], None if w is None else w[sl], edges,
                                         eps)
                     stacked = part if stacked is None else tuple(

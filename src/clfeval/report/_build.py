@@ -317,13 +317,12 @@ def evaluate(
                     sc = ScoreCounts.from_scores(yt_, s_, labels=labs, sample_weight=w_,
                                                  max_distinct=None)
             finally:  # (on an error here, the job is still waited for)
-                done = None if cal_job is None else cal_job.result
-                if cal_job is not None:
+                if cal_job is not None and sc is None:
                     concurrent.futures.wait([cal_job])
-            if done is not None:
-                cal = done()
-                if cal.pos_label != sc.pos_label:  # the state resolved another positive class
-                    cal = calibration_of(sc.pos_label)
+            if cal_job is not None:
+                cal = _Pending(cal_job, sc.pos_label, calibration_of)
+                if rows is not None or by is not None:  # slices read it at once
+                    cal = cal.result()
             elif probabilities:
                 cal = calibration_of(None if sc.is_multiclass else sc.pos_label)
         if yp_ is None:
@@ -355,6 +354,22 @@ def evaluate(
 
 
 _POOL: list[concurrent.futures.ThreadPoolExecutor] = []
+
+
+class _Pending:
+    """A calibration state still folding on the report's worker thread: :func:`from_state`
+    reads it (:meth:`result`) only when it builds the calibration section, so the fold
+    also overlaps the curves and the metric rows."""
+
+    def __init__(self, job: concurrent.futures.Future[Any], pos_label: Any,
+                 again: Any) -> None:
+        self._job, self._pos_label, self._again = job, pos_label, again
+
+    def result(self) -> Any:
+        cal = self._job.result()
+        if cal.pos_label != self._pos_label:  # the score state resolved another class
+            cal = self._again(self._pos_label)
+        return cal
 
 
 def _background(fn: Any, *args: Any) -> concurrent.futures.Future[Any]:
@@ -522,10 +537,13 @@ def from_state(
         auc_rows = _multiclass_auc_rows(scores)
 
     calibration = None
-    if state.calibration is not None:
+    cal_state = state.calibration
+    if isinstance(cal_state, _Pending):
+        cal_state = cal_state.result()
+    if cal_state is not None:
         from ..calibration import calibration_report
 
-        calibration = calibration_report(state.calibration, level=lvl or 0.95,
+        calibration = calibration_report(cal_state, level=lvl or 0.95,
                                          n_resamples=N_RESAMPLES if lvl else 0, seed=SEED)
         auc_rows = auc_rows + _calibration_rows(calibration)
     cost = None
