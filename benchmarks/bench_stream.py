@@ -129,12 +129,13 @@ def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
 
         workers = 2 if kind == "pool" else 1
         opts: dict[str, Any] = {} if kind == "default" else {"bins": bits, "threshold": 0.5}
-        # warm-up on a small file: imports, thread pools (one-off costs, not per row)
-        warm = os.path.join(os.path.dirname(path), "warm-up.parquet")
+        # warm-up on a small file (100,000 rows: past the compiled kernels' threshold):
+        # imports, thread pools, kernel loading (one-off costs, not per row)
+        warm = os.path.join(os.path.dirname(path), "warm-up-100k.parquet")
         if not os.path.exists(warm):
-            generate(warm, 50_000)
+            generate(warm, 100_000)
         evaluate_files([warm, warm], y_true="y_true", y_score="score", workers=workers,
-                       chunk_rows=10_000, **opts)  # starts the pool
+                       chunk_rows=100_000, **opts)  # starts the pool, loads the kernels
         c0, t0 = tree_cpu(), time.perf_counter()
         res = evaluate_files(path, y_true="y_true", y_score="score", workers=workers, **opts)
         out["seconds"] = time.perf_counter() - t0
@@ -230,9 +231,9 @@ def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
             out["startup"] = time.perf_counter() - t_start
             # warm-up as the streamer's: a small Parquet file read by each worker (the
             # workers import clfeval and the Parquet reader once, not per row)
-            warm = os.path.join(os.path.dirname(path), "warm-up.parquet")
+            warm = os.path.join(os.path.dirname(path), "warm-up-100k.parquet")
             if not os.path.exists(warm):
-                generate(warm, 50_000)
+                generate(warm, 100_000)
             clfeval.dask.evaluate(dd.read_parquet([warm, warm], split_row_groups=True),
                                   y_true="y_true", y_score="score", threshold=0.5, bins=bits)
             client.run(_warm_worker, warm)  # on every worker, wherever the tasks ran

@@ -94,6 +94,42 @@ def test_a_huge_partition_folds_in_chunks(frame, data, monkeypatch):
         eng.fold(dd.from_pandas(bad, npartitions=1), scheduler="sync")
 
 
+def test_a_huge_partition_folds_its_chunks_on_threads_in_row_order(monkeypatch):
+    """The chunks of one partition fold in contiguous runs on the accelerator's threads
+    and merge in row order: the labels keep their first-seen order (as one thread, and
+    as in memory), the partition is named once, and of two bad rows in different runs
+    the first is reported."""
+    import dataclasses
+
+    import clfeval
+    import clfeval._accel as accel
+    import clfeval.engines.dask as eng
+
+    real = eng.make_spec
+    monkeypatch.setattr(eng, "make_spec",
+                        lambda *a, **k: dataclasses.replace(real(*a, **k), chunk_rows=5))
+    rng = np.random.default_rng(2)
+    y = np.array(["cat"] * 20 + ["ant"] * 20 + ["dog"] * 20 + ["bee"] * 20)
+    pred = rng.permutation(y)
+    df = pd.DataFrame({"y_true": y, "y_pred": pred})
+    ddf = dd.from_pandas(df, npartitions=1)
+    results = {}
+    for n_threads in (1, 4):
+        monkeypatch.setattr(accel, "threads", lambda n=n_threads: n)
+        monkeypatch.setattr(eng, "threads", lambda n=n_threads: n)
+        results[n_threads] = eng.fold(ddf, y_true="y_true", y_pred="y_pred", scheduler="sync")
+    one, many = results[1], results[4]
+    assert many.confusion == one.confusion
+    assert many.confusion.labels == one.confusion.labels
+    assert many.confusion == clfeval.ConfusionMatrix.from_predictions(
+        y, pred, labels=many.confusion.labels)
+    assert many.sources == one.sources == ("<dask partition 0>",)
+    bad = pd.DataFrame({"y_true": [0, 1] * 20,
+                        "score": [0.5] * 12 + [np.nan] + [0.5] * 20 + [np.nan] + [0.2] * 6})
+    with pytest.raises(FileFormatError, match=r"<dask partition 0>, row 13, column 'score'"):
+        eng.fold(dd.from_pandas(bad, npartitions=1), scheduler="sync")
+
+
 def test_dask_local_cluster_with_processes(frame, data):
     distributed = pytest.importorskip("distributed")
     import clfeval.engines.dask

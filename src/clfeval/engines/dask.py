@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from .._accel import share, threads
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..exceptions import MissingDependencyError
 from ._fold import Partial
@@ -92,15 +93,28 @@ def _reuse_freed_pages() -> Iterator[None]:
 
 
 def _partition(df: Any, spec: Any, index: int) -> Partial:
-    folder = make_folder(spec)
     source = f"<dask partition {index}>"
-    folder.add_source(source)
-    # a huge partition folds in the streamer's chunks: temporaries bounded by the chunk
+    # a huge partition folds in the streamer's chunks: temporaries bounded by the chunk;
+    # with several chunks, contiguous runs of them fold on the accelerator's threads
+    # (numpy and the compiled kernels release the GIL) and merge in row order, so labels
+    # keep their first-seen order and the first bad row is the one reported
     step = spec.chunk_rows
+    starts = list(range(0, max(len(df), 1), step))
+    k = min(threads(), len(starts))
+    runs = [starts[len(starts) * i // k:len(starts) * (i + 1) // k] for i in range(k)]
+
+    def fold_run(hand: list[list[int]]) -> Partial:
+        folder = make_folder(spec)
+        if hand[0][0] == 0:  # the partition is named once
+            folder.add_source(source)
+        for run in hand:
+            for start in run:
+                folder.fold(pandas_chunk(df.iloc[start:start + step], spec, source, start))
+        return folder.partial()
+
     with _reuse_freed_pages():
-        for start in range(0, max(len(df), 1), step):
-            folder.fold(pandas_chunk(df.iloc[start:start + step], spec, source, start))
-    return folder.partial()
+        _, parts = share(runs, fold_run)
+    return _add(*parts)
 
 
 def _add(*parts: Partial) -> Partial:
