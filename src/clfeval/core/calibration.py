@@ -132,8 +132,8 @@ def _as_probabilities(y_proba: Any) -> FloatArray:
     return arr
 
 
-def _logit_clipped(p: FloatArray, eps: float) -> FloatArray:
-    q = np.clip(p, eps, 1.0 - eps)
+def _logit_clipped(p: FloatArray, eps: float, out: FloatArray | None = None) -> FloatArray:
+    q = np.clip(p, eps, 1.0 - eps, out=out)
     np.divide(q, 1.0 - q, out=q)  # in place: the same numbers, fewer fresh arrays
     return np.log(q, out=q)
 
@@ -262,7 +262,7 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
 
     def fold(mine: list[int]) -> list[tuple[Array, ...]]:
         size = min(n, _BINARY_BLOCK)
-        nll, x, tmp, z_num, z_var = (np.empty(size) for _ in range(5))
+        nll, x, z_num, z_var = (np.empty(size) for _ in range(4))
         cell, fcell = np.empty(size, np.int32), np.empty(size, np.int32)
         parts = []
         for s0 in mine:
@@ -276,11 +276,7 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
             np.subtract(1.0, pb, out=q)
             np.copyto(q, pb, where=cb)
             _neg_log(q, eps)
-            xb = x[:m]  # _logit_clipped's numbers, in the buffers
-            np.clip(pb, eps, 1.0 - eps, out=xb)
-            np.subtract(1.0, xb, out=tmp[:m])
-            np.divide(xb, tmp[:m], out=xb)
-            np.log(xb, out=xb)
+            xb = _logit_clipped(pb, eps, out=x[:m])
             wb = np.zeros(0) if w is None else np.ascontiguousarray(w[s0:s0 + m],
                                                                     dtype=np.float64)
             fast.calibration_fold(
