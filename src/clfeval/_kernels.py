@@ -71,96 +71,114 @@ def delong_sums(p: Any, q: Any, m: float, n: float) -> Any:  # pragma: no cover 
 
 
 @_jit
-def _bin(pi: float, inner: Any, n_inner: int, uniform: bool) -> int:  # pragma: no cover
-    """The number of inner edges below ``pi`` (``searchsorted(inner, pi, "left")``).
-    Uniform edges: the estimate from ``pi * n_bins``, corrected by one comparison each
-    side (exact, as the numpy twin ``_bin_index``); few edges: a branch-free count;
-    else a binary search."""
-    if uniform:
-        k = int(np.ceil(pi * (n_inner + 1))) - 1
-        k = min(max(k, 0), n_inner)
-        if k > 0 and pi <= inner[k - 1]:
-            k -= 1
-        elif k < n_inner and pi > inner[k]:
-            k += 1
-        return k
-    if n_inner <= 64:
-        b = 0
-        for j in range(n_inner):
-            b += inner[j] < pi
-        return b
-    lo = 0
-    up = n_inner
-    while lo < up:
-        mid = (lo + up) >> 1
-        if inner[mid] < pi:
-            lo = mid + 1
+def calibration_cells(p: Any, is_pos: Any, x: Any, ext: Any, uniform: bool,
+                      fine_limit: float, fine_scale: float, n_fine: int,
+                      q: Any, cell: Any, fcell: Any) -> None:  # pragma: no cover - compiled
+    """The cells of one block of the binary calibration fold, without branches on the
+    data: ``cell`` (int32) gets ``2 * bin + outcome`` of each row's reliability bin
+    (``ext`` holds the bin edges with the outer two replaced by -inf and +inf, so bin
+    ``k`` is ``(ext[k], ext[k + 1]]``: ``searchsorted(inner, p, "left")``), ``fcell``
+    the same of its fine logit bin (``floor((x + fine_limit) * fine_scale)`` clipped),
+    and ``q`` the probability given to the observed outcome (``p`` or ``1 - p``), whose
+    log loss the caller takes with numpy. Twin: :func:`clfeval.core.calibration._fold_tables`
+    (``_bin_index`` and the fine index) via ``_fold_binary``."""
+    n = p.size
+    n_inner = ext.size - 2
+    nb = float(n_inner + 1)
+    flag = is_pos.view(np.uint8)
+    for i in range(n):
+        pi = p[i]
+        c = np.int32(flag[i])
+        if uniform:
+            # the estimate ceil(p * n_bins) - 1, corrected by one comparison each side:
+            # exact whatever the rounding of the estimate or of the edges
+            v = pi * nb
+            k = np.int64(v)
+            k = k + np.int64(v > k) - 1
+            k = min(max(k, 0), n_inner)
+            k = k - np.int64(pi <= ext[k]) + np.int64(pi > ext[k + 1])
+        elif n_inner <= 64:
+            k = 0
+            for j in range(1, n_inner + 1):
+                k += np.int64(ext[j] < pi)
         else:
-            up = mid
-    return lo
+            lo = 0
+            up = n_inner
+            while lo < up:
+                mid = (lo + up) >> 1
+                if ext[mid + 1] < pi:
+                    lo = mid + 1
+                else:
+                    up = mid
+            k = lo
+        cell[i] = 2 * k + c
+        v = (x[i] + fine_limit) * fine_scale  # finite: x is a clipped logit
+        f = np.int64(v)
+        f -= np.int64(v < f)  # floor
+        fcell[i] = 2 * min(max(f, 0), n_fine - 1) + c
+        q[i] = pi if c else 1.0 - pi
 
 
 @_jit
-def calibration_fold(p: Any, is_pos: Any, nll: Any, x: Any, w: Any, weighted: bool, inner: Any,
-                     uniform: bool, fine_limit: float, fine_scale: float, n_fine: int,
+def calibration_sums(p: Any, nll: Any, x: Any, w: Any, weighted: bool, cell: Any, fcell: Any,
                      counts: Any, sums: Any, fine_counts: Any, fine: Any,
-                     z_num: Any, z_var: Any, cell: Any, fcell: Any
-                     ) -> None:  # pragma: no cover - compiled
-    """One block of the binary calibration fold, added into ``counts`` (B, 2),
-    ``sums`` (B, 2, 5: weight, Σwp, Σwp², Σw·nll, Σw·sse), ``fine_counts`` (F, 2) and
-    ``fine`` (F, 2, 3: weight, Σwp, Σw·logit). ``nll`` and ``x`` (each row's clipped log
-    loss and logit) come from the twin's own numpy code; ``z_num``/``z_var`` receive each
-    row's Spiegelhalter terms (summed by the caller, as its twin does); ``cell`` and
-    ``fcell`` (int32) are scratch space of the block's length. Rows are added in
-    order, as ``np.bincount`` adds them, so the sums equal the twin's bit for bit. Twin:
+                     z_num: Any, z_var: Any) -> None:  # pragma: no cover - compiled
+    """One block of the binary calibration fold, added into zeroed tables ``counts``
+    (B, 2), ``sums`` (B, 2, 5: weight, Σwp, Σwp², Σw·nll, Σw·sse), ``fine_counts``
+    (F, 2) and ``fine`` (F, 2, 3: weight, Σwp, Σw·logit), at the cells from
+    :func:`calibration_cells`. ``nll`` and ``x`` (each row's clipped log loss and logit)
+    come from the twin's own numpy code; ``z_num``/``z_var`` receive each row's
+    Spiegelhalter terms (summed by the caller, as its twin does). Rows are added in
+    order, as ``np.bincount`` adds them, so the sums equal the twin's bit for bit;
+    unweighted, the weight columns are the counts, as in the twin. Twin:
     :func:`clfeval.core.calibration._fold_tables` via ``_fold_binary``."""
     n = p.size
-    n_inner = inner.size
-    n_bins = n_inner + 1
-    # first the cell of every row (a loop without stores to the tables), then the sums
-    for i in range(n):
-        pi = p[i]
-        c = 1 if is_pos[i] else 0
-        cell[i] = 2 * _bin(pi, inner, n_inner, uniform) + c
-        f = int(np.floor((x[i] + fine_limit) * fine_scale))
-        fcell[i] = 2 * min(max(f, 0), n_fine - 1) + c
-    cf = counts.reshape(2 * n_bins)
-    sf = sums.reshape(2 * n_bins, 5)
-    fcf = fine_counts.reshape(2 * n_fine)
-    ff = fine.reshape(2 * n_fine, 3)
+    cf = counts.reshape(counts.size)
+    sf = sums.reshape(counts.size, 5)
+    fcf = fine_counts.reshape(fine_counts.size)
+    ff = fine.reshape(fine_counts.size, 3)
+    if weighted:
+        for i in range(n):
+            pi = p[i]
+            b = cell[i]
+            e = float(b & 1) - pi
+            wi = w[i]
+            wp = wi * pi
+            cf[b] += 1
+            sf[b, 0] += wi
+            sf[b, 1] += wp
+            sf[b, 2] += wp * pi
+            sf[b, 3] += wi * nll[i]
+            sf[b, 4] += wi * (e * e)
+            g = fcell[i]
+            fcf[g] += 1
+            ff[g, 0] += wi
+            ff[g, 1] += wp
+            ff[g, 2] += wi * x[i]
+            one_m2p = 1.0 - 2.0 * pi
+            z_num[i] = (e * wi) * one_m2p
+            z_var[i] = ((one_m2p * one_m2p) * wi) * pi * (1.0 - pi)
+        return
     for i in range(n):
         pi = p[i]
         b = cell[i]
         e = float(b & 1) - pi
-        sse = e * e
-        if weighted:
-            wi = w[i]
-            wp = wi * pi
-            sf[b, 0] += wi
-            sf[b, 3] += wi * nll[i]
-            sf[b, 4] += wi * sse
-        else:
-            wi = 1.0
-            wp = pi
-            sf[b, 0] += 1.0
-            sf[b, 3] += nll[i]
-            sf[b, 4] += sse
         cf[b] += 1
-        sf[b, 1] += wp
-        sf[b, 2] += wp * pi
+        sf[b, 1] += pi
+        sf[b, 2] += pi * pi
+        sf[b, 3] += nll[i]
+        sf[b, 4] += e * e
         g = fcell[i]
         fcf[g] += 1
-        ff[g, 0] += wi
-        ff[g, 1] += wp
-        ff[g, 2] += wi * x[i] if weighted else x[i]
+        ff[g, 1] += pi
+        ff[g, 2] += x[i]
         one_m2p = 1.0 - 2.0 * pi
-        zn = e
-        zv = one_m2p * one_m2p
-        if weighted:
-            zn *= wi
-            zv *= wi
-        z_num[i] = zn * one_m2p
-        z_var[i] = zv * pi * (1.0 - pi)
+        z_num[i] = e * one_m2p
+        z_var[i] = (one_m2p * one_m2p) * pi * (1.0 - pi)
+    for j in range(cf.size):
+        sf[j, 0] = float(cf[j])
+    for j in range(fcf.size):
+        ff[j, 0] = float(fcf[j])
 
 
 @_jit

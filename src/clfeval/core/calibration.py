@@ -256,7 +256,8 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
     assert fast is not None
     n = p.size
     b = edges.size - 1
-    inner = np.ascontiguousarray(edges[1:-1])
+    ext = edges.astype(np.float64)  # bin k is (ext[k], ext[k + 1]]: the inner edges padded
+    ext[0], ext[-1] = -np.inf, np.inf
     uniform = bool(np.array_equal(edges, uniform_edges(b)))
     starts = list(range(0, max(n, 1), _BINARY_BLOCK))
 
@@ -272,17 +273,16 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
             part: tuple[Array, ...] = (
                 np.zeros((1, b, 2), np.int64), np.zeros((1, b, 2, N_FIELDS)),
                 np.zeros((1, N_FINE, 2), np.int64), np.zeros((1, N_FINE, 2, N_FINE_FIELDS)))
-            q = nll[:m]  # -log(clip(p or 1 - p)): _fold_binary's numbers
-            np.subtract(1.0, pb, out=q)
-            np.copyto(q, pb, where=cb)
-            _neg_log(q, eps)
             xb = _logit_clipped(pb, eps, out=x[:m])
+            q = nll[:m]  # p or 1 - p, then -log(clip(q)): _fold_binary's numbers
+            fast.calibration_cells(pb, cb, xb, ext, uniform, float(FINE_LIMIT),
+                                   float(FINE_SCALE), N_FINE, q, cell[:m], fcell[:m])
+            _neg_log(q, eps)
             wb = np.zeros(0) if w is None else np.ascontiguousarray(w[s0:s0 + m],
                                                                     dtype=np.float64)
-            fast.calibration_fold(
-                pb, cb, q, xb, wb, w is not None, inner, uniform, float(FINE_LIMIT),
-                float(FINE_SCALE), N_FINE, part[0][0], part[1][0], part[2][0], part[3][0],
-                z_num[:m], z_var[:m], cell[:m], fcell[:m])
+            fast.calibration_sums(pb, q, xb, wb, w is not None, cell[:m], fcell[:m],
+                                  part[0][0], part[1][0], part[2][0], part[3][0],
+                                  z_num[:m], z_var[:m])
             parts.append((*part, np.array([[z_num[:m].sum(), z_var[:m].sum()]])))
         return parts
 
