@@ -6,7 +6,9 @@ numba installed (``pip install 'clfeval[fast]'``) they run as compiled loops ins
 
 * the upper hull of the ROC points (:func:`clfeval.curves.roc.hull_index`),
 * DeLong's variance from per-score counts (:func:`clfeval.stats.delong.delong_of_counts`),
-* the binary calibration fold (:meth:`clfeval.core.calibration.CalibrationCounts.from_predictions`).
+* the binary calibration fold (:meth:`clfeval.core.calibration.CalibrationCounts.from_predictions`),
+* the score-table kernel's bit-bin offsets, dense counts and table merges
+  (:func:`clfeval.core.scores.score_tables`, ``ScoreCounts.__add__``).
 
 The numpy path stays the reference and the fallback. Both give the same counts and the
 same hull; the calibration sums are the same numbers added in the same order (equal bit

@@ -344,3 +344,90 @@ def split_by_class(s: Any, is_pos: Any, out: Any) -> None:  # pragma: no cover -
         else:
             out[i_neg] = s[i]
             i_neg += 1
+
+
+@_jit
+def bit_offsets(s: Any, shift: int, base: int, signed: bool, low: int, out: Any,
+                present: Any) -> bool:  # pragma: no cover - compiled
+    """Each score's bit-bin offset ``(order_key(s) >> shift) - kmin`` into ``out``
+    (int64), and with ``low > 0`` which groups ``offset >> low`` occur into ``present``;
+    False (outputs unfinished) when an offset falls outside ``present``, which finite
+    scores between the ``kmin`` and ``span`` the caller took from their minimum and
+    maximum never do. Twin: the numpy loop of :func:`clfeval.core.scores._bit_offsets`."""
+    outf = out.view(np.float64)
+    low63 = np.int64(0x7FFFFFFFFFFFFFFF)
+    n_present = present.size
+    for i in range(s.size):
+        outf[i] = np.float64(s[i]) + 0.0  # also -0.0 -> +0.0
+        o = out[i]
+        if signed:
+            o ^= (o >> 63) & low63
+        o = (o >> shift) - base
+        out[i] = o
+        if low > 0:
+            g = o >> low
+            if g < 0 or g >= n_present:
+                return False
+            present[g] = True
+    return True
+
+
+@_jit
+def dense_counts(idx: Any, codes: Any, w: Any, weighted: bool, k: int, lut: Any, low: int,
+                 counts: Any) -> bool:  # pragma: no cover - compiled
+    """Counts (or weights) per (offset, class) cell added into the zeroed flat ``counts``
+    (``offset * k + code``), the offsets first compacted through ``lut`` when it is not
+    empty (``lut[offset >> low] << low | offset & mask``); rows are added in order, as
+    ``np.bincount`` adds them. False (counts unfinished) when a cell falls outside
+    ``counts``. Twin: the loop and the ``bincount`` of
+    :func:`clfeval.core.scores._dense_table`."""
+    mask = (np.int64(1) << low) - 1
+    use_lut = lut.size > 0
+    size = counts.size
+    for i in range(idx.size):
+        o = idx[i]
+        if use_lut:
+            o = (lut[o >> low] << low) | (o & mask)
+        j = o * k + np.int64(codes[i])
+        if j < 0 or j >= size:
+            return False
+        if weighted:
+            counts[j] += w[i]
+        else:
+            counts[j] += 1
+    return True
+
+
+@_jit
+def merge_tables(a: Any, wa: Any, b: Any, wb: Any, values: Any,
+                 w: Any) -> int:  # pragma: no cover - compiled
+    """Merge two score tables (strictly increasing values, (K, U) weights) by value into
+    ``values`` and ``w``; equal values (at most one from each side) become one entry
+    with the weights added, ``a``'s first. Returns the number of entries. Twin:
+    :func:`clfeval.core.scores._merge` (a stable argsort of the two runs and
+    ``np.add.reduceat``)."""
+    na = a.size
+    nb = b.size
+    k = w.shape[0]
+    i = 0
+    j = 0
+    u = 0
+    while i < na or j < nb:
+        if j >= nb or (i < na and a[i] < b[j]):
+            values[u] = a[i]
+            for r in range(k):
+                w[r, u] = wa[r, i]
+            i += 1
+        elif i >= na or b[j] < a[i]:
+            values[u] = b[j]
+            for r in range(k):
+                w[r, u] = wb[r, j]
+            j += 1
+        else:
+            values[u] = a[i]
+            for r in range(k):
+                w[r, u] = wa[r, i] + wb[r, j]
+            i += 1
+            j += 1
+        u += 1
+    return u

@@ -26,7 +26,7 @@ import clfeval
 from clfeval import _accel
 from clfeval.core import calibration as calmod
 from clfeval.core.calibration import CalibrationCounts, uniform_edges
-from clfeval.core.scores import ScoreCounts
+from clfeval.core.scores import Binning, ScoreCounts, _merge, score_tables
 from clfeval.curves.roc import _upper_hull, hull_candidates, hull_index
 from clfeval.curves.thresholds import ThresholdCounts, table_auc
 from clfeval.report import to_json
@@ -188,6 +188,65 @@ def test_score_table_is_identical(n: int, kind: str, seed: int) -> None:
     t1, t2 = both(lambda: ScoreCounts.from_scores(y, s, labels=[0, 1]).binary_table())
     for a, b in zip(t1, t2):
         assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+def _scores_of(kind: str, n: int, rng: Any) -> Any:
+    s: Any = {"prob": rng.random(n), "signed": rng.standard_t(2, n) * 5,
+              "heavy": rng.standard_cauchy(n) * 1e3,
+              "float32": (rng.standard_normal(n) * 3).astype(np.float32),
+              "ties": rng.integers(-3, 4, n).astype(np.float64),
+              "tiny": rng.standard_normal(n) * 1e-300}[kind]
+    if n > 3:
+        s[:2] = [0.0, -0.0]
+    return s
+
+
+@SETTINGS
+@given(st.integers(1, 400), st.sampled_from(["prob", "signed", "heavy", "float32", "ties",
+                                              "tiny"]),
+       st.sampled_from([1, 8, 13, 16, 24, 40, 63]), st.sampled_from([None, "float", "int"]),
+       st.sampled_from([2, 3]), st.integers(0, 2**32 - 1))
+def test_binned_score_tables_are_identical(n: int, kind: str, bits: int, weights: Any,
+                                           k: int, seed: int) -> None:
+    """Bit bins: the compiled offsets (and the binades they occupy), dense counts and
+    table merges give the numpy path's tables, dtype and all."""
+    rng = np.random.default_rng(seed)
+    s = _scores_of(kind, n, rng)
+    codes = rng.integers(0, k, n)
+    if k == 2:
+        codes = codes.astype(bool)
+    w = None if weights is None else (
+        rng.random(n) * 3 if weights == "float" else rng.integers(0, 4, n))
+    binning = Binning.from_bits(bits)
+    t1, t2 = both(lambda: score_tables(s, codes, k, w, binning))
+    for (v1, w1), (v2, w2) in zip(t1, t2):
+        assert v1.dtype == v2.dtype and np.array_equal(v1, v2)
+        assert w1.dtype == w2.dtype and np.array_equal(w1, w2)
+
+
+@SETTINGS
+@given(st.integers(1, 300), st.integers(1, 300), st.sampled_from(["prob", "signed", "ties"]),
+       st.sampled_from([None, "float", "int"]), st.booleans(), st.integers(0, 2**32 - 1))
+def test_merged_score_states_are_identical(n1: int, n2: int, kind: str, weights: Any,
+                                           binned: bool, seed: int) -> None:
+    """Adding two score states (ties between them, weights of either kind, exact or
+    binned) gives the numpy path's table."""
+    rng = np.random.default_rng(seed)
+    bits = 12 if binned else None
+
+    def state(n: int) -> ScoreCounts:
+        w = None if weights is None else (
+            rng.random(n) * 3 if weights == "float" else rng.integers(1, 4, n))
+        return ScoreCounts.from_scores(rng.integers(0, 2, n), _scores_of(kind, n, rng),
+                                       labels=[0, 1], sample_weight=w, bits=bits)
+
+    a, b = state(n1), state(n2)
+    t1, t2 = both(lambda: (a + b).binary_table())
+    for x, y in zip(t1, t2):
+        assert x.dtype == y.dtype and np.array_equal(x, y)
+    m1, m2 = both(lambda: _merge(a.values(), a.weights(), b.values(), b.weights()))
+    assert np.array_equal(m1[0], m2[0]) and np.array_equal(m1[1], m2[1])
+    assert m1[1].dtype == m2[1].dtype
 
 
 def _close(a: Any, b: Any, where: str = "") -> None:

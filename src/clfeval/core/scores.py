@@ -233,6 +233,12 @@ def _bit_offsets(
     shift = 64 - bits
     base = np.int64(kmin - (1 << (bits - 1)))
     n = s.size
+    fast = kernels(n)
+    if fast is not None:  # the same integers in one compiled pass
+        out = np.empty(n, dtype=np.int64)
+        seen = np.zeros((span >> low) + 1 if low > 0 else 0, dtype=bool)
+        if fast.bit_offsets(s, shift, int(base), signed, low, out, seen):
+            return out, seen if low > 0 else None
     out = np.empty(n, dtype=np.int64)
     outf = out.view(np.float64)
     tmp = np.empty(min(n, _BLOCK), dtype=np.int64)
@@ -277,6 +283,14 @@ def _merge(a: FloatArray, wa: Any, b: FloatArray, wb: Any) -> tuple[FloatArray, 
         return b, wb.astype(dt, copy=False)
     if b.size == 0:
         return a, wa.astype(dt, copy=False)
+    fast = kernels(a.size + b.size)
+    if fast is not None and a.dtype == b.dtype:  # one linear pass, the same entries
+        values = np.empty(a.size + b.size, dtype=a.dtype)
+        w2 = np.empty((wa.shape[0], values.size), dtype=dt)
+        u = fast.merge_tables(a, wa, b, wb, values, w2)
+        if u == values.size:
+            return values, w2
+        return values[:u].copy(), np.ascontiguousarray(w2[:, :u])
     v = np.concatenate([a, b])
     order = np.argsort(v, kind="stable")
     vs = v[order]
@@ -468,6 +482,12 @@ def _dense_table(
     Returns the occupied (compacted) offsets and their (k, U) weights.
     """
     n = idx.size
+    fast = kernels(n)
+    if fast is not None:  # the same counts in one compiled pass (rows added in order)
+        c = np.zeros(span * k, dtype=np.int64 if w is None else np.float64)
+        if fast.dense_counts(idx, codes, np.zeros(0) if w is None else w, w is not None, k,
+                             np.zeros(0, np.int64) if lut is None else lut, low, c):
+            return _occupied(c, span, k)
     tmp = np.empty(min(n, _BLOCK), dtype=np.int64) if lut is not None else None
     mask = (1 << low) - 1
     for a in range(0, n, _BLOCK):  # block by block, in cache
