@@ -245,6 +245,23 @@ def _fold_binary(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | N
                         eps)
 
 
+def _binary_tables(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | None,
+                   edges: FloatArray, eps: float) -> tuple[Array, ...]:
+    """The binary fold's tables, in blocks of rows (they bound the temporaries and keep
+    them in cache), on the compiled path for large inputs."""
+    n = p.size
+    if kernels(n) is not None:
+        return _fold_binary_compiled(p, is_pos, w, edges, eps)
+    stacked: tuple[Array, ...] | None = None
+    for s0 in range(0, max(n, 1), _BINARY_BLOCK):
+        sl = slice(s0, s0 + _BINARY_BLOCK)
+        part = _fold_binary(p[sl], is_pos[sl], None if w is None else w[sl], edges, eps)
+        stacked = part if stacked is None else tuple(
+            x + y for x, y in zip(stacked, part, strict=True))
+    assert stacked is not None
+    return stacked
+
+
 def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | None,
                           edges: FloatArray, eps: float) -> tuple[Array, ...]:
     """The blocks of :func:`_fold_binary` (as ``from_predictions`` folds them) by the
@@ -527,19 +544,24 @@ class CalibrationCounts:
         if multiclass:
             stacked: tuple[Array, ...] | None = _fold_multiclass(p, codes, w, edges, eps)
         else:
-            # blocks of rows bound the temporaries (and keep them in cache)
-            stacked = None
-            if kernels(n) is not None:
-                stacked = _fold_binary_compiled(p, is_pos, w, edges, eps)
-            else:
-                for s0 in range(0, max(n, 1), _BINARY_BLOCK):
-                    sl = slice(s0, s0 + _BINARY_BLOCK)
-                    part = _fold_binary(p[sl], is_pos[sl], None if w is None else w[sl], edges,
-                                        eps)
-                    stacked = part if stacked is None else tuple(
-                        x + y for x, y in zip(stacked, part, strict=True))
-        assert stacked is not None
+            stacked = _binary_tables(p, is_pos, w, edges, eps)
         return cls(labs, *stacked, edges=edges, pos_label=pl, multiclass=multiclass, eps=eps)
+
+    def _update_checked(self, is_pos: npt.NDArray[np.bool_], p: FloatArray,
+                        w: FloatArray | None) -> CalibrationCounts:
+        """This binary state plus rows its caller has already checked — ``is_pos`` a bool
+        mask of the positive class, ``p`` float64 probabilities in [0, 1] of its length,
+        ``w`` None or non-negative finite float64 weights — the engines' path (they check
+        each chunk once, where it is read). The same state as :meth:`update`."""
+        assert not self._multiclass
+        assert p.dtype == np.float64
+        assert is_pos.dtype == np.bool_
+        if p.size == 0:
+            return self
+        batch = CalibrationCounts(self._labels, *_binary_tables(p, is_pos, w, self._edges,
+                                                                self._eps),
+                                  edges=self._edges, pos_label=self._pos_label, eps=self._eps)
+        return self + batch
 
     def update(self, y_true: Any, y_proba: Any, sample_weight: Any = None) -> CalibrationCounts:
         """Return a new state with one more batch folded in (labels must be known).
@@ -824,10 +846,12 @@ def is_probability(y_score: Any) -> bool:
     arr = np.asarray(y_score)
     if arr.dtype.kind not in "biuf" or arr.ndim not in (1, 2) or arr.size == 0:
         return False
-    a = arr.astype(np.float64, copy=False)
-    if not (np.isfinite(a).all() and a.min() >= 0.0 and a.max() <= 1.0):
+    # (min and max propagate NaN, and NaN >= 0 is False: no separate finite check; any
+    # numeric dtype compares with 0 and 1 exactly as it is)
+    if not (arr.min() >= 0.0 and arr.max() <= 1.0):
         return False
-    if a.ndim == 2 and a.shape[1] > 1:
+    if arr.ndim == 2 and arr.shape[1] > 1:
+        a = arr.astype(np.float64, copy=False)
         tol = float(np.sqrt(np.finfo(np.float64).eps))
         return bool(np.allclose(a.sum(axis=1), 1.0, rtol=tol, atol=0.0))
     return True

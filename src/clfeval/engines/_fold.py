@@ -306,7 +306,8 @@ class InvalidRows:
         v = np.asarray(col.values)
         if v.dtype.kind != "f" and not negative:
             return
-        v = v.astype(np.float64, copy=False)
+        if v.dtype.kind not in "fiub":
+            v = v.astype(np.float64)  # (isfinite and >= read any numeric dtype as it is)
         ok = np.isfinite(v) & (v >= 0) if negative else np.isfinite(v)
         if not ok.all():
             m = ~ok
@@ -498,7 +499,7 @@ class Folder:
         from ..core.calibration import is_probability
 
         if len(scores) == 1:
-            s = scores[0]
+            s = np.asarray(scores[0], dtype=np.float64)  # one conversion for both steps
             if not is_probability(s):
                 self.calibration = None
                 return
@@ -506,7 +507,11 @@ class Folder:
                 assert gt is not None
                 pos_code = self.space.code(_binary_pos_label_value(self.spec, self.space))
                 is_pos = gt == pos_code if pos_code >= 0 else np.zeros(len(gt), bool)
-            self.calibration = self.calibration.update(is_pos, s, w)
+            # rows, weights and probabilities were checked above and where the chunk was
+            # read: the state's trusted path does not check them again
+            self.calibration = self.calibration._update_checked(
+                np.asarray(is_pos, dtype=bool), s,
+                None if w is None else np.asarray(w, dtype=np.float64))
         else:
             p = np.column_stack(scores)
             if not is_probability(p):
