@@ -542,7 +542,7 @@ class CalibrationCounts:
             pl = labs[resolve_pos_label(labs, pos_label)]
         w = as_weights(sample_weight, n)
         if multiclass:
-            stacked: tuple[Array, ...] | None = _fold_multiclass(p, codes, w, edges, eps)
+            stacked: tuple[Array, ...] = _fold_multiclass(p, codes, w, edges, eps)
         else:
             stacked = _binary_tables(p, is_pos, w, edges, eps)
         return cls(labs, *stacked, edges=edges, pos_label=pl, multiclass=multiclass, eps=eps)
