@@ -358,6 +358,18 @@ def test_is_probability_and_the_note_for_decision_values():
     assert not is_probability([-0.3, 0.5])
     assert not is_probability([[0.5, 0.6]])
     assert not is_probability(["a"])
+    # non-finite values are not probabilities, in any float width or position (min and
+    # max carry NaN; no separate finite pass)
+    for bad in (np.nan, np.inf, -np.inf):
+        for dt in (np.float64, np.float32):
+            for at in (0, 1, 2):
+                v = np.array([0.2, 0.5, 0.7], dtype=dt)
+                v[at] = bad
+                assert not is_probability(v)
+                assert not is_probability(np.stack([v, 1 - v], axis=1))
+    assert is_probability(np.array([0.0, 1.0], np.float32))
+    assert is_probability(np.array([True, False])) and is_probability(np.array([0, 1]))
+    assert not is_probability(np.array([0, 2])) and not is_probability(np.array([1.0000001]))
     with pytest.raises(InvalidInputError, match="Calibration needs probabilities"):
         evaluate_calibration([0, 1], [-1.0, 2.0])
 
