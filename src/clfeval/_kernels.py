@@ -330,20 +330,18 @@ def merged_runs(a: Any, b: Any, values: Any, wa: Any, wb: Any,
 @_jit
 def split_by_class(s: Any, is_pos: Any, out: Any) -> None:  # pragma: no cover - compiled
     """The scores of the positives, in row order, to the front of ``out`` and those of
-    the negatives after them (twin: the two ``np.compress`` calls of
-    :func:`clfeval.core.scores._table_binary_unweighted`)."""
+    the negatives after them, without a branch on the class (twin: the two
+    ``np.compress`` calls of :func:`clfeval.core.scores._table_binary_unweighted`)."""
     n_pos = 0
     for i in range(s.size):
-        n_pos += is_pos[i]
+        n_pos += np.int64(is_pos[i])
     i_pos = 0
     i_neg = n_pos
     for i in range(s.size):
-        if is_pos[i]:
-            out[i_pos] = s[i]
-            i_pos += 1
-        else:
-            out[i_neg] = s[i]
-            i_neg += 1
+        c = np.int64(is_pos[i])
+        out[i_pos if c else i_neg] = s[i]
+        i_pos += c
+        i_neg += 1 - c
 
 
 @_jit
@@ -431,3 +429,73 @@ def merge_tables(a: Any, wa: Any, b: Any, wb: Any, values: Any,
             j += 1
         u += 1
     return u
+
+
+@_jit
+def radix_sort(a: Any, tmp: Any) -> bool:  # pragma: no cover - compiled
+    """Sort unsigned integer keys (uint32 or uint64) by least-significant-digit radix
+    passes of 11 bits; a digit every key shares is skipped (one read of the keys counts
+    every digit first). Returns whether the sorted keys ended in ``tmp`` (else in ``a``).
+    Twin: ``ndarray.sort`` (integer keys sort to one and the same array)."""
+    n = a.size
+    width = a.itemsize * 8
+    r = 11
+    nb = 1 << r
+    mask = nb - 1
+    npass = (width + r - 1) // r
+    hist = np.zeros((npass, nb), np.int64)
+    for i in range(n):
+        k = np.uint64(a[i])
+        for d in range(npass):
+            hist[d, np.int64((k >> np.uint64(d * r)) & np.uint64(mask))] += 1
+    src = a
+    dst = tmp
+    in_tmp = False
+    off = np.empty(nb, np.int64)
+    for d in range(npass):
+        h = hist[d]
+        constant = False
+        for b in range(nb):
+            if h[b] != 0:
+                constant = h[b] == n
+                break
+        if constant:
+            continue
+        s = 0
+        for b in range(nb):
+            off[b] = s
+            s += h[b]
+        sh = np.uint64(d * r)
+        for i in range(n):
+            k = src[i]
+            b = np.int64((np.uint64(k) >> sh) & np.uint64(mask))
+            dst[off[b]] = k
+            off[b] += 1
+        src, dst = dst, src
+        in_tmp = not in_tmp
+    return in_tmp
+
+
+@_jit
+def float_order_keys(v: Any) -> None:  # pragma: no cover - compiled
+    """Turn float64 scores (in place) into their order keys: uint64 bits, read through
+    ``v.view(np.uint64)``, that ascend as the floats; negative zero is made positive
+    first. Inverse: :func:`keys_to_float`."""
+    for i in range(v.size):
+        v[i] = v[i] + 0.0
+    bits = v.view(np.int64)
+    low63 = np.int64(0x7FFFFFFFFFFFFFFF)
+    sign = np.int64(-1) ^ low63
+    for i in range(bits.size):
+        b = bits[i]
+        bits[i] = (b ^ ((b >> 63) & low63)) ^ sign
+
+
+@_jit
+def keys_to_float(keys: Any) -> None:  # pragma: no cover - compiled
+    """Turn order keys (uint64, in place) back into the float64 bits they came from."""
+    bits = keys.view(np.int64)
+    low63 = np.int64(0x7FFFFFFFFFFFFFFF)
+    for i in range(bits.size):
+        b = bits[i] ^ (np.int64(-1) ^ low63)
+        bits[i] = b ^ ((b >> 63) & low63)

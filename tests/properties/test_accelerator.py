@@ -249,6 +249,66 @@ def test_merged_score_states_are_identical(n1: int, n2: int, kind: str, weights:
     assert m1[1].dtype == m2[1].dtype
 
 
+@contextmanager
+def radix(on: bool) -> Iterator[None]:
+    """The compiled path's radix sort forced on or off (which one runs is otherwise
+    measured per machine: :func:`clfeval._accel.radix_wins`)."""
+    old = list(_accel._RADIX)
+    _accel._RADIX[:] = [on]
+    try:
+        yield
+    finally:
+        _accel._RADIX[:] = old
+
+
+@SETTINGS
+@given(st.integers(0, 3000), st.sampled_from(["u64", "u32", "f64", "narrow", "const"]),
+       st.integers(0, 2**32 - 1))
+def test_radix_sort_is_numpys_sort(n: int, kind: str, seed: int) -> None:
+    """The radix sort (with digits every key shares skipped) and the float order keys
+    give numpy's sorted array; negative zero becomes positive zero."""
+    from clfeval import _kernels
+
+    rng = np.random.default_rng(seed)
+    a: Any = {"u64": rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True),
+              "u32": rng.integers(0, 2**32 - 1, n, dtype=np.uint32, endpoint=True),
+              "f64": rng.standard_cauchy(n) * 10.0 ** rng.integers(-300, 300, n),
+              "narrow": (rng.integers(0, 5, n) << 40).astype(np.uint64),
+              "const": np.full(n, 7, np.uint64)}[kind]
+    if kind == "f64" and n > 4:
+        a[:4] = [0.0, -0.0, -1e-310, 5e-324]
+    want = np.sort(a)
+    got = a.copy()
+    if kind == "f64":
+        _kernels.float_order_keys(got)
+        u = got.view(np.uint64)
+    else:
+        u = got
+    tmp = np.empty_like(u)
+    if _kernels.radix_sort(u, tmp):
+        np.copyto(u, tmp)
+    if kind == "f64":
+        _kernels.keys_to_float(u)
+        assert not np.signbit(got[got == 0]).any()
+    assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("on", [True, False], ids=["radix", "numpy-sort"])
+@SETTINGS
+@given(st.integers(1, 400), st.sampled_from(["prob", "signed", "heavy", "float32", "ties",
+                                              "tiny"]), st.integers(0, 2**32 - 1))
+def test_sorted_tables_with_and_without_radix(on: bool, n: int, kind: str,
+                                              seed: int) -> None:
+    """The exact binary table (and so the AUC) is the same whichever sort runs."""
+    rng = np.random.default_rng(seed)
+    s = _scores_of(kind, n, rng)
+    y = rng.integers(0, 2, n)
+    with radix(on):
+        t1, t2 = both(lambda: ScoreCounts.from_scores(y, s, labels=[0, 1]).binary_table())
+    for a, b in zip(t1, t2):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
 def _close(a: Any, b: Any, where: str = "") -> None:
     if isinstance(a, dict):
         assert a.keys() == b.keys(), where
