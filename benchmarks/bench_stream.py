@@ -8,7 +8,9 @@ times, each in a fresh subprocess (so the peak RSS is that run's own):
   (``bins=BITS`` leading bits of the float; no score range needed);
 * the process pool (``workers=2``) and its speed-up;
 * optionally Dask (``LocalCluster``, 2 worker processes; ``dask``: one partition per row
-  group, ``split_row_groups=True``; ``dask-one``: the file as one partition) and Spark (``local[2]``,
+  group, ``split_row_groups=True``; ``dask-one``: the file as one partition;
+  ``dask-one-read``: Dask reading that one partition and counting its rows, nothing
+  else) and Spark (``local[2]``,
   both engines, plus two lower bounds: a bare scan summing both columns and a
   ``groupBy`` on the label alone), and Spark MLlib's ``BinaryClassificationEvaluator`` AUROC;
 * for reference, reading the file into memory with pyarrow and building the same
@@ -223,7 +225,7 @@ def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
         out["cpu"] = time.process_time() - c0
         out["faults"] = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0
         out["rows"] = len(df)
-    elif kind in ("dask", "dask-one"):
+    elif kind in ("dask", "dask-one", "dask-one-read"):
         import dask.dataframe as dd
         from distributed import Client, LocalCluster
 
@@ -246,15 +248,22 @@ def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
             # loading is a once-per-process cost in both, not part of either's rows)
             clfeval.evaluate_files([warm, warm], y_true="y_true", y_score="score",
                                    chunk_rows=100_000, bins=bits, threshold=0.5)
-            # "dask": a partition per row group; "dask-one": the whole file as one partition
+            # "dask": a partition per row group; "dask-one": the whole file as one partition;
+            # "dask-one-read": Dask only reading that partition and counting its rows (the
+            # floor of any computation on it: Dask reads a partition whole before any task
+            # sees it)
             ddf = dd.read_parquet(path, split_row_groups=kind == "dask")
             out["partitions"] = ddf.npartitions
             for _ in range(CALLS):
                 c0, t0 = tree_cpu(), time.perf_counter()
-                res = clfeval.dask.evaluate(ddf, y_true="y_true", y_score="score",
-                                            threshold=0.5, bins=bits)
+                if kind == "dask-one-read":
+                    rows = int(ddf.map_partitions(len).compute().sum())
+                else:
+                    res = clfeval.dask.evaluate(ddf, y_true="y_true", y_score="score",
+                                                threshold=0.5, bins=bits)
+                    rows = res.n_rows
                 _record(out, time.perf_counter() - t0, tree_cpu() - c0)
-            out["rows"] = res.n_rows
+            out["rows"] = rows
             # each worker's own peak RSS (a partition is read whole by one worker)
             out["worker_rss_mib"] = max(client.run(peak_rss_mib).values())
     elif kind.startswith("spark") or kind == "mllib":
@@ -405,7 +414,7 @@ def run_size(n: int, scores: str, args: Any) -> None:
     if n <= args.memory_max:
         kinds.append("memory")
     if args.dask and n >= 10**7:
-        kinds += ["dask", "dask-one"]
+        kinds += ["dask", "dask-one", "dask-one-read"]
     if args.fold_faults:
         kinds += ["fold-unpinned", "fold-pinned-nohold", "fold-pinned"]
     if args.spark and n >= 10**7:
