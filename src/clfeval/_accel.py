@@ -8,7 +8,8 @@ numba installed (``pip install 'clfeval[fast]'``) they run as compiled loops ins
 * DeLong's variance from per-score counts (:func:`clfeval.stats.delong.delong_of_counts`),
 * the binary calibration fold (:meth:`clfeval.core.calibration.CalibrationCounts.from_predictions`),
 * the score-table kernel's bit-bin offsets, dense counts and table merges
-  (:func:`clfeval.core.scores.score_tables`, ``ScoreCounts.__add__``).
+  (:func:`clfeval.core.scores.score_tables`, ``ScoreCounts.__add__``),
+* the exact score tables' sort, where a radix sort beats numpy's (:func:`radix_wins`).
 
 The numpy path stays the reference and the fallback. Both give the same counts and the
 same hull; the calibration sums are the same numbers added in the same order (equal bit

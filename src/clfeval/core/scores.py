@@ -233,13 +233,12 @@ def _bit_offsets(
     shift = 64 - bits
     base = np.int64(kmin - (1 << (bits - 1)))
     n = s.size
+    out = np.empty(n, dtype=np.int64)
     fast = kernels(n)
     if fast is not None:  # the same integers in one compiled pass
-        out = np.empty(n, dtype=np.int64)
         seen = np.zeros((span >> low) + 1 if low > 0 else 0, dtype=bool)
         if fast.bit_offsets(s, shift, int(base), signed, low, out, seen):
             return out, seen if low > 0 else None
-    out = np.empty(n, dtype=np.int64)
     outf = out.view(np.float64)
     tmp = np.empty(min(n, _BLOCK), dtype=np.int64)
     present = np.zeros((span >> low) + 1, dtype=bool) if low > 0 else None
@@ -341,8 +340,8 @@ def _table_binary_unweighted(
     if n and s.min() >= 0:
         return _table_binary_nonnegative(s, is_pos, pos_i)
     n_pos = int(np.count_nonzero(is_pos))
-    fast = kernels(n)
     v = np.empty(n, dtype=s.dtype)
+    fast = kernels(n)
     if fast is not None:
         fast.split_by_class(s, is_pos, v)
     else:
