@@ -360,7 +360,8 @@ def test_sigterm_with_workers_leaves_no_process_holding_our_output(tmp_path: Pat
             proc.kill()
     assert proc.returncode in (0, 143), err
     if proc.returncode == 143:
-        assert err.decode().strip().splitlines() == ["clfeval: error: terminated"]
+        assert err.decode().strip().splitlines() == ["clfeval: error: terminated"], \
+            err.decode()
 
 
 def _children(pid: int) -> list[int]:
@@ -375,3 +376,23 @@ def _children(pid: int) -> list[int]:
             if int(fields[1]) == pid:
                 out.append(int(d))
     return out
+
+
+def test_fork_server_workers_orphaned_at_start_stay_quiet() -> None:
+    """The fork server's preload silences what a worker raises when it finds its parent
+    gone while it starts (the read of its start-up data), and nothing else."""
+    code = (
+        "import sys, pickle, io\n"
+        "import clfeval.engines._forkserver\n"
+        "try:\n"
+        "    pickle.load(io.BytesIO(b''))\n"
+        "except EOFError:\n"
+        "    sys.excepthook(*sys.exc_info())\n"
+        "try:\n"
+        "    raise ValueError('a real error')\n"
+        "except ValueError:\n"
+        "    sys.excepthook(*sys.exc_info())\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert proc.returncode == 0
+    assert "EOFError" not in proc.stderr and "ValueError: a real error" in proc.stderr

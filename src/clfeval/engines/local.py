@@ -222,7 +222,8 @@ def _pool(workers: int) -> ProcessPoolExecutor:
         # forkserver: workers fork from a clean server that imported clfeval once (no
         # fork of this possibly multi-threaded process, no per-worker re-import)
         ctx = mp.get_context("forkserver")
-        ctx.set_forkserver_preload(["clfeval.engines.local"])
+        # (_forkserver: a worker whose parent is killed while it starts stays quiet)
+        ctx.set_forkserver_preload(["clfeval.engines._forkserver", "clfeval.engines.local"])
         ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
         _POOLS[workers] = ex
         if len(_POOLS) == 1:
