@@ -32,7 +32,7 @@ from clfeval.calibration import (
     spiegelhalter_test,
 )
 from clfeval.core.calibration import CalibrationCounts
-from clfeval.exceptions import InvalidInputError
+from clfeval.exceptions import IncompatibleStateError, InvalidInputError
 
 
 # ---------------------------------------------------------------- torchmetrics
@@ -384,3 +384,20 @@ def test_k_class_report_is_top_label_with_class_wise_curves():
     assert c.brier.score == pytest.approx(skm.brier_score_loss(y, p, labels=["a", "b", "c"]))
     assert c.log_loss == pytest.approx(skm.log_loss(y, p))
     assert c.recalibration.method == "irls_fine_bins"
+
+
+def test_a_state_with_a_negative_weight_is_refused() -> None:
+    """Weights, and sums of weight times non-negative terms, cannot be negative: a saved
+    state that says so is refused when it is read, not when a measure divides by it."""
+    s = CalibrationCounts.from_predictions([0, 1, 1, 0], [0.2, 0.7, 0.9, 0.4])
+    d = s.to_dict()
+    d["cells"][0][2][0][0] = -36.0
+    with pytest.raises(IncompatibleStateError, match="negative weight"):
+        CalibrationCounts.from_dict(d)
+    d = s.to_dict()
+    d["fine"][0]["sums"][0][0][1] = -0.5
+    with pytest.raises(IncompatibleStateError, match="negative weight"):
+        CalibrationCounts.from_dict(d)
+    d = s.to_dict()
+    d["fine"][0]["sums"][0][0][2] = -3.0  # Σw·logit may be negative
+    CalibrationCounts.from_dict(d)

@@ -443,6 +443,13 @@ class CalibrationCounts:
                 raise InvalidInputError(f"{name} must be non-negative")
             a.setflags(write=False)
             arrays[name] = a
+        # weights, and sums of weight times non-negative terms (p, p², log loss, squared
+        # error), cannot be negative; only the fine tables' Σw·logit can
+        for name, part in (("cells", arrays["cells"]),
+                           ("fine", arrays["fine"][..., [FW, FSP]])):
+            if (part < 0).any():
+                raise InvalidInputError(
+                    f"{name} holds a negative weight or sum of non-negative terms")
         self._labels = labs
         self._pos_label = pl
         self._multiclass = bool(multiclass)
