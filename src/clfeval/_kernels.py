@@ -74,8 +74,9 @@ def delong_sums(p: Any, q: Any, m: float, n: float) -> Any:  # pragma: no cover 
 def calibration_cells(p: Any, is_pos: Any, x: Any, ext: Any, uniform: bool,
                       fine_limit: float, fine_scale: float, n_fine: int,
                       q: Any, cell: Any, fcell: Any) -> None:  # pragma: no cover - compiled
-    """The cells of one block of the binary calibration fold, without branches on the
-    data: ``cell`` (int32) gets ``2 * bin + outcome`` of each row's reliability bin
+    """The cells of one block of the binary calibration fold (for uniform bins, the
+    default, without branches on the data): ``cell`` (int32) gets ``2 * bin + outcome``
+    of each row's reliability bin
     (``ext`` holds the bin edges with the outer two replaced by -inf and +inf, so bin
     ``k`` is ``(ext[k], ext[k + 1]]``: ``searchsorted(inner, p, "left")``), ``fcell``
     the same of its fine logit bin (``floor((x + fine_limit) * fine_scale)`` clipped),
@@ -480,7 +481,8 @@ def radix_sort(a: Any, tmp: Any) -> bool:  # pragma: no cover - compiled
 def float_order_keys(v: Any) -> None:  # pragma: no cover - compiled
     """Turn float64 scores (in place) into their order keys: uint64 bits, read through
     ``v.view(np.uint64)``, that ascend as the floats; negative zero is made positive
-    first. Inverse: :func:`keys_to_float`."""
+    first. Twin: :func:`clfeval.core.scores.order_keys` (the same keys, in a new array).
+    Inverse: :func:`keys_to_float`."""
     for i in range(v.size):
         v[i] = v[i] + 0.0
     bits = v.view(np.int64)

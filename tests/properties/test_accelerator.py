@@ -26,7 +26,7 @@ import clfeval
 from clfeval import _accel
 from clfeval.core import calibration as calmod
 from clfeval.core.calibration import CalibrationCounts, uniform_edges
-from clfeval.core.scores import Binning, ScoreCounts, _merge, score_tables
+from clfeval.core.scores import Binning, ScoreCounts, _merge, order_keys, score_tables
 from clfeval.curves.roc import _upper_hull, hull_candidates, hull_index
 from clfeval.curves.thresholds import ThresholdCounts, table_auc
 from clfeval.report import to_json
@@ -282,6 +282,7 @@ def test_radix_sort_is_numpys_sort(n: int, kind: str, seed: int) -> None:
     if kind == "f64":
         _kernels.float_order_keys(got)
         u = got.view(np.uint64)
+        assert np.array_equal(u, order_keys(a))  # the numpy twin's keys
     else:
         u = got
     tmp = np.empty_like(u)
