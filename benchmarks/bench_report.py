@@ -69,7 +69,7 @@ def paths_table(args: Any, clock: Callable[[], float]) -> None:
 
     os.environ.pop("CLFEVAL_ACCEL", None)
     if not accelerator().startswith("numba"):
-        raise SystemExit("--paths needs numba (pip install 'clfeval[fast]')")
+        raise SystemExit("--paths needs numba (a clfeval dependency: pip install numba)")
     sizes = [int(float(v)) for v in args.sizes] if args.sizes else [10**6, 10**7]
     print(f"{accelerator()} against numpy; {args.scores} scores; best and median of "
           f"{args.rounds} alternated rounds after a warm-up call each")

@@ -1,8 +1,8 @@
-"""The optional compiled accelerator (the ``fast`` extra: numba).
+"""The compiled accelerator (numba, a core dependency; numpy is the fallback).
 
 A few loops over a sorted score table or over the rows of a calibration fold have no
 single numpy call; numpy does them in several passes with full-length temporaries. With
-numba installed (``pip install 'clfeval[fast]'``) they run as compiled loops instead:
+numba importable (it is installed with clfeval) they run as compiled loops instead:
 
 * the upper hull of the ROC points (:func:`clfeval.curves.roc.hull_index`),
 * DeLong's variance from per-score counts (:func:`clfeval.stats.delong.delong_of_counts`),
