@@ -5,6 +5,11 @@ A metric is either *per class* — a function of one-vs-rest tallies
 function of a whole stack of K×K matrices ``(..., K, K)``. Both are vectorised
 over leading axes, so one definition serves a single matrix, every class at once
 and every threshold of a curve at once.
+
+The table and its machinery live in ``core`` so that :meth:`ConfusionMatrix.metric`
+reads it directly (core imports nothing above it); the built-in metrics are the
+``register(...)`` calls of :mod:`clfeval.registry.perclass` and
+:mod:`clfeval.registry.overall`, and :mod:`clfeval.registry` is the public face.
 """
 
 from __future__ import annotations
@@ -20,12 +25,12 @@ import numpy as np
 import numpy.typing as npt
 
 from .._validation import check_choice, check_zero_division
-from ..core.divide import divide, fill_undefined
-from ..core.tallies import tallies
 from ..exceptions import InvalidParameterError, UndefinedMetricWarning
+from .divide import divide, fill_undefined
+from .tallies import tallies
 
 if TYPE_CHECKING:
-    from ..core.counts import ConfusionMatrix
+    from .counts import ConfusionMatrix
 
 __all__ = [
     "AVERAGES",
