@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -29,8 +29,25 @@ from ..exceptions import InvalidParameterError, UndefinedMetricWarning
 from .divide import divide, fill_undefined
 from .tallies import tallies
 
-if TYPE_CHECKING:
-    from .counts import ConfusionMatrix
+
+class _Matrix(Protocol):
+    """What :func:`compute` and :func:`summarize` read of a
+    :class:`~clfeval.ConfusionMatrix` (named structurally, so that ``counts.py``, which
+    calls them, is not imported back)."""
+
+    @property
+    def counts(self) -> npt.NDArray[Any]: ...
+
+    @property
+    def labels(self) -> tuple[Any, ...]: ...
+
+    @property
+    def pos_label(self) -> Any: ...
+
+    @property
+    def n_classes(self) -> int: ...
+
+    def pos_index(self, pos_label: Any = None) -> int: ...
 
 __all__ = [
     "AVERAGES",
@@ -285,7 +302,7 @@ def _macro_pr(spec: MetricSpec, tp: Array, fn: Array, fp: Array, tn: Array, zd: 
 
 
 def compute(
-    cm: ConfusionMatrix,
+    cm: _Matrix,
     name: str,
     *,
     average: str | None = "auto",
@@ -361,7 +378,7 @@ class MetricSummary:
         }
 
 
-def summarize(cm: ConfusionMatrix, *, pos_label: Any = None) -> MetricSummary:
+def summarize(cm: _Matrix, *, pos_label: Any = None) -> MetricSummary:
     """All registered metrics at their default parameters (undefined values are NaN)."""
     nan = float("nan")
     c = CountStack(cm.counts)  # converted and tallied once for every metric
