@@ -1,13 +1,27 @@
 """The package's import structure: no circles, and layers that point one way.
 
 Every ``import`` statement in ``src/clfeval`` counts — at module level or inside a
-function — because a lazy import is still a dependency. ``from pkg import name`` is an
-edge to the submodule ``pkg.name`` when there is one, else to ``pkg/__init__``.
+function — because a lazy import is still a dependency; so does a string literal naming
+a ``clfeval`` module passed to ``importlib.import_module`` / ``__import__``.
+``from pkg import name`` is an edge to the submodule ``pkg.name`` when there is one, else
+to ``pkg/__init__``. Imports under ``if TYPE_CHECKING:`` never run: they count for the
+layers (a type named from above is still a dependency on it) but not for circles.
+Third-party imports (optional dependencies included) are not edges.
+
+The direction is the one in DESIGN.md ("Layers")::
+
+    exceptions, _version → _kernels, _accel, _serial, _validation → core
+        → registry → curves → stats → calibration → metrics → report → plot → cli
+    core → io → engines;  report + engines + io → _api (the doors) → dask, spark, cli
+
+``ALLOWED`` lists, for every top-level package or module, the others it may import;
+a new top-level module fails :func:`test_every_module_has_a_layer` until it is listed.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -15,19 +29,42 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src"
 PKG = SRC / "clfeval"
 
-#: a module of a layer may import only modules of its own or an earlier layer
-LAYERS: dict[str, int] = {
-    "exceptions": 0, "_version": 0, "_serial": 1, "_validation": 1, "_accel": 1, "_kernels": 1,
-    "core": 2, "registry": 3, "io": 3, "curves": 4, "engines": 4, "stats": 5,
-    "metrics": 6, "calibration": 6, "report": 7, "plot": 8, "dask": 9, "spark": 9,
-    "cli": 10, "__main__": 11, "__init__": 11,
+_BASE = frozenset({"exceptions", "_version"})
+_FOUNDATION = _BASE | {"_kernels", "_accel", "_serial", "_validation"}
+_CORE = _FOUNDATION | {"core"}
+_STATS = _CORE | {"registry", "curves", "stats"}
+_REPORT = _STATS | {"calibration", "metrics"}
+
+#: top-level package/module → the top-level packages/modules it may import
+ALLOWED: dict[str, frozenset[str]] = {
+    "exceptions": frozenset(),
+    "_version": frozenset(),
+    "_kernels": _BASE,
+    "_accel": _BASE | {"_kernels"},
+    "_serial": _BASE,
+    "_validation": _BASE | {"_accel"},
+    "core": _FOUNDATION,
+    "registry": _CORE,
+    "io": _CORE,
+    "engines": _CORE | {"io"},  # chunk sources only: never a metric, curve, statistic or report
+    "curves": _CORE | {"registry"},
+    "stats": _CORE | {"registry", "curves"},
+    "calibration": _STATS,
+    "metrics": _STATS | {"calibration"},
+    "report": _REPORT,  # reads states: never engines or io
+    "plot": _REPORT | {"report"},
+    "_api": _REPORT | {"report", "io", "engines"},
+    "dask": _FOUNDATION | {"_api"},
+    "spark": _FOUNDATION | {"_api"},
+    "cli": _REPORT | {"report", "io", "engines", "_api", "plot"},
+    "__init__": _REPORT | {"report", "io", "engines", "_api", "plot"},
+    "__main__": frozenset({"cli"}),
 }
 
-
-def _modules() -> dict[str, Path]:
+def _modules(pkg: Path = PKG) -> dict[str, Path]:
     out = {}
-    for p in PKG.rglob("*.py"):
-        parts = list(p.relative_to(SRC).with_suffix("").parts)
+    for p in pkg.rglob("*.py"):
+        parts = list(p.relative_to(pkg.parent).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts = parts[:-1]
         out[".".join(parts)] = p
@@ -48,12 +85,30 @@ def _resolve(mod: str, node: ast.ImportFrom, mods: dict[str, Path]) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def _graph() -> dict[str, set[str]]:
-    mods = _modules()
+def _type_checking_nodes(tree: ast.AST) -> set[int]:
+    """ids of the nodes inside ``if TYPE_CHECKING:`` blocks."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and (
+            (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")
+            or (isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING")
+        ):
+            for stmt in node.body:
+                out.update(id(n) for n in ast.walk(stmt))
+    return out
+
+
+@functools.cache
+def _graph(*, type_only: bool = True, pkg: Path = PKG) -> dict[str, set[str]]:
+    """Module → the ``clfeval`` modules it imports (``type_only=False``: runtime only)."""
+    mods = _modules(pkg)
     graph: dict[str, set[str]] = {m: set() for m in mods}
     for mod, path in mods.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = set() if type_only else _type_checking_nodes(tree)
         for node in ast.walk(tree):
+            if id(node) in skip:
+                continue
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
@@ -61,7 +116,16 @@ def _graph() -> dict[str, set[str]]:
                 pkg = _resolve(mod, node, mods)
                 targets = [f"{pkg}.{a.name}" if f"{pkg}.{a.name}" in mods else pkg
                            for a in node.names]
+            elif (isinstance(node, ast.Call) and node.args
+                  and isinstance(node.args[0], ast.Constant)
+                  and isinstance(node.args[0].value, str)
+                  and ((isinstance(node.func, ast.Name) and node.func.id == "__import__")
+                       or (isinstance(node.func, ast.Attribute)
+                           and node.func.attr == "import_module"))):
+                targets = [node.args[0].value]
             for t in targets:
+                while t not in mods and "." in t:  # ``import clfeval.x.y`` of a name
+                    t = t.rsplit(".", 1)[0]
                 if t in mods and t != mod:
                     graph[mod].add(t)
     return graph
@@ -102,14 +166,18 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
-def _layer(mod: str) -> int:
+def _top(mod: str) -> str:
     parts = mod.split(".")
-    key = parts[1] if len(parts) > 1 else "__init__"
-    return LAYERS[key]
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _violations(graph: dict[str, set[str]], top: str | None = None) -> list[tuple[str, str]]:
+    return sorted((m, t) for m in graph if top is None or _top(m) == top for t in graph[m]
+                  if _top(t) != _top(m) and _top(t) not in ALLOWED[_top(m)])
 
 
 def test_no_import_circles() -> None:
-    assert _cycles(_graph()) == []
+    assert _cycles(_graph(type_only=False)) == []
 
 
 def test_the_walker_sees_a_circle() -> None:
@@ -117,28 +185,80 @@ def test_the_walker_sees_a_circle() -> None:
 
 
 def test_every_module_has_a_layer() -> None:
-    for mod in _graph():
-        _layer(mod)  # KeyError names a new top-level module without a layer
+    missing = sorted({_top(m) for m in _graph()} - ALLOWED.keys())
+    assert missing == [], f"new top-level modules without a layer in ALLOWED: {missing}"
 
 
-@pytest.mark.parametrize("leaf", ["core", "registry", "curves", "stats", "engines", "io"])
-def test_layers_point_one_way(leaf: str) -> None:
+def test_the_layers_themselves_point_one_way() -> None:
+    """The allowed relation is a DAG, so checking each package's imports forbids circles
+    between packages too."""
+    assert _cycles({k: set(v) for k, v in ALLOWED.items()}) == []
+    for k, v in ALLOWED.items():
+        assert k not in v and v <= ALLOWED.keys(), k
+
+
+@pytest.mark.parametrize("top", sorted(ALLOWED))
+def test_layers_point_one_way(top: str) -> None:
+    assert _violations(_graph(), top) == []
+
+
+def test_report_reads_states_only() -> None:
     graph = _graph()
-    bad = [(m, t) for m in graph if m.split(".")[1:2] == [leaf] for t in graph[m]
-           if _layer(t) > _layer(m)]
+    bad = [(m, t) for m in graph if _top(m) == "report" for t in graph[m]
+           if _top(t) in ("engines", "io", "_api", "cli", "plot")]
     assert bad == []
 
 
 def test_core_imports_nothing_above_it() -> None:
     graph = _graph()
-    above = {"registry", "metrics", "curves", "stats", "report", "plot", "engines", "io", "cli"}
-    bad = [(m, t) for m in graph if m.startswith("clfeval.core") for t in graph[m]
-           if t.split(".")[1] in above]
+    bad = [(m, t) for m in graph if _top(m) == "core" for t in graph[m]
+           if _top(t) not in _FOUNDATION | {"core"}]
     assert bad == []
 
 
-def test_engines_never_import_the_registry() -> None:
+def test_engines_never_import_metrics() -> None:
     graph = _graph()
-    bad = [(m, t) for m in graph if m.startswith("clfeval.engines") for t in graph[m]
-           if t.split(".")[1] in ("registry", "metrics", "curves", "stats", "report")]
+    bad = [(m, t) for m in graph if _top(m) == "engines" for t in graph[m]
+           if _top(t) in ("registry", "metrics", "curves", "stats", "calibration", "report")]
     assert bad == []
+
+
+def test_no_upper_layer_installs_into_core() -> None:
+    """No module-level statement of a package above core calls a function of ``core``
+    named like a setter (``install_*``, ``set_*``): core gets nothing at import time."""
+    bad = []
+    for mod, path in _modules().items():
+        if _top(mod) in _FOUNDATION | {"core"}:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for stmt in tree.body:
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+                f = stmt.value.func
+                name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", "")
+                if name.startswith(("install", "set_", "_install")):
+                    bad.append((mod, name))
+    assert bad == []
+
+
+def test_the_walker_sees_lazy_and_dynamic_imports(tmp_path: Path) -> None:
+    """An upward import inside a function, or by ``importlib``, is seen; one under
+    ``TYPE_CHECKING`` counts for the layers but not for circles."""
+    pkg = tmp_path / "clfeval"
+    for d in ("core", "report", "engines"):
+        (pkg / d).mkdir(parents=True)
+        (pkg / d / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "core" / "x.py").write_text(
+        "from typing import TYPE_CHECKING\nimport importlib\n"
+        "if TYPE_CHECKING:\n    from ..report import y\n"
+        "def f():\n    from ..report import evaluate\n"
+        "    return importlib.import_module('clfeval.engines')\n")
+    (pkg / "report" / "y.py").write_text("from ..core import x\n")
+    graph = _graph(pkg=pkg)
+    assert graph["clfeval.core.x"] == {"clfeval.report", "clfeval.report.y", "clfeval.engines"}
+    assert _violations(graph, "core") == [("clfeval.core.x", "clfeval.engines"),
+                                          ("clfeval.core.x", "clfeval.report"),
+                                          ("clfeval.core.x", "clfeval.report.y")]
+    assert _cycles(_graph(pkg=pkg)) == [["clfeval.core.x", "clfeval.report.y"]]
+    assert _graph(type_only=False, pkg=pkg)["clfeval.core.x"] == {"clfeval.report",
+                                                                    "clfeval.engines"}

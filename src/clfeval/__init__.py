@@ -22,6 +22,7 @@ Submodules: :mod:`clfeval.metrics` (a drop-in for ``sklearn.metrics``),
 from __future__ import annotations
 
 from . import curves, engines, io, metrics, registry, report, stats
+from ._api import evaluate_files
 from ._version import __version__
 from .core.counts import ConfusionMatrix
 from .core.scores import Binning, ScoreBinningWarning, ScoreCounts
@@ -44,7 +45,6 @@ from .report import (
     compare,
     compare_datasets,
     evaluate,
-    evaluate_files,
 )
 from .stats import ConfidenceInterval, TestResult
 

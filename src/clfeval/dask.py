@@ -9,6 +9,6 @@ call does.
 
 from __future__ import annotations
 
-from .report._doors import evaluate_dask as evaluate
+from ._api import evaluate_dask as evaluate
 
 __all__ = ["evaluate"]

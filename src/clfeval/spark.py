@@ -9,6 +9,6 @@ first call does.
 
 from __future__ import annotations
 
-from .report._doors import evaluate_spark as evaluate
+from ._api import evaluate_spark as evaluate
 
 __all__ = ["evaluate"]

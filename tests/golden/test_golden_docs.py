@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from clfeval import ConfusionMatrix
-from clfeval.registry.spec import get_metric
+from clfeval.core.metric_spec import get_metric
 
 DATA = Path(__file__).parent / "data"
 NAN = float("nan")

@@ -176,8 +176,8 @@ def test_binary_pos_label_errors_like_sklearn() -> None:
 @pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
 def test_kappa_of_a_stack_is_the_kappa_of_each_matrix(weights: Any) -> None:
     # the bootstrap evaluates kappa on (B, K, K) stacks of matrices at once
+    from clfeval.core.metric_spec import evaluate_counts
     from clfeval.registry import get_metric
-    from clfeval.registry.spec import evaluate_counts
 
     rng = np.random.default_rng(5)
     k, ys = 6, []

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import clfeval
 from clfeval.core.multilabel_scores import MultilabelScores, label_ranking_per_sample
-from clfeval.engines.state import check_state_dict
+from clfeval.core.state import check_state_dict
 from clfeval.exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
 from clfeval.report import from_json, to_json
 

@@ -180,8 +180,8 @@ def test_prevalence_threshold_matches_balayla_form() -> None:
 def test_binary_average_of_2x2_stacks_reads_the_cells_as_the_tallies_do():
     # a sweep's (T, 2, 2) stack (cell-major or not): average="binary" equals the
     # positive class's column of the per-class values, for every per-class metric
+    from clfeval.core.metric_spec import evaluate_counts
     from clfeval.registry import list_metrics
-    from clfeval.registry.spec import evaluate_counts
 
     rng = np.random.default_rng(2)
     c = rng.integers(0, 5, (50, 2, 2)).astype(float)

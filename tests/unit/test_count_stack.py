@@ -84,8 +84,8 @@ def test_pair_is_stack_then_moveaxis(shape: tuple[int, ...]) -> None:
 
 def test_shared_intermediates_are_computed_once_and_change_nothing(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    from clfeval.core.metric_spec import shared
     from clfeval.registry import overall
-    from clfeval.registry.spec import shared
 
     c = _stack(6, True, seed=3)
     calls: list[int] = []

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from clfeval import ConfusionMatrix, InvalidInputError, InvalidParameterError
+from clfeval.core.metric_spec import list_metrics
 from clfeval.exceptions import UndefinedMetricWarning
-from clfeval.registry.spec import list_metrics
 from clfeval.stats import (
     PROPORTION_METHODS,
     ConfidenceInterval,

@@ -683,7 +683,7 @@ def _evaluate_file(paths: str | Sequence[str], columns: Any, options: dict[str, 
     ``options`` holds ``labels, pos_label, threshold, on_invalid, workers, bins, format,
     progress`` and the report's ``cost_matrix, level, title, source``.
     """
-    from ..report import evaluate_files
+    from .._api import evaluate_files
 
     o = dict(options)
     source = o.pop("source")
@@ -799,7 +799,7 @@ def _compare(args: argparse.Namespace) -> int:
 def _metrics(args: argparse.Namespace) -> int:
     import json
 
-    from ..registry.spec import list_metrics
+    from ..core.metric_spec import list_metrics
 
     per = {"all": None, "per-class": True, "overall": False}[args.kind]
     specs = list_metrics(per_class=per)
@@ -829,8 +829,8 @@ def _metrics(args: argparse.Namespace) -> int:
 
 
 def _merge(args: argparse.Namespace) -> int:
+    from .._api import report_of_state
     from ..engines import load_state, merge_states, save_state
-    from ..report._doors import report_of_state
 
     if args.report:
         fmt = _out_format(args)

@@ -39,7 +39,7 @@ def is_multilabel_file(path: str, args: argparse.Namespace, fmt: str | None) -> 
             "label) or true_<label> columns")
     if args.y_true is not None:
         return False
-    from ..engines._multilabel import detect_multilabel
+    from ..core.multilabel_fold import detect_multilabel
     from ..io import column_names
 
     return detect_multilabel(column_names(path, format=fmt)) is not None
@@ -47,8 +47,8 @@ def is_multilabel_file(path: str, args: argparse.Namespace, fmt: str | None) -> 
 
 def report_multilabel(path: str, args: argparse.Namespace, fmt: str | None) -> Any:
     """The report of a multilabel file (options as for single-label files)."""
+    from .._api import evaluate_files
     from ..exceptions import InvalidParameterError
-    from ..report import evaluate_files
 
     if args.y_pred is not None or args.y_score is not None:
         raise InvalidParameterError(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -405,11 +405,15 @@ class ConfusionMatrix:
         ``"binary"``, ``"micro"``, ``"macro"``, ``"weighted"``) and ``pos_label``;
         every metric accepts ``zero_division``.
         """
-        return _metric_backend().compute(self, name, **options)
+        from .metric_spec import compute
+
+        return compute(self, name, **options)
 
     def summary(self, **options: Any) -> Any:
         """Every registered metric at once, as a :class:`~clfeval.registry.MetricSummary`."""
-        return _metric_backend().summarize(self, **options)
+        from .metric_spec import summarize
+
+        return summarize(self, **options)
 
     # ------------------------------------------------------------------- merging
     def _check_compatible(self, other: ConfusionMatrix) -> None:
@@ -521,31 +525,6 @@ class ConfusionMatrix:
             if isinstance(exc, IncompatibleStateError):
                 raise
             raise IncompatibleStateError(f"malformed {SCHEMA} state: {exc}") from exc
-
-
-class MetricBackend(Protocol):
-    """What :meth:`ConfusionMatrix.metric` and :meth:`~ConfusionMatrix.summary` call."""
-
-    def compute(self, cm: ConfusionMatrix, name: str, **options: Any) -> Any: ...
-
-    def summarize(self, cm: ConfusionMatrix, **options: Any) -> Any: ...
-
-
-_BACKEND: list[MetricBackend] = []
-
-
-def install_metric_backend(backend: MetricBackend) -> None:
-    """Called once by :mod:`clfeval.registry` on import.
-
-    The state is the leaf of the package: ``core`` imports nothing above it, so the
-    metric registry, which reads the state, plugs itself in here instead.
-    """
-    _BACKEND[:] = [backend]
-
-
-def _metric_backend() -> MetricBackend:
-    # ``import clfeval`` (which runs before any submodule) imports the registry
-    return _BACKEND[0]
 
 
 def _rebuild(counts: Any, labels: Any, pos_label: Any) -> ConfusionMatrix:

@@ -1,6 +1,6 @@
 """Any registered metric as a function of the threshold, and threshold choice.
 
-The sweep is one call of :func:`~clfeval.registry.spec.evaluate_counts` on the
+The sweep is one call of :func:`~clfeval.core.metric_spec.evaluate_counts` on the
 (T, 2, 2) stack of matrices the threshold primitive yields — no recounting per
 threshold.
 """
@@ -17,9 +17,9 @@ import numpy.typing as npt
 
 from .._serial import Result
 from ..core.counts import ConfusionMatrix
+from ..core.metric_spec import evaluate_counts, get_metric
 from ..core.scores import ScoreCounts
 from ..exceptions import InvalidParameterError
-from ..registry.spec import evaluate_counts, get_metric
 from .cost import check_cost_matrix, expected_costs
 from .roc import hull_candidates, thin_index
 from .thresholds import ThresholdCounts, as_score_counts, threshold_counts

@@ -33,9 +33,9 @@ Clusters: the same code, scaled out
 from __future__ import annotations
 
 from ..core.scores import DEFAULT_MAX_DISTINCT
+from ..core.sliced import SlicedState
+from ..core.state import EvalState, Exclusions, load_state, merge_states, save_state
 from .local import Progress, TerminalProgress, expand_paths, fold_files
-from .sliced import SlicedState
-from .state import EvalState, Exclusions, load_state, merge_states, save_state
 
 __all__ = [
     "DEFAULT_MAX_DISTINCT",

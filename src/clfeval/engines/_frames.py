@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
+from ..core.fold import Spec
 from ..io.columns import ColumnMap, detect_columns
 from ..io.readers import Chunk, Column
-from ._fold import Spec
 
 __all__ = ["make_spec", "pandas_chunk"]
 
@@ -19,9 +19,9 @@ def make_spec(names: list[str], *, y_true: Any, y_pred: Any,
               source: str, by: Any = None, max_slices: int = 10_000) -> Any:
     """Detect columns and build (and validate) the folding spec (a multilabel spec for
     one 0/1 column per label)."""
+    from ..core._folders import make_folder
+    from ..core.multilabel_fold import detect_multilabel, is_multilabel_columns, multilabel_spec
     from ..exceptions import InvalidParameterError
-    from ._folders import make_folder
-    from ._multilabel import detect_multilabel, is_multilabel_columns, multilabel_spec
 
     if is_multilabel_columns(y_true) or (y_true is None and detect_multilabel(names)):
         if pos_label is not None:

@@ -14,13 +14,13 @@ from contextlib import contextmanager
 from typing import Any
 
 from .._accel import share, threads
+from ..core._folders import make_folder
+from ..core.fold import Partial
 from ..core.scores import DEFAULT_MAX_DISTINCT
+from ..core.sliced import DEFAULT_MAX_SLICES, SlicedState
+from ..core.state import EvalState
 from ..exceptions import MissingDependencyError
-from ._fold import Partial
-from ._folders import make_folder
 from ._frames import make_spec, pandas_chunk
-from .sliced import DEFAULT_MAX_SLICES, SlicedState
-from .state import EvalState
 
 __all__ = ["fold"]
 

@@ -21,7 +21,12 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from ..core._folders import make_folder
+from ..core.fold import Spec
+from ..core.multilabel_fold import detect_multilabel, is_multilabel_columns, multilabel_spec
 from ..core.scores import DEFAULT_MAX_DISTINCT
+from ..core.sliced import DEFAULT_MAX_SLICES, SlicedState
+from ..core.state import EvalState
 from ..exceptions import FileFormatError, InvalidParameterError
 from ..io.columns import detect_columns
 from ..io.readers import (
@@ -34,11 +39,6 @@ from ..io.readers import (
     numpy_rows,
     parquet_row_groups,
 )
-from ._fold import Spec
-from ._folders import make_folder
-from ._multilabel import detect_multilabel, is_multilabel_columns, multilabel_spec
-from .sliced import DEFAULT_MAX_SLICES, SlicedState
-from .state import EvalState
 
 __all__ = ["Progress", "TerminalProgress", "expand_paths", "fold_files"]
 
@@ -370,7 +370,7 @@ def fold_files(
     -------
     EvalState or SlicedState
         The merged states, rows read / used / excluded per reason, and the files;
-        with ``by``, a :class:`~clfeval.engines.sliced.SlicedState` (the overall state
+        with ``by``, a :class:`~clfeval.core.sliced.SlicedState` (the overall state
         and one per slice).
 
     Examples

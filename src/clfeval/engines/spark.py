@@ -13,14 +13,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..core._folders import make_folder
+from ..core.fold import Folder, Partial, Spec, bit_bins
 from ..core.scores import DEFAULT_MAX_DISTINCT
+from ..core.sliced import DEFAULT_MAX_SLICES, SlicedState
+from ..core.state import EvalState
 from ..exceptions import InvalidInputError, InvalidParameterError, MissingDependencyError
 from ..io.readers import _table_chunk
-from ._fold import Folder, Partial, Spec, bit_bins
-from ._folders import make_folder
 from ._frames import make_spec
-from .sliced import DEFAULT_MAX_SLICES, SlicedState
-from .state import EvalState
 
 __all__ = ["fold"]
 
@@ -241,7 +241,7 @@ def _sql_partial(df: Any, spec: Spec) -> Partial:
     prediction / score bin, side of the threshold) — never rows."""
     from pyspark.sql import functions as sf
 
-    from ._fold import _binary_pos_label_value, _kind, _with_table
+    from ..core.fold import _binary_pos_label_value, _kind, _with_table
 
     cols = spec.columns
     t = sf.col(cols.y_true)
@@ -261,7 +261,7 @@ def _sql_partial(df: Any, spec: Spec) -> Partial:
         w = sf.col(cols.weight).cast("double")
         cases += [("missing_weight", w.isNull()),
                   ("bad_weight", sf.isnan(w) | (w == float("inf")) | (w < 0))]
-    from .state import REASONS
+    from ..core.state import REASONS
 
     order = list(REASONS)
     reason = sf.lit(None).cast("tinyint")  # a small code, cheap to hash (not a string)
@@ -430,7 +430,7 @@ def fold(
                      threshold=threshold, on_invalid=on_invalid, bins=bins,
                      max_distinct=max_distinct, source="<spark dataframe>", by=by,
                      max_slices=max_slices)
-    from ._multilabel import MultilabelSpec
+    from ..core.multilabel_fold import MultilabelSpec
 
     if isinstance(spec, MultilabelSpec):
         if engine == "sql":

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.chunk import ColumnMap
 from ..exceptions import FileFormatError
 
 __all__ = ["ColumnMap", "detect_columns", "parse_label_text"]
@@ -35,68 +35,6 @@ _PER_CLASS = re.compile(
     r"^(?:y_score|y_proba|y_prob|score|proba|prob|probability)(?:[_:.\[])(?P<label>.+?)\]?$",
     re.IGNORECASE,
 )
-
-
-@dataclass(frozen=True)
-class ColumnMap:
-    """The columns of a prediction file and their roles.
-
-    Attributes
-    ----------
-    y_true : str
-        Ground-truth labels.
-    y_pred : str or None
-        Hard predictions.
-    y_score : tuple of str
-        Score columns: one for a binary task, one per class (in label order) for K classes;
-        empty when there are no scores.
-    weight : str or None
-        Sample weights.
-    score_labels : tuple or None
-        For per-class score columns detected as ``proba_<label>``, the labels read from
-        their names (strings, or ints when every suffix is an integer).
-    by : tuple of str
-        Grouping columns: the rows are also evaluated per slice (each distinct
-        combination of their values); read like labels.
-
-    Examples
-    --------
-    >>> cm = ColumnMap("label", y_score=("score",))
-    >>> cm.names
-    ('label', 'score')
-    """
-
-    y_true: str
-    y_pred: str | None = None
-    y_score: tuple[str, ...] = ()
-    weight: str | None = None
-    score_labels: tuple[Any, ...] | None = field(default=None)
-    by: tuple[str, ...] = field(default=(), repr=False)
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        """Every column to read, without repeats, in role order."""
-        out: list[str] = [self.y_true]
-        for c in (self.y_pred, *self.y_score, self.weight, *self.by):
-            if c is not None and c not in out:
-                out.append(c)
-        return tuple(out)
-
-    @property
-    def label_columns(self) -> set[str]:
-        """The columns read as labels (truth, prediction, grouping columns)."""
-        return {self.y_true, *([self.y_pred] if self.y_pred else []), *self.by}
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe form."""
-        return {
-            "y_true": self.y_true,
-            "y_pred": self.y_pred,
-            "y_score": list(self.y_score),
-            "weight": self.weight,
-            "score_labels": None if self.score_labels is None else list(self.score_labels),
-            "by": list(self.by),
-        }
 
 
 def _one(names: Sequence[str], wanted: tuple[str, ...], role: str, path: str | None) -> str | None:

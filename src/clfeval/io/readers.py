@@ -18,16 +18,15 @@ import os
 import re
 import stat
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from ..core.chunk import Chunk, Column, ColumnMap
 from ..exceptions import FileFormatError, MissingDependencyError
 from ._csv import Dialect, locate_csv_problem, sniff, split_format
 from ._numpy import open_numpy
-from .columns import ColumnMap
 
 __all__ = [
     "FORMATS",
@@ -55,58 +54,6 @@ _EXT = {
     ".npy": "npy",
     ".npz": "npz",
 }
-
-
-@dataclass(frozen=True)
-class Column:
-    """One column of one chunk.
-
-    Attributes
-    ----------
-    values : ndarray
-        The values (numeric or str), or integer codes into ``dictionary``.
-    dictionary : tuple or None
-        The distinct values when ``values`` holds codes (string and text labels).
-    missing : ndarray of bool or None
-        True where the value is null / empty (``None`` when there are none).
-    bad : ndarray of bool or None
-        True where the text could not be parsed as a number (``None`` when there are none).
-    """
-
-    values: npt.NDArray[Any]
-    dictionary: tuple[Any, ...] | None = None
-    missing: npt.NDArray[np.bool_] | None = None
-    bad: npt.NDArray[np.bool_] | None = None
-
-    def __len__(self) -> int:
-        return len(self.values)
-
-
-@dataclass(frozen=True)
-class Chunk:
-    """Consecutive rows of one file.
-
-    Attributes
-    ----------
-    path : str
-        The file.
-    start : int
-        Zero-based index of the chunk's first data row in the file (so the one-based
-        row number of element ``i`` is ``start + i + 1``).
-    n_rows : int
-        Number of rows.
-    columns : dict
-        Column name → :class:`Column`.
-    """
-
-    path: str
-    start: int
-    n_rows: int
-    columns: dict[str, Column]
-
-    def row(self, i: int) -> int:
-        """The one-based data row number of element ``i``."""
-        return self.start + int(i) + 1
 
 
 def _pyarrow(feature: str) -> Any:

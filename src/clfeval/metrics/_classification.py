@@ -23,9 +23,9 @@ from .._validation import check_choice
 from ..core.counts import ConfusionMatrix
 from ..core.divide import fill_undefined
 from ..core.labels import count_pairs
+from ..core.metric_spec import evaluate_counts, get_metric
 from ..core.multilabel import MultilabelCounts
 from ..exceptions import InvalidInputError, InvalidParameterError, undefined_metric_warning
-from ..registry.spec import evaluate_counts, get_metric
 from ._targets import as_array, check_sample_weight, check_targets
 
 __all__ = [

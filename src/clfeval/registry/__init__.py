@@ -7,13 +7,7 @@ functions of the tallies tp, fn, fp, tn) or :mod:`.overall` (functions of the wh
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..core.counts import ConfusionMatrix, install_metric_backend
-from . import overall, perclass  # noqa: F401  (their register() calls fill the registry)
-from .aggregate import Aggregate, aggregate
-from .interpret import kappa_interpretation
-from .spec import (
+from ..core.metric_spec import (
     AVERAGES,
     CountStack,
     MetricSpec,
@@ -25,19 +19,9 @@ from .spec import (
     register,
     summarize,
 )
-
-
-class _Backend:
-    """The registry as :meth:`ConfusionMatrix.metric`'s backend."""
-
-    def compute(self, cm: ConfusionMatrix, name: str, **options: Any) -> Any:
-        return compute(cm, name, **options)
-
-    def summarize(self, cm: ConfusionMatrix, **options: Any) -> Any:
-        return summarize(cm, **options)
-
-
-install_metric_backend(_Backend())
+from . import overall, perclass  # noqa: F401  (their register() calls fill the registry)
+from .aggregate import Aggregate, aggregate
+from .interpret import kappa_interpretation
 
 __all__ = [
     "AVERAGES",

@@ -10,9 +10,9 @@ import numpy.typing as npt
 
 from .._validation import check_choice
 from ..core.divide import divide, fill_undefined
+from ..core.metric_spec import MetricSpec, register, shared
 from ..core.tallies import pair
 from ..exceptions import InvalidParameterError
-from .spec import MetricSpec, register, shared
 
 Array = npt.NDArray[Any]
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -22,7 +22,7 @@ NAN = float("nan")
 
 def _parts(c: Array) -> tuple[Array, Array, Array, Array]:
     """(diagonal, row sums, column sums, total) of matrices (..., K, K), computed once per
-    :class:`~clfeval.registry.spec.CountStack` while its metrics are evaluated."""
+    :class:`~clfeval.core.metric_spec.CountStack` while its metrics are evaluated."""
     return shared(c, _margins)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.divide import divide, fill_undefined
-from .spec import MetricSpec, register
+from ..core.metric_spec import MetricSpec, register
 
 Array = npt.NDArray[Any]
 _F = TypeVar("_F", bound=Callable[..., Any])

@@ -14,7 +14,6 @@ from . import (
 )
 from ._build import compare, default_threshold, evaluate, from_state, from_states
 from ._datasets import DatasetComparison, compare_datasets
-from ._doors import evaluate_files
 from ._export import from_json, safe_cell, to_csv, to_json
 from ._html import to_html
 from ._model import (
@@ -47,7 +46,6 @@ __all__ = [
     "compare_datasets",
     "default_threshold",
     "evaluate",
-    "evaluate_files",
     "from_json",
     "from_state",
     "from_states",

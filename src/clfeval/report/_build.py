@@ -27,6 +27,7 @@ from .._validation import (
 )
 from ..core.counts import ConfusionMatrix
 from ..core.labels import resolve_pos_label, sorted_unique, to_python
+from ..core.metric_spec import CountStack, MetricSpec, evaluate_counts, list_metrics
 from ..curves.cost import CostCurve, cost_analysis
 from ..curves.multiclass import average_precision_multiclass, ovr_auc
 from ..curves.pr import PrecisionRecallCurve
@@ -34,7 +35,6 @@ from ..curves.roc import RocCurve
 from ..curves.sweep import ThresholdSweep, sweep_counts
 from ..curves.thresholds import ThresholdCounts, threshold_counts
 from ..exceptions import InvalidInputError, InvalidParameterError
-from ..registry.spec import CountStack, MetricSpec, evaluate_counts, list_metrics
 from ..stats._results import ConfidenceInterval
 from ._model import (
     BINARY_HEADLINE,
@@ -279,7 +279,7 @@ def evaluate(
             f"y_score is 1-D but there are {k} classes; pass one score column per class")
 
     from ..core.scores import ScoreCounts
-    from ..engines.state import EvalState
+    from ..core.state import EvalState
 
     thr_used: float | None = None
     if y_pred is None and s is not None and s.ndim == 1:
@@ -336,7 +336,7 @@ def evaluate(
                                                   pos_label=pos_label)
         rse = None
         if s_ is not None and s_.ndim == 2:
-            from ..engines._fold import max_row_sum_error
+            from ..core.fold import max_row_sum_error
 
             rse = max_row_sum_error(s_)
         m = len(yt_)
@@ -425,7 +425,7 @@ def from_states(
     >>> r.confusion.counts.tolist(), r.roc[0].auc
     ([[1, 1], [0, 2]], 0.75)
     """
-    from ..engines.state import EvalState
+    from ..core.state import EvalState
 
     if confusion is not None and pos_label is not None and confusion.n_classes == 2:
         confusion = confusion.with_pos_label(pos_label)
@@ -468,7 +468,7 @@ def from_state(
     """
     if max_points < 2:
         raise InvalidParameterError(f"max_points must be at least 2, got {max_points}")
-    from ..engines.sliced import SlicedState
+    from ..core.sliced import SlicedState
 
     if isinstance(state, SlicedState):
         from ._slices import sliced_report
@@ -756,7 +756,7 @@ class _StackedWilson:
         """Each matrix's per-class intervals of these metrics (none without a level)."""
         if self.level is None:
             return {}
-        from ..registry.spec import get_metric
+        from ..core.metric_spec import get_metric
 
         out = {}
         for name in names:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from ..io.safe import BIDI_CONTROLS
+from ._safe import BIDI_CONTROLS
 
 __all__ = ["visible"]
 

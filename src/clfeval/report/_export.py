@@ -8,9 +8,9 @@ import json
 from typing import Any
 
 from ..exceptions import InvalidInputError, InvalidParameterError
-from ..io.safe import safe_cell
 from ._blocks import blocks
 from ._model import COMPARISON_SCHEMA, JSON_DERIVED_MAX_CLASSES, Comparison, Report
+from ._safe import safe_cell
 
 __all__ = ["from_json", "safe_cell", "to_csv", "to_json"]
 

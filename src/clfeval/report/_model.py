@@ -479,7 +479,7 @@ class Slice(Result):
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form; the key carries its value types."""
-        from ..engines.sliced import key_types
+        from ..core.sliced import key_types
 
         return {**super().to_dict(), "key": list(self.key),
                 "key_types": key_types(self.key)}
@@ -487,7 +487,7 @@ class Slice(Result):
     @classmethod
     def from_dict(cls, d: Any) -> Slice:
         """Inverse of :meth:`to_dict` (the key's types restored, checked)."""
-        from ..engines.sliced import restore_key
+        from ..core.sliced import restore_key
 
         if not isinstance(d, Mapping) or "key" not in d or "key_types" not in d:
             raise IncompatibleStateError("malformed Slice: the key and its types are needed")

@@ -24,13 +24,13 @@ from .._serial import num
 from .._validation import check_choice, check_level
 from ..core.counts import ConfusionMatrix
 from ..core.labels import to_python
+from ..core.metric_spec import _nanmean, evaluate_counts, list_metrics
 from ..core.multilabel import MultilabelCounts
 from ..core.multilabel_scores import MultilabelScores
 from ..curves.pr import PrecisionRecallCurve
 from ..curves.roc import RocCurve
 from ..curves.thresholds import threshold_counts
 from ..exceptions import InvalidInputError, InvalidParameterError
-from ..registry.spec import _nanmean, evaluate_counts, list_metrics
 from ..stats._results import ConfidenceInterval
 from ._model import MetricRow, PerClassTable, Report, ReportWarning
 from ._multilabel_model import MultilabelResult
@@ -185,8 +185,8 @@ def evaluate_multilabel(
         raise InvalidParameterError("labels= repeats a label")
     counts = MultilabelCounts.from_indicators(t, p, sample_weight)
     scores = None if s is None else MultilabelScores.from_scores(t, s, sample_weight)
-    from ..engines._mlstate import MultilabelState
-    from ..engines.state import EvalState
+    from ..core._mlstate import MultilabelState
+    from ..core.state import EvalState
 
     state = EvalState(None, None, n, n, labels_declared=True, threshold=thr,
                       multilabel=MultilabelState(labs, counts, scores))

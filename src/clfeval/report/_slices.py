@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..core.chunk import Chunk, Column
 from ..core.counts import ConfusionMatrix
-from ..engines.sliced import DEFAULT_MAX_SLICES, SlicedState, SliceSpace, key_order
+from ..core.sliced import DEFAULT_MAX_SLICES, SlicedState, SliceSpace, key_order
 from ..exceptions import InvalidInputError, InvalidParameterError
-from ..io.readers import Chunk, Column
 from ._model import Report, Slice, SliceAnalysis
 
 __all__ = ["DEFAULT_MIN_SIZE", "cell", "disparity_row", "grouping", "key_text",

@@ -36,13 +36,13 @@ from .._validation import (
 )
 from ..core.counts import ConfusionMatrix
 from ..core.labels import encode_binary_true, to_python
+from ..core.metric_spec import MetricSpec, evaluate_counts, get_metric, list_metrics
 from ..exceptions import (
     IncompatibleStateError,
     InvalidInputError,
     InvalidParameterError,
     UndefinedMetricWarning,
 )
-from ..registry.spec import MetricSpec, evaluate_counts, get_metric, list_metrics
 from ._results import ConfidenceInterval, TestResult
 from ._scipy import st as _st
 

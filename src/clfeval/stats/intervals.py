@@ -16,9 +16,9 @@ import numpy.typing as npt
 from .._validation import check_choice, check_level, check_zero_division
 from ..core.counts import ConfusionMatrix
 from ..core.divide import divide
+from ..core.metric_spec import get_metric
 from ..core.tallies import tallies
 from ..exceptions import InvalidInputError, InvalidParameterError
-from ..registry.spec import get_metric
 from ._results import ConfidenceInterval, Result, TestResult, jsonable
 from ._scipy import st as _st
 from ._scipy import two_sided_z

@@ -2,21 +2,21 @@
 
 A spec of one 0/1 column per label folds into multilabel states; a spec with grouping
 columns (``by=``) into a state per slice as well as the overall one; any other into the
-plain :class:`~clfeval.engines._fold.Folder`.
+plain :class:`~clfeval.core.fold.Folder`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ._fold import Folder
+from .fold import Folder
 
 __all__ = ["make_folder"]
 
 
 def make_folder(spec: Any) -> Any:
     """The folder for ``spec`` (see the module docstring)."""
-    from ._multilabel import MultilabelFolder, MultilabelSpec
+    from .multilabel_fold import MultilabelFolder, MultilabelSpec
     from .sliced import SlicedFolder
 
     if isinstance(spec, MultilabelSpec):

@@ -2,7 +2,7 @@
 columns per label, into the mergeable multilabel state (private).
 
 Every door that folds rows — the file streamer, the process pool, Dask and Spark — asks
-:func:`clfeval.engines._folders.make_folder` for its folder; for a multilabel
+:func:`clfeval.core._folders.make_folder` for its folder; for a multilabel
 :class:`MultilabelSpec` that is a :class:`MultilabelFolder`, whose partials merge with
 ``+`` and finalize into an :class:`~clfeval.engines.EvalState` carrying a
 :class:`MultilabelState`. The per-chunk work is the states' own constructors
@@ -24,18 +24,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core.labels import to_python
-from ..core.multilabel import MultilabelCounts
-from ..core.multilabel_scores import MultilabelScores
 from ..exceptions import (
     FileFormatError,
     InvalidInputError,
     InvalidParameterError,
 )
-from ..io.readers import Chunk
-from ._fold import InvalidRows
-from ._fold import _binning as _fold_binning
 from ._mlstate import MultilabelState
+from .chunk import Chunk
+from .fold import InvalidRows
+from .fold import _binning as _fold_binning
+from .labels import to_python
+from .multilabel import MultilabelCounts
+from .multilabel_scores import MultilabelScores
 from .state import REASONS, EvalState, Exclusions
 
 __all__ = ["MultilabelColumns", "MultilabelFolder", "MultilabelPartial", "MultilabelSpec",

@@ -3,7 +3,7 @@
 Every engine — the file streamer, the process pool, the Dask and Spark adapters —
 turns its rows into :class:`Partial` objects with :class:`Folder` and adds partials
 together; only the final :meth:`Partial.finalize` orders labels and builds the public
-:class:`~clfeval.engines.state.EvalState`. The partial keeps labels in the order they
+:class:`~clfeval.core.state.EvalState`. The partial keeps labels in the order they
 were first seen, so a shard never needs to know the other shards' classes.
 """
 
@@ -16,16 +16,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core.counts import ConfusionMatrix
-from ..core.labels import to_python
 from ..exceptions import (
     FileFormatError,
     IncompatibleStateError,
     InvalidInputError,
     InvalidParameterError,
 )
-from ..io.columns import ColumnMap
-from ..io.readers import Chunk, Column
+from .chunk import Chunk, Column, ColumnMap
+from .counts import ConfusionMatrix
+from .labels import to_python
 from .state import REASONS, EvalState, Exclusions
 
 __all__ = ["Folder", "Partial", "Spec"]
@@ -382,7 +381,7 @@ class Folder:
         self.calibration: Any = None
         self.row_sum_error: float | None = 0.0 if spec.multiclass_scores else None
         if spec.has_scores:
-            from ..core.calibration import CalibrationCounts
+            from .calibration import CalibrationCounts
 
             if spec.multiclass_scores:
                 self.calibration = CalibrationCounts.empty(
@@ -496,7 +495,7 @@ class Folder:
         a probability (outside [0, 1], or K-class rows not summing to 1) ends it."""
         if self.calibration is None:
             return
-        from ..core.calibration import is_probability
+        from .calibration import is_probability
 
         if len(scores) == 1:
             s = np.asarray(scores[0], dtype=np.float64)  # one conversion for both steps
@@ -688,7 +687,7 @@ EXACT = "exact"
 
 def _binning(spec: Spec) -> Any:
     """The score state's binning for ``spec.bins`` (``None``: the exact mode)."""
-    from ..core.scores import Binning
+    from .scores import Binning
 
     b = spec.bins
     if b is None:
@@ -710,7 +709,7 @@ def bit_bins(spec: Spec) -> int | None:
 
 
 def _empty_scores(spec: Spec, space: LabelSpace) -> Any:
-    from ..core.scores import DEFAULT_CONVERT_BITS, ScoreCounts
+    from .scores import DEFAULT_CONVERT_BITS, ScoreCounts
 
     b = _binning(spec)
     k = len(spec.columns.y_score)
@@ -723,7 +722,7 @@ def _empty_scores(spec: Spec, space: LabelSpace) -> Any:
 
 
 def _with_table(state: Any, tables: list[tuple[Any, Any]]) -> Any:
-    from ..core.scores import DEFAULT_CONVERT_BITS, ScoreCounts
+    from .scores import DEFAULT_CONVERT_BITS, ScoreCounts
 
     batch = ScoreCounts(
         [t[0] for t in tables], [t[1] for t in tables], state.labels,
@@ -734,21 +733,21 @@ def _with_table(state: Any, tables: list[tuple[Any, Any]]) -> Any:
 
 def _update_binary(state: Any, is_pos: npt.NDArray[np.bool_], s: npt.NDArray[Any],
                    w: npt.NDArray[np.float64] | None) -> Any:
-    from ..core.scores import score_tables
+    from .scores import score_tables
 
     return _with_table(state, score_tables(s, is_pos, 2, w, state.binning))
 
 
 def _update_multi(state: Any, gt: npt.NDArray[np.intp], s: npt.NDArray[Any],
                   w: npt.NDArray[np.float64] | None) -> Any:
-    from ..core.scores import score_tables
+    from .scores import score_tables
 
     return _with_table(state, score_tables(s, gt, s.shape[1], w, state.binning))
 
 
 def relabel_scores(state: Any, labels: tuple[Any, ...], pos_label: Any) -> Any:
     """Put the real labels on a score state built over placeholder labels."""
-    from ..core.scores import DEFAULT_CONVERT_BITS, ScoreCounts
+    from .scores import DEFAULT_CONVERT_BITS, ScoreCounts
 
     if state.is_multiclass:
         return state._with_labels(labels)

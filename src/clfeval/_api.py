@@ -12,12 +12,12 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ..core.scores import DEFAULT_MAX_DISTINCT
-from ..engines.local import Progress, fold_files
-from ..engines.sliced import DEFAULT_MAX_SLICES
-from ..io.readers import DEFAULT_CHUNK_ROWS
-from ._build import from_state
-from ._model import Report
+from .core.scores import DEFAULT_MAX_DISTINCT
+from .core.sliced import DEFAULT_MAX_SLICES
+from .engines.local import Progress, fold_files
+from .io.readers import DEFAULT_CHUNK_ROWS
+from .report._build import from_state
+from .report._model import Report
 
 __all__ = ["evaluate_dask", "evaluate_files", "evaluate_spark", "report_of_state"]
 
@@ -140,7 +140,7 @@ def evaluate_dask(ddf: Any, *, cost_matrix: Any = None, level: float | None = 0.
     ``by`` and ``max_slices`` included, plus ``split_every`` and ``dask.compute``
     keywords).
     """
-    from ..engines.dask import fold
+    from .engines.dask import fold
 
     return report_of_state(fold(ddf, **options), cost_matrix=cost_matrix, level=level,
                            title=title, max_points=max_points, min_size=min_size)
@@ -151,7 +151,7 @@ def evaluate_spark(df: Any, *, cost_matrix: Any = None, level: float | None = 0.
                    **options: Any) -> Report:
     """``clfeval.spark.evaluate``: fold the DataFrame without collecting its rows, derive
     the report. ``options`` are :func:`clfeval.engines.spark.fold`'s (``by`` included)."""
-    from ..engines.spark import fold
+    from .engines.spark import fold
 
     return report_of_state(fold(df, **options), cost_matrix=cost_matrix, level=level,
                            title=title, max_points=max_points, min_size=min_size)

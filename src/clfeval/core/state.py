@@ -18,17 +18,17 @@ from typing import Any
 
 import numpy as np
 
-from ..core._state import (
+from ..exceptions import IncompatibleStateError, InvalidParameterError
+from ._state import (
     check_header,
     label_types,
     nonnegative_int,
     optional_finite,
     restore_labels,
 )
-from ..core._state import field as state_field
-from ..core.counts import ConfusionMatrix
-from ..core.labels import to_python
-from ..exceptions import IncompatibleStateError, InvalidParameterError
+from ._state import field as state_field
+from .counts import ConfusionMatrix
+from .labels import to_python
 
 __all__ = ["EvalState", "Exclusions", "as_state", "check_state_dict", "load_state",
            "merge_states", "save_state"]
@@ -97,7 +97,7 @@ class Exclusions:
 
 
 def _score_cls() -> Any:
-    from ..core import scores
+    from . import scores
 
     return scores.ScoreCounts
 
@@ -243,7 +243,7 @@ class EvalState:
             thr = data.get("threshold")
             cal = data.get("calibration")
             if cal is not None:
-                from ..core.calibration import CalibrationCounts
+                from .calibration import CalibrationCounts
 
                 cal = CalibrationCounts.from_dict(cal)
             ml = data.get("multilabel")
@@ -411,7 +411,7 @@ def load_state(path: str | os.PathLike[str]) -> Any:
     counts; no NaN threshold) and consistency (rows used = rows read − rows excluded
     = the rows the confusion matrix counts) — so a damaged or tampered file is refused
     with an error naming the field, never merged. A sliced state (``by=``) comes back
-    as a :class:`~clfeval.engines.sliced.SlicedState`, its slices checked to add up to
+    as a :class:`~clfeval.core.sliced.SlicedState`, its slices checked to add up to
     the overall state.
 
     Examples

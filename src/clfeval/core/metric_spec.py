@@ -5,6 +5,11 @@ A metric is either *per class* — a function of one-vs-rest tallies
 function of a whole stack of K×K matrices ``(..., K, K)``. Both are vectorised
 over leading axes, so one definition serves a single matrix, every class at once
 and every threshold of a curve at once.
+
+The table and its machinery live in ``core`` so that :meth:`ConfusionMatrix.metric`
+reads it directly (core imports nothing above it); the built-in metrics are the
+``register(...)`` calls of :mod:`clfeval.registry.perclass` and
+:mod:`clfeval.registry.overall`, and :mod:`clfeval.registry` is the public face.
 """
 
 from __future__ import annotations
@@ -14,18 +19,35 @@ import warnings
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from .._validation import check_choice, check_zero_division
-from ..core.divide import divide, fill_undefined
-from ..core.tallies import tallies
 from ..exceptions import InvalidParameterError, UndefinedMetricWarning
+from .divide import divide, fill_undefined
+from .tallies import tallies
 
-if TYPE_CHECKING:
-    from ..core.counts import ConfusionMatrix
+
+class _Matrix(Protocol):
+    """What :func:`compute` and :func:`summarize` read of a
+    :class:`~clfeval.ConfusionMatrix` (named structurally, so that ``counts.py``, which
+    calls them, is not imported back)."""
+
+    @property
+    def counts(self) -> npt.NDArray[Any]: ...
+
+    @property
+    def labels(self) -> tuple[Any, ...]: ...
+
+    @property
+    def pos_label(self) -> Any: ...
+
+    @property
+    def n_classes(self) -> int: ...
+
+    def pos_index(self, pos_label: Any = None) -> int: ...
 
 __all__ = [
     "AVERAGES",
@@ -280,7 +302,7 @@ def _macro_pr(spec: MetricSpec, tp: Array, fn: Array, fp: Array, tn: Array, zd: 
 
 
 def compute(
-    cm: ConfusionMatrix,
+    cm: _Matrix,
     name: str,
     *,
     average: str | None = "auto",
@@ -356,7 +378,7 @@ class MetricSummary:
         }
 
 
-def summarize(cm: ConfusionMatrix, *, pos_label: Any = None) -> MetricSummary:
+def summarize(cm: _Matrix, *, pos_label: Any = None) -> MetricSummary:
     """All registered metrics at their default parameters (undefined values are NaN)."""
     nan = float("nan")
     c = CountStack(cm.counts)  # converted and tallied once for every metric

@@ -2,7 +2,7 @@
 
 ``by=`` names grouping columns (a region, a device, a hospital); every distinct
 combination of their values is a *slice*. A sliced fold encodes and validates each
-chunk once (the one :class:`~clfeval.engines._fold.Folder` pass), adds it to the
+chunk once (the one :class:`~clfeval.core.fold.Folder` pass), adds it to the
 overall state, then splits the encoded rows by slice — one stable sort of small
 integer slice codes, contiguous segments — and adds each segment to that slice's
 state. Every slice shares the overall label space, positive class, threshold and
@@ -30,13 +30,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core._state import check_header, label_types, restore_labels
-from ..core._state import field as state_field
-from ..core.counts import ConfusionMatrix
-from ..core.labels import combine_codes, to_python
 from ..exceptions import FileFormatError, IncompatibleStateError, InvalidInputError
-from ..io.readers import Chunk
-from ._fold import (
+from ._state import check_header, label_types, restore_labels
+from ._state import field as state_field
+from .chunk import Chunk
+from .counts import ConfusionMatrix
+from .fold import (
     Folder,
     Partial,
     Spec,
@@ -45,6 +44,7 @@ from ._fold import (
     _local_codes,
     _max_row_sum_error,
 )
+from .labels import combine_codes, to_python
 from .state import STATE_TYPES, EvalState, Exclusions, _embed, check_state_dict
 
 __all__ = ["DEFAULT_MAX_SLICES", "SlicedFolder", "SlicedState", "check_sliced_dict"]
@@ -485,7 +485,7 @@ def restore_key(values: Any, types: Any) -> Key:
 
 def check_sliced_dict(data: Any) -> None:
     """Check a saved :class:`SlicedState` field by field: its header, the grouping
-    names, every slice's key and state (:func:`~clfeval.engines.state.check_state_dict`),
+    names, every slice's key and state (:func:`~clfeval.core.state.check_state_dict`),
     and that the slices add up to the overall state (rows read, used and excluded per
     reason; integer confusion counts cell by cell) over the same labels.
 

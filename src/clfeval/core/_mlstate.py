@@ -1,5 +1,5 @@
 """``MultilabelState``: the multilabel part of an :class:`~clfeval.engines.EvalState`
-(private module; the folding lives in :mod:`clfeval.engines._multilabel`)."""
+(private module; the folding lives in :mod:`clfeval.core.multilabel_fold`)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from ..core._state import check_header, label_types, restore_labels
-from ..core._state import field as state_field
-from ..core.labels import to_python
-from ..core.multilabel import MultilabelCounts
-from ..core.multilabel_scores import MultilabelScores
 from ..exceptions import IncompatibleStateError, InvalidInputError
+from ._state import check_header, label_types, restore_labels
+from ._state import field as state_field
+from .labels import to_python
+from .multilabel import MultilabelCounts
+from .multilabel_scores import MultilabelScores
 
 __all__ = ["MultilabelState"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from clfeval.io.safe import escape_bidi, safe_cell
+from clfeval.report._safe import escape_bidi, safe_cell
 
 
 @pytest.mark.parametrize("cell", [
