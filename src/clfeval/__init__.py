@@ -40,11 +40,13 @@ from .registry import MetricSpec, get_metric, list_metrics
 from .report import (
     Comparison,
     DatasetComparison,
+    GateResult,
     Report,
     compare,
     compare_datasets,
     evaluate,
     evaluate_files,
+    gate,
 )
 from .stats import ConfidenceInterval, TestResult
 
@@ -57,6 +59,7 @@ __all__ = [
     "DatasetComparison",
     "EvalState",
     "FileFormatError",
+    "GateResult",
     "IncompatibleStateError",
     "InvalidInputError",
     "InvalidParameterError",
@@ -76,6 +79,7 @@ __all__ = [
     "engines",
     "evaluate",
     "evaluate_files",
+    "gate",
     "get_metric",
     "io",
     "list_metrics",

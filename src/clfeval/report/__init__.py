@@ -16,6 +16,7 @@ from ._build import compare, default_threshold, evaluate, from_state, from_state
 from ._datasets import DatasetComparison, compare_datasets
 from ._doors import evaluate_files
 from ._export import from_json, safe_cell, to_csv, to_json
+from ._gate import GateMember, GateResult, gate
 from ._html import to_html
 from ._model import (
     SCHEMA,
@@ -36,6 +37,8 @@ __all__ = [
     "SCHEMA_VERSION",
     "Comparison",
     "DatasetComparison",
+    "GateMember",
+    "GateResult",
     "MetricRow",
     "MultilabelResult",
     "PairwiseTest",
@@ -51,6 +54,7 @@ __all__ = [
     "from_json",
     "from_state",
     "from_states",
+    "gate",
     "safe_cell",
     "to_csv",
     "to_html",
