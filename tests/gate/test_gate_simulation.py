@@ -110,7 +110,7 @@ def _point_estimate_gate(data: Arrays, metric: str, margin: float) -> float:
 
         diffs = [roc_auc_score(y[i], c[i]) - roc_auc_score(y[i], b[i]) for i in range(len(y))]
     else:
-        diffs = list(((c == y).mean(axis=1) - (b == y).mean(axis=1)))
+        diffs = list((c == y).mean(axis=1) - (b == y).mean(axis=1))
     return float(np.mean(np.asarray(diffs) >= -margin))
 
 

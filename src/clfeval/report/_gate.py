@@ -393,8 +393,10 @@ class _Paired:
             if m is None:
                 raise InvalidInputError(f"{role} is missing")
             given = _model_outputs(role, m, X, threshold, outputs)
-            if given is None:
-                given = (m, None) if _is_predictions(m, truth) else (None, m)
+            if given is None:  # a bare array: labels (any non-float array) or scores
+                arr = np.asarray(m)
+                labels_like = arr.ndim == 1 and arr.dtype.kind in "biuUSO"
+                given = (m, None) if labels_like or _is_predictions(m, truth) else (None, m)
             yp, ys = given
             if yp is None and ys is None:
                 raise InvalidInputError(f"{role} gives neither y_pred nor y_score")
@@ -463,7 +465,7 @@ class _Paired:
             raise InvalidInputError(
                 f"{role} predicts classes {extra[:5]} that are not classes of y_true "
                 f"{list(self.labels)[:10]}: the models' label sets differ (pass labels= if "
-                "they are real classes)")
+                "they are real classes, or {'y_score': ...} if they are integer scores)")
 
     def estimate(self, metric: str, hib: bool, rows: npt.NDArray[np.intp] | None,
                  seed: Any) -> _Estimate:
