@@ -13,6 +13,7 @@ this module never imports it, so the import graph stays acyclic.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 from typing import Any
 
@@ -128,9 +129,11 @@ def _read(path: str, args: argparse.Namespace, cli: Any) -> dict[str, Any]:
 
     if os.path.isdir(path):
         raise FileFormatError("is a directory, not a predictions file", path=path)
-    extra = [args.id] if args.id and args.id not in (args.by or []) else []
-    look = argparse.Namespace(**{**vars(args), "by": (args.by or []) + extra or None})
-    cmap = cli._columns_of(path, look, cli._cli_labels(args, path))
+    labels = cli._cli_labels(args, path)
+    cmap = cli._columns_of(path, args, labels)
+    if args.id and args.id not in cmap.names:  # read the id column as labels are read
+        look = argparse.Namespace(**{**vars(args), "by": [*(args.by or []), args.id]})
+        cmap = cli._columns_of(path, look, labels)
     if args.threshold is not None and cmap.y_pred is not None:
         from ..exceptions import InvalidParameterError
 
@@ -144,6 +147,7 @@ def _read(path: str, args: argparse.Namespace, cli: Any) -> dict[str, Any]:
     if cmap.y_score:
         s = [cols[c] for c in cmap.y_score]
         model["y_score"] = s[0] if len(s) == 1 else np.column_stack(s)
+    cmap = dataclasses.replace(cmap, by=tuple(c for c in cmap.by if c in (args.by or [])))
     return {"y_true": cols[cmap.y_true], "model": model,
             "by": {c: cols[c] for c in (args.by or [])} or None,
             "id": cols[args.id] if args.id else None, "cmap": cmap}
@@ -212,6 +216,7 @@ def run_gate(args: argparse.Namespace, cli: Any) -> int:
     from ..exceptions import InvalidParameterError
     from ..report import gate
 
+    _check_output(args)
     fmt = _out_format(args)  # refuse an unwritable -o before any work
     if args.max_drop < 0:
         raise InvalidParameterError(
@@ -219,7 +224,6 @@ def run_gate(args: argparse.Namespace, cli: Any) -> int:
             f"{args.max_drop:g}")
     if not 0.0 < args.alpha < 1.0:
         raise InvalidParameterError(f"--alpha must be in (0, 1), got {args.alpha:g}")
-    _check_output(args)
     names = (os.path.basename(args.baseline), os.path.basename(args.candidate))
     if names[0] == names[1]:
         names = (f"baseline ({names[0]})", f"candidate ({names[1]})")
