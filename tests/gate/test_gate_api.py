@@ -104,6 +104,8 @@ def test_count_metrics_use_the_paired_bootstrap_and_are_reproducible() -> None:
 
 
 def test_lower_is_better_metrics_count_an_increase_as_a_drop() -> None:
+    from sklearn.metrics import brier_score_loss, log_loss
+
     y, b, c = _scores(3, 3000, 0.8, 1.6)
     pb, pc = (b > 0.5).astype(int), (c > 0.5).astype(int)
     g = clfeval.gate(y, pb, pc, metric=["error_rate", "accuracy"], max_drop=0.01)
@@ -115,8 +117,16 @@ def test_lower_is_better_metrics_count_an_increase_as_a_drop() -> None:
     assert "≤ +0.0100" in g.to_text() and "≥ −0.0100" in g.to_text()
     sharp = y + np.random.default_rng(0).normal(0, 0.4, len(y))
     pr_b, pr_c = 1 / (1 + np.exp(-5 * (sharp - 0.5))), 1 / (1 + np.exp(-(c - 0.5)))
-    gb = clfeval.gate(y[:500], pr_b[:500], pr_c[:500], metric="brier", max_drop=0.01)
-    assert gb.members[0].difference > 0 and gb.decision == "fail"
+    gb = clfeval.gate(y, pr_b, pr_c, metric=["brier", "log_loss"], max_drop=0.01)
+    assert gb.decision == "fail"
+    brier, ll = gb.members
+    assert brier.baseline == pytest.approx(brier_score_loss(y, pr_b))
+    assert ll.candidate == pytest.approx(log_loss(y, pr_c))
+    assert brier.difference > 0 and brier.test == "paired per-row loss difference"
+    # the standard error of a mean of per-row loss differences
+    d = (pr_c - y) ** 2 - (pr_b - y) ** 2
+    assert brier.interval is not None
+    assert brier.interval.std_err == pytest.approx(d.std(ddof=1) / np.sqrt(len(d)))
 
 
 def test_same_model_passes_and_a_worse_one_fails_naming_it() -> None:

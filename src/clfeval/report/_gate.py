@@ -26,8 +26,10 @@ The tests are the library's own, never re-derived here:
   TPR/FNR (over the positives), TNR/FPR (over the negatives) — the paired difference of
   proportions with Agresti & Min's interval
   (:func:`~clfeval.stats.noninferiority.paired_proportion_difference`); every other
-  metric (F1, MCC, kappa, balanced accuracy, average precision, Brier score, log loss …)
-  — the paired bootstrap (:func:`~clfeval.stats.bootstrap_test`, fixed seed);
+  count metric (F1, MCC, kappa, balanced accuracy, precision …) and average precision —
+  the paired bootstrap (:func:`~clfeval.stats.bootstrap_test`, fixed seed); the Brier
+  score and log loss, means of per-row losses — the paired difference of the rows' losses
+  (its standard error as :func:`~clfeval.stats.paired_t_test` gives it);
 * unpaired (two saved reports or states): the difference of the two reports' values,
   its standard error from each report's own interval (DeLong, Wilson, bootstrap).
 """
@@ -69,6 +71,8 @@ PAIRED_PROPORTIONS: dict[str, bool | None] = {"accuracy": None, "error_rate": No
                                               "tnr": False, "fpr": False}
 #: bootstrap replicates of the paired bootstrap and its seed (a gate is reproducible)
 N_RESAMPLES = 2000
+#: the score bootstrap (average precision) resamples rows: its cost grows with n
+N_SCORE_RESAMPLES = 1000
 SEED = 20240601
 
 Array = npt.NDArray[Any]
@@ -510,12 +514,23 @@ class _Paired:
                         raise InvalidInputError(
                             f"metric={metric!r} needs probabilities in [0, 1]; the {role}'s "
                             "scores are not")
-            f = _score_function(metric)
+                # a mean of per-row losses: the paired difference of the rows' losses
+                from ..stats import paired_t_test
+
+                lb, lc = _row_loss(metric, is_pos, sb), _row_loss(metric, is_pos, sc)
+                t = paired_t_test(lb, lc)  # estimate: mean(loss_b − loss_c), the improvement
+                assert t.interval is not None
+                assert t.estimate is not None
+                fb, fc = float(lb.mean()), float(lc.mean())
+                return _Estimate(fb, fc, fc - fb, float(t.estimate), float(t.interval.std_err),
+                                 "paired per-row loss difference", n)
+            from .. import metrics as mt
             from ..stats import bootstrap_test
 
-            fb, fc = float(f(is_pos, sb)), float(f(is_pos, sc))
-            t = bootstrap_test(is_pos, sc, sb, f if metric != "average_precision" else metric,
-                               n_resamples=N_RESAMPLES, seed=seed, pos_label=True)
+            fb = float(mt.average_precision_score(is_pos, sb, pos_label=True))
+            fc = float(mt.average_precision_score(is_pos, sc, pos_label=True))
+            t = bootstrap_test(is_pos, sc, sb, metric, n_resamples=N_SCORE_RESAMPLES, seed=seed,
+                               pos_label=True)
             return _Estimate(fb, fc, fc - fb, sign * (fc - fb), float(t.interval.std_err)
                              if t.interval is not None else 0.0, "paired bootstrap", n)
         for role, m in (("baseline", b), ("candidate", c)):
@@ -586,20 +601,16 @@ def _per_class(metric: str) -> bool:
     return get_metric(metric).per_class
 
 
-def _score_function(metric: str) -> Any:
-    from .. import metrics as mt
-
-    def average_precision(is_pos: Any, s: Any) -> float:
-        return float(mt.average_precision_score(is_pos, s, pos_label=True))
-
-    def brier(is_pos: Any, s: Any) -> float:
-        return float(mt.brier_score_loss(is_pos, s, pos_label=True))
-
-    def log_loss(is_pos: Any, s: Any) -> float:
-        return float(mt.log_loss(is_pos, s))
-
-    return {"average_precision": average_precision, "brier": brier,
-            "log_loss": log_loss}[metric]
+def _row_loss(metric: str, is_pos: npt.NDArray[np.bool_], s: Array) -> Array:
+    """Each row's Brier loss ``(p − y)²`` or log loss ``−log p(y)`` (probabilities clipped
+    to ``[eps, 1 − eps]``, as :func:`clfeval.metrics.log_loss`): the metrics are their
+    means."""
+    p = np.asarray(s, dtype=np.float64)
+    if metric == "brier":
+        return np.asarray((p - is_pos) ** 2)
+    eps = float(np.finfo(np.float64).eps)
+    p = np.clip(p, eps, 1.0 - eps)
+    return np.asarray(-np.log(np.where(is_pos, p, 1.0 - p)))
 
 
 # ------------------------------------------------------------------ unpaired
