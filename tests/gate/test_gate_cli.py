@@ -118,7 +118,32 @@ def test_saved_reports_are_gated_unpaired(files: dict[str, Path], tmp_path: Path
     code, out, err = _run(capsys, "gate", tmp_path / "base.json", tmp_path / "worse.json",
                           "--max-drop", "0.01", "--format", "md")
     assert code == 1, err
-    assert "unpaired" in out
+    assert "unpaired" in out and "roc\\_auc" in out
+    # saved states too (clfeval merge writes them)
+    import clfeval
+
+    for name in ("base", "worse"):
+        f = pd.read_csv(files[name])
+        clfeval.save_state(clfeval.evaluate(f.label, y_score=f.score),
+                           tmp_path / f"{name}.state.json")
+    code, out, err = _run(capsys, "gate", tmp_path / "base.state.json",
+                          tmp_path / "worse.state.json", "--max-drop", "0.01",
+                          "--format", "json")
+    assert code == 1, err
+    assert json.loads(out)["paired"] is False
+    code, _, err = _run(capsys, "gate", tmp_path / "base.json", files["worse"],
+                        "--max-drop", "0.01")
+    assert code == 2 and "not one of each" in err
+
+
+def test_slices_must_agree_between_files(files: dict[str, Path], tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    moved = tmp_path / "moved.csv"
+    f = pd.read_csv(files["same"])
+    f.assign(region=f.region[::-1].to_numpy()).to_csv(moved, index=False)
+    code, _, err = _run(capsys, "gate", files["base"], moved, "--max-drop", "0.01",
+                        "--by", "region")
+    assert code == 2 and "other slices" in err
 
 
 def test_html_output_and_the_module_entry_point(files: dict[str, Path], tmp_path: Path) -> None:

@@ -209,6 +209,24 @@ def _check_same_rows(base: dict[str, Any], cand: dict[str, Any],
             f"gate compares the same rows in the same order; {hint}")
 
 
+def _check_same_slices(base: dict[str, Any], cand: dict[str, Any],
+                       args: argparse.Namespace) -> None:
+    """The rows are gated per slice by the baseline's ``--by`` columns: the candidate's,
+    once paired, must say the same."""
+    import numpy as np
+
+    from ..exceptions import InvalidInputError
+
+    if not base["by"] or args.id:
+        return  # joined on ids: the candidate's copy of the columns is not read
+    for col, values in base["by"].items():
+        other = cand["by"][col]
+        if len(other) != len(values) or not np.array_equal(other, values):
+            raise InvalidInputError(f"--by {col}: {args.candidate} puts the rows in other "
+                                    f"slices than {args.baseline}; the gate slices both "
+                                    "files' rows alike")
+
+
 def run_gate(args: argparse.Namespace, cli: Any) -> int:
     """Run ``clfeval gate``; the exit status is the gate's (0 pass, 1 fail, 3 inconclusive)."""
     import sys
@@ -236,8 +254,13 @@ def run_gate(args: argparse.Namespace, cli: Any) -> int:
         if args.by or args.id:
             raise InvalidParameterError("--by and --id apply to predictions files; saved "
                                         "reports are gated on their own slices")
-        metric = args.metric or ["roc_auc"]
-        result = gate(None, saved[0], saved[1], metric=metric, max_drop=args.max_drop,
+        from ..report._gate import _as_report
+
+        reports = [_as_report(s, role) for s, role in zip(saved, ("baseline", "candidate"),
+                                                          strict=True)]
+        scored = all(any(r.name == "roc_auc" for r in rep.overall) for rep in reports)
+        metric = args.metric or (["roc_auc"] if scored else ["accuracy"])
+        result = gate(None, reports[0], reports[1], metric=metric, max_drop=args.max_drop,
                       alpha=args.alpha, names=names)
     else:
         with cli._naming(args.baseline):
@@ -247,6 +270,7 @@ def run_gate(args: argparse.Namespace, cli: Any) -> int:
         if args.id:
             _join(base, cand, args)
         _check_same_rows(base, cand, args)
+        _check_same_slices(base, cand, args)
         import numpy as np
 
         labels_data = np.unique(base["y_true"]).tolist()
