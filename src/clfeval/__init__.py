@@ -7,6 +7,7 @@ The front doors return one :class:`Report` type for the same data, however it ar
   bounded memory, on one or more cores;
 - ``clfeval.dask.evaluate`` / ``clfeval.spark.evaluate`` — Dask and Spark DataFrames;
 - :func:`compare` / :func:`compare_datasets` — several models, with significance tests.
+- :func:`gate` — is a candidate model worse than the baseline by a margin, or is it noise?
 
 Every number is derived from two small mergeable states, :class:`ConfusionMatrix` and
 :class:`ScoreCounts` (bundled with row counts in an :class:`EvalState`, which
