@@ -312,3 +312,35 @@ def test_real_estimators_on_breast_cancer() -> None:
         assert_no_regression(y_te, full, refit, X=X_te, metric="accuracy", max_drop=0.001)
     assert assert_no_regression(y_te, full, refit, X=X_te, metric="accuracy", max_drop=0.001,
                                 allow_inconclusive=True).decision == "inconclusive"
+
+
+# ------------------------------------------------------------------ weights
+def test_a_weight_counts_as_repetitions() -> None:
+    y, b, c = _scores(14, 300)
+    pb, pc = (b > 0.5).astype(int), (c > 0.4).astype(int)
+    prb, prc = 1 / (1 + np.exp(-2 * (b - 0.5))), 1 / (1 + np.exp(-2 * (c - 0.5)))
+    w = np.random.default_rng(0).integers(0, 4, len(y))
+    rep = np.repeat(np.arange(len(y)), w)
+    metrics = ["accuracy", "fpr"]
+    weighted = clfeval.gate(y, pb, pc, metric=metrics, max_drop=0.02, sample_weight=w)
+    repeated = clfeval.gate(y[rep], pb[rep], pc[rep], metric=metrics, max_drop=0.02)
+    loss_w = clfeval.gate(y, prb, prc, metric=["brier", "log_loss"], max_drop=0.02,
+                          sample_weight=w)
+    loss_r = clfeval.gate(y[rep], prb[rep], prc[rep], metric=["brier", "log_loss"],
+                          max_drop=0.02)
+    for gw, gr in ((weighted, repeated), (loss_w, loss_r)):
+        for mw, mr in zip(gw.members, gr.members, strict=True):
+            assert mw.baseline == pytest.approx(mr.baseline)
+            assert mw.difference == pytest.approx(mr.difference)
+            assert mw.interval is not None and mr.interval is not None
+            assert mw.interval.std_err == pytest.approx(mr.interval.std_err)
+            assert mw.p_value == pytest.approx(mr.p_value)
+
+
+@pytest.mark.parametrize("metric", ["roc_auc", "f1", "average_precision"])
+def test_weights_with_a_test_that_needs_rows_are_refused(metric: str) -> None:
+    y, b, c = _scores(15, 200)
+    with pytest.raises(InvalidParameterError, match="sample_weight: metric="):
+        clfeval.gate(y, b, c, metric=metric, max_drop=0.02, sample_weight=np.ones(len(y)))
+    with pytest.raises(InvalidInputError, match="sample_weight"):
+        clfeval.gate(y, b, c, metric="accuracy", max_drop=0.02, sample_weight=np.ones(3))

@@ -48,7 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._serial import Result
-from .._validation import as_1d_labels, as_scores, check_consistent_length
+from .._validation import as_1d_labels, as_scores, as_weights, check_consistent_length
 from ..core.labels import resolve_pos_label, sorted_unique, to_python
 from ..exceptions import InvalidInputError, InvalidParameterError
 from ..stats._results import ConfidenceInterval
@@ -370,7 +370,7 @@ class _Paired:
 
     def __init__(self, y_true: Any, baseline: Any, candidate: Any, names: tuple[str, str], *,
                  X: Any, labels: Any, pos_label: Any, threshold: float | None,
-                 response_method: str) -> None:
+                 response_method: str, sample_weight: Any = None) -> None:
         from ._build import (
             _from_estimator,
             _is_predictions,
@@ -381,6 +381,7 @@ class _Paired:
 
         yt = as_1d_labels(y_true, "y_true")
         self.n = len(yt)
+        self.w = as_weights(sample_weight, self.n)
         truth = set(sorted_unique(yt).tolist()) | set(labels or ())
         est_labels: list[Any] | None = None
 
@@ -480,6 +481,15 @@ class _Paired:
         def sub(a: Any) -> Any:
             return a if a is None or rows is None else a[rows]
 
+        w = sub(self.w)
+
+        def unweighted(test: str) -> None:
+            if w is not None:
+                raise InvalidParameterError(
+                    f"sample_weight: metric={metric!r} is gated by the {test}, which needs "
+                    "unweighted rows; with weights the gate reads accuracy, error_rate, "
+                    "tpr, tnr, fpr, fnr, brier and log_loss")
+
         if metric in SCORE_METRICS:
             for role, m in (("baseline", b), ("candidate", c)):
                 if m.y_score is None:
@@ -494,6 +504,7 @@ class _Paired:
             sb, sc = sub(b.y_score), sub(c.y_score)
             n_pos = int(is_pos.sum())
             if metric == "roc_auc":
+                unweighted("DeLong test")
                 if n_pos < 2 or n - n_pos < 2:
                     return _untestable("DeLong paired", n,
                                        f"{n_pos} positives and {n - n_pos} negatives; DeLong "
@@ -515,15 +526,29 @@ class _Paired:
                             f"metric={metric!r} needs probabilities in [0, 1]; the {role}'s "
                             "scores are not")
                 # a mean of per-row losses: the paired difference of the rows' losses
-                from ..stats import paired_t_test
-
                 lb, lc = _row_loss(metric, is_pos, sb), _row_loss(metric, is_pos, sc)
-                t = paired_t_test(lb, lc)  # estimate: mean(loss_b − loss_c), the improvement
-                assert t.interval is not None
-                assert t.estimate is not None
-                fb, fc = float(lb.mean()), float(lc.mean())
-                return _Estimate(fb, fc, fc - fb, float(t.estimate), float(t.interval.std_err),
+                if w is None:
+                    from ..stats import paired_t_test
+
+                    t = paired_t_test(lb, lc)  # estimate: mean(loss_b − loss_c)
+                    assert t.interval is not None
+                    assert t.estimate is not None
+                    fb, fc = float(lb.mean()), float(lc.mean())
+                    return _Estimate(fb, fc, fc - fb, float(t.estimate),
+                                     float(t.interval.std_err),
+                                     "paired per-row loss difference", n)
+                # weights as repetitions: the same mean and standard error over the
+                # repeated rows
+                total = float(w.sum())
+                if total <= 1.0:
+                    return _untestable("paired per-row loss difference", n,
+                                       "total weight 1 or less")
+                fb, fc = float(w @ lb) / total, float(w @ lc) / total
+                d = lb - lc
+                var = float(w @ (d - (fb - fc)) ** 2) / (total - 1.0) / total
+                return _Estimate(fb, fc, fc - fb, fb - fc, math.sqrt(var),
                                  "paired per-row loss difference", n)
+            unweighted("paired bootstrap")
             from .. import metrics as mt
             from ..stats import bootstrap_test
 
@@ -541,8 +566,10 @@ class _Paired:
         from ..core.counts import ConfusionMatrix
 
         pos = None if self.pos_index is None else self.labels[self.pos_index]
-        cmb = ConfusionMatrix.from_predictions(yt, pb, labels=self.labels, pos_label=pos)
-        cmc = ConfusionMatrix.from_predictions(yt, pc, labels=self.labels, pos_label=pos)
+        cmb = ConfusionMatrix.from_predictions(yt, pb, labels=self.labels, pos_label=pos,
+                                               sample_weight=w)
+        cmc = ConfusionMatrix.from_predictions(yt, pc, labels=self.labels, pos_label=pos,
+                                               sample_weight=w)
         vb, vc = _value(cmb, metric), _value(cmc, metric)
         if metric in PAIRED_PROPORTIONS:
             over = PAIRED_PROPORTIONS[metric]
@@ -563,15 +590,21 @@ class _Paired:
                                    "no rows of the class this rate is over", vb, vc)
             from ..stats.noninferiority import paired_proportion_difference
 
-            table = [[int(np.sum(rc & rb)), int(np.sum(rc & ~rb))],
-                     [int(np.sum(~rc & rb)), int(np.sum(~rc & ~rb))]]
+            wk = np.ones(m_rows) if w is None else w[keep]  # a weight counts as repetitions
+            table = [[float(wk @ (rc & rb)), float(wk @ (rc & ~rb))],
+                     [float(wk @ (~rc & rb)), float(wk @ (~rc & ~rb))]]
+            if not np.asarray(table).sum() > 0:
+                return _untestable("paired proportions (Agresti–Min)", m_rows,
+                                   "total weight 0", vb, vc)
             ci = paired_proportion_difference(table)
-            # the candidate's share right minus the baseline's: the improvement of an
-            # accuracy-like rate (accuracy, TPR, TNR); their complements flip with ``sign``
+            # the candidate's share right minus the baseline's (Agresti–Min's adjusted
+            # estimate, the interval's midpoint): the improvement of accuracy, TPR and TNR,
+            # and equally of their complements (error rate, FNR, FPR)
             centre = 0.5 * (float(ci.low) + float(ci.high))
-            d = None if vb is None or vc is None else vc - vb
-            return _Estimate(vb, vc, d, centre, float(ci.std_err),
+            diff = None if vb is None or vc is None else vc - vb
+            return _Estimate(vb, vc, diff, centre, float(ci.std_err),
                              "paired proportions (Agresti–Min)", m_rows)
+        unweighted("paired bootstrap")
         if vb is None or vc is None:
             return _untestable("paired bootstrap", n, "the metric is undefined here", vb, vc)
         from ..stats import bootstrap_test
@@ -695,6 +728,7 @@ def gate(
     max_drop: float,
     alpha: float = 0.05,
     by: Any = None,
+    sample_weight: Any = None,
     X: Any = None,
     labels: Sequence[Any] | None = None,
     pos_label: Any = None,
@@ -737,6 +771,11 @@ def gate(
     by : array-like, list, mapping or DataFrame, optional
         Groups of the rows (as :func:`clfeval.evaluate`): every slice is gated too. With
         reports, the reports' own slices are matched by name.
+    sample_weight : array-like of shape (n,), optional
+        Row weights, read as repetitions (a weight of 2 counts a row twice): accepted for
+        the paired proportions (accuracy, error rate, TPR, TNR, FPR, FNR) and the per-row
+        losses (Brier score, log loss); DeLong's test and the paired bootstrap need
+        unweighted rows (an error names ``sample_weight``). Saved reports carry their own.
     X : array-like, optional
         Features, for estimator models.
     labels, pos_label, threshold, response_method
@@ -799,10 +838,10 @@ def gate(
             raise InvalidInputError(
                 "baseline and candidate must both be predictions/models (paired) or both "
                 "saved reports/states (unpaired)")
-        if y_true is not None or X is not None:
+        if y_true is not None or X is not None or sample_weight is not None:
             raise InvalidParameterError(
-                "y_true and X do not apply to saved reports: call gate(None, baseline, "
-                "candidate, ...)")
+                "y_true, X and sample_weight do not apply to saved reports: call "
+                "gate(None, baseline, candidate, ...)")
         if by is not None:
             raise InvalidParameterError(
                 "by= does not apply to saved reports: their own slices are gated (evaluate "
@@ -831,7 +870,7 @@ def gate(
             raise InvalidInputError("y_true is required with predictions, scores or models")
         data = _Paired(y_true, baseline, candidate, (nb, nc), X=X, labels=labels,
                        pos_label=pos_label, threshold=threshold,
-                       response_method=response_method)
+                       response_method=response_method, sample_weight=sample_weight)
         groups: list[tuple[str, npt.NDArray[np.intp] | None]] = [("", None)]
         if by is not None:
             from ._slices import slice_rows

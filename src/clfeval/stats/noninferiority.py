@@ -51,6 +51,8 @@ def paired_proportion_difference(table: Any, *, level: float = 0.95) -> Confiden
         the adjusted estimate ``(b − c)/(n + 2)`` with standard error
         ``sqrt((b' + c') − (b' − c')²/n') / n'`` where ``b' = b + ½``, ``c' = c + ½``,
         ``n' = n + 2`` (Agresti & Min 2005, *Stat. Med.* 24:729–740); ``std_err`` holds it.
+        The bounds are not clipped to [−1, 1], so their midpoint is the adjusted estimate.
+        Non-integer counts (weighted rows) are read as counts: a weight is a repetition.
 
     Examples
     --------
@@ -72,8 +74,8 @@ def paired_proportion_difference(table: Any, *, level: float = 0.95) -> Confiden
     centre = (b2 - c2) / n2
     se = math.sqrt(max((b2 + c2) - (b2 - c2) ** 2 / n2, 0.0)) / n2
     z = two_sided_z(level)
-    return ConfidenceInterval((b - c) / n, max(-1.0, centre - z * se), min(1.0, centre + z * se),
-                              level, "agresti_min", std_err=se)
+    return ConfidenceInterval((b - c) / n, centre - z * se, centre + z * se, level,
+                              "agresti_min", std_err=se)
 
 
 @dataclass(frozen=True, eq=False)
