@@ -196,3 +196,26 @@ def test_different_rows_labels_and_metrics_are_exit_2(
                         "-o", files["same"])
     assert code == 2 and "is the input file" in err
     assert pd.read_csv(files["same"]).shape == (N, 4)  # untouched
+
+
+def test_weights_from_a_column(files: dict[str, Path], tmp_path: Path,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    import clfeval
+
+    paths = []
+    rng = np.random.default_rng(3)
+    w = rng.integers(1, 4, N)
+    for name in ("base", "worse"):
+        f = pd.read_csv(files[name]).assign(w=w)
+        f.to_csv(tmp_path / f"{name}_w.csv", index=False)
+        paths.append(tmp_path / f"{name}_w.csv")
+    code, out, err = _run(capsys, "gate", *paths, "--weight", "w", "--metric", "accuracy",
+                          "--max-drop", "0.01", "--format", "json")
+    assert code in (0, 1, 3), err
+    b, c = (pd.read_csv(p) for p in paths)
+    api = clfeval.gate(b.label, {"y_score": b.score}, {"y_score": c.score}, metric="accuracy",
+                       max_drop=0.01, sample_weight=w)
+    assert json.loads(out)["members"][0]["p_value"] == pytest.approx(api.members[0].p_value)
+    code, _, err = _run(capsys, "gate", *paths, "--weight", "w", "--metric", "roc_auc",
+                        "--max-drop", "0.01")
+    assert code == 2 and "sample_weight" in err and err.count("\n") == 1

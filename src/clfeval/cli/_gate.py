@@ -54,6 +54,9 @@ def add_gate_parser(sub: Any, cli: Any) -> None:
     c.add_argument("--y-pred", metavar="COL", help="hard-prediction column")
     c.add_argument("--y-score", metavar="COL", nargs="+",
                    help="score column, or one per class in label order")
+    c.add_argument("--weight", metavar="COL",
+                   help="sample-weight column (a weight counts as repetitions; for accuracy-"
+                        "type rates, brier and log_loss)")
     c.add_argument("--file-format", choices=("csv", "tsv", "parquet", "jsonl", "npy", "npz"),
                    help="force the input format (default: from the file extension)")
     c.add_argument("--delimiter", metavar="CHAR", help="CSV field separator")
@@ -67,8 +70,7 @@ def add_gate_parser(sub: Any, cli: Any) -> None:
                    help="output format (default: from -o's extension, else text)")
     o.add_argument("-o", "--output", metavar="OUT",
                    help="write here instead of standard output (never one of the inputs)")
-    g.set_defaults(weight=None, min_size=None, label_columns=None, pred_columns=None,
-                   score_columns=None)
+    g.set_defaults(min_size=None, label_columns=None, pred_columns=None, score_columns=None)
 
 
 def _out_format(args: argparse.Namespace) -> str:
@@ -150,7 +152,8 @@ def _read(path: str, args: argparse.Namespace, cli: Any) -> dict[str, Any]:
     cmap = dataclasses.replace(cmap, by=tuple(c for c in cmap.by if c in (args.by or [])))
     return {"y_true": cols[cmap.y_true], "model": model,
             "by": {c: cols[c] for c in (args.by or [])} or None,
-            "id": cols[args.id] if args.id else None, "cmap": cmap}
+            "id": cols[args.id] if args.id else None, "cmap": cmap,
+            "weight": cols[cmap.weight] if cmap.weight else None}
 
 
 def _join(base: dict[str, Any], cand: dict[str, Any], args: argparse.Namespace) -> None:
@@ -181,6 +184,8 @@ def _join(base: dict[str, Any], cand: dict[str, Any], args: argparse.Namespace) 
     take = order[pos]
     cand["y_true"] = cand["y_true"][take]
     cand["model"] = {k: v[take] for k, v in cand["model"].items()}
+    if cand["weight"] is not None:
+        cand["weight"] = cand["weight"][take]
 
 
 def _check_same_rows(base: dict[str, Any], cand: dict[str, Any],
@@ -211,12 +216,16 @@ def _check_same_rows(base: dict[str, Any], cand: dict[str, Any],
 
 def _check_same_slices(base: dict[str, Any], cand: dict[str, Any],
                        args: argparse.Namespace) -> None:
-    """The rows are gated per slice by the baseline's ``--by`` columns: the candidate's,
-    once paired, must say the same."""
+    """The rows are weighed and sliced by the baseline's ``--weight`` and ``--by`` columns:
+    the candidate's, once paired, must say the same."""
     import numpy as np
 
     from ..exceptions import InvalidInputError
 
+    bw, cw = base["weight"], cand["weight"]
+    if bw is not None and cw is not None and not np.array_equal(bw, cw):
+        raise InvalidInputError(f"--weight {args.weight}: {args.candidate} weighs the rows "
+                                f"differently from {args.baseline}")
     if not base["by"] or args.id:
         return  # joined on ids: the candidate's copy of the columns is not read
     for col, values in base["by"].items():
@@ -251,9 +260,10 @@ def run_gate(args: argparse.Namespace, cli: Any) -> int:
             raise InvalidParameterError(
                 "give two predictions files (paired) or two saved reports/states (unpaired), "
                 "not one of each")
-        if args.by or args.id:
-            raise InvalidParameterError("--by and --id apply to predictions files; saved "
-                                        "reports are gated on their own slices")
+        if args.by or args.id or args.weight:
+            raise InvalidParameterError("--by, --id and --weight apply to predictions files; "
+                                        "saved reports are gated on their own slices and "
+                                        "weights")
         from ..report._gate import _as_report
 
         reports = [_as_report(s, role) for s, role in zip(saved, ("baseline", "candidate"),
@@ -284,7 +294,9 @@ def run_gate(args: argparse.Namespace, cli: Any) -> int:
         result = gate(base["y_true"], base["model"], cand["model"], metric=metric,
                       max_drop=args.max_drop, alpha=args.alpha, by=base["by"],
                       labels=labels, pos_label=cli._coerce(args.pos_label, labels_data),
-                      threshold=args.threshold, names=names)
+                      threshold=args.threshold, names=names,
+                      sample_weight=base["weight"] if base["weight"] is not None
+                      else cand["weight"])
     text = {"markdown": result.to_markdown, "json": lambda: result.to_json() + "\n",
             "html": result.to_html, "text": result.to_text}[fmt]()
     out = args.output
