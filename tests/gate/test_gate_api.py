@@ -227,6 +227,12 @@ def test_different_rows_and_label_sets_are_refused() -> None:
     r2 = clfeval.evaluate(np.array(["x", "y"] * 50), np.array(["x", "y"] * 50))
     with pytest.raises(InvalidInputError, match="different classes"):
         clfeval.gate(None, clfeval.evaluate(y, pb), r2, metric="accuracy", max_drop=0.01)
+    with pytest.raises(InvalidInputError, match="one class"):
+        clfeval.gate(np.ones(10, int), b[:10], c[:10], metric="roc_auc", max_drop=0.01)
+    with pytest.raises(InvalidParameterError, match="pos_label"):
+        clfeval.gate(np.where(y == 1, "yes", "no"), b, c, metric="roc_auc", max_drop=0.01)
+    with pytest.raises(InvalidParameterError, match="threshold"):
+        clfeval.gate(y, b, c, metric="accuracy", max_drop=0.01, threshold=float("nan"))
     with pytest.raises(InvalidInputError, match="both saved"):
         clfeval.gate(y, clfeval.evaluate(y, pb), pb, metric="accuracy", max_drop=0.01)
 

@@ -423,6 +423,14 @@ class _Paired:
         if len(labs) == 2:
             self.pos_index = resolve_pos_label(labs, pos_label)
             self.is_pos = np.asarray(yt == labs[self.pos_index], dtype=bool)
+        elif len(labs) < 2 and any(ys is not None and np.ndim(ys) == 1 for _, _, ys in raw):
+            raise InvalidInputError(
+                f"y_true holds one class {list(labs)}: binary scores need both classes; pass "
+                "labels=(negative, positive)")
+        if threshold is not None:
+            from ._build import _check_threshold
+
+            threshold = _check_threshold(threshold)
         models = []
         for role, (name, yp, ys) in zip(("baseline", "candidate"), raw, strict=True):
             s = None
@@ -451,7 +459,7 @@ class _Paired:
             elif s is not None:
                 if s.ndim == 1:
                     assert self.pos_index is not None
-                    thr = default_threshold(s) if threshold is None else float(threshold)
+                    thr = default_threshold(s) if threshold is None else threshold
                     pos, neg = labs[self.pos_index], labs[1 - self.pos_index]
                     p = np.where(s >= thr, pos, neg)
                 else:
@@ -953,7 +961,7 @@ def _sentence(g: GateResult) -> str:
                          f"p = {fmt_p(m.p_worse)})")
         return (f"FAIL: {g.candidate_name} is worse than {g.baseline_name} by more than the "
                 f"allowed {drop} on {len(parts)} of {len(g.members)} gated "
-                f"{'metric' if len(g.members) == 1 else 'metrics/slices'} — "
+                f"{_what(g)} — "
                 + "; ".join(parts) + f" ({how} tests, alpha = {_num(g.alpha)}).")
     if g.decision == "pass":
         if len(g.members) == 1:
@@ -965,7 +973,7 @@ def _sentence(g: GateResult) -> str:
                     f"(difference {_signed(m.difference)}, one-sided bound {_signed(bound)}; "
                     f"{m.test}, p = {fmt_p(m.p_value)}).")
         return (f"PASS: {g.candidate_name} is not worse than {g.baseline_name} by {drop} or "
-                f"more on any of the {len(g.members)} gated metrics/slices ({how} tests, "
+                f"more on any of the {len(g.members)} gated {_what(g)} ({how} tests, "
                 f"alpha = {_num(g.alpha)}, Holm-corrected).")
     unsure = [m for m in g.members if m.decision == "inconclusive"]
     parts = []
@@ -979,8 +987,14 @@ def _sentence(g: GateResult) -> str:
     more = f" and {len(unsure) - 5} more" if len(unsure) > 5 else ""
     return (f"INCONCLUSIVE: the data cannot tell whether {g.candidate_name} is worse than "
             f"{g.baseline_name} by {drop} or more on {len(unsure)} of {len(g.members)} gated "
-            f"{'metric' if len(g.members) == 1 else 'metrics/slices'} — "
+            f"{_what(g)} — "
             + "; ".join(parts) + more
             + ". A detectable drop larger than the margin means the test set is too small "
               "for it: add rows, or gate with a larger max_drop.")
 
+
+def _what(g: GateResult) -> str:
+    """What the members are: ``metric``, ``metrics`` or ``metric × slice pairs``."""
+    if len(g.members) == 1:
+        return "metric"
+    return "metric × slice pairs" if g.by else "metrics"
