@@ -243,6 +243,7 @@ def test_different_rows_and_label_sets_are_refused() -> None:
     ({"metric": ["f1", "f1_score"]}, "twice"),
     ({"metric": []}, "metric must be"),
     ({"alpha": 1.5}, "alpha"),
+    ({"alpha": 0.5}, "alpha must be below 0.5"),
     ({"power": 0}, "power"),
     ({"names": ("a", "a")}, "names"),
 ])

@@ -249,8 +249,8 @@ def run_gate(args: argparse.Namespace, cli: Any) -> int:
         raise InvalidParameterError(
             f"--max-drop must be >= 0 (the largest drop allowed, in the metric's units), got "
             f"{args.max_drop:g}")
-    if not 0.0 < args.alpha < 1.0:
-        raise InvalidParameterError(f"--alpha must be in (0, 1), got {args.alpha:g}")
+    if not 0.0 < args.alpha < 0.5:
+        raise InvalidParameterError(f"--alpha must be in (0, 0.5), got {args.alpha:g}")
     names = (os.path.basename(args.baseline), os.path.basename(args.candidate))
     if names[0] == names[1]:
         names = (f"baseline ({names[0]})", f"candidate ({names[1]})")

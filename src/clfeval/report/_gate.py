@@ -826,6 +826,9 @@ def gate(
     from ..stats.tests import _check_alpha
 
     alpha = _check_alpha(alpha)
+    if alpha >= 0.5:
+        raise InvalidParameterError(
+            f"alpha must be below 0.5 (a one-sided error rate), got {alpha!r}")
     if not isinstance(power, (int, float)) or not 0.0 < float(power) < 1.0:
         raise InvalidParameterError(f"power must be in (0, 1), got {power!r}")
     metrics = [metric] if isinstance(metric, str) else list(metric)
