@@ -148,8 +148,8 @@ def test_slices_must_agree_between_files(files: dict[str, Path], tmp_path: Path,
 
 def test_html_output_and_the_module_entry_point(files: dict[str, Path], tmp_path: Path) -> None:
     page = tmp_path / "gate.html"
-    res = subprocess.run([sys.executable, "-m", "clfeval", "gate", str(files["base"]),
-                          str(files["same"]), "--max-drop", "0.01", "-o", str(page)],
+    res = subprocess.run([sys.executable, "-m", "clfeval", "gate", str(files["small_base"]),
+                          str(files["small_base"]), "--max-drop", "0.01", "-o", str(page)],
                          capture_output=True, text=True, check=False)
     assert res.returncode == 0, res.stderr
     assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
