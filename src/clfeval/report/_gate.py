@@ -213,8 +213,8 @@ class GateResult(Result):
         from ._blocks import fmt, fmt_p
 
         heads = ["metric", "slice", self.baseline_name, self.candidate_name, "difference",
-                 "interval", "allowed", "p (not worse)", "detectable drop", "test",
-                 "decision"]
+                 "interval", "allowed", "p (not worse)", "p (worse)", "detectable drop",
+                 "test", "decision"]
         rows = []
         for m in self.members:
             iv = m.interval
@@ -223,7 +223,7 @@ class GateResult(Result):
             rows.append([m.metric, m.slice or "all rows", fmt(m.baseline), fmt(m.candidate),
                          _signed(m.difference),
                          "n/a" if iv is None else f"[{_signed(iv.low)}, {_signed(iv.high)}]",
-                         allowed, fmt_p(m.p_value), fmt(m.detectable_drop),
+                         allowed, fmt_p(m.p_value), fmt_p(m.p_worse), fmt(m.detectable_drop),
                          m.test + (f" ({m.note})" if m.note else ""),
                          m.decision.upper()])
         return heads, rows
@@ -234,8 +234,10 @@ class GateResult(Result):
         k = len(self.members)
         fam = f"Holm-corrected over {k} tests" if k > 1 else "one test"
         return (f"Non-inferiority margin {_num(self.max_drop)} (the largest drop allowed), "
-                f"one-sided alpha = {_num(self.alpha)}, {fam}; {how}. Detectable drop: the "
-                f"smallest drop this test set tells from no drop with {self.power:.0%} power.")
+                f"one-sided alpha = {_num(self.alpha)}, {fam}; {how}. Pass: p (not worse) "
+                f"below alpha; fail: p (worse) below alpha (Holm-adjusted p-values). "
+                f"Detectable drop: the smallest drop this test set tells from no drop with "
+                f"{self.power:.0%} power.")
 
     def to_markdown(self) -> str:
         """GitHub-flavoured Markdown fit for a pull-request comment (user text escaped).
