@@ -958,16 +958,18 @@ def _sentence(g: GateResult) -> str:
     drop = _num(g.max_drop)
     if g.decision == "fail":
         parts = []
-        for m in g.failed:
+        for m in g.failed[:5]:
             assert m.interval is not None
             bound = m.interval.high if m.higher_is_better else m.interval.low
             parts.append(f"{m.name}: {fmt(m.baseline)} → {fmt(m.candidate)} "
                          f"(difference {_signed(m.difference)}, bound {_signed(bound)}, "
                          f"p = {fmt_p(m.p_worse)})")
         return (f"FAIL: {g.candidate_name} is worse than {g.baseline_name} by more than the "
-                f"allowed {drop} on {len(parts)} of {len(g.members)} gated "
+                f"allowed {drop} on {len(g.failed)} of {len(g.members)} gated "
                 f"{_what(g)} — "
-                + "; ".join(parts) + f" ({how} tests, alpha = {_num(g.alpha)}).")
+                + "; ".join(parts)
+                + (f" and {len(g.failed) - 5} more" if len(g.failed) > 5 else "")
+                + f" ({how} tests, alpha = {_num(g.alpha)}).")
     if g.decision == "pass":
         if len(g.members) == 1:
             m = g.members[0]
