@@ -351,3 +351,22 @@ def test_weights_with_a_test_that_needs_rows_are_refused(metric: str) -> None:
         clfeval.gate(y, b, c, metric=metric, max_drop=0.02, sample_weight=np.ones(len(y)))
     with pytest.raises(InvalidInputError, match="sample_weight"):
         clfeval.gate(y, b, c, metric="accuracy", max_drop=0.02, sample_weight=np.ones(3))
+
+
+def test_multiclass_per_class_metrics_are_macro_averages() -> None:
+    from sklearn.metrics import accuracy_score, f1_score
+
+    rng = np.random.default_rng(16)
+    n = 900
+    y = rng.integers(0, 3, n)
+    a = np.where(rng.random(n) < 0.8, y, rng.integers(0, 3, n))
+    b = np.where(rng.random(n) < 0.7, y, rng.integers(0, 3, n))
+    g = clfeval.gate(y, a, b, metric=["accuracy", "f1"], max_drop=0.02)
+    acc, f1 = g.members
+    assert f1.metric == "f1_macro" and acc.metric == "accuracy"
+    assert f1.baseline == pytest.approx(f1_score(y, a, average="macro"))
+    assert acc.candidate == pytest.approx(accuracy_score(y, b))
+    assert g.decision == "fail"
+    proba = rng.dirichlet(np.ones(3), n)
+    with pytest.raises(InvalidParameterError, match="binary scores"):
+        clfeval.gate(y, proba, proba, metric="roc_auc", max_drop=0.01)

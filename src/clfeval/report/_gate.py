@@ -891,8 +891,11 @@ def gate(
             by_names, parts = slice_rows(by, data.n)
             groups += [(Slice(k, len(r), len(r), False).name(by_names), r) for k, r in parts]
         for m, hib in resolved:
+            # a per-class metric of K > 2 classes is read macro-averaged: say so
+            shown = (f"{m}_macro" if len(data.labels) > 2 and m not in SCORE_METRICS
+                     and _per_class(m) else m)
             for label, rows in groups:
-                estimates.append((m, label, hib, data.estimate(m, hib, rows, seed)))
+                estimates.append((shown, label, hib, data.estimate(m, hib, rows, seed)))
         paired = True
     members = _decide(estimates, margin, alpha, float(power))
     decision = ("fail" if any(m.decision == "fail" for m in members) else
