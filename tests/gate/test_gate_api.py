@@ -357,7 +357,7 @@ def test_multiclass_per_class_metrics_are_macro_averages() -> None:
     from sklearn.metrics import accuracy_score, f1_score
 
     rng = np.random.default_rng(16)
-    n = 900
+    n = 3000
     y = rng.integers(0, 3, n)
     a = np.where(rng.random(n) < 0.8, y, rng.integers(0, 3, n))
     b = np.where(rng.random(n) < 0.7, y, rng.integers(0, 3, n))
