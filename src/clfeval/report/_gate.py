@@ -71,8 +71,10 @@ PAIRED_PROPORTIONS: dict[str, bool | None] = {"accuracy": None, "error_rate": No
                                               "tnr": False, "fpr": False}
 #: bootstrap replicates of the paired bootstrap and its seed (a gate is reproducible)
 N_RESAMPLES = 2000
-#: the score bootstrap (average precision) resamples rows: its cost grows with n
+#: the score bootstrap (average precision) resamples rows, its cost B·n: B = 1000, down to
+#: 200 (a 5 % relative error in the standard error) past 20,000 rows
 N_SCORE_RESAMPLES = 1000
+SCORE_BOOTSTRAP_CELLS = 20_000_000
 SEED = 20240601
 
 Array = npt.NDArray[Any]
@@ -564,7 +566,8 @@ class _Paired:
 
             fb = float(mt.average_precision_score(is_pos, sb, pos_label=True))
             fc = float(mt.average_precision_score(is_pos, sc, pos_label=True))
-            t = bootstrap_test(is_pos, sc, sb, metric, n_resamples=N_SCORE_RESAMPLES, seed=seed,
+            reps = int(np.clip(SCORE_BOOTSTRAP_CELLS // max(n, 1), 200, N_SCORE_RESAMPLES))
+            t = bootstrap_test(is_pos, sc, sb, metric, n_resamples=reps, seed=seed,
                                pos_label=True)
             return _Estimate(fb, fc, fc - fb, sign * (fc - fb), float(t.interval.std_err)
                              if t.interval is not None else 0.0, "paired bootstrap", n)
