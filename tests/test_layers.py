@@ -58,6 +58,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "spark": _FOUNDATION | {"_api"},
     "cli": _REPORT | {"report", "io", "engines", "_api", "plot"},
     "__init__": _REPORT | {"report", "io", "engines", "_api", "plot"},
+    "testing": _REPORT | {"report"},
     "__main__": frozenset({"cli"}),
 }
 

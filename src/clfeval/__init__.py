@@ -7,6 +7,7 @@ The front doors return one :class:`Report` type for the same data, however it ar
   bounded memory, on one or more cores;
 - ``clfeval.dask.evaluate`` / ``clfeval.spark.evaluate`` — Dask and Spark DataFrames;
 - :func:`compare` / :func:`compare_datasets` — several models, with significance tests.
+- :func:`gate` — is a candidate model worse than the baseline by a margin, or is it noise?
 
 Every number is derived from two small mergeable states, :class:`ConfusionMatrix` and
 :class:`ScoreCounts` (bundled with row counts in an :class:`EvalState`, which
@@ -41,10 +42,12 @@ from .registry import MetricSpec, get_metric, list_metrics
 from .report import (
     Comparison,
     DatasetComparison,
+    GateResult,
     Report,
     compare,
     compare_datasets,
     evaluate,
+    gate,
 )
 from .stats import ConfidenceInterval, TestResult
 
@@ -57,6 +60,7 @@ __all__ = [
     "DatasetComparison",
     "EvalState",
     "FileFormatError",
+    "GateResult",
     "IncompatibleStateError",
     "InvalidInputError",
     "InvalidParameterError",
@@ -76,6 +80,7 @@ __all__ = [
     "engines",
     "evaluate",
     "evaluate_files",
+    "gate",
     "get_metric",
     "io",
     "list_metrics",

@@ -144,6 +144,9 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="merged state (.json) or a report (.html/.md/.txt/.csv with --report)")
     g.add_argument("--report", action="store_true", help="write a report instead of the state")
     g.add_argument("--format", choices=FORMATS)
+    from ._gate import add_gate_parser
+
+    add_gate_parser(sub, sys.modules[__name__])
     d = sub.add_parser("demo", help="reproduce the source texts' experiments as an HTML report",
                        description="Train small models on data shipped with scikit-learn and "
                                    "write an HTML report (needs the 'demo' extra).")
@@ -207,6 +210,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _metrics(args)
     if args.command == "merge":
         return _merge(args)
+    if args.command == "gate":
+        from ._gate import run_gate
+
+        return run_gate(args, sys.modules[__name__])
     from .demo import run_demo
 
     return run_demo(args.output)

@@ -15,6 +15,7 @@ from . import (
 from ._build import compare, default_threshold, evaluate, from_state, from_states
 from ._datasets import DatasetComparison, compare_datasets
 from ._export import from_json, safe_cell, to_csv, to_json
+from ._gate import GateMember, GateResult, gate
 from ._html import to_html
 from ._model import (
     SCHEMA,
@@ -35,6 +36,8 @@ __all__ = [
     "SCHEMA_VERSION",
     "Comparison",
     "DatasetComparison",
+    "GateMember",
+    "GateResult",
     "MetricRow",
     "MultilabelResult",
     "PairwiseTest",
@@ -49,6 +52,7 @@ __all__ = [
     "from_json",
     "from_state",
     "from_states",
+    "gate",
     "safe_cell",
     "to_csv",
     "to_html",

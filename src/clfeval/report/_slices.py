@@ -25,7 +25,7 @@ from ..exceptions import InvalidInputError, InvalidParameterError
 from ._model import Report, Slice, SliceAnalysis
 
 __all__ = ["DEFAULT_MIN_SIZE", "cell", "disparity_row", "grouping", "key_text",
-           "memory_sliced_state", "slice_names", "slice_value", "sliced_report",
+           "memory_sliced_state", "slice_names", "slice_rows", "slice_value", "sliced_report",
            "worst_slice"]
 
 #: slices with fewer used rows are reported but flagged as too small
@@ -104,6 +104,14 @@ def memory_sliced_state(overall: Any, by: Any, n: int,
                         max_slices: int = DEFAULT_MAX_SLICES) -> SlicedState:
     """The sliced state of in-memory arrays: ``subset_state(rows)`` builds each slice's
     state the way the overall one was built (same labels, positive class, threshold)."""
+    names, groups = slice_rows(by, n, max_slices)
+    return SlicedState(names, overall, {key: subset_state(rows) for key, rows in groups})
+
+
+def slice_rows(by: Any, n: int, max_slices: int = DEFAULT_MAX_SLICES
+               ) -> tuple[tuple[str, ...], list[tuple[tuple[Any, ...], npt.NDArray[np.intp]]]]:
+    """The grouping names of in-memory ``by=`` and each slice's key with its rows (in row
+    order), the slices in key order (a missing value last)."""
     names, arrays = grouping(by, n)
     space = SliceSpace(names, max_slices)
     chunk = Chunk("<by=>", 0, n, {nm: _column(a) for nm, a in zip(names, arrays, strict=True)})
@@ -111,9 +119,8 @@ def memory_sliced_state(overall: Any, by: Any, n: int,
     order = np.argsort(codes, kind="stable")
     counts = np.bincount(codes, minlength=len(space.keys))
     ends = np.cumsum(counts)
-    states = {key: subset_state(order[ends[j] - counts[j]:ends[j]])
-              for j, key in enumerate(space.keys)}
-    return SlicedState(names, overall, {k: states[k] for k in sorted(states, key=key_order)})
+    groups = {key: order[ends[j] - counts[j]:ends[j]] for j, key in enumerate(space.keys)}
+    return names, [(k, groups[k]) for k in sorted(groups, key=key_order)]
 
 
 def sliced_report(state: SlicedState, from_state: Callable[..., Report],
