@@ -82,7 +82,7 @@ html_theme_options = {
     "font_family": "system-ui, -apple-system, 'Segoe UI', sans-serif",
     "head_font_family": "system-ui, -apple-system, 'Segoe UI', sans-serif",
     "code_font_family": "ui-monospace, 'DejaVu Sans Mono', monospace",
-    "page_width": "1100px",
+    "page_width": "1240px",
 }
 html_sidebars = {"**": ["about.html", "navigation.html", "searchbox.html"]}
 html_show_sourcelink = False
