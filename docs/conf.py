@@ -24,7 +24,7 @@ import clfeval  # noqa: E402
 
 project = "clfeval"
 author = "clfeval developers"
-copyright = "2026, clfeval developers"  # noqa: A001
+copyright = "2026, clfeval developers"
 release = clfeval.__version__
 version = ".".join(release.split(".")[:2])
 

@@ -100,7 +100,8 @@ def test_api_reference_documents_each_object_once() -> None:
 
 PAGES = sorted(p for p in DOCS.rglob("*.rst")
                if "_build" not in p.parts and "generated" not in p.parts
-               and "auto_examples" not in p.parts and ">>>" in p.read_text(encoding="utf-8"))
+               and "auto_examples" not in p.parts
+               and re.search(r"^\s*>>> ", p.read_text(encoding="utf-8"), re.MULTILINE))
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(DOCS)) for p in PAGES])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives
@@ -103,7 +103,7 @@ class JsonStructure(Directive):
     """``.. clfeval-json-structure:: report|comparison``."""
 
     required_arguments = 1
-    option_spec = {"keys": directives.unchanged}
+    option_spec: ClassVar[dict[str, Any]] = {"keys": directives.unchanged}
 
     def run(self) -> list[nodes.Node]:
         which = self.arguments[0]

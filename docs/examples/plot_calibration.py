@@ -26,7 +26,7 @@ models = {
 }
 
 fig, axes = plt.subplots(1, 2, figsize=(11, 5.5))
-for ax, (name, model) in zip(axes, models.items()):
+for ax, (name, model) in zip(axes, models.items(), strict=True):
     report = clfeval.evaluate(model.fit(X_train, y_train), X_test, y_test)
     cal = report.calibration
     CalibrationDisplay.from_calibration(cal, name=name).plot(ax=ax)

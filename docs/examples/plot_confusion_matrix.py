@@ -26,7 +26,7 @@ print(f"accuracy {report.metric('accuracy'):.4f}, "
       f"macro F1 {report.metric('f1', average='macro'):.4f}")
 
 fig, axes = plt.subplots(1, 3, figsize=(16, 5))
-for ax, kind in zip(axes, ["counts", "row", "error"]):
+for ax, kind in zip(axes, ["counts", "row", "error"], strict=True):
     ConfusionMatrixDisplay.from_report(report, kind=kind).plot(ax=ax, colorbar=False)
     ax.set_title(kind)
 fig.tight_layout()

@@ -39,7 +39,7 @@ for s in report.slices.slices:
 
 disparity = report.slices.disparity
 fig, axes = plt.subplots(1, 2, figsize=(11, 4.5), sharey=True)
-for ax, metric in zip(axes, ["tpr", "fpr"]):
+for ax, metric in zip(axes, ["tpr", "fpr"], strict=True):
     row = disparity.row(metric)
     pos = np.arange(len(row.slices))
     err = np.vstack([row.values - row.low, row.high - row.values])
