@@ -120,7 +120,7 @@ class JsonStructure(Directive):
         return [block]
 
 
-def cli_help_texts(width: int = 90) -> list[tuple[str, str]]:
+def cli_help_texts(width: int = 78) -> list[tuple[str, str]]:
     """``(command, --help text)`` for ``clfeval`` and each subcommand, from the real parser."""
     import argparse
     import os
