@@ -172,22 +172,21 @@ class MetricTable(Directive):
 
         import clfeval
 
-        rows = []
+        lines = [".. list-table::", "   :header-rows: 1", "   :widths: 26 10 10 54", "",
+                 "   * - name (aliases)", "     - kind", "     - range, better",
+                 "     - definition (source)"]
         for spec in clfeval.list_metrics():
             kind = "per class" if spec.per_class else "overall"
             lo, hi = spec.bounds
-            direction = {True: "higher", False: "lower", None: "—"}[spec.higher_is_better]
-            aliases = ", ".join(f"``{a}``" for a in spec.aliases) or "—"
+            direction = {True: "higher", False: "lower", None: "no direction"}[
+                spec.higher_is_better]
+            aliases = ", ".join(f"``{a}``" for a in spec.aliases)
             desc = spec.description.replace("|", "\\|")
-            ref = (spec.reference or "—").replace("|", "\\|")
-            rows.append([f"``{spec.name}``", kind, f"[{lo:g}, {hi:g}]", direction, aliases,
-                         desc, ref])
-        lines = [".. list-table::", "   :header-rows: 1", "   :widths: 14 7 9 6 14 35 15", "",
-                 "   * - name", "     - kind", "     - range", "     - better", "     - aliases",
-                 "     - definition", "     - source"]
-        for row in rows:
-            lines.append(f"   * - {row[0]}")
-            lines.extend(f"     - {cell}" for cell in row[1:])
+            ref = spec.reference.replace("|", "\\|") if spec.reference else ""
+            lines.append(f"   * - ``{spec.name}``" + (f" ({aliases})" if aliases else ""))
+            lines.append(f"     - {kind}")
+            lines.append(f"     - [{lo:g}, {hi:g}], {direction}")
+            lines.append(f"     - {desc}" + (f" ({ref})" if ref else ""))
         container = nodes.container()
         self.state.nested_parse(StringList(lines, source="clfeval.list_metrics()"), 0, container)
         return list(container.children)
