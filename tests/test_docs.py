@@ -122,7 +122,7 @@ def test_json_schema_page_describes_every_top_level_key() -> None:
 
     sys.path.insert(0, str(DOCS / "_ext"))
     try:
-        from clfeval_docs import example_documents
+        from clfeval_docs_data import example_documents
     finally:
         sys.path.remove(str(DOCS / "_ext"))
     text = (DOCS / "json_schema.rst").read_text(encoding="utf-8")
@@ -136,7 +136,7 @@ def test_cli_reference_lists_every_subcommand() -> None:
 
     sys.path.insert(0, str(DOCS / "_ext"))
     try:
-        from clfeval_docs import cli_help_texts
+        from clfeval_docs_data import cli_help_texts
     finally:
         sys.path.remove(str(DOCS / "_ext"))
     commands = [c for c, _ in cli_help_texts()]
