@@ -79,8 +79,10 @@ def test_api_reference_covers_every_public_name() -> None:
             if not any(o is obj for o in documented_objects.get(name, [])):
                 missing.append(f"{module_name}.{name}")
     assert not missing, (
-        "public names missing from the API reference (docs/api/*.rst autosummary lists): "
-        + ", ".join(sorted(missing)))
+        "public names missing from the API reference: " + ", ".join(sorted(missing))
+        + ". Add each to an autosummary list of its module's page in docs/api/*.rst (a new "
+        "public module: a new page with '.. automodule::' and autosummary lists, added to the "
+        "toctree of docs/api/index.rst).")
 
 
 def test_api_reference_documents_each_object_once() -> None:
