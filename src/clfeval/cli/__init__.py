@@ -19,7 +19,12 @@ import warnings
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
-from ..exceptions import ClfevalError, FileFormatError, InvalidParameterError
+from ..exceptions import (
+    ClfevalError,
+    FileFormatError,
+    InvalidParameterError,
+    MissingDependencyError,
+)
 
 __all__ = ["main"]
 
@@ -763,6 +768,8 @@ def _naming(path: str) -> Iterator[None]:
     """Errors about a file's data name the file (the library's may not)."""
     try:
         yield
+    except MissingDependencyError:
+        raise  # about the installation, not the file's data (and built from its extra)
     except ClfevalError as exc:
         if path in str(exc) or getattr(exc, "path", None):
             raise

@@ -388,19 +388,19 @@ def fold(
 
     Two engines, chosen by ``engine="auto"``:
 
-    ``"sql"`` (hard predictions; one binary score column in bit bins when ``bins=<bits>``
-    is given explicitly, or with ``engine="sql"``)
-        Spark computes each row's score bin in SQL — the very bins of
-        :class:`~clfeval.Binning` ``.from_bits`` — and counts per (truth, prediction or
-        bin, side of the threshold, reason a row is invalid) with one JVM ``groupBy``;
-        the driver receives only those counts. No Python worker runs. Invalid rows are
-        reported by reason and count (Spark rows have no row number).
-    ``"arrow"`` (everything else: scores with the default bins, ``bins="exact"``,
-    declared edges, K-class scores)
-        each partition is streamed as Arrow batches to a Python worker
-        (``mapInArrow``) and folded into a partial state with the very code of
-        :func:`clfeval.evaluate_files`; the driver collects one pickled state per
-        partition and merges them. Errors name the partition and the row in it.
+    - ``"sql"`` (hard predictions; one binary score column in bit bins when
+      ``bins=<bits>`` is given explicitly, or with ``engine="sql"``): Spark computes each
+      row's score bin in SQL — the very bins of :class:`~clfeval.Binning` ``.from_bits`` —
+      and counts per (truth, prediction or bin, side of the threshold, reason a row is
+      invalid) with one JVM ``groupBy``; the driver receives only those counts. No Python
+      worker runs. Invalid rows are reported by reason and count (Spark rows have no row
+      number).
+    - ``"arrow"`` (everything else: scores with the default bins, ``bins="exact"``,
+      declared edges, K-class scores): each partition is streamed as Arrow batches to a
+      Python worker (``mapInArrow``) and folded into a partial state with the very code of
+      :func:`clfeval.evaluate_files`; the driver collects one pickled state per partition
+      and merges them. Errors name the partition and the row in it.
+
     The options are those of :func:`clfeval.evaluate_files`; results equal the
     in-memory ones (integer counts bit for bit).
 

@@ -34,8 +34,10 @@ class CalibrationDisplay:
     names : sequence of str, optional
         Legend names (default: each curve's ``name``).
 
-    Attributes (after ``plot``)
-    ---------------------------
+    Attributes
+    ----------
+    (set by ``plot``)
+
     lines_ : list of Line2D
         One per curve: x = ``prob_pred``, y = ``prob_true`` of the non-empty bins.
     ref_line_ : Line2D

@@ -143,8 +143,10 @@ class ConfusionMatrixDisplay:
         Counts; row-normalised percentages (seed 000's accuracy matrix); or row
         percentages with the diagonal zeroed (seed 004's error matrix).
 
-    Attributes (after ``plot``)
-    ---------------------------
+    Attributes
+    ----------
+    (set by ``plot``)
+
     im_ : AxesImage
     text_ : ndarray of Text, shape (K, K)
     ax_, figure_
@@ -290,8 +292,10 @@ def _theta_indices(c: Curve, n: int) -> list[int]:
 class RocCurveDisplay:
     """One or several ROC curves, with θ marks, the chance diagonal and an optional inset.
 
-    Attributes (after ``plot``)
-    ---------------------------
+    Attributes
+    ----------
+    (set by ``plot``)
+
     lines_ : list of Line2D
         One per curve (x = FPR, y = TPR).
     chance_line_ : Line2D
@@ -390,8 +394,10 @@ class RocCurveDisplay:
 class PrecisionRecallDisplay:
     """Precision–recall curves with the break-even point and iso-F1 lines.
 
-    Attributes (after ``plot``)
-    ---------------------------
+    Attributes
+    ----------
+    (set by ``plot``)
+
     lines_ : list of Line2D (x = recall, y = precision)
     bep_points_ : list of Line2D (one marker per curve at P = R)
     iso_f1_lines_ : list of Line2D
@@ -465,8 +471,10 @@ class PrecisionRecallDisplay:
 class ThresholdDisplay:
     """Metrics as functions of the threshold (seed 004's precision/recall vs θ).
 
-    Attributes (after ``plot``)
-    ---------------------------
+    Attributes
+    ----------
+    (set by ``plot``)
+
     lines_ : dict of str to Line2D
     chosen_line_ : Line2D or None (the report's threshold)
     ax_, figure_
@@ -531,8 +539,10 @@ class ThresholdDisplay:
 class CostCurveDisplay:
     """Drummond & Holte cost curves: one line per ROC point and their lower envelope.
 
-    Attributes (after ``plot``)
-    ---------------------------
+    Attributes
+    ----------
+    (set by ``plot``)
+
     envelope_lines_ : list of Line2D (one per model)
     point_lines_ : list of Line2D
     ax_, figure_
@@ -597,8 +607,10 @@ class CriticalDifferenceDisplay:
     cliques : sequence of sequence of str
         Groups of models not significantly different (drawn as bars).
 
-    Attributes (after ``plot``)
-    ---------------------------
+    Attributes
+    ----------
+    (set by ``plot``)
+
     rank_points_ : dict of str to float (x of each model's marker)
     clique_lines_ : list of Line2D
     cd_line_ : Line2D

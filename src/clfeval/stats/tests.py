@@ -94,7 +94,8 @@ def mcnemar_test(
         (any 2×2 table whose off-diagonal cells are the discordant counts).
     method : {"exact", "chi2", "chi2_cc"}
         Exact binomial test of b ~ Binomial(b + c, 1/2) (statistic min(b, c));
-        chi-squared (b − c)²/(b + c); or with continuity correction (|b − c| − 1)²/(b + c).
+        chi-squared (b − c)²/(b + c); or with continuity correction
+        ``(|b − c| − 1)²/(b + c)``.
 
     Returns
     -------
