@@ -21,6 +21,7 @@ LAYERS: dict[str, int] = {
     "core": 2, "registry": 3, "io": 3, "curves": 4, "engines": 4, "stats": 5,
     "metrics": 6, "calibration": 6, "report": 7, "plot": 8, "dask": 9, "spark": 9,
     "cli": 10, "__main__": 11, "__init__": 11,
+    "_display": 1, "mlflow": 9, "wandb": 9,
 }
 
 
