@@ -17,6 +17,7 @@ never share an id while the same result always renders to the same text.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Sequence
 from typing import Any
@@ -55,6 +56,8 @@ __all__ = ["notebook_html"]
 NOTEBOOK_POINTS = 120
 #: a K-class report shows its per-class table open up to this many classes
 OPEN_PER_CLASS = 12
+#: at most this many one-vs-rest curves are drawn per chart
+MAX_CURVES = 12
 
 _ID = "@cfid@"
 
@@ -66,7 +69,8 @@ CSS = """
 .cfnb .facts{opacity:.8;margin:2px 0 6px}
 .cfnb .row{display:flex;flex-wrap:wrap;gap:10px;align-items:flex-start}
 .cfnb .card{border:1px solid rgba(128,128,128,.35);border-radius:6px;padding:4px 6px;
-max-width:100%;overflow-x:auto}
+max-width:100%;overflow-x:auto;display:inline-block;vertical-align:top;box-sizing:border-box}
+.cfnb p{margin:2px 0 6px}.cfnb .tw{max-width:100%;overflow-x:auto}
 .cfnb h4{font-size:13px;margin:2px 0 4px;font-weight:600}
 .cfnb table{border-collapse:collapse;margin:2px 0 6px;background:transparent;color:inherit}
 .cfnb td,.cfnb th{border:1px solid rgba(128,128,128,.35);padding:2px 7px;text-align:right;
@@ -77,8 +81,10 @@ font-variant-numeric:tabular-nums;white-space:nowrap;background:transparent;colo
 margin:3px 0}
 .cfnb details{margin:6px 0}.cfnb summary{cursor:pointer;font-weight:600}
 .cfnb svg{height:auto;max-width:100%;color:inherit}.cfnb svg.chart{width:300px}
-.cfnb svg text{fill:currentColor}.cfnb .ct{font-weight:600;font-size:15px}
-.cfnb .tick,.cfnb .leg,.cfnb .mark{font-size:13px}.cfnb .al{font-size:14px}
+.cfnb svg text{fill:currentColor}.cfnb .ct{font-weight:600;font-size:13px}
+.cfnb svg.chart .ct{font-size:15px}.cfnb svg.chart .tick,.cfnb svg.chart .leg,
+.cfnb svg.chart .mark{font-size:13px}.cfnb svg.chart .al{font-size:14px}
+.cfnb .tick,.cfnb .leg,.cfnb .mark{font-size:10.5px}.cfnb .al{font-size:12px}
 .cfnb .isol{font-size:11px;fill-opacity:.6}
 .cfnb .heat text[fill="#fff"]{fill:#fff}
 .cfnb .frame{fill:none;stroke:currentColor;stroke-opacity:.5}
@@ -115,7 +121,10 @@ def _without(b: Block, *drop: str) -> Block:
 
 
 def _thin(curves: Sequence[Any]) -> list[Any]:
-    return [c.thinned(NOTEBOOK_POINTS) for c in curves]
+    """Curves for a small chart: at most :data:`NOTEBOOK_POINTS` points each, fewer when
+    many share the chart (the areas are always the full curves')."""
+    n = max(40, min(NOTEBOOK_POINTS, 720 // max(len(curves), 1)))
+    return [c.thinned(n) for c in curves]
 
 
 def _facts(r: Report) -> str:
@@ -170,11 +179,18 @@ def report_html(r: Report) -> str:
         out.append(_card(_table_html(_without(bl["metrics"], "definition")),
                          "Headline metrics"))
     binary = len(r.roc) == 1
-    out.extend(_curve_cards(r.roc, r.pr, binary=binary))
+    out.extend(_curve_cards(r.roc[:MAX_CURVES], r.pr[:MAX_CURVES], binary=binary))
     if r.calibration is not None and r.multilabel is None:
-        diagram, _ = calibration_charts(r.calibration, f"{_ID}-cal")
+        cal = r.calibration
+        if len(cal.curves) > MAX_CURVES:  # many classes: the top-label curve only
+            cal = dataclasses.replace(cal, curves=(cal.main_curve,))
+        diagram, _ = calibration_charts(cal, f"{_ID}-cal")
         out.append(_card(diagram))
     out.append("</div>")
+    if len(r.roc) > MAX_CURVES:
+        noun = "labels" if r.multilabel is not None else "classes"
+        out.append(f'<p class="facts">Curves of the first {MAX_CURVES} of {len(r.roc)} '
+                   f"{noun} drawn; every AUC is in the page and the frame.</p>")
     if r.multilabel is None and cm.n_classes > 2 and "per_class" in bl:
         table = _table_html(bl["per_class"])
         if cm.n_classes <= OPEN_PER_CLASS:
