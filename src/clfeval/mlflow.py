@@ -80,8 +80,11 @@ def log_report(report: Any, *, prefix: str = "", artifact_path: str = "clfeval",
 
     Examples
     --------
-    >>> import clfeval, clfeval.mlflow, mlflow, tempfile
-    >>> _ = mlflow.set_tracking_uri("sqlite:///" + tempfile.mkdtemp() + "/mlflow.db")
+    >>> import clfeval, clfeval.mlflow, mlflow, pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> mlflow.set_tracking_uri(f"sqlite:///{d}/mlflow.db")
+    >>> exp = mlflow.create_experiment("demo", artifact_location=(d / "art").as_uri())
+    >>> _ = mlflow.set_experiment(experiment_id=exp)
     >>> r = clfeval.evaluate([0, 1, 1, 0, 1], y_score=[.2, .9, .6, .4, .3])
     >>> run = clfeval.mlflow.log_report(r)
     >>> m = mlflow.get_run(run).data.metrics

@@ -24,8 +24,9 @@ from clfeval.report import Report, from_json
 mlflow = pytest.importorskip("mlflow")
 pytest.importorskip("sqlalchemy")
 pytest.importorskip("alembic")
-import clfeval.mlflow as cm  # noqa: E402
 from mlflow.tracking import MlflowClient  # noqa: E402
+
+import clfeval.mlflow as cm  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -184,7 +185,6 @@ def test_evaluator_on_a_logged_sklearn_model(store: str, data: dict[str, Any]) -
 
 def test_the_entry_point_names_the_evaluator() -> None:
     import tomllib
-
     from mlflow.models.evaluation.base import ModelEvaluator
 
     meta = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml")
