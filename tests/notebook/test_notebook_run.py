@@ -11,12 +11,10 @@ Chromium at desktop and phone width, on a light and a dark background.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 from sklearn.datasets import load_breast_cancer
 from sklearn.linear_model import LogisticRegression
