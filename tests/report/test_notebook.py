@@ -239,3 +239,17 @@ def test_no_dataframe_library_is_imported_unless_asked(tmp_path: Path) -> None:
                          env={"PYTHONPATH": src, "PATH": "/usr/bin:/bin"}, timeout=120,
                          check=False)
     assert out.returncode == 0, out.stderr
+
+
+def test_dataset_comparison_view() -> None:
+    from clfeval.report import compare_datasets
+
+    d = compare_datasets([[0.8, 0.7, 0.6], [0.9, 0.85, 0.7], [0.75, 0.7, 0.72],
+                          [0.6, 0.5, 0.4]], model_names=["a", "<i>b</i>", "c"], metric="auc",
+                         title="<script>x</script>")
+    view = d._repr_html_()
+    assert len(view) < BUDGET and "<script>x" not in view and "<i>b" not in view
+    text = _text(view)
+    assert f"{d.friedman_p:.4f}" in text and f"{d.cd:.4f}" in text
+    assert repr(d) == ("<DatasetComparison metric=auc models=3 datasets=4 "
+                       f"friedman_p={d.friedman_p:.3g}>")

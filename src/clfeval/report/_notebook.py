@@ -39,6 +39,7 @@ from ._blocks import (
     slice_blocks,
 )
 from ._html import (
+    _datasets_html,
     _pr_chart,
     _roc_chart,
     _table_html,
@@ -95,6 +96,8 @@ margin:3px 0}
 .cfnb .legbox{fill:var(--jp-layout-color0,var(--vscode-editor-background,Canvas));
 fill-opacity:.85;stroke:rgba(128,128,128,.5)}
 .cfnb .marker,.cfnb .vline{visibility:hidden}
+.cfnb svg.cd line[stroke="#222"],.cfnb svg.cd polyline{stroke:currentColor}
+.cfnb h2{font-size:15px;margin:2px 0}
 .cfnb .foot{opacity:.7;font-size:12px;margin:4px 0 0}
 """
 
@@ -270,6 +273,12 @@ def calibration_html(cal: Calibration) -> str:
     return _finish(body, "Calibration")
 
 
+def datasets_html(d: Any) -> str:
+    """The notebook view of a comparison over data sets: the page's section (scores and
+    ranks, the Friedman and Iman–Davenport tests, the critical-difference diagram)."""
+    return _finish(_datasets_html(d, _ID, show_title=True), "DatasetComparison")
+
+
 def _curve_facts(*parts: str) -> str:
     return f'<p class="facts">{"; ".join(parts)}</p>'
 
@@ -343,4 +352,5 @@ _display.HTML.update({
     "PrecisionRecallCurve": pr_html,
     "ThresholdSweep": sweep_html,
     "CostCurve": cost_curve_html,
+    "DatasetComparison": datasets_html,
 })
