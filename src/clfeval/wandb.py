@@ -54,6 +54,15 @@ def log_report(report: Any, *, run: Any = None, prefix: str = "",
     Returns
     -------
     The run.
+
+    Examples
+    --------
+    >>> import clfeval, clfeval.wandb, wandb
+    >>> r = clfeval.evaluate([0, 1, 1, 0, 1], y_score=[.2, .9, .6, .4, .3])
+    >>> run = wandb.init(project="demo", mode="offline")  # doctest: +SKIP
+    >>> clfeval.wandb.log_report(r, run=run).summary["roc_auc"]  # doctest: +SKIP
+    0.8333333333333334
+    >>> run.finish()  # doctest: +SKIP
     """
     from .report import Report, to_html, to_json
     from .report._artifacts import curve_files, metric_values, params

@@ -59,6 +59,9 @@ NOTEBOOK_POINTS = 120
 OPEN_PER_CLASS = 12
 #: at most this many one-vs-rest curves are drawn per chart
 MAX_CURVES = 12
+#: past this many classes (labels) the per-class (per-label) table is left to the page and
+#: the frame: the view stays within its budget
+MAX_TABLE_ROWS = 100
 
 _ID = "@cfid@"
 
@@ -169,7 +172,7 @@ def report_html(r: Report) -> str:
            f'<p class="facts">{_facts(r)}</p>', _warnings(r), '<div class="row">']
     cm = r.confusion
     if r.multilabel is not None:
-        if "per_label" in bl:
+        if "per_label" in bl and len(r.labels) <= MAX_TABLE_ROWS:
             out.append(_card(_table_html(bl["per_label"]), "Per label"))
     elif cm.n_classes > MATRIX_MAX_CLASSES:
         out.append(_card(_table_html(bl["confused_pairs"]),
@@ -194,7 +197,7 @@ def report_html(r: Report) -> str:
         noun = "labels" if r.multilabel is not None else "classes"
         out.append(f'<p class="facts">Curves of the first {MAX_CURVES} of {len(r.roc)} '
                    f"{noun} drawn; every AUC is in the page and the frame.</p>")
-    if r.multilabel is None and cm.n_classes > 2 and "per_class" in bl:
+    if r.multilabel is None and 2 < cm.n_classes <= MAX_TABLE_ROWS and "per_class" in bl:
         table = _table_html(bl["per_class"])
         if cm.n_classes <= OPEN_PER_CLASS:
             out.append(f"<details open><summary>Per class (one vs rest)</summary>{table}"
