@@ -57,7 +57,8 @@ def log_report(report: Any, *, run: Any = None, prefix: str = "",
 
     Examples
     --------
-    >>> import clfeval, clfeval.wandb, wandb  # doctest: +SKIP
+    >>> import clfeval
+    >>> import clfeval.wandb, wandb  # doctest: +SKIP
     >>> r = clfeval.evaluate([0, 1, 1, 0, 1], y_score=[.2, .9, .6, .4, .3])
     >>> run = wandb.init(project="demo", mode="offline")  # doctest: +SKIP
     >>> clfeval.wandb.log_report(r, run=run).summary["roc_auc"]  # doctest: +SKIP
