@@ -30,7 +30,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 PKG = SRC / "clfeval"
 
 _BASE = frozenset({"exceptions", "_version"})
-_FOUNDATION = _BASE | {"_kernels", "_accel", "_serial", "_validation"}
+_FOUNDATION = _BASE | {"_kernels", "_accel", "_serial", "_validation", "_display"}
 _CORE = _FOUNDATION | {"core"}
 _STATS = _CORE | {"registry", "curves", "stats"}
 _REPORT = _STATS | {"calibration", "metrics"}
@@ -41,7 +41,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "_version": frozenset(),
     "_kernels": _BASE,
     "_accel": _BASE | {"_kernels"},
-    "_serial": _BASE,
+    "_display": _BASE,  # the notebook views' registry: report fills it, results read it
+    "_serial": _BASE | {"_display"},
     "_validation": _BASE | {"_accel"},
     "core": _FOUNDATION,
     "registry": _CORE,
@@ -59,6 +60,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "cli": _REPORT | {"report", "io", "engines", "_api", "plot"},
     "__init__": _REPORT | {"report", "io", "engines", "_api", "plot"},
     "testing": _REPORT | {"report"},
+    "mlflow": _REPORT | {"report"},
+    "wandb": _REPORT | {"report"},
     "__main__": frozenset({"cli"}),
 }
 

@@ -52,6 +52,9 @@ def _namespace(tmp_path: Path) -> dict[str, Any]:
     ns["P"] = rng.integers(0, 2, (n, 4))
     ns["y"] = ns["multi_true"]  # three classes, scored by proba
     ns["p"] = 1 / (1 + np.exp(-y_score))
+    # the notebook / DataFrame / MLflow examples
+    ns["report"] = clfeval.evaluate(y_true, y_score=ns["p"])
+    ns["comparison"] = ns["c1"]
     return ns
 
 
@@ -77,6 +80,15 @@ def test_readme_block_runs(block: str, tmp_path: Path, monkeypatch: pytest.Monke
         # Spark needs a JVM session (covered by tests/engines/test_spark.py)
         block = "\n".join(ln for ln in block.splitlines() if "clfeval.spark" not in ln)
         block = block.replace("workers=2", "workers=1")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", clfeval.UndefinedMetricWarning)
-        exec(compile(block, "README.md", "exec"), ns)
+    restore = None
+    if "mlflow" in block:  # a store of its own, the global tracking URI restored after
+        mlflow = pytest.importorskip("mlflow")
+        restore = mlflow.get_tracking_uri()
+        mlflow.set_tracking_uri(f"sqlite:///{tmp_path / 'mlflow.db'}")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", clfeval.UndefinedMetricWarning)
+            exec(compile(block, "README.md", "exec"), ns)
+    finally:
+        if restore is not None:
+            mlflow.set_tracking_uri(restore)

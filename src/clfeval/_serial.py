@@ -38,6 +38,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
+from . import _display  # bound once: the renderers registered there are the ones used
 from .exceptions import IncompatibleStateError
 
 __all__ = ["FloatArray", "Result", "dec", "enc", "num", "same"]
@@ -193,6 +194,10 @@ class Result:
                    for f in fields(self) if f.name not in self._transient)  # type: ignore[arg-type]
 
     __hash__ = None  # type: ignore[assignment]
+
+    def _repr_html_(self) -> str | None:
+        """The compact notebook view (Jupyter, VS Code), where the result has one."""
+        return _display.html(self)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict of every field (see the module docstring)."""

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._display import frame, short_repr
 from ..core._state import label_types, restore_labels
 from ..stats._results import ConfidenceInterval, Result, TestResult, jsonable
 
@@ -358,6 +359,36 @@ class Calibration(Result):
     spiegelhalter: TestResult
     hosmer_lemeshow: TestResult
     notes: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return short_repr(self, multiclass=self.multiclass, n=self.n_samples,
+                          brier=self.brier.score, ece=self.ece.ece)
+
+    def to_frame(self, *, backend: str = "pandas") -> Any:
+        """The reliability bins of every curve, one row per bin: ``curve``, ``bin_low``,
+        ``bin_high``, ``count``, ``weight``, ``mean_predicted``, ``fraction_positive``
+        (NaN for an empty bin).
+
+        Examples
+        --------
+        >>> from clfeval.calibration import evaluate_calibration
+        >>> c = evaluate_calibration([0, 0, 1, 1, 0, 1], [.1, .3, .7, .8, .6, .4], seed=0)
+        >>> int(c.to_frame()["count"].sum())
+        6
+        """
+        cols: dict[str, list[Any]] = {k: [] for k in (
+            "curve", "bin_low", "bin_high", "count", "weight", "mean_predicted",
+            "fraction_positive")}
+        for c in self.curves:
+            n = len(c.counts)
+            cols["curve"] += [c.name] * n
+            cols["bin_low"] += c.edges[:-1].tolist()
+            cols["bin_high"] += c.edges[1:].tolist()
+            cols["count"] += c.counts.tolist()
+            cols["weight"] += c.weights.tolist()
+            cols["mean_predicted"] += c.mean_predicted.tolist()
+            cols["fraction_positive"] += c.fraction_positive.tolist()
+        return frame(cols, backend)
 
     def headline(self) -> tuple[HeadlineNumber, ...]:
         """The headline numbers in display order (read from the fields, nothing recomputed).

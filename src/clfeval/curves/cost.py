@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._display import frame, short_repr
 from .._serial import Result
 from ..core.counts import ConfusionMatrix
 from ..core.scores import ScoreCounts
@@ -272,6 +273,23 @@ class CostCurve(Result):
     envelope: FloatArray
     envelope_thresholds: FloatArray
     area: float
+
+    def __repr__(self) -> str:
+        return short_repr(self, lines=int(self.fpr.size), area=self.area)
+
+    def to_frame(self, *, backend: str = "pandas") -> Any:
+        """The lower envelope, one row per vertex: ``pc`` (probability cost),
+        ``normalized_cost``, and the ``threshold`` of the line lowest on the segment that
+        starts there (NaN at the last vertex).
+
+        Examples
+        --------
+        >>> cc = CostCurve.from_predictions([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> cc.to_frame()["normalized_cost"].tolist()
+        [0.0, 0.25, 0.0]
+        """
+        return frame({"pc": self.pc, "normalized_cost": self.envelope,
+                      "threshold": np.append(self.envelope_thresholds, np.nan)}, backend)
 
     def thinned(self, max_lines: int) -> CostCurve:
         """At most ``max_lines`` ROC-point lines for display (the envelope is kept whole)."""

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
+from .._display import frame, short_repr
 from .._serial import Result
 from .._validation import check_choice
 from ..core.divide import divide
@@ -87,6 +88,24 @@ class PrecisionRecallCurve(Result):
     n_points: int = 0
 
     kind: ClassVar[str] = "pr"
+
+    def __repr__(self) -> str:
+        return short_repr(self, name=self.name,
+                          points=max(self.n_points, self.thresholds.size),
+                          average_precision=self.average_precision)
+
+    def to_frame(self, *, backend: str = "pandas") -> Any:
+        """One row per point: ``threshold`` (NaN for the final (recall 0, precision 1)
+        point, which has none), ``recall``, ``precision``.
+
+        Examples
+        --------
+        >>> pr = PrecisionRecallCurve.from_predictions([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> pr.to_frame().shape
+        (5, 3)
+        """
+        return frame({"threshold": np.append(self.thresholds, np.nan),
+                      "recall": self.recall, "precision": self.precision}, backend)
 
     @property
     def x(self) -> FloatArray:

@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._accel import kernels
+from .._display import frame, short_repr
 from .._serial import Result
 from .._validation import check_choice
 from ..core.divide import divide
@@ -181,6 +182,27 @@ class RocCurve(Result):
     n_points: int = 0
 
     kind: ClassVar[str] = "roc"
+
+    def __repr__(self) -> str:
+        return short_repr(self, name=self.name, points=max(self.n_points, self.fpr.size),
+                          auc=self.auc)
+
+    def to_frame(self, *, backend: str = "pandas") -> Any:
+        """One row per point: ``threshold``, ``fpr``, ``tpr``, ``fps``, ``tps``.
+
+        Parameters
+        ----------
+        backend : {"pandas", "polars", "dict"}
+            The DataFrame library (imported only now); "dict": a dict of column lists.
+
+        Examples
+        --------
+        >>> roc = RocCurve.from_predictions([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> roc.to_frame()[["fpr", "tpr"]].to_numpy().tolist()[:3]
+        [[0.0, 0.0], [0.0, 0.5], [0.5, 0.5]]
+        """
+        return frame({"threshold": self.thresholds, "fpr": self.fpr, "tpr": self.tpr,
+                      "fps": self.fps, "tps": self.tps}, backend)
 
     @property
     def x(self) -> FloatArray:

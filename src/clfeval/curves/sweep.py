@@ -15,6 +15,7 @@ from typing import Any, overload
 import numpy as np
 import numpy.typing as npt
 
+from .._display import frame, short_repr
 from .._serial import Result
 from ..core.counts import ConfusionMatrix
 from ..core.metric_spec import evaluate_counts, get_metric
@@ -78,6 +79,25 @@ class ThresholdSweep(Result):
 
     def __getitem__(self, name: str) -> FloatArray:
         return self.values[name]
+
+    def __repr__(self) -> str:
+        return short_repr(self, thresholds=max(self.n_points, self.thresholds.size),
+                          metrics=len(self.values))
+
+    def to_frame(self, *, backend: str = "pandas") -> Any:
+        """One row per threshold: ``threshold``, the counts ``tp``, ``fp``, ``tn``, ``fn``
+        and every swept metric.
+
+        Examples
+        --------
+        >>> sw = threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], metrics=["f1"])
+        >>> list(sw.to_frame().columns)
+        ['threshold', 'tp', 'fp', 'tn', 'fn', 'f1']
+        """
+        cols: dict[str, Any] = {"threshold": self.thresholds, "tp": self.tp, "fp": self.fp,
+                                "tn": self.n_neg - self.fp, "fn": self.n_pos - self.tp}
+        cols.update({m: v for m, v in self.values.items() if m not in cols})
+        return frame(cols, backend)
 
     @property
     def metrics(self) -> tuple[str, ...]:

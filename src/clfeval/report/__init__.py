@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import (
     _multilabel_render,  # noqa: F401  (installs the multilabel renderers)
+    _notebook,  # noqa: F401  (installs the notebook views: _repr_html_)
     _text,  # noqa: F401  (installs str(report))
 )
 from ._build import compare, default_threshold, evaluate, from_state, from_states

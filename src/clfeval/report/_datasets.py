@@ -60,6 +60,10 @@ class DatasetComparison(_Printable, Result):
     cd: float
     cliques: tuple[tuple[str, ...], ...]
 
+    def __repr__(self) -> str:
+        return (f"<DatasetComparison metric={self.metric} models={len(self.models)} "
+                f"datasets={len(self.datasets)} friedman_p={self.friedman_p:.3g}>")
+
     def to_dict(self) -> dict[str, Any]:
         """The versioned JSON document (schema ``clfeval.DatasetComparison``)."""
         return {"schema": DATASETS_SCHEMA, "version": SCHEMA_VERSION, **super().to_dict()}

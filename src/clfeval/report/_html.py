@@ -313,29 +313,11 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2",
                 r.pr, f"{p}-prz", marker=False, zoom=True, legend=False,
                 title="Precision–recall: top-right corner (colours as beside)") + "</div>")
         if r.sweep is not None:
-            sw = r.sweep
-            thr = _pts(sw.thresholds)
-            lo, hi = float(sw.thresholds.min()), float(sw.thresholds.max())
-            show = [("tpr", "recall (TPR)"), ("ppv", "precision (PPV)"), ("f1", "F1"),
-                    ("mcc", "MCC")]
-            series = [Series(label, thr, _pts(sw.values[m]), PALETTE[i])
-                      for i, (m, label) in enumerate(show)]
-            ymin = min([0.0] + [v for s in series for v in s.y if v is not None])
-            out.append('<div class="card">' + _svg_id(line_chart(
-                series, title="Metrics versus threshold", xlabel="threshold θ",
-                ylabel="metric", xlim=(lo, hi), ylim=(ymin, 1.0), vline_id=f"{p}-sw-vl",
-                uid=f"{p}-sw"), f"{p}-sw") + "</div>")
+            out.append('<div class="card">' + _svg_id(sweep_chart(
+                r.sweep, f"{p}-sw", vline_id=f"{p}-sw-vl"), f"{p}-sw") + "</div>")
         if r.cost_curve is not None:
-            cc = r.cost_curve
-            lines = [Series("", (0.0, 1.0), (f, n), "#dddddd")
-                     for f, n in zip(cc.fpr.tolist(), cc.fnr.tolist(), strict=True)]
-            lines.append(Series(f"lower envelope (area {cc.area:.4f})", _pts(cc.pc),
-                                _pts(cc.envelope), PALETTE[0]))
-            out.append('<div class="card">' + _svg_id(line_chart(
-                lines, title="Cost curve (Drummond & Holte)",
-                xlabel="probability cost PC(+)", ylabel="normalised expected cost",
-                ylim=(0.0, 0.5 if float(cc.envelope.max()) <= 0.5 else 1.0), uid=f"{p}-cc"),
-                f"{p}-cc") + "</div>")
+            out.append('<div class="card">' + _svg_id(cost_curve_chart(r.cost_curve, f"{p}-cc"),
+                                                      f"{p}-cc") + "</div>")
         if r.cost is not None and r.cost.thresholds.size:
             c = r.cost
             ys = [v for v in _pts(c.mean_costs) if v is not None]
@@ -473,6 +455,16 @@ def _calibration_html(r: Report, p: str, bl: dict[str, Block]) -> str:
     calibration table."""
     cal = r.calibration
     assert cal is not None
+    diagram, hist = calibration_charts(cal, p)
+    return ('<h3>Calibration: are the probabilities honest?</h3><div class="row">'
+            '<div class="card">' + _svg_id(diagram, f"{p}-rel") + _svg_id(hist, f"{p}-relh")
+            + "</div>" + '<div class="card">' + _table_html(bl["calibration"])
+            + "".join(f"<p>{escape(n)}</p>" for n in cal.notes) + "</div></div>")
+
+
+def calibration_charts(cal: Any, p: str) -> tuple[str, str]:
+    """The reliability diagram (every curve of ``cal``, the diagonal as the calibrated
+    line) and the histogram of predicted probabilities of its main curve."""
     curves = list(cal.curves)
     series = []
     for i, c in enumerate(curves):
@@ -496,10 +488,32 @@ def _calibration_html(r: Report, p: str, bl: dict[str, Block]) -> str:
                       title="Predicted probabilities (share of samples per bin)",
                       xlabel="predicted probability", ylabel="share", ylim=(0.0, top * 1.1),
                       uid=f"{p}-relh", legend=False)
-    return ('<h3>Calibration: are the probabilities honest?</h3><div class="row">'
-            '<div class="card">' + _svg_id(diagram, f"{p}-rel") + _svg_id(hist, f"{p}-relh")
-            + "</div>" + '<div class="card">' + _table_html(bl["calibration"])
-            + "".join(f"<p>{escape(n)}</p>" for n in cal.notes) + "</div></div>")
+    return diagram, hist
+
+
+def sweep_chart(sw: Any, uid: str, *, vline_id: str = "") -> str:
+    """Recall, precision, F1 and MCC of a :class:`~clfeval.curves.ThresholdSweep` against
+    the threshold (those it holds)."""
+    thr = _pts(sw.thresholds)
+    lo, hi = float(sw.thresholds.min()), float(sw.thresholds.max())
+    show = [("tpr", "recall (TPR)"), ("ppv", "precision (PPV)"), ("f1", "F1"), ("mcc", "MCC")]
+    series = [Series(label, thr, _pts(sw.values[m]), PALETTE[i])
+              for i, (m, label) in enumerate(show) if m in sw.values]
+    ymin = min([0.0] + [v for s in series for v in s.y if v is not None])
+    return line_chart(series, title="Metrics versus threshold", xlabel="threshold θ",
+                      ylabel="metric", xlim=(lo, hi), ylim=(ymin, 1.0), vline_id=vline_id,
+                      uid=uid)
+
+
+def cost_curve_chart(cc: Any, uid: str) -> str:
+    """Drummond and Holte's cost curve: one grey line per ROC point, the lower envelope."""
+    lines = [Series("", (0.0, 1.0), (f, n), "#dddddd")
+             for f, n in zip(cc.fpr.tolist(), cc.fnr.tolist(), strict=True)]
+    lines.append(Series(f"lower envelope (area {cc.area:.4f})", _pts(cc.pc),
+                        _pts(cc.envelope), PALETTE[0]))
+    return line_chart(lines, title="Cost curve (Drummond & Holte)",
+                      xlabel="probability cost PC(+)", ylabel="normalised expected cost",
+                      ylim=(0.0, 0.5 if float(cc.envelope.max()) <= 0.5 else 1.0), uid=uid)
 
 def _threshold_panel(r: Report, p: str) -> str:
     sw = r.sweep

@@ -224,6 +224,45 @@ class Report(_Printable, Result):
 
     _transient: ClassVar[tuple[str, ...]] = ("state",)
 
+    def __repr__(self) -> str:
+        """One line: kind, size and the headline numbers (``str()`` is the whole text)."""
+        if self.multilabel is not None:
+            kind = f"multilabel labels={len(self.labels)}"
+        elif self.pos_label is not None and self.confusion.n_classes == 2:
+            kind = "binary"
+        else:
+            kind = f"classes={self.confusion.n_classes}"
+        head = ["accuracy"] if self.pos_label is not None else ["accuracy", "f1_macro"]
+        head.append("roc_auc" if self.pos_label is not None else "roc_auc_macro")
+        have = {r.name: r.value for r in self.overall}
+        nums = " ".join(f"{n.replace('roc_', '')}={_short(have[n])}" for n in head
+                        if n in have)
+        title = f" {self.title!r}" if self.title else ""
+        return f"<Report{title} {kind} n={_short(self.n_samples)} {nums}>".replace("  ", " ")
+
+    def to_frame(self, *, backend: str = "pandas") -> Any:
+        """Every number of the report as one tidy table: one row per metric × average ×
+        class, with columns ``metric``, ``average`` (``None`` for overall metrics and
+        per-class values), ``class`` (``None`` for overall rows), ``value``, ``low``,
+        ``high``, ``level`` and ``method`` (NaN / ``None`` without an interval).
+
+        Parameters
+        ----------
+        backend : {"pandas", "polars", "dict"}
+            The DataFrame library (imported only now); "dict": a dict of column lists.
+
+        Examples
+        --------
+        >>> import clfeval
+        >>> r = clfeval.evaluate([0, 1, 1, 0], y_score=[0.2, 0.9, 0.4, 0.6])
+        >>> df = r.to_frame()
+        >>> df.loc[df.metric == "roc_auc", ["value", "method"]].values.tolist()
+        [[0.75, 'delong']]
+        """
+        from ._frames import report_frame
+
+        return report_frame(self, backend)
+
     # ------------------------------------------------------------ accessors
     @property
     def labels(self) -> tuple[Any, ...]:
@@ -344,6 +383,16 @@ def derived_matrices(cm: ConfusionMatrix) -> tuple[FloatArray, FloatArray]:
     return acc, err
 
 
+def _short(v: Any) -> str:
+    """A number for a one-line repr: whole numbers as integers, else 3 decimals."""
+    if v is None:
+        return "n/a"
+    f = float(v)
+    if f != f:
+        return "n/a"
+    return str(int(f)) if f == int(f) and abs(f) < 1e15 else f"{f:.3f}"
+
+
 # ----------------------------------------------------------------- comparison
 @dataclass(frozen=True, eq=False)
 class PairwiseTest(Result):
@@ -427,6 +476,27 @@ class Comparison(_Printable, Result):
     headline: tuple[str, ...]
     ranks: RankTable
     tests: tuple[PairwiseTest, ...] = ()
+
+    def __repr__(self) -> str:
+        names = ", ".join(repr(n) for n in self.names[:6]) + (
+            ", …" if len(self.names) > 6 else "")
+        n = _short(self.reports[0].n_samples) if self.reports else "0"
+        title = f" {self.title!r}" if self.title else ""
+        return f"<Comparison{title} models=[{names}] n={n}>"
+
+    def to_frame(self, *, backend: str = "pandas") -> Any:
+        """Each model's :meth:`Report.to_frame` rows, with a ``model`` column first.
+
+        Examples
+        --------
+        >>> import clfeval
+        >>> c = clfeval.compare({"a": [0, 1, 0, 0], "b": [0, 1, 1, 1]}, [0, 1, 1, 0])
+        >>> c.to_frame().query("metric == 'accuracy'")[["model", "value"]].values.tolist()
+        [['a', 0.75], ['b', 0.75]]
+        """
+        from ._frames import comparison_frame
+
+        return comparison_frame(self, backend)
 
     def to_dict(self) -> dict[str, Any]:
         """The versioned JSON document (schema ``clfeval.Comparison``)."""
@@ -524,3 +594,15 @@ class SliceAnalysis(Result):
     metrics: tuple[str, ...]
     slices: tuple[Slice, ...]
     disparity: Disparity | None = None
+
+    def __repr__(self) -> str:
+        small = sum(s.too_small for s in self.slices)
+        return (f"<SliceAnalysis by={','.join(self.by)} slices={len(self.slices)} "
+                f"too_small={small}>")
+
+    def to_frame(self, *, backend: str = "pandas") -> Any:
+        """Each slice's :meth:`Report.to_frame` rows after the slice's key (one column per
+        grouping column), ``n_rows``, ``n_used`` and ``too_small``."""
+        from ._frames import slices_frame
+
+        return slices_frame(self, backend)
