@@ -138,7 +138,7 @@ class Partial:
     #: calibration state over placeholder labels ((False, True) binary; column indices
     #: K-class) while every score seen is a probability; ``None`` once one is not
     calibration: Any = None
-    #: K-class scores in [0, 1]: the largest absolute deviation of a row sum from 1 (``None`` otherwise)
+    #: K-class scores in [0, 1]: the largest distance of a row sum from 1 (``None`` else)
     row_sum_error: float | None = None
 
     def __add__(self, other: Partial) -> Partial:
