@@ -539,7 +539,8 @@ def from_state(
                              chosen=threshold, optimize=SWEEP_OPTIMA, max_points=max_points)
         if tc.n_pos > 0 and tc.n_neg > 0:
             ccurve = CostCurve.from_threshold_counts(tc, max_lines=COST_CURVE_LINES)
-        auc_rows = _binary_auc_rows(roc_shown, pr_shown, _auc_interval(scores, tc, lvl))
+        auc_rows = _binary_auc_rows(roc_shown, pr_shown, _auc_interval(
+            scores, tc, lvl, getattr(state, "weights", "importance")))
     elif scores is not None:
         rocs, prs = [], []
         for j, lab in enumerate(scores.labels):
@@ -742,7 +743,8 @@ def _weighting_warning(wt: Weighting, state: Any) -> ReportWarning:
             "weighted_intervals",
             f"sample weights are read as frequency weights (weights='frequency': a weight "
             f"of w is the row seen w times): the intervals take Σw = {wt.n_eff:.6g} as the "
-            "sample size", 3)
+            "sample size (the AUC's DeLong interval needs integer weights; the calibration "
+            "intervals need unweighted rows)", 3)
     return ReportWarning(
         "weighted_intervals",
         f"sample weights are read as importance weights (weights='importance', the "
@@ -914,8 +916,8 @@ def _bootstrap_intervals(cm: ConfusionMatrix, level: float | None,
             np.all(cm.counts == np.round(cm.counts)) and cm.total <= MAX_RESAMPLE_TOTAL)
         if not integer:
             n_eff = weighting.n_eff
-            if not n_eff >= 1:
-                return {}
+            if not 1 <= n_eff <= MAX_RESAMPLE_TOTAL:
+                return {}  # (frequency weights past 2**53 rows cannot be drawn)
     elif cm.is_weighted:  # weighted counts without a declared meaning (a bare state)
         return {}
     plan: list[tuple[str | None, list[str]]] = []
@@ -955,14 +957,25 @@ def _defined(ci: ConfidenceInterval) -> bool:
                 and np.all(np.isfinite(np.asarray(ci.high, dtype=np.float64))))
 
 
-def _auc_interval(scores: Any, tc: ThresholdCounts,
-                  level: float | None) -> ConfidenceInterval | None:
-    """DeLong's interval of a binary AUC, read from the (unweighted) score state."""
-    if level is None or scores.is_weighted or tc.n_pos < 2 or tc.n_neg < 2:
-        return None  # DeLong's variance needs two of each class and unweighted counts
+def _auc_interval(scores: Any, tc: ThresholdCounts, level: float | None,
+                  weights: str = "importance") -> ConfidenceInterval | None:
+    """DeLong's interval of a binary AUC, read from the score state: unweighted, or
+    integer frequency weights (the repeated rows' interval)."""
+    if level is None or tc.n_pos < 2 or tc.n_neg < 2:
+        return None  # DeLong's variance needs two of each class
+    note = ""
+    if scores.is_weighted:
+        _, pw, nw = scores.binary_table()
+        if weights != "frequency" or not (np.all(pw == np.round(pw))
+                                          and np.all(nw == np.round(nw))):
+            return None  # importance (or fractional) weights: see the weights warning
+        note = f" (frequency weights: n = Σw = {float(pw.sum() + nw.sum()):.6g})"
     from ..stats import delong_interval
 
     ci = delong_interval(scores, level=level)
+    if note:
+        ci = ConfidenceInterval(ci.estimate, ci.low, ci.high, ci.level, ci.method + note,
+                                std_err=ci.std_err)
     return ci if _defined(ci) else None
 
 
