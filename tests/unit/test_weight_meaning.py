@@ -76,6 +76,13 @@ def test_scaling_importance_weights_leaves_every_interval_unchanged(model_data):
             matthews_corrcoef(d["y"], pred, sample_weight=d["w"]), rel=1e-12)
         (w,) = [w for w in r1.warnings if w.code == "weighted_intervals"]
         assert "Kish" in w.message
+        # the calibration tests read n_eff too: unchanged by the scale
+        c1, c100 = r1.calibration, r100.calibration
+        for t1, t100 in ((c1.hosmer_lemeshow, c100.hosmer_lemeshow),
+                         (c1.spiegelhalter, c100.spiegelhalter)):
+            assert t1.statistic == pytest.approx(t100.statistic, rel=1e-9)
+            assert t1.p_value == pytest.approx(t100.p_value, rel=1e-9, abs=1e-300)
+        assert c1.brier.score == pytest.approx(c100.brier.score, rel=1e-12)
 
 
 def test_scaling_leaves_multiclass_intervals_unchanged():

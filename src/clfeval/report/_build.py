@@ -414,6 +414,8 @@ def from_states(
     title: str = "",
     source: Mapping[str, str] | None = None,
     max_points: int = 400,
+    weights: str = "importance",
+    weight_sq: float | None = None,
 ) -> Report:
     """Build a report from a confusion matrix and/or a score state (no rows needed).
 
@@ -432,6 +434,11 @@ def from_states(
         The positive class of a binary confusion matrix (default: its own, else ``1``).
     cost_matrix, level, title, source, max_points
         As in :func:`evaluate`.
+    weights : {"importance", "frequency"}
+        What weighted counts mean (as in :func:`evaluate`).
+    weight_sq : float, optional
+        Σw² of the weighted rows: importance-weighted counts need it for their
+        intervals (Kish's effective sample size); without it they have none.
 
     Examples
     --------
@@ -452,7 +459,8 @@ def from_states(
         n = round(float(np.sum(scores.total_weight())))
     state = EvalState(confusion, scores, n, n, pos_label=pos_label if pos_label is not None
                       else (None if scores is None or scores.is_multiclass
-                            else scores.pos_label), threshold=threshold)
+                            else scores.pos_label), threshold=threshold,
+                      weight_sq=weight_sq, weights=check_weights(weights))
     return from_state(state, cost_matrix=cost_matrix, level=level, title=title, source=source,
                       max_points=max_points)
 
@@ -557,6 +565,11 @@ def from_state(
     cal_state = state.calibration
     if isinstance(cal_state, _Pending):
         cal_state = cal_state.result()
+    wt = _weighting(state, cm)
+    if cal_state is not None and wt is not None and wt is not UNKNOWN_SQ \
+            and wt.meaning == "importance" and cal_state.is_weighted and wt.n_eff > 0:
+        # the calibration tests read Kish's effective sample size, not Σw, as n
+        cal_state = cal_state.scaled_weights(wt.factor)
     if cal_state is not None:
         from ..calibration import calibration_report
 
@@ -567,7 +580,6 @@ def from_state(
     if cost_matrix is not None:
         cost = cost_analysis(cm, cost_matrix, threshold_counts=tc,
                              at=None if sweep is None else sweep.thresholds)
-    wt = _weighting(state, cm)
     overall, per_class = _metric_rows(cm, None if wt is UNKNOWN_SQ else lvl,
                                       None if wt is UNKNOWN_SQ else wt)
     overall = overall + auc_rows
@@ -707,7 +719,9 @@ class Weighting:
     def note(self) -> str:
         if self.meaning == "frequency":
             return f"frequency weights: n = Σw = {self.n_eff:.6g}"
-        return f"importance weights: Kish n_eff = (Σw)²/Σw² = {self.n_eff:.6g}"
+        from ..stats.intervals import kish_note
+
+        return kish_note(self.n_eff)
 
 
 #: a weighted state without Σw² (saved by an older clfeval): importance intervals unknown
@@ -859,13 +873,12 @@ class _StackedWilson:
         if wt is None:
             return proportion_interval(x, n, level=self.level, zero_division=math.nan)
         # weighted counts on the assumed sample size: the proportion x/n is unchanged,
-        # its trials are n · n_eff/Σw (Kish's effective size, or Σw for frequencies)
-        f = wt.factor
-        ci = proportion_interval(np.asarray(x, dtype=np.float64) * f,
-                                 np.asarray(n, dtype=np.float64) * f, level=self.level,
-                                 zero_division=math.nan)
-        est = proportion_interval(x, n, level=self.level, zero_division=math.nan).estimate
-        return ConfidenceInterval(est, ci.low, ci.high, ci.level, f"{ci.method} ({wt.note})")
+        # its trials are n · n_eff/Σw (Kish's effective size, or Σw for frequencies) —
+        # as clfeval.stats.metric_interval(..., n_eff=) computes it
+        from ..stats.intervals import effective_interval
+
+        return effective_interval(x, n, wt.factor, wt.note, level=self.level,
+                                  zero_division=math.nan)
 
     def row(self, spec: MetricSpec, average: str | None,
             pos_index: int | None) -> list[ConfidenceInterval | None]:
@@ -944,7 +957,7 @@ def _bootstrap_intervals(cm: ConfusionMatrix, level: float | None,
                 key_avg = avg
                 if avg == "auto":
                     key_avg = "binary" if name in ("f1", "informedness") else None
-                if weighting is not None:
+                if weighting is not None and weighting.meaning == "frequency":
                     ci = ConfidenceInterval(ci.estimate, ci.low, ci.high, ci.level,
                                             f"bootstrap_percentile ({weighting.note})",
                                             std_err=ci.std_err, labels=ci.labels)
@@ -1094,10 +1107,13 @@ def _warnings(cm: ConfusionMatrix, pc: PerClassTable, overall: tuple[MetricRow, 
                 f"strong class imbalance: class {labs[lo]!r} has {_n(support[lo])} samples "
                 f"({100 * support[lo] / n:.1f}%), class {labs[hi]!r} has {_n(support[hi])} "
                 f"(ratio 1:{1 / ratio:.0f}); accuracy is dominated by the large class", 2))
-    if n < 30:
+    wt = None if state is None or not cm.is_weighted else _weighting(state, cm)
+    size = n if wt is None or wt is UNKNOWN_SQ else wt.n_eff  # importance: Kish's n_eff
+    if size < 30:
         used = getattr(state, "n_used", 0)
-        what = (f"{used:,} rows (total weight {_n(n)})" if cm.is_weighted and used
-                else f"{_n(n)} samples")
+        what = (f"{used:,} rows (total weight {_n(n)}"
+                + (f", {wt.n_eff:.3g} effective" if wt is not None and wt.meaning == "importance"
+                   else "") + ")" if cm.is_weighted and used else f"{_n(n)} samples")
         out.append(ReportWarning(
             "few_samples", f"only {what}: every estimate here is very uncertain", 2))
     details = _undefined_details(cm, pc)

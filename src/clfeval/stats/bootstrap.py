@@ -346,8 +346,10 @@ def _count_interval(cm: ConfusionMatrix, c: npt.NDArray[Any], f: _CountMetric,
     sd = _nanstd(reps)
     def s(a: Any) -> Any:
         return float(a) if np.ndim(a) == 0 else np.asarray(a)
+    from .intervals import kish_note
+
     name = f"bootstrap_{method}" if n_eff is None else (
-        f"bootstrap_{method} (resampling n_eff = {n_eff:.4g} rows)")
+        f"bootstrap_{method} ({kish_note(n_eff)})")
     return ConfidenceInterval(s(est), s(lo), s(hi), level, name,
                               std_err=s(sd), labels=f.labels)
 
