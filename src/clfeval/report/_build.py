@@ -231,6 +231,7 @@ def evaluate(
     """
     from ._multilabel import evaluate_multilabel, is_multilabel_call
 
+    weights = check_weights(weights)
     if is_multilabel_call(y_true, y_pred, y_score):
         if pos_label is not None or cost_matrix is not None:
             raise InvalidParameterError(
@@ -255,7 +256,6 @@ def evaluate(
             labels = score_labels
     if max_points < 2:
         raise InvalidParameterError(f"max_points must be at least 2, got {max_points}")
-    weights = check_weights(weights)
     yt = as_1d_labels(y_true, "y_true")
     n = len(yt)
     w = as_weights(sample_weight, n)
