@@ -542,7 +542,8 @@ def hosmer_lemeshow_test(y_true: Any, y_proba: Any, *, groups: int = 10, labels:
 
 # ------------------------------------------------------------------ bootstrap
 def bootstrap_calibration(state: CalibrationCounts, *, n_resamples: int = 1000,
-                          level: float = 0.95, seed: Any = None
+                          level: float = 0.95, seed: Any = None,
+                          weights_as_counts: bool = False,
                           ) -> dict[str, ConfidenceInterval]:
     """Intervals of the ECE (declared bins) and the Brier score.
 
@@ -569,7 +570,10 @@ def bootstrap_calibration(state: CalibrationCounts, *, n_resamples: int = 1000,
     cell keeping its mean squared error (rows within a cell exchangeable); the interval
     code is the one of :mod:`clfeval.stats.bootstrap`.
 
-    Needs an unweighted state.
+    Needs an unweighted state, or ``weights_as_counts=True``: each cell's weight is then
+    read as its count of rows (frequency weights; or importance weights scaled to Kish's
+    effective sample size, :meth:`CalibrationCounts.scaled_weights`), the Brier bootstrap
+    drawing ``round(Σw)`` rows on the cells' weights.
 
     Returns
     -------
@@ -588,18 +592,19 @@ def bootstrap_calibration(state: CalibrationCounts, *, n_resamples: int = 1000,
     state = _check_state(state)
     level = check_level(level)
     b = _check_resamples(n_resamples)
-    if state.is_weighted:
+    if state.is_weighted and not weights_as_counts:
         raise InvalidInputError("resampling the calibration state needs integer counts; a "
                                 "weighted state cannot be resampled without its rows")
     t = state.main_table
-    n = state.bin_counts(t).ravel().astype(np.float64)
     c = state.cell_sums(t).reshape(-1, 5)
+    n = (c[:, W].copy() if state.is_weighted else
+         state.bin_counts(t).ravel().astype(np.float64))
     tot = n.sum()
     nz = n > 0
     mse = np.where(nz, c[:, SSE] / np.where(nz, n, 1.0), 0.0)
     scale = _scale(state)
     rng = _rng(seed)
-    reps = rng.multinomial(int(tot), n / tot, size=b).astype(np.float64)
+    reps = rng.multinomial(max(1, round(tot)), n / tot, size=b).astype(np.float64)
     brier_reps = (reps * mse).sum(axis=1) / tot * scale
     del reps
     est_brier = state.brier_sum(t) / tot * scale

@@ -573,7 +573,9 @@ def from_state(
     if cal_state is not None:
         from ..calibration import calibration_report
 
-        calibration = calibration_report(cal_state, level=lvl or 0.95,
+        note = None if wt is None or wt is UNKNOWN_SQ or not cal_state.is_weighted \
+            else wt.note
+        calibration = calibration_report(cal_state, level=lvl or 0.95, weights_note=note,
                                          n_resamples=N_RESAMPLES if lvl else 0, seed=SEED)
         auc_rows = auc_rows + _calibration_rows(calibration)
     cost = None
@@ -757,17 +759,16 @@ def _weighting_warning(wt: Weighting, state: Any) -> ReportWarning:
             "weighted_intervals",
             f"sample weights are read as frequency weights (weights='frequency': a weight "
             f"of w is the row seen w times): the intervals take Σw = {wt.n_eff:.6g} as the "
-            "sample size (the AUC's DeLong interval needs integer weights; the calibration "
-            "intervals need unweighted rows)", 3)
+            "sample size (the AUC's DeLong interval needs integer weights)", 3)
     return ReportWarning(
         "weighted_intervals",
         f"sample weights are read as importance weights (weights='importance', the "
         f"default): the point estimates are weighted; the intervals use Kish's effective "
         f"sample size n_eff = (Σw)²/Σw² = {wt.n_eff:.6g} of {int(state.n_used):,} rows "
-        "(Wilson intervals on n_eff trials, bootstrap replicates of n_eff rows), so they do "
-        "not change when every weight is multiplied by a constant; the AUC's DeLong "
-        "interval and the calibration intervals need unweighted rows and are left out. "
-        "Pass weights='frequency' if a weight counts repeated rows", 3)
+        "(Wilson intervals on n_eff trials, bootstrap replicates of n_eff rows, calibration "
+        "tests and intervals on n_eff rows), so they do not change when every weight is "
+        "multiplied by a constant; the AUC's DeLong interval needs unweighted rows and is "
+        "left out. Pass weights='frequency' if a weight counts repeated rows", 3)
 
 
 def _metric_rows(cm: ConfusionMatrix, level: float | None,
