@@ -629,7 +629,8 @@ def _binned_warning(scores: Any, roc: Sequence[RocCurve]) -> ReportWarning:
         "binned_scores",
         f"the score state is binned: {why}. Scores inside one bin count as ties, so ROC AUC "
         f"is within ±{bound:.3g} of the exact value (certified bound); AP and the curves are "
-        "those of the binned scores. Pass max_distinct=None (or bins='exact') to stay exact",
+        "those of the binned scores. Pass max_distinct=None to stay exact (the state then "
+        "grows with the distinct scores)",
         2)
 
 
