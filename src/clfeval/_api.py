@@ -59,6 +59,7 @@ def evaluate_files(
     by: str | Sequence[str] | None = None,
     min_size: int = 30,
     max_slices: int = DEFAULT_MAX_SLICES,
+    weights: str = "importance",
 ) -> Report:
     """Evaluate predictions stored in files, in bounded memory, on one or more cores.
 
@@ -105,8 +106,8 @@ def evaluate_files(
         Grouping columns: the same pass folds one state per slice (each distinct
         combination of their values) and the report holds each slice's own report
         (``report.slices``).
-    min_size, max_slices
-        As in :func:`clfeval.evaluate`.
+    min_size, max_slices, weights
+        As in :func:`clfeval.evaluate` (``weights``: what the ``weight`` column means).
 
     Returns
     -------
@@ -126,7 +127,7 @@ def evaluate_files(
                        weight=weight, labels=labels, pos_label=pos_label, threshold=threshold,
                        on_invalid=on_invalid, bins=bins, max_distinct=max_distinct,
                        workers=workers, chunk_rows=chunk_rows, format=format, progress=progress,
-                       by=by, max_slices=max_slices)
+                       by=by, max_slices=max_slices, weights=weights)
     return report_of_state(state, cost_matrix=cost_matrix, level=level, title=title,
                            max_points=max_points, min_size=min_size)
 

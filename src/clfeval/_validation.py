@@ -322,3 +322,26 @@ def check_weight_total(w: npt.NDArray[np.float64], name: str = "sample_weight") 
         total = float(np.sum(w))
     if not math.isfinite(total):
         raise InvalidInputError(f"{name} sums to {total}: the weights are too large")
+
+
+#: what ``sample_weight`` means (every door's ``weights=`` argument): ``"importance"``
+#: (the default) — how much each row counts; point estimates weighted as scikit-learn's,
+#: intervals and tests on Kish's effective sample size ``n_eff = (Σw)² / Σw²`` (unchanged
+#: when every weight is multiplied by a constant); ``"frequency"`` — a weight of 3 is the
+#: row seen three times, the sample size is Σw (integer weights give the intervals of the
+#: repeated rows)
+WEIGHT_MEANINGS = ("importance", "frequency")
+
+
+def check_weights(weights: Any) -> str:
+    """The meaning of the sample weights, checked (see :data:`WEIGHT_MEANINGS`).
+
+    Examples
+    --------
+    >>> check_weights("frequency")
+    'frequency'
+    """
+    if not isinstance(weights, str):
+        raise InvalidParameterError(
+            f"weights must be one of 'importance', 'frequency'; got {weights!r}")
+    return str(check_choice("weights", weights, WEIGHT_MEANINGS))

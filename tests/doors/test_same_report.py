@@ -7,10 +7,10 @@ Dask, Spark (both engines where they apply), a merge of shard states
 and every report must be equal to the in-memory one: bit-identical counts, equal
 curves, sweep, intervals and warnings. Only provenance (``source``) may differ.
 
-Files and clusters bin scores by default (24 leading bits of the float: bounded memory,
-a certified AUC bound); with ``bins="exact"`` they keep every distinct score as the
-in-memory door does. The default-binned reports of every file door equal each other, and
-their counts equal the exact ones.
+Files and clusters keep every distinct score by default, as the in-memory door does, while
+the distinct scores fit the budget ``max_distinct``; beyond it they convert to 24-bit bins
+(a certified AUC bound, said in the report). The default reports of every file door equal
+the in-memory one; explicit bit bins keep the counts and stay within the bound.
 """
 
 from __future__ import annotations
@@ -92,6 +92,7 @@ def test_in_memory_report_is_its_states_report(expected: Report) -> None:
 
 @pytest.fixture(scope="module")
 def binned(files: dict[str, str]) -> Report:
+    """The file door with its defaults (exact while the distinct scores fit the budget)."""
     return clfeval.evaluate_files(files["binary"])
 
 
@@ -107,10 +108,17 @@ def test_process_pool(files: dict[str, str], expected: Report) -> None:
     assert _bare(r) == _bare(expected)
 
 
-def test_default_binned_files_keep_the_counts(binned: Report, expected: Report) -> None:
-    assert binned.confusion == expected.confusion
-    assert binned.state.scores.is_binned
-    assert abs(binned.roc[0].auc - expected.roc[0].auc) <= binned.roc[0].auc_bound + 1e-15
+def test_default_files_are_exact(binned: Report, expected: Report) -> None:
+    assert not binned.state.scores.is_binned
+    assert _bare(binned) == _bare(expected)
+
+
+def test_bit_binned_files_keep_the_counts(files: dict[str, str], expected: Report) -> None:
+    r = clfeval.evaluate_files(files["binary"], bins=24)
+    assert r.confusion == expected.confusion
+    assert r.state.scores.is_binned
+    assert abs(r.roc[0].auc - expected.roc[0].auc) <= r.roc[0].auc_bound + 1e-15
+    assert "binned_scores" in {w.code for w in r.warnings}
 
 
 def test_merge_of_shards_api_and_cli(files: dict[str, str], binned: Report,
@@ -184,9 +192,8 @@ def test_multiclass_scores_every_door(files: dict[str, str],
     assert want.roc and want.metric("roc_auc_macro") is not None
     exact = clfeval.evaluate_files(files["multi"], chunk_rows=600, bins="exact")
     assert _bare(exact) == _bare(want)
-    binned = clfeval.evaluate_files(files["multi"])
-    assert binned.confusion == want.confusion
-    assert binned.calibration == want.calibration  # calibration has its own declared bins
+    binned = clfeval.evaluate_files(files["multi"])  # the defaults: exact here too
+    assert _bare(binned) == _bare(want)
     assert cli_main(["report", files["multi"], "--format", "json", "--quiet"]) == 0
     assert _bare(from_json(capsys.readouterr().out)) == _bare(binned)
 

@@ -40,7 +40,7 @@ def test_dask_binary_and_multiclass_match_in_memory(frame, data, scheduler):
                                  scheduler=scheduler)
     assert res3.confusion == ConfusionMatrix.from_predictions(data["y_true3"], data["y_pred3"])
     assert res3.scores == ScoreCounts.from_scores(data["y_true3"], data["proba"],
-                                                  labels=[0, 1, 2], bits=24)  # the default
+                                                  labels=[0, 1, 2])  # the default: exact
     exact = clfeval.engines.dask.fold(ddf, y_true="label3", y_score=["proba_0", "proba_1",
                                   "proba_2"], labels=[0, 1, 2], scheduler=scheduler,
                                   bins="exact")
@@ -212,7 +212,7 @@ df = pd.DataFrame({"y_true": (rng.random(n) < .3).astype(np.int8),
                    "score": rng.random(n).astype(np.float32)})
 spec = dataclasses.replace(make_spec(
     ["y_true", "score"], y_true="y_true", y_pred=None, y_score="score", weight=None,
-    labels=None, pos_label=None, threshold=0.5, on_invalid="raise", bins=None,
+    labels=None, pos_label=None, threshold=0.5, on_invalid="raise", bins=24,
     max_distinct=None, source="t"), chunk_rows=1 << 18)
 real = eng._pinned_malloc
 

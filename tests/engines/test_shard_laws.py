@@ -62,7 +62,7 @@ def test_binary_scores_any_chunking(n, chunk_rows, bits, bool_labels, seed, scor
         p = os.path.join(d, "s.npz")
         np.savez(p, y_true=yt, score=s)
         res = fold_files(p, chunk_rows=chunk_rows, bins=bits, pos_label=pos)
-    kw = {} if bits == "exact" else {"bits": 24 if bits is None else bits}  # None: default
+    kw = {} if bits in ("exact", None) else {"bits": bits}  # None: the default, exact
     assert res.scores == ScoreCounts.from_scores(yt, s, pos_label=pos, **kw)
 
 

@@ -209,3 +209,18 @@ def test_spark_sql_calibration_follows_the_rows_the_fold_keeps(spark):
     arrow = clfeval.engines.spark.fold(negatives, labels=[0, 1], bins=30, engine="arrow")
     _assert_calibration_close(sql.calibration, arrow.calibration)
     assert sql.calibration.bin_counts(0)[:, 1].sum() == 0
+
+
+def test_spark_keeps_the_weights_meaning_and_their_squares(spark, parquet_file, data):
+    """Both engines carry Σw² (Kish's effective sample size) and the declared meaning."""
+    import clfeval.engines.spark
+
+    sdf = spark.read.parquet(parquet_file).repartition(3)
+    w = np.asarray(data["weight"], dtype=np.float64)
+    for engine in ("sql", "arrow"):
+        for meaning in ("importance", "frequency"):
+            res = clfeval.engines.spark.fold(sdf, y_true="y_true", y_score="score",
+                                             weight="weight", threshold=0.5, bins=20,
+                                             engine=engine, weights=meaning)
+            assert res.weights == meaning
+            assert res.weight_sq == pytest.approx(float(w @ w), rel=1e-12)

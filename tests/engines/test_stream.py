@@ -32,10 +32,10 @@ pytest.importorskip("pyarrow")
 @pytest.mark.parametrize("bins", [None, "exact", 20, [0.25, 0.5, 0.75]])
 @pytest.mark.parametrize("workers", [1, 2])
 def test_binary_scores_match_in_memory(parquet_file, data, bins, workers):
-    """Default (24-bit bins), exact, bit bins and declared edges alike."""
+    """Default (exact), exact, bit bins and declared edges alike."""
     res = fold_files(parquet_file, y_true="y_true", y_score="score", weight="weight",
                          threshold=0.5, bins=bins, workers=workers, chunk_rows=100)
-    kw = {"bits": 24} if bins is None else {} if bins == "exact" else (
+    kw = {} if bins in (None, "exact") else (
         {"bits": bins} if isinstance(bins, int) else {"bins": bins})
     ref_sc = ScoreCounts.from_scores(data["y_true"], data["score"],
                                      sample_weight=data["weight"], **kw)
@@ -59,7 +59,7 @@ def test_multiclass_predictions_and_scores(parquet_file, data):
         default = fold_files(parquet_file, y_true="label3", y_score=["proba_0", "proba_1",
                                  "proba_2"], labels=[0, 1, 2], workers=workers, chunk_rows=333)
         assert default.scores == ScoreCounts.from_scores(data["y_true3"], data["proba"],
-                                                         labels=[0, 1, 2], bits=24)
+                                                         labels=[0, 1, 2])  # exact
 
 
 def test_detected_columns_and_per_class_labels(tmp_path, data):

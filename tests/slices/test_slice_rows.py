@@ -55,7 +55,7 @@ def _case(kind: str) -> tuple[dict[str, Any], dict[str, Any]]:
     elif kind == "prob_pos0":
         args = {"y_true": y, "y_score": 1.0 / (1.0 + np.exp(s)), "by": g, "pos_label": 0}
     elif kind in ("weighted", "many_weighted"):
-        args["sample_weight"] = rng.random(n) * 3.0  # non-integer: no bootstrap
+        args["sample_weight"] = rng.random(n) * 3.0  # importance: Kish n_eff bootstrap
     elif kind == "int_weights":
         args["sample_weight"] = rng.integers(0, 4, n).astype(float)
     elif kind == "level90":
@@ -77,14 +77,15 @@ KINDS = ["binary", "score", "prob_pos0", "weighted", "int_weights", "level90", "
          "multi", "many", "many_weighted", "mscore", "strings"]
 
 
-def _rows_alone(cm: clfeval.ConfusionMatrix, level: float | None
+def _rows_alone(cm: clfeval.ConfusionMatrix, level: float | None, n_eff: float | None = None
                 ) -> tuple[list[tuple[Any, ...]], dict[str, Any]]:
-    """The report rows of one matrix from the public functions (the reference)."""
+    """The report rows of one matrix from the public functions (the reference); weighted
+    matrices are importance-weighted rows, ``n_eff`` Kish's effective sample size."""
     c = cm.counts
     k = cm.n_classes
     pos = cm.pos_index(None) if k == 2 and cm.pos_label is not None else None
     boot_ok = level is not None and cm.total > 0 and bootstrap_fits(k) and (
-        not cm.is_weighted or bool(np.all(c == np.round(c))))
+        not cm.is_weighted or (n_eff is not None and n_eff >= 1))
     wanted: set[tuple[str, str | None]] = set()
     if pos is not None:
         wanted |= {(m, "binary" if m in ("f1", "informedness") else None)
@@ -101,14 +102,16 @@ def _rows_alone(cm: clfeval.ConfusionMatrix, level: float | None
             return None
         if spec.ratio is not None and avg in (None, "binary", "micro"):
             return defined(metric_interval(cm, spec.name, level=level, zero_division=NAN,
-                                           average="auto" if avg is None else avg))
+                                           average="auto" if avg is None else avg,
+                                           n_eff=n_eff))
         if not boot_ok or (spec.name, avg) not in wanted:
             return None
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             ci = bootstrap_interval(cm, spec.name, n_resamples=N_RESAMPLES, level=level,
                                     seed=SEED, zero_division=NAN,
-                                    average="auto" if avg in (None, "binary") else avg)
+                                    average="auto" if avg in (None, "binary") else avg,
+                                    n_eff=n_eff)
         return defined(ci)
 
     def val(v: Any) -> float | None:
@@ -157,7 +160,10 @@ def test_each_slice_has_the_rows_of_its_matrix_alone(kind: str) -> None:
                                max_points=SLICE_MAX_POINTS)
         assert rep == alone, sl.key
         # 2. field by field against the public functions on the slice's matrix
-        rows, per_class = _rows_alone(rep.confusion, level)
+        n_eff = None
+        if rep.confusion.is_weighted:  # importance weights (the default): Kish's n_eff
+            n_eff = float(rep.confusion.total) ** 2 / st.squared_weight()
+        rows, per_class = _rows_alone(rep.confusion, level, n_eff)
         metric_rows = [row for row in rep.overall
                        if (row.name, row.average) in {(n, a) for n, a, _, _ in rows}]
         assert [(row.name, row.average) for row in metric_rows] == [
@@ -187,7 +193,8 @@ def test_each_slice_has_the_rows_of_its_matrix_alone(kind: str) -> None:
             assert set(rep.per_class.intervals) == set(PER_CLASS_INTERVALS)
             for name in PER_CLASS_INTERVALS:
                 assert rep.per_class.intervals[name] == metric_interval(
-                    rep.confusion, name, level=level, average=None, zero_division=NAN)
+                    rep.confusion, name, level=level, average=None, zero_division=NAN,
+                    n_eff=n_eff)
         assert rep.warnings == alone.warnings
         checked += 1
     assert checked >= 10
@@ -214,9 +221,9 @@ def _stack_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     sizes: list[int] = []
     rows_of = _build._metric_rows_of
 
-    def counted(cms: Any, level: Any) -> Any:
+    def counted(cms: Any, level: Any, *weighting: Any) -> Any:
         sizes.append(len(cms))
-        return rows_of(cms, level)
+        return rows_of(cms, level, *weighting)
 
     monkeypatch.setattr(_build, "_metric_rows_of", counted)
     return sizes

@@ -90,11 +90,16 @@ def test_score_counts_bins(bad: object) -> None:
 
 def test_huge_weights_say_what_is_wrong() -> None:
     """Weights of 1e19 make integer-valued counts past 2**53: the bootstrap says why it cannot
-    resample them, and a report leaves its bootstrap out instead of failing in numpy."""
+    resample them, and a report of frequency weights leaves its bootstrap out instead of
+    failing in numpy (as importance weights, the default, they are about 2 effective rows,
+    which the report's bootstrap draws)."""
     from clfeval.stats import bootstrap_interval
 
     w = [1e19, 1e19, 1, 1]
-    report = clfeval.evaluate([0, 1, 1, 0], [0, 1, 0, 0], sample_weight=w)
+    imp = clfeval.evaluate([0, 1, 1, 0], [0, 1, 0, 0], sample_weight=w)
+    f1 = next(r for r in imp.overall if r.metric == "f1")
+    assert f1.interval is not None and "Kish n_eff" in f1.interval.method
+    report = clfeval.evaluate([0, 1, 1, 0], [0, 1, 0, 0], sample_weight=w, weights="frequency")
     f1 = next(r for r in report.overall if r.metric == "f1")
     assert f1.interval is None
     with pytest.raises(InvalidInputError, match=r"counts 2e\+19 rows in all, too many to "

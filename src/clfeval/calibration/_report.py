@@ -9,7 +9,7 @@ import numpy as np
 from .._validation import check_level
 from ..core.calibration import DEFAULT_N_BINS, CalibrationCounts, is_probability
 from ..exceptions import InvalidInputError
-from ..stats._results import TestResult
+from ..stats._results import ConfidenceInterval, TestResult
 from ._measures import (
     _check_state,
     bootstrap_calibration,
@@ -46,6 +46,7 @@ def calibration_report(
     hl_groups: int = 10,
     recalibration: LogisticRecalibration | None = None,
     hosmer_lemeshow_result: TestResult | None = None,
+    weights_note: str | None = None,
 ) -> Calibration:
     """Every calibration result of a state: headline numbers with intervals, the
     curves, the Brier decomposition and the tests.
@@ -67,6 +68,11 @@ def calibration_report(
         Results computed exactly from the rows (:func:`logistic_recalibration`,
         :func:`hosmer_lemeshow_test`), used instead of the state's fine-bin versions;
         :func:`evaluate_calibration` passes them.
+    weights_note : str, optional
+        A weighted state whose weights are to be read as counts of rows (frequency
+        weights, or importance weights already scaled to Kish's effective sample size, as
+        a report does): its intervals are formed on those counts and their methods end
+        with this note. Without it a weighted state has no intervals (and a note says so).
 
     Returns
     -------
@@ -87,12 +93,18 @@ def calibration_report(
     intervals: dict[str, Any] = {"ece": None, "brier": None}
     if n_resamples == 0:
         pass  # no intervals asked for
-    elif state.is_weighted:
+    elif state.is_weighted and weights_note is None:
         notes.append("No bootstrap intervals: the state holds sample weights, and resampling "
                      "it needs integer counts.")
     else:
         intervals = dict(bootstrap_calibration(state, n_resamples=n_resamples, level=level,
-                                               seed=seed))
+                                               seed=seed,
+                                               weights_as_counts=weights_note is not None))
+        if weights_note is not None and state.is_weighted:
+            intervals = {k: ConfidenceInterval(ci.estimate, ci.low, ci.high, ci.level,
+                                               f"{ci.method} ({weights_note})",
+                                               std_err=ci.std_err)
+                         for k, ci in intervals.items()}
     if state.is_multiclass:
         notes.append("K-class: ECE, calibration in the large, slope/intercept and the tests "
                      "are top-label (confidence of the predicted class against whether it "

@@ -40,6 +40,10 @@ def _columns(p: argparse.ArgumentParser) -> None:
     g.add_argument("--y-score", metavar="COL", nargs="+",
                    help="score column, or one per class in label order (score, proba_<class> …)")
     g.add_argument("--weight", metavar="COL", help="sample-weight column")
+    g.add_argument("--weights", choices=("importance", "frequency"), default="importance",
+                   help="what the weight column means: 'importance' (default: intervals on "
+                        "Kish's effective sample size, unchanged when every weight is "
+                        "scaled) or 'frequency' (a weight of 3 is the row seen 3 times)")
     from ._multilabel import add_multilabel_columns
 
     add_multilabel_columns(g)
@@ -67,9 +71,10 @@ def _columns(p: argparse.ArgumentParser) -> None:
     e.add_argument("--workers", type=int, default=1, metavar="N",
                    help="processes to read row groups / files in parallel (default 1)")
     e.add_argument("--bins", type=_bins_arg, metavar="BITS|exact",
-                   help="score state: bins on the leading BITS bits of the float (default 24: "
-                        "bounded memory, the AUC with a certified error bound) or 'exact' "
-                        "(every distinct score, as the API's evaluate in memory)")
+                   help="score state: 'exact' (the default: every distinct score, as the "
+                        "API's evaluate in memory, until 2**20 distinct scores per column, "
+                        "then 24-bit bins, said in the report with the AUC's certified "
+                        "bound) or bins on the leading BITS bits of the float from the start")
     e.add_argument("--quiet", action="store_true", help="no progress bar")
     e.add_argument("--by", metavar="COL", action="append",
                    help="also evaluate each slice of the rows sharing a value of COL (repeat "
@@ -756,6 +761,7 @@ def _report(args: argparse.Namespace) -> int:
         "level": None if args.no_ci else 0.95, "title": args.title or os.path.basename(path),
         "source": _source(path, cmap),
         **_slice_options(args),
+        **({"weights": args.weights} if args.weights != "importance" else {}),
     }
     with _naming(path):
         r = _evaluate_file(path, cmap, options)

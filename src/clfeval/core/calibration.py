@@ -751,6 +751,27 @@ class CalibrationCounts:
     def _arrays(self) -> tuple[Array, ...]:
         return self._counts, self._cells, self._fine_counts, self._fine, self._spieg
 
+    def scaled_weights(self, factor: float) -> CalibrationCounts:
+        """The same state with every weighted sum multiplied by ``factor`` (row counts
+        unchanged): the averages (Brier, log loss, ECE, the curves) stay as they are and
+        the tests read ``factor · Σw`` as the sample size — how a report reads importance
+        weights as Kish's effective sample size (``factor = n_eff / Σw``).
+
+        Examples
+        --------
+        >>> s = CalibrationCounts.from_predictions([0, 1, 1], [0.2, 0.7, 0.6],
+        ...                                        sample_weight=[2.0, 4.0, 2.0])
+        >>> s.scaled_weights(0.25).total_weight()
+        2.0
+        """
+        f = float(factor)
+        if not (np.isfinite(f) and f > 0):
+            raise InvalidParameterError(f"factor must be a finite number > 0, got {factor!r}")
+        return CalibrationCounts(self._labels, self._counts, self._cells * f,
+                                 self._fine_counts, self._fine * f, self._spieg * f,
+                                 edges=self._edges, pos_label=self._pos_label,
+                                 multiclass=self._multiclass, eps=self._eps)
+
     def __repr__(self) -> str:
         kind = "K-class" if self._multiclass else f"binary, pos_label={self._pos_label!r}"
         return (f"CalibrationCounts({kind}, labels={list(self._labels)[:10]!r}, "

@@ -56,6 +56,8 @@ class Spec:
     format: str | None = None
     #: the most distinct slices (``columns.by`` value combinations) a fold keeps
     max_slices: int = 10_000
+    #: what the weights mean: "importance" or "frequency" (see engines.state.WEIGHT_MEANINGS)
+    weights: str = "importance"
 
     @property
     def has_scores(self) -> bool:
@@ -140,6 +142,8 @@ class Partial:
     calibration: Any = None
     #: K-class scores in [0, 1]: the largest distance of a row sum from 1 (``None`` else)
     row_sum_error: float | None = None
+    #: weighted rows: Σw² of the rows used (Kish's effective sample size needs it)
+    weight_sq: float | None = None
 
     def __add__(self, other: Partial) -> Partial:
         labels = list(self.labels)
@@ -168,9 +172,12 @@ class Partial:
         rse = None
         if self.row_sum_error is not None and other.row_sum_error is not None:
             rse = max(self.row_sum_error, other.row_sum_error)
+        sq = None
+        if self.weight_sq is not None and other.weight_sq is not None:
+            sq = self.weight_sq + other.weight_sq
         return Partial(space.labels, self.declared, self.weighted, cm, tallies, scores,
                        self.n_rows + other.n_rows, self.excluded + other.excluded,
-                       self.sources + other.sources, cal, rse)
+                       self.sources + other.sources, cal, rse, sq)
 
     def finalize(self, spec: Spec, *, allow_empty: bool = False) -> EvalState:
         """Order the labels (declared order, else sorted) and build the public state
@@ -211,7 +218,7 @@ class Partial:
                     [v for v in labs if v != pos_label] + [pos_label], pos_label=pos_label)
         return EvalState(confusion, scores, int(self.n_rows), int(n_used), excl,
                          self.sources, self.declared, pos_label, spec.threshold, cal,
-                         self.row_sum_error)
+                         self.row_sum_error, weight_sq=self.weight_sq, weights=spec.weights)
 
 
 def max_row_sum_error(p: npt.NDArray[Any]) -> float | None:
@@ -380,6 +387,7 @@ class Folder:
         self.scores: Any = _empty_scores(spec, self.space) if spec.has_scores else None
         self.calibration: Any = None
         self.row_sum_error: float | None = 0.0 if spec.multiclass_scores else None
+        self.weight_sq: float | None = 0.0 if self.weighted else None
         if spec.has_scores:
             from .calibration import CalibrationCounts
 
@@ -400,7 +408,7 @@ class Folder:
                        None if self.cm is None else self.cm.copy(),
                        None if self.tallies is None else self.tallies.copy(),
                        self.scores, self.n_rows, self.excluded.copy(), tuple(self.sources),
-                       self.calibration, self.row_sum_error)
+                       self.calibration, self.row_sum_error, self.weight_sq)
 
     def add_source(self, name: str) -> None:
         self.sources.append(name)
@@ -470,6 +478,8 @@ class Folder:
         the states; a sliced fold also splits them by slice here."""
         if keep is not None and not keep.any():
             return
+        if w is not None and self.weight_sq is not None:
+            self.weight_sq += float(np.dot(w, w))
         k = len(self.space.labels)
         if self.cm is not None:
             assert gt is not None
@@ -677,10 +687,13 @@ def _local_codes(col: Column) -> tuple[npt.NDArray[np.intp], Sequence[Any],
 # The folder keeps score states over placeholder labels (binary: 0 = negative,
 # 1 = positive; K classes: 0 … K-1 in declared order), because a shard may not have
 # seen every class; ``Partial.finalize`` puts the real labels back.
-# Files are big: by default their score state is binned on the leading DEFAULT_BITS
-# bits of the float (bounded memory, one pass of integer arithmetic per chunk, AUCs
-# with a certified bound); ``bins="exact"`` keeps one entry per distinct score (until
-# ``max_distinct``), at the cost of sorting every chunk.
+# Exact by default, approximate only when it must be: by default (``bins=None``, the same
+# as ``bins="exact"``) the score state keeps one entry per distinct score — every AUC,
+# AP and curve equals the in-memory door's to the last digit — while the distinct scores
+# of a column fit the memory budget ``max_distinct`` (DEFAULT_MAX_DISTINCT, about 24 MiB
+# per column); beyond it the state converts itself to bins on the leading DEFAULT_BITS
+# bits of the float (bounded memory, AUCs with a certified bound, and the report says
+# so). ``bins=<bits>`` or declared edges bin from the start.
 DEFAULT_BITS = 24
 EXACT = "exact"
 
@@ -691,7 +704,7 @@ def _binning(spec: Spec) -> Any:
 
     b = spec.bins
     if b is None:
-        return Binning.from_bits(DEFAULT_BITS)
+        return None
     if isinstance(b, str):
         if b != EXACT:
             raise InvalidParameterError(

@@ -207,6 +207,10 @@ class SlicedFolder(Folder):
             codes = codes[keep]
             if codes.size == 0:
                 return
+        if w is not None:  # each slice's Σw² (Kish's effective sample size)
+            sq = np.bincount(codes, weights=w * w, minlength=n_s)
+            for j in np.flatnonzero(sq).tolist():
+                self.subs[j].weight_sq = (self.subs[j].weight_sq or 0.0) + float(sq[j])
         if self.cm is not None:
             assert gt is not None
             assert gp is not None

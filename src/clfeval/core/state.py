@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import stat
 from collections.abc import Iterable, Mapping, Sequence
@@ -18,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import WEIGHT_MEANINGS
 from ..exceptions import IncompatibleStateError, InvalidParameterError
 from ._state import (
     check_header,
@@ -34,7 +36,10 @@ __all__ = ["EvalState", "Exclusions", "as_state", "check_state_dict", "load_stat
            "merge_states", "save_state"]
 
 SCHEMA = "clfeval.EvalState"
-SCHEMA_VERSION = 1
+#: version 2 adds ``weight_sq`` (Σw² of the rows used) and ``weights`` (their meaning);
+#: version 1 states are still read (weighted ones then have no Σw², and no interval)
+SCHEMA_VERSION = 2
+_READS = (1, 2)
 
 REASONS = {
     "missing_label": "the label is missing (null/empty)",
@@ -137,6 +142,13 @@ class EvalState:
         Multilabel data (one 0/1 column per label): the per-label tables, the per-sample
         tallies and, with scores, the per-label score tables and label-ranking sums.
         ``confusion`` and ``scores`` are then ``None``.
+    weight_sq : float or None
+        Σw² over the rows used, when they were weighted (``None``: unweighted, or not
+        known — a state saved by an older clfeval); with the total weight Σw it gives
+        Kish's effective sample size ``(Σw)² / Σw²``.
+    weights : {"importance", "frequency"}
+        What the sample weights mean (see :data:`clfeval._validation.WEIGHT_MEANINGS`);
+        states merge only with states of the same meaning.
     """
 
     confusion: ConfusionMatrix | None
@@ -151,6 +163,19 @@ class EvalState:
     calibration: Any = None
     row_sum_error: float | None = None
     multilabel: Any = None
+    weight_sq: float | None = None
+    weights: str = "importance"
+
+    def squared_weight(self) -> float | None:
+        """Σw² over the rows used: the stored sum, or the row count when the counts are
+        integers (unit weights); ``None`` when weighted rows left no Σw²."""
+        if self.weight_sq is not None:
+            return float(self.weight_sq)
+        if self.confusion is not None and not self.confusion.is_weighted:
+            return float(self.confusion.total)
+        if self.confusion is None and self.scores is not None and not self.scores.is_weighted:
+            return float(self.n_used)
+        return None
 
     @property
     def labels(self) -> tuple[Any, ...] | None:
@@ -187,6 +212,14 @@ class EvalState:
         if (self.multilabel is None) != (other.multilabel is None):
             raise IncompatibleStateError(
                 "cannot merge a multilabel state with a single-label one")
+        if self.weights != other.weights:
+            raise IncompatibleStateError(
+                f"cannot merge states whose sample weights mean different things: "
+                f"weights={self.weights!r} vs {other.weights!r}")
+        sq = None
+        if self.weight_sq is not None or other.weight_sq is not None:
+            a, b = self.squared_weight(), other.squared_weight()
+            sq = None if a is None or b is None else a + b
         ml = None if self.multilabel is None else self.multilabel + other.multilabel
         cm = None
         if self.confusion is not None and other.confusion is not None:
@@ -205,7 +238,7 @@ class EvalState:
             self.excluded + other.excluded, self.sources + other.sources,
             self.labels_declared,
             self.pos_label if self.pos_label is not None else other.pos_label,
-            self.threshold, cal, rse, ml,
+            self.threshold, cal, rse, ml, sq, self.weights,
         )
 
     # ------------------------------------------------------------ serialise
@@ -227,12 +260,15 @@ class EvalState:
             "calibration": None if self.calibration is None else self.calibration.to_dict(),
             "row_sum_error": self.row_sum_error,
             **({} if self.multilabel is None else {"multilabel": self.multilabel.to_dict()}),
+            "weight_sq": self.weight_sq,
+            "weights": self.weights,
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> EvalState:
-        """Rebuild a state saved with :meth:`to_dict` (checks schema and version)."""
-        check_header(data, SCHEMA, SCHEMA_VERSION)
+        """Rebuild a state saved with :meth:`to_dict` (checks schema and version; a
+        version 1 state is read too)."""
+        _check_header(data)
         try:
             cm = None if data["confusion"] is None else ConfusionMatrix.from_dict(
                 data["confusion"])
@@ -256,12 +292,36 @@ class EvalState:
                 Exclusions.from_dict(data["excluded"]), tuple(map(str, data["sources"])),
                 bool(data["labels_declared"]), pl, None if thr is None else float(thr), cal,
                 None if data.get("row_sum_error") is None else float(data["row_sum_error"]),
-                ml,
+                ml, _weight_sq(data), _weights(data),
             )
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, IncompatibleStateError):
                 raise
             raise IncompatibleStateError(f"malformed {SCHEMA} state: {exc!r}") from exc
+
+
+def _check_header(data: Any) -> None:
+    v = data.get("version") if isinstance(data, Mapping) else None
+    check_header(data, SCHEMA, v if type(v) is int and v in _READS else SCHEMA_VERSION)
+
+
+def _weight_sq(data: Mapping[str, Any]) -> float | None:
+    v = data.get("weight_sq")  # absent from version 1
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
+        raise IncompatibleStateError(
+            f"malformed {SCHEMA} state: weight_sq must be a finite number >= 0, got {v!r}")
+    return float(v)
+
+
+def _weights(data: Mapping[str, Any]) -> str:
+    v = data.get("weights", "importance")  # absent from version 1: the default meaning
+    if v not in WEIGHT_MEANINGS:
+        raise IncompatibleStateError(
+            f"malformed {SCHEMA} state: weights must be one of {list(WEIGHT_MEANINGS)}, "
+            f"got {v!r}")
+    return str(v)
 
 
 def _merge_cm(a: ConfusionMatrix, b: ConfusionMatrix, *, declared: bool) -> ConfusionMatrix:
@@ -479,7 +539,9 @@ def check_state_dict(data: Any) -> None:
     ...
     clfeval.exceptions.IncompatibleStateError: malformed clfeval.EvalState state: n_used ...
     """
-    check_header(data, SCHEMA, SCHEMA_VERSION)
+    _check_header(data)
+    _weight_sq(data)
+    _weights(data)
     n_rows = nonnegative_int(data, "n_rows", SCHEMA)
     n_used = nonnegative_int(data, "n_used", SCHEMA)
     exc_d = state_field(data, "excluded", dict, SCHEMA)

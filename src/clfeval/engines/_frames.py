@@ -16,9 +16,11 @@ __all__ = ["make_spec", "pandas_chunk"]
 def make_spec(names: list[str], *, y_true: Any, y_pred: Any,
               y_score: Any, weight: str | None, labels: Any, pos_label: Any,
               threshold: float | None, on_invalid: str, bins: Any, max_distinct: Any,
-              source: str, by: Any = None, max_slices: int = 10_000) -> Any:
+              source: str, by: Any = None, max_slices: int = 10_000,
+              weights: str = "importance") -> Any:
     """Detect columns and build (and validate) the folding spec (a multilabel spec for
     one 0/1 column per label)."""
+    from .._validation import check_weights
     from ..core._folders import make_folder
     from ..core.multilabel_fold import detect_multilabel, is_multilabel_columns, multilabel_spec
     from ..exceptions import InvalidParameterError
@@ -37,7 +39,7 @@ def make_spec(names: list[str], *, y_true: Any, y_pred: Any,
                                      weight=weight, path=source, by=by)
     spec = Spec(cmap, None if labels is None else tuple(labels), pos_label,
                 None if threshold is None else float(threshold), on_invalid, bins,
-                max_distinct, max_slices=max_slices)
+                max_distinct, max_slices=max_slices, weights=check_weights(weights))
     make_folder(spec)
     return spec
 

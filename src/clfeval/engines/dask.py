@@ -140,6 +140,7 @@ def fold(
     split_every: int = 8,
     by: Any = None,
     max_slices: int = DEFAULT_MAX_SLICES,
+    weights: str = "importance",
     **compute_kwargs: Any,
 ) -> EvalState | SlicedState:
     """Evaluate a Dask DataFrame of predictions on any Dask scheduler.
@@ -163,7 +164,7 @@ def fold(
                      y_score=y_score, weight=weight, labels=labels, pos_label=pos_label,
                      threshold=threshold, on_invalid=on_invalid, bins=bins,
                      max_distinct=max_distinct, source="<dask dataframe>", by=by,
-                     max_slices=max_slices)
+                     max_slices=max_slices, weights=weights)
     ddf = ddf[list(spec.columns.names)]
     parts = [delayed(_partition)(p, spec, i) for i, p in enumerate(ddf.to_delayed())]
     if not parts:

@@ -21,6 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from .._validation import check_weights
 from ..core._folders import make_folder
 from ..core.fold import Spec
 from ..core.multilabel_fold import detect_multilabel, is_multilabel_columns, multilabel_spec
@@ -305,6 +306,7 @@ def fold_files(
     progress: Callable[[Progress], None] | bool | None = None,
     by: str | Sequence[str] | None = None,
     max_slices: int = DEFAULT_MAX_SLICES,
+    weights: str = "importance",
 ) -> EvalState | SlicedState:
     """Fold predictions stored in files into one :class:`EvalState`, in bounded memory, on
     one or more cores — the engine behind :func:`clfeval.evaluate_files`, which turns the
@@ -365,6 +367,10 @@ def fold_files(
     max_slices : int
         The most distinct slices kept (default 10,000); more is an error naming the
         count seen.
+    weights : {"importance", "frequency"}
+        What the weight column means: ``"importance"`` (default; intervals use Kish's
+        effective sample size and do not change when every weight is scaled) or
+        ``"frequency"`` (a weight of 3 is the row seen three times).
 
     Returns
     -------
@@ -389,6 +395,7 @@ def fold_files(
         raise InvalidParameterError(f"workers must be a positive int or -1, got {workers!r}")
     if not isinstance(chunk_rows, int) or chunk_rows < 1:
         raise InvalidParameterError(f"chunk_rows must be a positive int, got {chunk_rows!r}")
+    weights = check_weights(weights)
     names = column_names(paths[0], format=format)
     spec: Any
     if is_multilabel_columns(y_true) or (y_true is None and detect_multilabel(names)):
@@ -412,7 +419,7 @@ def fold_files(
             raise InvalidParameterError(f"threshold must be a number, got {threshold!r}") \
                 from exc
     spec = Spec(cmap, None if labels is None else tuple(labels), pos_label, threshold,
-                on_invalid, bins, max_distinct, chunk_rows, format, max_slices)
+                on_invalid, bins, max_distinct, chunk_rows, format, max_slices, weights)
     make_folder(spec)  # validate the options before any work
     return _fold_spec(paths, spec, workers, progress)
 

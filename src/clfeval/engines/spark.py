@@ -279,6 +279,7 @@ def _sql_partial(df: Any, spec: Spec) -> Partial:
     weight = None if cols.weight is None else sf.col(cols.weight).cast("double")
     if weight is not None:
         aggs.append(sf.sum(weight).alias("w"))
+        aggs.append(sf.sum(weight * weight).alias("w2"))  # Kish's effective sample size
     if cols.y_score:
         df = _with_bit_key(df, x, int(bit_bins(spec) or 0), "__clfeval_k")
         keys.append(sf.when(ok, sf.col("__clfeval_k")).alias("k"))
@@ -308,6 +309,8 @@ def _sql_partial(df: Any, spec: Spec) -> Partial:
     weighted = cols.weight is not None
     amount = np.asarray([r["w"] if weighted else r["n"] for r in good],
                         dtype=np.float64 if weighted else np.int64)
+    if weighted:
+        folder.weight_sq = float(sum(r["w2"] for r in good))
     truth = [r["t"] for r in good]
     uniq_t = list(dict.fromkeys(truth))
     codes_t, bad_kind = folder.space.lookup(uniq_t)
@@ -383,6 +386,7 @@ def fold(
     engine: str = "auto",
     by: Any = None,
     max_slices: int = DEFAULT_MAX_SLICES,
+    weights: str = "importance",
 ) -> EvalState | SlicedState:
     """Evaluate a Spark DataFrame of predictions without collecting its rows.
 
@@ -429,7 +433,7 @@ def fold(
                      y_score=y_score, weight=weight, labels=labels, pos_label=pos_label,
                      threshold=threshold, on_invalid=on_invalid, bins=bins,
                      max_distinct=max_distinct, source="<spark dataframe>", by=by,
-                     max_slices=max_slices)
+                     max_slices=max_slices, weights=weights)
     from ..core.multilabel_fold import MultilabelSpec
 
     if isinstance(spec, MultilabelSpec):

@@ -106,6 +106,17 @@ def _span(low: Any, high: Any) -> str:
     return f"[{fmt(low)}, {fmt(high)}]"
 
 
+def _methods_note(named: list[tuple[str, Any]]) -> Block:
+    """How each interval shown was formed (the method names its assumptions)."""
+    by: dict[str, list[str]] = {}
+    for name, iv in named:
+        if iv is not None:
+            by.setdefault(str(iv.method), []).append(name)
+    conf = next(100 * float(iv.level) for _, iv in named if iv is not None)
+    parts = [f"{', '.join(names)}: {method}" for method, names in by.items()]
+    return Block("p", f"{conf:g}% intervals — " + "; ".join(parts) + ".")
+
+
 def _interval(r: Report, name: str) -> str:
     iv = r.row(name).interval
     if iv is None:
@@ -172,6 +183,8 @@ def report_blocks(r: Report, *, full: bool = False, level: int = 1) -> list[Bloc
     out.append(_table("metrics", hdr, [
         [n, fmt(r.metric(n)), *([_interval(r, n)] if has_iv else []), r.row(n).description]
         for n in headline_names(r)]))
+    if has_iv:
+        out.append(_methods_note([(n, r.row(n).interval) for n in headline_names(r)]))
     if r.slices is not None:
         out.extend(slice_blocks(r, h2))
     out.append(Block(h2, "Per class (one-vs-rest)"))
@@ -239,6 +252,8 @@ def calibration_blocks(cal: Any, h2: str = "h2") -> list[Block]:
         rows.append([h.label, fmt_p(h.value) if h.key.endswith("_p") else fmt(h.value), iv,
                      want])
     out.append(_table("calibration", ["measure", "value", "interval", "reading"], rows))
+    if any(h.interval is not None for h in cal.headline()):
+        out.append(_methods_note([(h.label, h.interval) for h in cal.headline()]))
     c = cal.main_curve
     bins = [[f"{c.edges[i]:.3g}–{c.edges[i + 1]:.3g}", fmt_count(c.counts[i]),
              fmt(c.mean_predicted[i]), fmt(c.fraction_positive[i])]

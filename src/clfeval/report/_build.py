@@ -10,6 +10,7 @@ import math
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,7 @@ from .._validation import (
     check_choice,
     check_consistent_length,
     check_level,
+    check_weights,
 )
 from ..core.counts import ConfusionMatrix
 from ..core.labels import resolve_pos_label, sorted_unique, to_python
@@ -142,6 +144,7 @@ def evaluate(
     by: Any = None,
     min_size: int = 30,
     max_slices: int = 10_000,
+    weights: str = "importance",
 ) -> Report:
     """Evaluate a classifier once and keep everything in a frozen :class:`Report`.
 
@@ -163,7 +166,8 @@ def evaluate(
     pos_label : label, optional
         The positive class of a binary task (default ``1``/``True`` when present).
     sample_weight : array-like of shape (n,), optional
-        Sample weights.
+        Sample weights. Point estimates are weighted as scikit-learn weights them; what
+        the intervals assume is ``weights``'s choice.
     threshold : float, optional
         Threshold for binary scores (default 0.5 for scores in [0, 1], else 0.0).
     cost_matrix : array-like of shape (K, K), optional
@@ -191,6 +195,15 @@ def evaluate(
     max_slices : int
         The most distinct slices allowed (default 10,000); more is an error naming the
         count.
+    weights : {"importance", "frequency"}
+        What ``sample_weight`` means. ``"importance"`` (default): how much each row
+        counts; intervals and tests use Kish's effective sample size
+        ``n_eff = (Σw)² / Σw²`` — Wilson intervals of proportions on ``n_eff`` trials,
+        bootstrap intervals drawing ``n_eff`` rows — so they do not change when every
+        weight is multiplied by a constant, and fractional weights are fine.
+        ``"frequency"``: a weight of 3 is the row seen three times (the sample size is
+        Σw): integer weights give exactly the intervals of the repeated rows. Each
+        interval's ``method`` says which it assumed.
 
     Returns
     -------
@@ -218,6 +231,7 @@ def evaluate(
     """
     from ._multilabel import evaluate_multilabel, is_multilabel_call
 
+    weights = check_weights(weights)
     if is_multilabel_call(y_true, y_pred, y_score):
         if pos_label is not None or cost_matrix is not None:
             raise InvalidParameterError(
@@ -342,7 +356,9 @@ def evaluate(
         m = len(yt_)
         return EvalState(cm, sc, m, m, pos_label=None if sc is None or sc.is_multiclass
                          else sc.pos_label, threshold=thr_used, calibration=cal,
-                         row_sum_error=rse)
+                         row_sum_error=rse,
+                         weight_sq=None if w_ is None else float(np.dot(w_, w_)),
+                         weights=weights)
 
     state: Any = state_of(None)
     if by is not None:
@@ -398,6 +414,8 @@ def from_states(
     title: str = "",
     source: Mapping[str, str] | None = None,
     max_points: int = 400,
+    weights: str = "importance",
+    weight_sq: float | None = None,
 ) -> Report:
     """Build a report from a confusion matrix and/or a score state (no rows needed).
 
@@ -416,6 +434,11 @@ def from_states(
         The positive class of a binary confusion matrix (default: its own, else ``1``).
     cost_matrix, level, title, source, max_points
         As in :func:`evaluate`.
+    weights : {"importance", "frequency"}
+        What weighted counts mean (as in :func:`evaluate`).
+    weight_sq : float, optional
+        Σw² of the weighted rows: importance-weighted counts need it for their
+        intervals (Kish's effective sample size); without it they have none.
 
     Examples
     --------
@@ -436,7 +459,8 @@ def from_states(
         n = round(float(np.sum(scores.total_weight())))
     state = EvalState(confusion, scores, n, n, pos_label=pos_label if pos_label is not None
                       else (None if scores is None or scores.is_multiclass
-                            else scores.pos_label), threshold=threshold)
+                            else scores.pos_label), threshold=threshold,
+                      weight_sq=weight_sq, weights=check_weights(weights))
     return from_state(state, cost_matrix=cost_matrix, level=level, title=title, source=source,
                       max_points=max_points)
 
@@ -523,7 +547,8 @@ def from_state(
                              chosen=threshold, optimize=SWEEP_OPTIMA, max_points=max_points)
         if tc.n_pos > 0 and tc.n_neg > 0:
             ccurve = CostCurve.from_threshold_counts(tc, max_lines=COST_CURVE_LINES)
-        auc_rows = _binary_auc_rows(roc_shown, pr_shown, _auc_interval(scores, tc, lvl))
+        auc_rows = _binary_auc_rows(roc_shown, pr_shown, _auc_interval(
+            scores, tc, lvl, getattr(state, "weights", "importance")))
     elif scores is not None:
         rocs, prs = [], []
         for j, lab in enumerate(scores.labels):
@@ -540,19 +565,31 @@ def from_state(
     cal_state = state.calibration
     if isinstance(cal_state, _Pending):
         cal_state = cal_state.result()
+    wt = _weighting(state, cm)
+    if cal_state is not None and wt is not None and wt is not UNKNOWN_SQ \
+            and wt.meaning == "importance" and cal_state.is_weighted and wt.n_eff > 0:
+        # the calibration tests read Kish's effective sample size, not Σw, as n
+        cal_state = cal_state.scaled_weights(wt.factor)
     if cal_state is not None:
         from ..calibration import calibration_report
 
-        calibration = calibration_report(cal_state, level=lvl or 0.95,
+        note = None if wt is None or wt is UNKNOWN_SQ or not cal_state.is_weighted \
+            else wt.note
+        calibration = calibration_report(cal_state, level=lvl or 0.95, weights_note=note,
                                          n_resamples=N_RESAMPLES if lvl else 0, seed=SEED)
         auc_rows = auc_rows + _calibration_rows(calibration)
     cost = None
     if cost_matrix is not None:
         cost = cost_analysis(cm, cost_matrix, threshold_counts=tc,
                              at=None if sweep is None else sweep.thresholds)
-    overall, per_class = _metric_rows(cm, lvl)
+    overall, per_class = _metric_rows(cm, None if wt is UNKNOWN_SQ else lvl,
+                                      None if wt is UNKNOWN_SQ else wt)
     overall = overall + auc_rows
     warns = _warnings(cm, per_class, overall, state)
+    if wt is not None and lvl is not None:
+        warns = tuple(sorted((*warns, _weighting_warning(wt, state)), key=lambda w: w.rank))
+    if scores is not None and scores.is_binned:
+        warns = tuple(sorted((*warns, _binned_warning(scores, roc)), key=lambda w: w.rank))
     if scores is not None and calibration is None:
         from ..calibration import NOT_PROBABILITIES_NOTE
 
@@ -577,6 +614,24 @@ def from_state(
         n_rows=int(state.n_used),
         state=state,
     )
+
+
+def _binned_warning(scores: Any, roc: Sequence[RocCurve]) -> ReportWarning:
+    """What a binned score state means for the report's areas, with the certified bound."""
+    b = scores.binning
+    how = (f"the leading {b.bits} bits of each float score" if b.kind == "bits"
+           else f"{len(b.edges) - 1} declared bins")
+    why = (f"its distinct scores exceeded the exact-mode budget of max_distinct="
+           f"{scores.max_distinct:,} per column, so it converted to bins on {how}"
+           if scores.converted else f"it was asked for bins on {how}")
+    bound = max((float(r.auc_bound) for r in roc), default=0.0)
+    return ReportWarning(
+        "binned_scores",
+        f"the score state is binned: {why}. Scores inside one bin count as ties, so ROC AUC "
+        f"is within ±{bound:.3g} of the exact value (certified bound); AP and the curves are "
+        "those of the binned scores. Pass max_distinct=None to stay exact (the state then "
+        "grows with the distinct scores)",
+        2)
 
 
 def default_threshold(values: Any) -> float:
@@ -627,6 +682,8 @@ def stacked_metric_rows(cms: Sequence[ConfusionMatrix],
     ahead: dict[tuple[Any, ...], Rows] = {}
     groups: dict[tuple[Any, ...], list[ConfusionMatrix]] = {}
     for cm in cms:  # one stack per label set and positive class (a slice: all alike)
+        if cm.is_weighted:  # weighted slices: each its own weighting (_metric_rows)
+            continue
         groups.setdefault((cm.labels, cm.pos_label), []).append(cm)
     for group in groups.values():
         # in blocks of at most STACK_CELLS cells: memory bounded whatever S and K
@@ -642,16 +699,91 @@ def stacked_metric_rows(cms: Sequence[ConfusionMatrix],
         _AHEAD.reset(token)
 
 
-def _metric_rows(cm: ConfusionMatrix, level: float | None) -> Rows:
+@dataclass(frozen=True)
+class Weighting:
+    """How a report's intervals read weighted counts (private).
+
+    ``n_eff`` is the sample size the intervals assume: Kish's effective sample size
+    ``(Σw)² / Σw²`` for importance weights, Σw for frequency weights; every weighted
+    count is scaled by ``n_eff / Σw`` before a Wilson interval or a bootstrap draw, so
+    importance-weighted intervals do not change when every weight is multiplied by a
+    constant. ``note`` is appended to each interval's method.
+    """
+
+    meaning: str
+    n_eff: float
+    total: float
+
+    @property
+    def factor(self) -> float:
+        return self.n_eff / self.total if self.total > 0 else 1.0
+
+    @property
+    def note(self) -> str:
+        if self.meaning == "frequency":
+            return f"frequency weights: n = Σw = {self.n_eff:.6g}"
+        from ..stats.intervals import kish_note
+
+        return kish_note(self.n_eff)
+
+
+#: a weighted state without Σw² (saved by an older clfeval): importance intervals unknown
+UNKNOWN_SQ = Weighting("unknown", 0.0, 0.0)
+
+
+def _weighting(state: Any, cm: ConfusionMatrix) -> Weighting | None:
+    """``None`` for integer counts (no weights: the intervals need no note)."""
+    if not cm.is_weighted:
+        return None
+    total = float(cm.total)
+    meaning = getattr(state, "weights", "importance")
+    if meaning == "frequency":
+        return Weighting("frequency", total, total)
+    sq = state.squared_weight()
+    if sq is None:
+        return UNKNOWN_SQ
+    if sq <= 0 or total <= 0:
+        return Weighting("importance", 0.0, total)
+    return Weighting("importance", total * total / sq, total)
+
+
+def _weighting_warning(wt: Weighting, state: Any) -> ReportWarning:
+    if wt is UNKNOWN_SQ:
+        return ReportWarning(
+            "weighted_intervals",
+            "the state holds importance-weighted counts but not Σw² (it was saved by an "
+            "older clfeval), so Kish's effective sample size is unknown and the metrics "
+            "have no intervals here; evaluate again, or pass weights='frequency' if each "
+            "weight counts repeated rows", 3)
+    if wt.meaning == "frequency":
+        return ReportWarning(
+            "weighted_intervals",
+            f"sample weights are read as frequency weights (weights='frequency': a weight "
+            f"of w is the row seen w times): the intervals take Σw = {wt.n_eff:.6g} as the "
+            "sample size (the AUC's DeLong interval needs integer weights)", 3)
+    return ReportWarning(
+        "weighted_intervals",
+        f"sample weights are read as importance weights (weights='importance', the "
+        f"default): the point estimates are weighted; the intervals use Kish's effective "
+        f"sample size n_eff = (Σw)²/Σw² = {wt.n_eff:.6g} of {int(state.n_used):,} rows "
+        "(Wilson intervals on n_eff trials, bootstrap replicates of n_eff rows, calibration "
+        "tests and intervals on n_eff rows), so they do not change when every weight is "
+        "multiplied by a constant; the AUC's DeLong interval needs unweighted rows and is "
+        "left out. Pass weights='frequency' if a weight counts repeated rows", 3)
+
+
+def _metric_rows(cm: ConfusionMatrix, level: float | None,
+                 weighting: Weighting | None = None) -> Rows:
     ahead = _AHEAD.get()
-    if ahead is not None:
+    if ahead is not None and weighting is None:
         rows = ahead.get(_ahead_key(cm, level))
         if rows is not None:
             return rows
-    return _metric_rows_of([cm], level)[0]
+    return _metric_rows_of([cm], level, weighting)[0]
 
 
-def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None) -> list[Rows]:
+def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
+                    weighting: Weighting | None = None) -> list[Rows]:
     """The metric rows of each of several matrices of one label set and positive class:
     every registered metric evaluated once over their ``(S, K, K)`` stack (converted and
     tallied once), the Wilson intervals of the proportions computed once over the stack,
@@ -663,8 +795,8 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None) -> list
         pos_index = first.pos_index(None)
     stack = CountStack(np.stack([cm.counts for cm in cms]) if len(cms) > 1
                        else cms[0].counts[None])  # (one matrix: a view, one float copy)
-    wilson = _StackedWilson(stack, first.labels, level)
-    boot = [_bootstrap_intervals(cm, level) for cm in cms]
+    wilson = _StackedWilson(stack, first.labels, level, weighting)
+    boot = [_bootstrap_intervals(cm, level, weighting) for cm in cms]
     rows: list[list[MetricRow]] = [[] for _ in cms]
 
     def add(name: str, spec: MetricSpec, average: str | None, values: Array,
@@ -715,11 +847,12 @@ class _StackedWilson:
     computed once for the stack."""
 
     def __init__(self, stack: CountStack, labels: tuple[Any, ...],
-                 level: float | None) -> None:
+                 level: float | None, weighting: Weighting | None = None) -> None:
         self.stack = stack
         self.labels = labels
         self.level = level
         self.n = stack.counts.shape[0]
+        self.weighting = weighting  # one matrix when weighted (see _metric_rows)
 
     def _interval(self, spec: MetricSpec, average: str | None,
                   pos_index: int | None) -> ConfidenceInterval:
@@ -738,7 +871,16 @@ class _StackedWilson:
                 x, n = spec.ratio(tp[:, i], fn[:, i], fp[:, i], tn[:, i])
             else:
                 x, n = spec.ratio(tp, fn, fp, tn)
-        return proportion_interval(x, n, level=self.level, zero_division=math.nan)
+        wt = self.weighting
+        if wt is None:
+            return proportion_interval(x, n, level=self.level, zero_division=math.nan)
+        # weighted counts on the assumed sample size: the proportion x/n is unchanged,
+        # its trials are n · n_eff/Σw (Kish's effective size, or Σw for frequencies) —
+        # as clfeval.stats.metric_interval(..., n_eff=) computes it
+        from ..stats.intervals import effective_interval
+
+        return effective_interval(x, n, wt.factor, wt.note, level=self.level,
+                                  zero_division=math.nan)
 
     def row(self, spec: MetricSpec, average: str | None,
             pos_index: int | None) -> list[ConfidenceInterval | None]:
@@ -767,20 +909,32 @@ class _StackedWilson:
         return out
 
 
-def _bootstrap_intervals(cm: ConfusionMatrix, level: float | None
+def _bootstrap_intervals(cm: ConfusionMatrix, level: float | None,
+                         weighting: Weighting | None = None
                          ) -> dict[tuple[str, str | None], ConfidenceInterval]:
     """The percentile bootstrap intervals of a report's non-proportion headline metrics
     (F1, MCC, kappa, balanced accuracy, macro averages): over the confusion matrix's
-    counts, 1000 resamples, fixed seed (a report is reproducible); none for weighted
-    (non-integer) counts, an empty matrix or too many classes (see the warning)."""
+    counts, 1000 resamples, fixed seed (a report is reproducible). Weighted counts are
+    resampled as ``weighting`` says: importance weights draw Kish's effective sample size
+    of rows on the cells' weighted shares; frequency weights are the counts (integer
+    ones resampled as the repeated rows, fractional ones drawing round(Σw) rows). None
+    for an empty matrix or too many classes (see the warning)."""
     if level is None:
         return {}
     from ..stats.bootstrap import MAX_RESAMPLE_TOTAL, bootstrap_interval_table
 
-    integer = not cm.is_weighted or bool(np.all(cm.counts == np.round(cm.counts))
-                                         and cm.total <= MAX_RESAMPLE_TOTAL)
-    if not integer or cm.total == 0 or not bootstrap_fits(cm.n_classes):
-        return {}  # weighted counts cannot be resampled; too many classes: see the warning
+    if cm.total == 0 or not bootstrap_fits(cm.n_classes):
+        return {}  # too many classes: see the warning
+    n_eff: float | None = None
+    if weighting is not None:
+        integer = weighting.meaning == "frequency" and bool(
+            np.all(cm.counts == np.round(cm.counts)) and cm.total <= MAX_RESAMPLE_TOTAL)
+        if not integer:
+            n_eff = weighting.n_eff
+            if not 1 <= n_eff <= MAX_RESAMPLE_TOTAL:
+                return {}  # (frequency weights past 2**53 rows cannot be drawn)
+    elif cm.is_weighted:  # weighted counts without a declared meaning (a bare state)
+        return {}
     plan: list[tuple[str | None, list[str]]] = []
     if cm.n_classes == 2 and cm.pos_label is not None:
         plan.append(("auto", list(BOOTSTRAP_BINARY)))
@@ -795,7 +949,8 @@ def _bootstrap_intervals(cm: ConfusionMatrix, level: float | None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         res = bootstrap_interval_table(cm, requests, n_resamples=N_RESAMPLES, level=level,
-                                       seed=SEED, zero_division=math.nan)  # one draw for all
+                                       seed=SEED, zero_division=math.nan,
+                                       n_eff=n_eff)  # one draw for all
     boot: dict[tuple[str, str | None], ConfidenceInterval] = {}
     for avg, names in plan:
         for name in names:
@@ -804,6 +959,10 @@ def _bootstrap_intervals(cm: ConfusionMatrix, level: float | None
                 key_avg = avg
                 if avg == "auto":
                     key_avg = "binary" if name in ("f1", "informedness") else None
+                if weighting is not None and weighting.meaning == "frequency":
+                    ci = ConfidenceInterval(ci.estimate, ci.low, ci.high, ci.level,
+                                            f"bootstrap_percentile ({weighting.note})",
+                                            std_err=ci.std_err, labels=ci.labels)
                 boot[(name, key_avg)] = ci
     return boot
 
@@ -813,14 +972,25 @@ def _defined(ci: ConfidenceInterval) -> bool:
                 and np.all(np.isfinite(np.asarray(ci.high, dtype=np.float64))))
 
 
-def _auc_interval(scores: Any, tc: ThresholdCounts,
-                  level: float | None) -> ConfidenceInterval | None:
-    """DeLong's interval of a binary AUC, read from the (unweighted) score state."""
-    if level is None or scores.is_weighted or tc.n_pos < 2 or tc.n_neg < 2:
-        return None  # DeLong's variance needs two of each class and unweighted counts
+def _auc_interval(scores: Any, tc: ThresholdCounts, level: float | None,
+                  weights: str = "importance") -> ConfidenceInterval | None:
+    """DeLong's interval of a binary AUC, read from the score state: unweighted, or
+    integer frequency weights (the repeated rows' interval)."""
+    if level is None or tc.n_pos < 2 or tc.n_neg < 2:
+        return None  # DeLong's variance needs two of each class
+    note = ""
+    if scores.is_weighted:
+        _, pw, nw = scores.binary_table()
+        if weights != "frequency" or not (np.all(pw == np.round(pw))
+                                          and np.all(nw == np.round(nw))):
+            return None  # importance (or fractional) weights: see the weights warning
+        note = f" (frequency weights: n = Σw = {float(pw.sum() + nw.sum()):.6g})"
     from ..stats import delong_interval
 
     ci = delong_interval(scores, level=level)
+    if note:
+        ci = ConfidenceInterval(ci.estimate, ci.low, ci.high, ci.level, ci.method + note,
+                                std_err=ci.std_err)
     return ci if _defined(ci) else None
 
 
@@ -939,10 +1109,13 @@ def _warnings(cm: ConfusionMatrix, pc: PerClassTable, overall: tuple[MetricRow, 
                 f"strong class imbalance: class {labs[lo]!r} has {_n(support[lo])} samples "
                 f"({100 * support[lo] / n:.1f}%), class {labs[hi]!r} has {_n(support[hi])} "
                 f"(ratio 1:{1 / ratio:.0f}); accuracy is dominated by the large class", 2))
-    if n < 30:
+    wt = None if state is None or not cm.is_weighted else _weighting(state, cm)
+    size = n if wt is None or wt is UNKNOWN_SQ else wt.n_eff  # importance: Kish's n_eff
+    if size < 30:
         used = getattr(state, "n_used", 0)
-        what = (f"{used:,} rows (total weight {_n(n)})" if cm.is_weighted and used
-                else f"{_n(n)} samples")
+        what = (f"{used:,} rows (total weight {_n(n)}"
+                + (f", {wt.n_eff:.3g} effective" if wt is not None and wt.meaning == "importance"
+                   else "") + ")" if cm.is_weighted and used else f"{_n(n)} samples")
         out.append(ReportWarning(
             "few_samples", f"only {what}: every estimate here is very uncertain", 2))
     details = _undefined_details(cm, pc)

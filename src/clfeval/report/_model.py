@@ -138,7 +138,7 @@ class ReportWarning(Result):
     code : str
         Stable identifier: ``accuracy_paradox``, ``inverted_scores``, ``excluded_rows``,
         ``never_predicted``, ``absent_class``, ``class_imbalance``, ``score_scale``,
-        ``undefined_metric``, ``few_samples``, ``no_samples``.
+        ``undefined_metric``, ``few_samples``, ``no_samples``, ``binned_scores``.
     message : str
         Human-readable explanation.
     rank : int

@@ -41,6 +41,7 @@ from .bootstrap import (
     bootstrap_intervals,
     bootstrap_score_interval,
     bootstrap_test,
+    effective_sample_size,
 )
 from .coverage import CoverageResult, interval_coverage
 from .delong import DeLongCovariance, delong_covariance, delong_interval, delong_test
@@ -98,6 +99,7 @@ __all__ = [
     "delong_interval",
     "delong_test",
     "disparity",
+    "effective_sample_size",
     "friedman_test",
     "holm_adjust",
     "holm_test",

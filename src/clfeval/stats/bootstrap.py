@@ -54,6 +54,8 @@ __all__ = [
     "bootstrap_intervals",
     "bootstrap_score_interval",
     "bootstrap_test",
+    "effective_counts",
+    "effective_sample_size",
 ]
 
 Array = npt.NDArray[np.float64]
@@ -194,10 +196,21 @@ def _integer_counts(cm: ConfusionMatrix) -> npt.NDArray[np.int64]:
 
 
 def _resample_counts(
-    c: npt.NDArray[np.int64], b: int, rng: np.random.Generator, stratified: bool
+    c: npt.NDArray[Any], b: int, rng: np.random.Generator, stratified: bool
 ) -> npt.NDArray[np.int64]:
-    """A (b, K, K) stack of multinomial replicates of the matrix ``c``."""
+    """A (b, K, K) stack of multinomial replicates of the matrix ``c`` (integer counts; or
+    effective counts, whose totals are rounded to whole draws)."""
     k = c.shape[0]
+    if c.dtype.kind == "f":  # effective counts (importance weights): round(n_eff) draws
+        # on the cells' shares; the metrics are ratios of counts, so the scale is moot
+        if not stratified:
+            tot = float(c.sum())
+            return rng.multinomial(max(1, round(tot)), c.ravel() / tot,
+                                   size=b).reshape(b, k, k)
+        rs = c.sum(axis=1)
+        pv = np.where(rs[:, None] > 0, c / np.where(rs > 0, rs, 1.0)[:, None], 1.0 / k)
+        rows_n = np.where(rs > 0, np.maximum(1, np.rint(rs)), 0).astype(np.int64)
+        return rng.multinomial(np.broadcast_to(rows_n, (b, k)), pv)
     if not stratified:
         n = int(c.sum())
         draws = rng.multinomial(n, c.ravel() / n, size=b)
@@ -207,13 +220,61 @@ def _resample_counts(
     return rng.multinomial(np.broadcast_to(rows, (b, k)), pv)
 
 
+def effective_counts(cm: ConfusionMatrix, n_eff: Any) -> npt.NDArray[np.float64]:
+    """The matrix's cells scaled to ``n_eff`` rows in all: the counts a bootstrap of
+    importance-weighted rows resamples (Kish's effective sample size, see
+    :func:`clfeval.stats.effective_sample_size`).
+
+    Examples
+    --------
+    >>> cm = ConfusionMatrix([[2.5, 0.5], [1.0, 6.0]])
+    >>> effective_counts(cm, 5.0).tolist()
+    [[1.25, 0.25], [0.5, 3.0]]
+    """
+    if not isinstance(cm, ConfusionMatrix):
+        raise InvalidInputError(f"cm must be a ConfusionMatrix, got {type(cm).__name__}")
+    if isinstance(n_eff, bool) or not isinstance(n_eff, (int, float, np.number)) \
+            or not np.isfinite(n_eff) or n_eff <= 0:
+        raise InvalidParameterError(f"n_eff must be a finite number > 0, got {n_eff!r}")
+    c = np.asarray(cm.counts, dtype=np.float64)
+    tot = float(c.sum())
+    if tot <= 0:
+        raise InvalidInputError("cannot bootstrap an empty confusion matrix")
+    return c * (float(n_eff) / tot)
+
+
+def effective_sample_size(sample_weight: Any) -> float:
+    """Kish's effective sample size ``(Σw)² / Σw²`` of importance weights.
+
+    The number of equally weighted rows that would estimate a mean as precisely as
+    these weighted rows (Kish 1965); it does not change when every weight is multiplied
+    by a constant, and is the row count for equal weights.
+
+    Examples
+    --------
+    >>> effective_sample_size([1, 1, 1, 1])
+    4.0
+    >>> effective_sample_size([0.5, 0.5, 2.0]) == effective_sample_size([50, 50, 200])
+    True
+    """
+    from .._validation import as_weights
+
+    raw = np.asarray(sample_weight, dtype=np.float64)
+    w = as_weights(raw, raw.size)
+    assert w is not None
+    s2 = float(np.dot(w, w))
+    if s2 == 0:
+        raise InvalidInputError("the weights are all zero: there is no effective sample")
+    return float(w.sum()) ** 2 / s2
+
+
 def _block_size(cells: int) -> int:
     """Replicates per block when one replicate holds ``cells`` int64 counts."""
     return max(1, BLOCK_BYTES // (8 * max(cells, 1)))
 
 
 def _count_replicates(
-    c: npt.NDArray[np.int64], b: int, rng: np.random.Generator, stratified: bool,
+    c: npt.NDArray[Any], b: int, rng: np.random.Generator, stratified: bool,
     fs: Sequence[Callable[[Any], Array]],
 ) -> list[Array]:
     """Each function of ``fs`` evaluated on ``b`` multinomial replicates of ``c``, drawn and
@@ -229,7 +290,7 @@ def _count_replicates(
     return [np.concatenate(v) for v in out]
 
 
-def _jackknife_counts(c: npt.NDArray[np.int64]) -> tuple[Array, Array]:
+def _jackknife_counts(c: npt.NDArray[Any]) -> tuple[Array, Array]:
     """Leave-one-out matrices: one per non-empty cell, weighted by the cell count."""
     k = c.shape[0]
     cells = np.flatnonzero(c.ravel())
@@ -268,10 +329,12 @@ class _CountMetric:
                                zero_division=zero_division, **self.params)
 
 
-def _count_interval(cm: ConfusionMatrix, c: npt.NDArray[np.int64], f: _CountMetric,
+def _count_interval(cm: ConfusionMatrix, c: npt.NDArray[Any], f: _CountMetric,
                     reps: Array, level: float, method: str,
-                    zero_division: Any, jack: tuple[Array, Array] | None) -> ConfidenceInterval:
-    """The interval from the metric's values ``reps`` on the replicate tables."""
+                    zero_division: Any, jack: tuple[Array, Array] | None,
+                    n_eff: float | None = None) -> ConfidenceInterval:
+    """The interval from the metric's values ``reps`` on the replicate tables (``c``: the
+    observed counts the estimate is computed from)."""
     est = f(c.astype(np.float64), zero_division)
     theta = f(c.astype(np.float64), NAN)
     reps = _drop_undefined(reps, f.spec.name, zero_division)
@@ -283,8 +346,21 @@ def _count_interval(cm: ConfusionMatrix, c: npt.NDArray[np.int64], f: _CountMetr
     sd = _nanstd(reps)
     def s(a: Any) -> Any:
         return float(a) if np.ndim(a) == 0 else np.asarray(a)
-    return ConfidenceInterval(s(est), s(lo), s(hi), level, f"bootstrap_{method}",
+    from .intervals import kish_note
+
+    name = f"bootstrap_{method}" if n_eff is None else (
+        f"bootstrap_{method} ({kish_note(n_eff)})")
+    return ConfidenceInterval(s(est), s(lo), s(hi), level, name,
                               std_err=s(sd), labels=f.labels)
+
+
+def _resampled(cm: ConfusionMatrix, n_eff: Any) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+    """(the counts to resample, the observed counts): integer counts, or with ``n_eff``
+    the effective counts of weighted rows and the weighted counts."""
+    if n_eff is None:
+        c = _integer_counts(cm)
+        return c, c
+    return effective_counts(cm, n_eff), np.asarray(cm.counts, dtype=np.float64)
 
 
 def bootstrap_interval(
@@ -299,6 +375,7 @@ def bootstrap_interval(
     average: str | None = "auto",
     pos_label: Any = None,
     zero_division: Any = "warn",
+    n_eff: float | None = None,
     **params: Any,
 ) -> ConfidenceInterval:
     """Bootstrap confidence interval of any registered metric of a confusion matrix.
@@ -311,7 +388,7 @@ def bootstrap_interval(
     Parameters
     ----------
     cm : ConfusionMatrix
-        Integer counts (a weighted matrix cannot be resampled without its rows).
+        Integer counts; a weighted matrix needs ``n_eff``.
     metric : str
         Any registered metric (see :func:`clfeval.list_metrics`).
     n_resamples : int, default 1000
@@ -326,6 +403,12 @@ def bootstrap_interval(
         As in :meth:`ConfusionMatrix.metric`. Replicates where the metric is
         undefined are left out (with an :class:`~clfeval.UndefinedMetricWarning`
         under ``"warn"``) or set to the numeric ``zero_division`` value.
+    n_eff : float, optional
+        For a matrix of importance-weighted rows: Kish's effective sample size
+        (:func:`effective_sample_size` of the weights). Each replicate draws
+        ``round(n_eff)`` rows on the cells' weighted shares, so the interval does not
+        change when every weight is multiplied by a constant and fractional weights are
+        fine. Frequency weights (integer counts) need no ``n_eff``.
 
     Returns
     -------
@@ -343,7 +426,7 @@ def bootstrap_interval(
     return bootstrap_intervals(
         cm, [metric], n_resamples=n_resamples, level=level, method=method,
         stratified=stratified, seed=seed, average=average, pos_label=pos_label,
-        zero_division=zero_division, **params,
+        zero_division=zero_division, n_eff=n_eff, **params,
     )[get_metric(metric).name]
 
 
@@ -359,6 +442,7 @@ def bootstrap_intervals(
     average: str | None = "auto",
     pos_label: Any = None,
     zero_division: Any = "warn",
+    n_eff: float | None = None,
     **params: Any,
 ) -> dict[str, ConfidenceInterval]:
     """Bootstrap intervals of several metrics from one shared set of replicates.
@@ -378,7 +462,7 @@ def bootstrap_intervals(
     check_choice("method", method, _CI_METHODS)
     b = _check_resamples(n_resamples)
     check_zero_division(zero_division)
-    c = _integer_counts(cm)
+    c, obs = _resampled(cm, n_eff)
     if metrics is None:
         specs = [s for s in list_metrics() if s.multiclass or cm.n_classes == 2]
     else:
@@ -394,7 +478,8 @@ def bootstrap_intervals(
     jack = _jackknife_counts(c) if method == "bca" else None
     out: dict[str, ConfidenceInterval] = {}
     for spec, f, reps in zip(specs, fs, all_reps, strict=True):
-        out[spec.name] = _count_interval(cm, c, f, reps, level, method, zero_division, jack)
+        out[spec.name] = _count_interval(cm, obs, f, reps, level, method, zero_division, jack,
+                                         n_eff)
     return out
 
 
@@ -406,13 +491,14 @@ def bootstrap_interval_table(
     level: float = 0.95,
     seed: Any = None,
     zero_division: Any = "warn",
+    n_eff: float | None = None,
 ) -> dict[tuple[str, str | None], ConfidenceInterval]:
     """Percentile bootstrap intervals of several (metric, average) pairs from one set of
     replicate tables (what a report needs: F1 macro and weighted, MCC, kappa … drawn once).
 
     Each pair gives the numbers :func:`bootstrap_interval` gives for that metric and
-    average with the same seed. ``average`` is as in :func:`bootstrap_interval` (``"auto"``
-    for overall metrics).
+    average with the same seed (and ``n_eff``). ``average`` is as in
+    :func:`bootstrap_interval` (``"auto"`` for overall metrics).
 
     Examples
     --------
@@ -424,11 +510,11 @@ def bootstrap_interval_table(
     level = check_level(level)
     b = _check_resamples(n_resamples)
     check_zero_division(zero_division)
-    c = _integer_counts(cm)
+    c, obs = _resampled(cm, n_eff)
     fs = [_CountMetric(cm, get_metric(name), average, None, {}) for name, average in requests]
     all_reps = _count_replicates(c, b, _rng(seed), False, fs)
-    return {(name, average): _count_interval(cm, c, f, reps, level, "percentile",
-                                             zero_division, None)
+    return {(name, average): _count_interval(cm, obs, f, reps, level, "percentile",
+                                             zero_division, None, n_eff)
             for (name, average), f, reps in zip(requests, fs, all_reps, strict=True)}
 
 

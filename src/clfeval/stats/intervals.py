@@ -28,7 +28,9 @@ __all__ = [
     "AccuracyTest",
     "KappaTest",
     "accuracy_test",
+    "effective_interval",
     "kappa_test",
+    "kish_note",
     "metric_interval",
     "proportion_interval",
 ]
@@ -124,6 +126,17 @@ def _bounds(x: Array, n: Array, level: float, method: str) -> tuple[Array, Array
     return np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
 
 
+def kish_note(n_eff: float) -> str:
+    """How an interval of importance-weighted counts reads them (its method's note).
+
+    Examples
+    --------
+    >>> kish_note(229.0451)
+    'importance weights: Kish n_eff = (Σw)²/Σw² = 229.045'
+    """
+    return f"importance weights: Kish n_eff = (Σw)²/Σw² = {float(n_eff):.6g}"
+
+
 def _scalar(a: Array) -> Any:
     return float(a) if np.ndim(a) == 0 else a
 
@@ -192,6 +205,7 @@ def metric_interval(
     average: str | None = "auto",
     pos_label: Any = None,
     zero_division: Any = "warn",
+    n_eff: float | None = None,
 ) -> ConfidenceInterval:
     """Binomial confidence interval for any proportion metric of a confusion matrix.
 
@@ -214,6 +228,12 @@ def metric_interval(
         ``"macro"``/``"weighted"`` averages are not binomial proportions and raise.
     pos_label : label, optional
         Positive class for ``average="binary"``.
+    n_eff : float, optional
+        For a matrix of importance-weighted rows: Kish's effective sample size
+        (:func:`clfeval.stats.effective_sample_size` of the weights). The proportion is
+        the weighted one; its trials are scaled to ``n · n_eff / Σw`` (a design effect
+        of ``Σw / n_eff``), so the interval does not change when every weight is
+        multiplied by a constant. Without it, counts are read as rows (frequencies).
 
     Examples
     --------
@@ -256,8 +276,38 @@ def metric_interval(
         else:
             x, n = spec.ratio(tp, fn, fp, tn)
             labels = cm.labels
-    ci = proportion_interval(x, n, level=level, method=method, zero_division=zero_division)
-    return ConfidenceInterval(ci.estimate, ci.low, ci.high, ci.level, ci.method, labels=labels)
+    if n_eff is None:
+        ci = proportion_interval(x, n, level=level, method=method,
+                                 zero_division=zero_division)
+        return ConfidenceInterval(ci.estimate, ci.low, ci.high, ci.level, ci.method,
+                                  labels=labels)
+    if isinstance(n_eff, bool) or not isinstance(n_eff, (int, float, np.number)) \
+            or not np.isfinite(n_eff) or n_eff <= 0:
+        raise InvalidParameterError(f"n_eff must be a finite number > 0, got {n_eff!r}")
+    return effective_interval(x, n, float(n_eff) / float(cm.total), kish_note(n_eff),
+                              level=level, method=method, zero_division=zero_division,
+                              labels=labels)
+
+
+def effective_interval(x: Any, n: Any, factor: float, note: str, *, level: float = 0.95,
+                       method: str = "wilson", zero_division: Any = "warn",
+                       labels: tuple[Any, ...] | None = None) -> ConfidenceInterval:
+    """The interval of the weighted proportion ``x / n`` on ``n · factor`` trials (the
+    estimate stays ``x / n``; ``note`` says what the factor assumed).
+
+    Examples
+    --------
+    >>> effective_interval(30.0, 40.0, 0.5, "half").method
+    'wilson (half)'
+    """
+    f = float(factor)
+    ci = proportion_interval(np.asarray(x, dtype=np.float64) * f,
+                             np.asarray(n, dtype=np.float64) * f, level=level, method=method,
+                             zero_division=zero_division)
+    est = proportion_interval(x, n, level=level, method=method,
+                              zero_division=zero_division).estimate
+    return ConfidenceInterval(est, ci.low, ci.high, ci.level, f"{ci.method} ({note})",
+                              labels=labels)
 
 
 # --------------------------------------------------------------------------- accuracy
