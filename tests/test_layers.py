@@ -19,7 +19,7 @@ PKG = SRC / "clfeval"
 LAYERS: dict[str, int] = {
     "exceptions": 0, "_version": 0, "_serial": 1, "_validation": 1, "_accel": 1, "_kernels": 1,
     "core": 2, "registry": 3, "io": 3, "curves": 4, "engines": 4, "stats": 5,
-    "metrics": 6, "calibration": 6, "report": 7, "plot": 8, "dask": 9, "spark": 9,
+    "metrics": 6, "calibration": 6, "report": 7, "plot": 8, "dask": 9, "spark": 9, "sql": 9,
     "cli": 10, "__main__": 11, "__init__": 11,
 }
 

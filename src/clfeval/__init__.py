@@ -46,6 +46,7 @@ from .report import (
     evaluate,
     evaluate_files,
 )
+from .report._sql_doors import evaluate_frame
 from .stats import ConfidenceInterval, TestResult
 
 __all__ = [
@@ -76,6 +77,7 @@ __all__ = [
     "engines",
     "evaluate",
     "evaluate_files",
+    "evaluate_frame",
     "get_metric",
     "io",
     "list_metrics",
