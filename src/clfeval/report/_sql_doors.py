@@ -13,6 +13,7 @@ from typing import Any
 
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..engines.sliced import DEFAULT_MAX_SLICES
+from ..io.readers import DEFAULT_CHUNK_ROWS
 from ._doors import report_of_state
 from ._model import Report
 
@@ -124,6 +125,7 @@ def evaluate_frame(
     max_points: int = 400,
     min_size: int = 30,
     max_slices: int = DEFAULT_MAX_SLICES,
+    chunk_rows: int = DEFAULT_CHUNK_ROWS,
 ) -> Report:
     """Evaluate a DataFrame's columns, named (or detected) as for files.
 
@@ -142,6 +144,8 @@ def evaluate_frame(
         As in :func:`clfeval.evaluate_files`; ``bins`` defaults to ``"exact"``.
     cost_matrix, level, title, max_points, min_size, max_slices
         As in :func:`clfeval.evaluate`.
+    chunk_rows : int
+        Rows per batch folded (memory: a few batches plus the states).
 
     Returns
     -------
@@ -161,6 +165,7 @@ def evaluate_frame(
     state = fold_frame(df, y_true=y_true, y_pred=y_pred, y_score=y_score,
                        weight=sample_weight, labels=labels, pos_label=pos_label,
                        threshold=threshold, on_invalid=on_invalid, bins=bins,
-                       max_distinct=max_distinct, by=by, max_slices=max_slices)
+                       max_distinct=max_distinct, by=by, max_slices=max_slices,
+                       chunk_rows=chunk_rows)
     return report_of_state(state, cost_matrix=cost_matrix, level=level, title=title,
                            max_points=max_points, min_size=min_size)
