@@ -32,6 +32,7 @@ with the same code.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 import warnings
@@ -298,10 +299,8 @@ class SqlSource:
     def rollback(self) -> None:
         """After a failed statement, make the connection usable again (PostgreSQL)."""
         if self.dialect.name == "postgresql":
-            try:
+            with contextlib.suppress(Exception):  # the connection may be gone; the error stands
                 self.conn.rollback()
-            except Exception:  # noqa: BLE001 - the connection may be gone; the error stands
-                pass
 
 
 def _duckdb_arrow(result: Any) -> Any:
@@ -367,10 +366,8 @@ def connect(source: Any) -> SqlSource:
             try:
                 conn = psycopg.connect(url)
             except psycopg.Error as exc:
-                raise InvalidInputError(
-                    f"cannot connect to {mask_password(source)}: "
-                    f"{mask_password(str(exc).strip().splitlines()[0] if str(exc) else exc)}"
-                ) from None
+                raise InvalidInputError(f"cannot connect to {mask_password(source)}: "
+                                        f"{mask_password(_first_line(exc))}") from None
             return SqlSource(conn, POSTGRESQL, mask_password(source), owned=True)
         path = source
         if source.startswith("duckdb://"):
@@ -384,7 +381,7 @@ def connect(source: Any) -> SqlSource:
             conn = duckdb.connect(path, read_only=path != ":memory:")
         except duckdb.Error as exc:
             raise InvalidInputError(f"cannot open the DuckDB database {path!r}: "
-                                    f"{str(exc).splitlines()[0]}") from None
+                                    f"{_first_line(exc)}") from None
         return SqlSource(conn, DUCKDB, os.path.basename(path), owned=True)
     mod = type(source).__module__
     if mod.startswith(("duckdb", "_duckdb")):
@@ -401,7 +398,7 @@ def connect(source: Any) -> SqlSource:
             raise InvalidParameterError(f"SQLAlchemy dialect {name!r} is not supported; "
                                         "use PostgreSQL or DuckDB")
         raw = engine.raw_connection()
-        driver = getattr(raw, "driver_connection", None) or getattr(raw, "dbapi_connection")
+        driver = getattr(raw, "driver_connection", None) or raw.dbapi_connection
         if dialect is POSTGRESQL and not type(driver).__module__.startswith("psycopg"):
             raw.close()
             raise InvalidParameterError("PostgreSQL through SQLAlchemy needs the psycopg "
@@ -809,8 +806,13 @@ def _run(src: SqlSource, sql: str, params: Params, what: str) -> dict[str, Any]:
         if not _is_db_error(exc):
             raise
         src.rollback()
-        msg = mask_password(str(exc).strip().splitlines()[0] if str(exc).strip() else exc)
+        msg = mask_password(_first_line(exc))
         raise InvalidInputError(f"the database refused the query on {what}: {msg}") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _is_db_error(exc: Exception) -> bool:
@@ -882,7 +884,7 @@ def _fold(src: SqlSource, table: str | None, query: str | None, **o: Any
         if not _is_db_error(exc):
             raise
         src.rollback()
-        msg = mask_password(str(exc).strip().splitlines()[0])
+        msg = mask_password(_first_line(exc))
         raise InvalidInputError(f"cannot read {what} from {src.label}: {msg}") from None
     bins = o.pop("bins")
     exact = bins is None or bins == EXACT
@@ -941,9 +943,9 @@ def _warn_converted(n: int, max_distinct: int) -> None:
     from ..core.scores import ScoreBinningWarning
 
     warnings.warn(
-        f"at least {n} distinct scores exceed max_distinct={max_distinct}; the score state switched to binned mode "
-        f"({DEFAULT_CONVERT_BITS} leading key bits). AUCs now carry a certified error "
-        "bound; pass max_distinct=None to stay exact.", ScoreBinningWarning, stacklevel=4)
+        f"at least {n} distinct scores exceed max_distinct={max_distinct}; the score state "
+        f"switched to binned mode ({DEFAULT_CONVERT_BITS} leading key bits). AUCs now carry a "
+        "certified error bound; pass max_distinct=None to stay exact.", ScoreBinningWarning, stacklevel=4)
 
 
 def _finish(part: Partial | SlicedPartial, spec: Spec) -> EvalState | SlicedState:
