@@ -945,7 +945,8 @@ def _warn_converted(n: int, max_distinct: int) -> None:
     warnings.warn(
         f"at least {n} distinct scores exceed max_distinct={max_distinct}; the score state "
         f"switched to binned mode ({DEFAULT_CONVERT_BITS} leading key bits). AUCs now carry a "
-        "certified error bound; pass max_distinct=None to stay exact.", ScoreBinningWarning, stacklevel=4)
+        "certified error bound; pass max_distinct=None to stay exact.", ScoreBinningWarning,
+        stacklevel=4)
 
 
 def _finish(part: Partial | SlicedPartial, spec: Spec) -> EvalState | SlicedState:
