@@ -93,6 +93,8 @@ class Dialect:
     paramstyle: str
     quote_char: str = '"'
     double: str = "DOUBLE"
+    #: the engine's approximate distinct count (a sketch), if it has one
+    approx_distinct: str = ""
 
     def quote(self, name: str) -> str:
         """``name`` as a quoted identifier (the quote character doubled inside).
@@ -129,6 +131,8 @@ class Dialect:
         if self.name == "postgresql":  # NaN = NaN is true in PostgreSQL
             return (f"({e} = CAST('NaN' AS {self.double}) OR {e} = CAST('Infinity' AS "
                     f"{self.double}) OR {e} = CAST('-Infinity' AS {self.double}))")
+        if self.name == "spark":
+            return f"(isnan({e}) OR ABS({e}) = CAST('Infinity' AS DOUBLE))"
         return f"(isnan({e}) OR isinf({e}))"
 
     def shift_right(self, e: str, n: int) -> str:
@@ -152,9 +156,9 @@ class Dialect:
         return f"CAST({params.add(list(values))} AS {typ})"
 
 
-DUCKDB = Dialect("duckdb", "numeric")
+DUCKDB = Dialect("duckdb", "numeric", approx_distinct="approx_count_distinct")
 POSTGRESQL = Dialect("postgresql", "pyformat", double="DOUBLE PRECISION")
-SPARK = Dialect("spark", "named", quote_char="`")
+SPARK = Dialect("spark", "named", quote_char="`", approx_distinct="approx_count_distinct")
 
 
 class Params:
@@ -190,8 +194,8 @@ def bit_key_stages(d: Dialect, x: str, bits: int, name: str = "k") -> list[Stage
     For ``a = |x| > 0`` the IEEE-754 bits are ``E * 2**52 + m52`` with the biased
     exponent ``E`` and the 52 mantissa bits ``m52``; both are computed exactly in
     double arithmetic: ``e = floor(log2 a)`` from a logarithm (clamped to the float
-    exponents, so no power of two overflows or underflows), corrected by exact
-    comparisons with powers of two; ``m52 = (a / 2**e - 1) *
+    exponents), corrected by exact comparisons with a power of two (``2**(g+1)`` is
+    not formed at ``g = 1023``: no overflow); ``m52 = (a / 2**e - 1) *
     2**52`` (exact: a division by a power of two) for normal ``a``, and ``a * 2**1074``
     for subnormal ``a``. The order key's leading ``bits`` bits are ``2**(bits-1) + T``
     for ``x >= 0`` and ``2**(bits-1) - 1 - T`` for ``x < 0``, with ``T = (E * 2**52 +
@@ -199,24 +203,28 @@ def bit_key_stages(d: Dialect, x: str, bits: int, name: str = "k") -> list[Stage
     """
     if not 1 <= bits <= 63:
         raise InvalidParameterError(f"SQL bit bins need 1 <= bits <= 63, got {bits}")
-    a, g, e = f"{name}_a", f"{name}_g", f"{name}_e"
+    a, g, p, e, pe = (f"{name}_{v}" for v in ("a", "g", "p", "e", "pe"))
     two = d.lit(2.0)
     tiny = d.lit(2.0 ** -1022)
     s1 = [(a, f"ABS({x})")]
     s2 = [(g, f"LEAST(GREATEST(FLOOR(LN(CASE WHEN {a} > 0 THEN {a} ELSE {d.lit(1.0)} END) / "
               f"LN({two})), {d.lit(-1074.0)}), {d.lit(1023.0)})")]
-    s3 = [(e, f"({g} - (CASE WHEN POWER({two}, {g}) > {a} THEN 1 ELSE 0 END) + (CASE WHEN "
-              f"{g} < 1023 AND POWER({two}, LEAST({g} + 1, {d.lit(1023.0)})) <= {a} THEN 1 "
-              "ELSE 0 END))")]
+    s3 = [(p, f"POWER({two}, {g})")]
+    # e = g - [2**g > a] + [2**(g+1) <= a]; 2**e from 2**g by an exact factor of 2
+    low = f"{p} > {a}"
+    high = f"({g} < 1023 AND {p} * {two} <= {a})"
+    s4 = [(e, f"{g} + (CASE WHEN {low} THEN -1 WHEN {high} THEN 1 ELSE 0 END)"),
+          (pe, f"CASE WHEN {low} THEN {p} * {d.lit(0.5)} WHEN {high} THEN {p} * {two} "
+               f"ELSE {p} END")]
     normal = f"({a} >= {tiny})"
-    m_normal = f"(GREATEST({a}, {tiny}) / POWER({two}, {e}) - 1) * {d.lit(2.0 ** 52)}"
+    m_normal = f"(GREATEST({a}, {tiny}) / {pe} - 1) * {d.lit(2.0 ** 52)}"
     m_sub = f"LEAST({a}, {tiny}) * {d.lit(2.0 ** 537)} * {d.lit(2.0 ** 537)}"
     m52 = f"CAST(CASE WHEN {normal} THEN {m_normal} ELSE {m_sub} END AS BIGINT)"
     big_e = f"CAST(CASE WHEN {normal} THEN {e} + 1023 ELSE 0 END AS BIGINT)"
     t = d.shift_right(f"({big_e} * CAST({1 << 52} AS BIGINT) + {m52})", 64 - bits)
     half = f"CAST({1 << (bits - 1)} AS BIGINT)"
-    s4 = [(name, f"(CASE WHEN {x} >= 0 THEN {half} + {t} ELSE {half} - 1 - {t} END)")]
-    return [s1, s2, s3, s4]
+    s5 = [(name, f"(CASE WHEN {x} >= 0 THEN {half} + {t} ELSE {half} - 1 - {t} END)")]
+    return [s1, s2, s3, s4, s5]
 
 
 def pipeline(first: str, stages: Sequence[Stage]) -> tuple[str, str]:
@@ -382,6 +390,8 @@ def connect(source: Any) -> SqlSource:
         except duckdb.Error as exc:
             raise InvalidInputError(f"cannot open the DuckDB database {path!r}: "
                                     f"{_first_line(exc)}") from None
+        with contextlib.suppress(duckdb.Error):  # no progress bar on our stderr
+            conn.execute("SET enable_progress_bar = false")
         return SqlSource(conn, DUCKDB, os.path.basename(path), owned=True)
     mod = type(source).__module__
     if mod.startswith(("duckdb", "_duckdb")):
@@ -426,7 +436,6 @@ class _Plan:
 
     key: str            # "exact" (the float itself), "bits" or "none"
     bits: int = 0
-    calibration: bool = False
     minmax: bool = False
 
 
@@ -436,7 +445,7 @@ def _calibration_sql(d: Dialect, params: Params, edges: npt.NDArray[np.float64],
 
     Keys: the declared reliability bin (a count of inner edges below ``p``, as
     ``searchsorted(inner, p, "left")``) and the fine logit bin (the database
-    logarithm's guess, corrected twice by comparisons with the thresholds of
+    logarithm's guess, corrected by comparisons with the thresholds of
     :func:`clfeval.engines.spark._fine_floors`, derived from numpy's own arithmetic) —
     both exactly the bins of the in-memory fold. Sums: per group, with the outcome
     unknown until Python resolves the positive label, the terms of both outcomes where
@@ -458,22 +467,29 @@ def _calibration_sql(d: Dialect, params: Params, edges: npt.NDArray[np.float64],
                   f"{d.lit(float(FINE_SCALE))}), {d.lit(0.0)}), {d.lit(float(N_FINE - 1))}) "
                   "AS INTEGER)")]
     stages = [s1, s2, s3, s4]
-    for i in (1, 2):  # a last-bit difference moves the guess by one bin at most
-        fb = f"fb{i - 1}"
-        stages.append([(f"fb{i}", f"({fb} - (CASE WHEN xc < {d.element(floors, f'{fb} + 1')} "
-                                  f"THEN 1 ELSE 0 END) + (CASE WHEN xc >= "
-                                  f"{d.element(floors, f'{fb} + 2')} THEN 1 ELSE 0 END))")])
+    # a last-bit difference of the logarithm moves the guess by one bin at most: one
+    # comparison on each side puts it right
+    stages.append([("fb1", f"(fb0 - (CASE WHEN xc < {d.element(floors, 'fb0 + 1')} THEN 1 "
+                           f"ELSE 0 END) + (CASE WHEN xc >= {d.element(floors, 'fb0 + 2')} "
+                           "THEN 1 ELSE 0 END))")])
     nll0 = f"-LN(LEAST(GREATEST({one} - xc, {lo}), {hi}))"
     om = f"({one} - {d.lit(2.0)} * xc)"
     sums = [("sp", "xc"), ("spp", "xc * xc"), ("sse0", "xc * xc"),
             ("sse1", f"({one} - xc) * ({one} - xc)"), ("nll0", nll0), ("nll1", "-LN(xq)"),
             ("sx", "lx"), ("z0", f"-xc * {om}"), ("z1", f"({one} - xc) * {om}"),
             ("v", f"{om} * {om} * xc * ({one} - xc)")]
-    return stages, ["cb", "fb2"], [(n, f"wv * ({e})") for n, e in sums]
+    return stages, ["cb", "fb1"], [(n, f"wv * ({e})") for n, e in sums]
 
 
-def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params) -> str:
-    """The aggregation query over ``relation`` (a quoted table or a wrapped query)."""
+def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
+           part: str = "counts") -> str:
+    """An aggregation query over ``relation`` (a quoted table or a wrapped query).
+
+    ``part="counts"``: every row per (reason, truth, prediction, slice, score key, side
+    of the threshold) — counts and weights. ``part="calibration"``: the valid rows per
+    (truth, prediction, slice, reliability bin, fine bin) — the calibration sums. Two
+    small hash tables are cheaper than one keyed by both.
+    """
     cols = spec.columns
     q = d.quote
     sel = [f"{q(cols.y_true)} AS t"]
@@ -502,6 +518,21 @@ def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params) -
     valid.append(("wv", f"CASE WHEN {ok} THEN w ELSE {d.lit(0.0)} END"
                   if cols.weight is not None else d.lit(1.0)))
     stages.append(valid)
+    if part == "calibration":
+        from ..core.calibration import CalibrationCounts
+
+        empty = CalibrationCounts.empty([False, True], pos_label=True)
+        cal_stages, cal_keys, cal_sums = _calibration_sql(d, params, empty.edges, empty.eps)
+        stages += cal_stages
+        keys = ["t", *(["p"] if cols.y_pred is not None else []),
+                *[f"g{i}" for i in range(len(cols.by))], *cal_keys]
+        aggs = ["COUNT(*) AS n", *(["SUM(wv) AS w"] if cols.weight is not None else []),
+                *[f"SUM({e}) AS {name}" for name, e in cal_sums],
+                "MIN(xv) AS pmin", "MAX(xv) AS pmax"]
+        head, last = pipeline(f"SELECT {', '.join(sel)} FROM {relation}", stages)
+        group = ", ".join(str(i) for i in range(1, len(keys) + 1))
+        return (f"{head} SELECT {', '.join(keys)}, {', '.join(aggs)} FROM {last} "
+                f"WHERE {ok} GROUP BY {group}")
     keys = ["reason", "CASE WHEN reason = 0 THEN NULL ELSE t END AS t"]
     if cols.y_pred is not None:
         keys.append("CASE WHEN reason = 0 THEN NULL ELSE p END AS p")
@@ -520,28 +551,21 @@ def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params) -
             keys.append(f"CASE WHEN {ok} AND xv >= {thr} THEN 1 ELSE 0 END AS hit")
         if plan.minmax:
             aggs += ["MIN(xv) AS xmin", "MAX(xv) AS xmax"]
-        if plan.calibration:
-            from ..core.calibration import CalibrationCounts
-
-            empty = CalibrationCounts.empty([False, True], pos_label=True)
-            cal_stages, cal_keys, cal_sums = _calibration_sql(d, params, empty.edges,
-                                                              empty.eps)
-            stages += cal_stages
-            keys += [f"{k} AS {k}" for k in cal_keys]
-            aggs += [f"SUM({e}) AS {name}" for name, e in cal_sums]
-            aggs += ["MIN(xv) AS pmin", "MAX(xv) AS pmax"]
     head, last = pipeline(f"SELECT {', '.join(sel)} FROM {relation}", stages)
     group = ", ".join(str(i) for i in range(1, len(keys) + 1))
     return f"{head} SELECT {', '.join(keys)}, {', '.join(aggs)} FROM {last} GROUP BY {group}"
 
 
-def _count_distinct(d: Dialect, relation: str, spec: Spec) -> str:
+def _count_distinct(d: Dialect, relation: str, spec: Spec, approx: bool = False) -> str:
+    """The number of distinct valid scores (of rows with a positive weight: the only
+    ones a score state keeps), exact or the engine's sketch."""
     x = d.cast_double(d.quote(spec.columns.y_score[0]))
     w = ""
     if spec.columns.weight is not None:
         wc = d.cast_double(d.quote(spec.columns.weight))
-        w = f" AND {wc} IS NOT NULL AND NOT {d.nonfinite(wc)} AND {wc} >= 0"
-    return (f"SELECT COUNT(DISTINCT {x}) AS n FROM {relation} WHERE {x} IS NOT NULL AND "
+        w = f" AND {wc} IS NOT NULL AND NOT {d.nonfinite(wc)} AND {wc} > 0"
+    agg = f"{d.approx_distinct}({x})" if approx else f"COUNT(DISTINCT {x})"
+    return (f"SELECT {agg} AS n FROM {relation} WHERE {x} IS NOT NULL AND "
             f"NOT {d.nonfinite(x)}{w}")
 
 
@@ -642,9 +666,58 @@ def _calibration_state(sums: dict[str, npt.NDArray[Any]], is_pos: npt.NDArray[np
 _CAL_SUMS = ("sp", "spp", "sse0", "sse1", "nll0", "nll1", "sx", "z0", "z1", "v")
 
 
-def _partials(res: dict[str, Any], spec: Spec, plan: _Plan, source: str,
-              converted: bool) -> Partial | SlicedPartial:
-    """The partial state(s) of the groups ``res`` (one per slice, with ``by``)."""
+def _slice_keys(res: dict[str, Any], by: Sequence[str]
+                ) -> tuple[list[tuple[Any, ...]], npt.NDArray[np.intp]]:
+    """The distinct slice keys of the groups and each group's index into them."""
+    if not by:
+        return [()], np.zeros(res["t"].size, dtype=np.intp)
+    parts_codes = []
+    uniqs = []
+    for i in range(len(by)):
+        c, u = _factorize(res[f"g{i}"])
+        parts_codes.append(c)
+        uniqs.append(u)
+    stacked = np.stack(parts_codes, axis=1)
+    combos, s_codes = np.unique(stacked, axis=0, return_inverse=True)
+    keys = [tuple(uniqs[i][int(c)] for i, c in enumerate(row)) for row in combos.tolist()]
+    return keys, s_codes.reshape(-1).astype(np.intp)
+
+
+def _calibrations(cal: dict[str, Any], spec: Spec, space: LabelSpace, pos_code: int,
+                  slices: dict[tuple[Any, ...], int], source: str) -> dict[int, Any]:
+    """The calibration state of every slice (index into ``slices``) from the groups of
+    the calibration query (rows with an unknown or NaN label left out, as the fold)."""
+    from ..core.calibration import CalibrationCounts
+
+    cols = spec.columns
+    t_codes, t_uniq = _factorize(cal["t"])
+    gt = _label_codes(space, t_uniq, cols.y_true, source)[t_codes]
+    ok = gt >= 0
+    if cols.y_pred is not None:
+        p_codes, p_uniq = _factorize(cal["p"])
+        ok &= _label_codes(space, p_uniq, cols.y_pred, source)[p_codes] >= 0
+    keys, codes = _slice_keys(cal, cols.by)
+    slice_of = np.asarray([slices[k] for k in keys], dtype=np.intp)[codes] if keys else codes
+    weighted = cols.weight is not None
+    out: dict[int, Any] = {}
+    for j in np.unique(slice_of[ok]).tolist() if ok.any() else []:
+        m = ok & (slice_of == j)
+        sums = {name: _num(cal, name, np.float64)[m] for name in (*_CAL_SUMS, "pmin", "pmax")}
+        sums["n"] = _num(cal, "n", np.int64)[m]
+        sums["cb"] = _num(cal, "cb", np.intp)[m]
+        sums["fb"] = _num(cal, "fb1", np.intp)[m]
+        if weighted:
+            sums["w"] = _num(cal, "w", np.float64)[m]
+        is_pos = (gt[m] == pos_code).astype(np.intp)
+        out[int(j)] = _calibration_state(sums, is_pos, weighted,
+                                         CalibrationCounts.empty([False, True], pos_label=True))
+    return out
+
+
+def _partials(res: dict[str, Any], cal: dict[str, Any] | None, spec: Spec, plan: _Plan,
+              source: str, converted: bool) -> Partial | SlicedPartial:
+    """The partial state(s) of the groups ``res`` (counts) and ``cal`` (calibration) —
+    one per slice, with ``by``."""
     cols = spec.columns
     n = _num(res, "n", np.int64)
     reason = _num(res, "reason", np.int64)
@@ -683,28 +756,18 @@ def _partials(res: dict[str, Any], spec: Spec, plan: _Plan, source: str,
     pos_code = -1
     if cols.y_score:
         pos_code = space.code(_binary_pos_label_value(spec, space))
-    # slices: one code per group
-    if cols.by:
-        parts_codes = []
-        uniqs = []
-        for i in range(len(cols.by)):
-            c, u = _factorize(res[f"g{i}"])
-            parts_codes.append(c)
-            uniqs.append(u)
-        stacked = np.stack(parts_codes, axis=1)
-        combos, s_codes = np.unique(stacked, axis=0, return_inverse=True)
-        s_codes = s_codes.reshape(-1)
-        keys = [tuple(uniqs[i][int(c)] for i, c in enumerate(row)) for row in combos.tolist()]
-        if len(keys) > spec.max_slices:
-            raise too_many(cols.by, len(keys), spec.max_slices)
-        for i, name in enumerate(cols.by):
-            kinds = {_kind(k[i]) for k in keys if k[i] is not None}
-            if len(kinds) > 1:
-                raise InvalidInputError(f"the grouping column {name!r} of {source} holds "
-                                        "values of different kinds")
-    else:
-        keys = [()]
-        s_codes = np.zeros(n.size, dtype=np.intp)
+    keys, s_codes = _slice_keys(res, cols.by)
+    if len(keys) > spec.max_slices:
+        raise too_many(cols.by, len(keys), spec.max_slices)
+    for i, name in enumerate(cols.by):
+        kinds = {_kind(key[i]) for key in keys if key[i] is not None}
+        if len(kinds) > 1:
+            raise InvalidInputError(f"the grouping column {name!r} of {source} holds "
+                                    "values of different kinds")
+    cals: dict[int, Any] = {}
+    if cal is not None:
+        cals = _calibrations(cal, spec, space, pos_code, {key: j for j, key in enumerate(keys)},
+                             source)
     k = len(space.labels)
     bits = plan.bits if plan.key == "bits" else 0
     order = np.argsort(s_codes, kind="stable")
@@ -720,7 +783,7 @@ def _partials(res: dict[str, Any], spec: Spec, plan: _Plan, source: str,
         if gp is not None:
             cm = np.zeros((k, k), dtype=amount.dtype)
             np.add.at(cm, (gt[good], gp[good]), amount[good])
-        tallies = scores = cal = None
+        tallies = scores = cal_j = None
         if cols.y_score:
             is_pos = (gt[good] == pos_code).astype(np.intp)
             a = amount[good]
@@ -730,21 +793,12 @@ def _partials(res: dict[str, Any], spec: Spec, plan: _Plan, source: str,
                 np.add.at(tallies, is_pos * 2 + hit, a)
                 tallies = tallies.reshape(2, 2)
             scores = _score_state(spec, res, good, is_pos, a, bits, converted)
-            if plan.calibration:
+            if cal is not None:
                 from ..core.calibration import CalibrationCounts
 
-                sums = {name: _num(res, name, np.float64)[good] for name in
-                        (*_CAL_SUMS, "pmin", "pmax")}
-                sums["n"] = n[good]
-                sums["cb"] = _num(res, "cb", np.intp)[good]
-                sums["fb"] = _num(res, "fb2", np.intp)[good]
-                if weighted:
-                    sums["w"] = amount[good]
-                cal = _calibration_state(
-                    sums, is_pos, weighted,
-                    CalibrationCounts.empty([False, True], pos_label=True))
+                cal_j = cals.get(j, CalibrationCounts.empty([False, True], pos_label=True))
         parts[key] = Partial(list(space.labels), space.declared, weighted, cm, tallies,
-                             scores, int(n[idx].sum()), excluded, (source,), cal, None)
+                             scores, int(n[idx].sum()), excluded, (source,), cal_j, None)
     if not cols.by:
         return parts[()]
     if not parts:  # no rows at all
@@ -902,41 +956,63 @@ def _fold(src: SqlSource, table: str | None, query: str | None, **o: Any
     numeric = [*spec.columns.y_score, *([spec.columns.weight] if spec.columns.weight else [])]
     _check_numeric(src, relation, what, numeric)
     has_x = bool(spec.columns.y_score)
-    converted = False
-    if not has_x:
-        plan = _Plan("none")
-    elif not exact:
+    cal = None
+    if has_x:  # the calibration state: its own (small) aggregation
+        params = Params(d.paramstyle)
+        cal = _run(src, _query(d, relation, spec, _Plan("none"), params, "calibration"),
+                   params, what)
+    plan = _Plan("none")
+    if has_x and not exact:
         b = bit_bins(spec)
         assert b is not None
-        plan = _Plan("bits", bits=int(b), calibration=True)
-    else:
-        plan = _Plan("exact", calibration=True)
-        if spec.max_distinct is not None:
+        plan = _Plan("bits", bits=int(b))
+    elif has_x:
+        plan = _Plan("exact")
+        binned = _Plan("bits", bits=DEFAULT_CONVERT_BITS)
+        if spec.max_distinct is not None and d.approx_distinct:
+            # the engine's distinct-count sketch decides far from the budget (a margin
+            # of 1.5, dozens of the sketch's standard errors); near it, an exact count.
+            # An exact table that still outgrows the budget converts itself
+            params = Params(d.paramstyle)
+            guess = _scalar(src, _count_distinct(d, relation, spec, approx=True), params,
+                            what)
+            n_distinct = guess
+            if spec.max_distinct / 1.5 <= guess <= spec.max_distinct * 1.5:
+                params = Params(d.paramstyle)
+                n_distinct = _scalar(src, _count_distinct(d, relation, spec), params, what)
+            if n_distinct > spec.max_distinct:
+                _warn_converted(n_distinct, spec.max_distinct)
+                params = Params(d.paramstyle)
+                res = _run(src, _query(d, relation, spec, binned, params), params, what)
+                return _finish(_partials(res, cal, spec, binned, what, True), spec)
+        elif spec.max_distinct is not None:
             # one pass in bins first: when no bin holds two distinct scores, it is the
             # exact table already; when there are more bins than max_distinct, so are
             # the distinct scores and the bins are the state (the conversion)
-            binned = _Plan("bits", bits=DEFAULT_CONVERT_BITS, calibration=True, minmax=True)
+            probe = _Plan("bits", bits=DEFAULT_CONVERT_BITS, minmax=True)
             params = Params(d.paramstyle)
-            res = _run(src, _query(d, relation, spec, binned, params), params, what)
+            res = _run(src, _query(d, relation, spec, probe, params), params, what)
             ok = _num(res, "reason", np.int64) < 0
-            keys = _num(res, "k", np.int64)[ok]
-            n_bins = np.unique(keys).size
+            n_bins = np.unique(_num(res, "k", np.int64)[ok]).size
             xmin, xmax = _num(res, "xmin", np.float64)[ok], _num(res, "xmax", np.float64)[ok]
             if n_bins > spec.max_distinct:
                 _warn_converted(n_bins, spec.max_distinct)
-                return _finish(_partials(res, spec, binned, what, True), spec)
+                return _finish(_partials(res, cal, spec, binned, what, True), spec)
             if np.array_equal(xmin, xmax):
                 res["k"] = _num(res, "xmin", np.float64)
-                return _finish(_partials(res, spec, plan, what, False), spec)
+                return _finish(_partials(res, cal, spec, plan, what, False), spec)
             params = Params(d.paramstyle)
-            cnt = _run(src, _count_distinct(d, relation, spec), params, what)
-            n_distinct = int(_num(cnt, "n", np.int64)[0])
+            n_distinct = _scalar(src, _count_distinct(d, relation, spec), params, what)
             if n_distinct > spec.max_distinct:
                 _warn_converted(n_distinct, spec.max_distinct)
-                return _finish(_partials(res, spec, binned, what, True), spec)
+                return _finish(_partials(res, cal, spec, binned, what, True), spec)
     params = Params(d.paramstyle)
     res = _run(src, _query(d, relation, spec, plan, params), params, what)
-    return _finish(_partials(res, spec, plan, what, converted), spec)
+    return _finish(_partials(res, cal, spec, plan, what, False), spec)
+
+
+def _scalar(src: SqlSource, sql: str, params: Params, what: str) -> int:
+    return int(_num(_run(src, sql, params, what), "n", np.int64)[0])
 
 
 def _warn_converted(n: int, max_distinct: int) -> None:
