@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import re
 import warnings
 from collections.abc import Sequence
@@ -114,6 +115,11 @@ class Dialect:
                 f"the name {name!r} holds a control character (NUL, newline …); refused")
         q = self.quote_char
         return q + name.replace(q, q + q) + q
+
+    def quote_string(self, text: str) -> str:
+        """A string literal of a setting clfeval chooses (a temporary path)."""
+        self.quote(text)  # (no control characters)
+        return "'" + text.replace("'", "''") + "'"
 
     def qualified(self, name: str) -> str:
         """A table name, ``schema.table`` split on dots (each part quoted)."""
@@ -341,6 +347,16 @@ def _arrow_columns(table: Any) -> dict[str, Any]:
     return out
 
 
+#: the memory a DuckDB connection opened by clfeval may use (its buffer pool)
+DUCKDB_MEMORY_LIMIT = "192MB"
+
+
+def _duckdb_tmp() -> str:
+    import tempfile
+
+    return os.path.join(tempfile.gettempdir(), f"clfeval-duckdb-{os.getpid()}")
+
+
 def _duckdb() -> Any:
     try:
         import duckdb
@@ -363,8 +379,6 @@ _PG_SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://",
 
 def connect(source: Any) -> SqlSource:
     """Open ``source`` (see :func:`clfeval.sql.evaluate`) as a :class:`SqlSource`."""
-    import os
-
     if isinstance(source, os.PathLike):
         source = os.fspath(source)
     if isinstance(source, str):
@@ -390,8 +404,12 @@ def connect(source: Any) -> SqlSource:
         except duckdb.Error as exc:
             raise InvalidInputError(f"cannot open the DuckDB database {path!r}: "
                                     f"{_first_line(exc)}") from None
-        with contextlib.suppress(duckdb.Error):  # no progress bar on our stderr
-            conn.execute("SET enable_progress_bar = false")
+        with contextlib.suppress(duckdb.Error):
+            conn.execute("SET enable_progress_bar = false")  # not on our stderr
+            # a connection of our own holds little: the groups, not the table's pages
+            # (aggregations larger than this spill to a temporary directory)
+            conn.execute(f"SET memory_limit = '{DUCKDB_MEMORY_LIMIT}'")
+            conn.execute("SET temp_directory = " + DUCKDB.quote_string(_duckdb_tmp()))
         return SqlSource(conn, DUCKDB, os.path.basename(path), owned=True)
     mod = type(source).__module__
     if mod.startswith(("duckdb", "_duckdb")):
