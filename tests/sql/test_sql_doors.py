@@ -318,3 +318,25 @@ def test_sqlalchemy_engine(pg_dsn: str, pg_table: Any) -> None:
     finally:
         engine.dispose()
     assert_same(got, clfeval.evaluate(D["y_true"], D["y_pred"]), exact=True)
+
+
+def test_frames_with_class_scores_and_multilabel_columns() -> None:
+    """K-class score columns and multilabel 0/1 columns read by name, as files are."""
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 3, 600)
+    proba = rng.dirichlet(np.ones(3), 600).round(3)
+    cols = {"y_true": y, **{f"proba_{k}": proba[:, k] for k in range(3)}}
+    want = clfeval.evaluate(y, y_score=proba)
+    for frame in (pd.DataFrame(cols), pa.table(cols)):
+        assert_same(clfeval.evaluate_frame(frame, chunk_rows=250), want, exact=False)
+    t = (rng.random((600, 2)) < 0.4).astype(np.int64)
+    p = (rng.random((600, 2)) < 0.4).astype(np.int64)
+    ml = {"true_a": t[:, 0], "true_b": t[:, 1], "pred_a": p[:, 0], "pred_b": p[:, 1]}
+    got = clfeval.evaluate_frame(pd.DataFrame(ml), y_true=["true_a", "true_b"],
+                                 y_pred=["pred_a", "pred_b"], labels=["a", "b"])
+    assert_same(got, clfeval.evaluate(t, p, labels=["a", "b"]), exact=True)
+    with pytest.raises(InvalidParameterError, match="K-class and multilabel"):
+        clfeval.sql.evaluate(duckdb.connect(), query="SELECT 1 AS y_true, 0.2 AS proba_0, "
+                                                      "0.8 AS proba_1")
+    with pytest.raises(InvalidParameterError, match="evaluate_frame takes"):
+        clfeval.evaluate_frame({"y_true": [0, 1]})

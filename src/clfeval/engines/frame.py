@@ -65,7 +65,11 @@ def _chunks(df: Any, kind: str, spec: Any, source: str, rows: int) -> Iterator[C
             yield pandas_chunk(sub.iloc[start:start + rows], spec, source, start)
         return
     if kind == "polars-lazy":
-        df = df.select(names).collect(engine="streaming")
+        lazy = df.select(names)
+        try:
+            df = lazy.collect(engine="streaming")
+        except TypeError:  # pragma: no cover - polars before the engine= keyword
+            df = lazy.collect()
         kind = "polars"
     if kind == "polars":
         batches: Iterator[Any] = _arrow_batches(df.select(names).to_arrow(), rows)
