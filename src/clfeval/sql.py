@@ -1,7 +1,7 @@
 """Evaluate predictions where they live: ``clfeval.sql.evaluate(source, "preds")``.
 
-The counting runs inside the database — DuckDB (the ``sql`` extra's embedded engine),
-PostgreSQL, Spark SQL — with one generated ``GROUP BY``; only the aggregates reach
+The counting runs inside the database — DuckDB (the ``sql`` extra's embedded engine) or
+PostgreSQL — with one generated ``GROUP BY`` per state; only the aggregates reach
 Python, and the :class:`~clfeval.Report` is derived from them exactly as
 :func:`clfeval.evaluate` derives it from arrays. Needs the ``sql`` extra
 (``pip install 'clfeval[sql]'``: DuckDB and psycopg); importing this module imports

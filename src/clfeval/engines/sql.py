@@ -1,6 +1,6 @@
 """SQL push-down: the states are computed inside the database with one ``GROUP BY``.
 
-The rows stay where they are (a DuckDB file, a PostgreSQL server, a Spark table); one
+The rows stay where they are (a DuckDB file, a PostgreSQL server); one
 generated query counts them per (reason a row is invalid, truth, prediction, score
 key, side of the threshold, calibration bins, slice) and sums the calibration terms,
 and only those groups — kilobytes to a few MiB, whatever the number of rows — reach
@@ -20,10 +20,11 @@ Python, where they become the very :class:`~clfeval.engines.EvalState` (or
   database, so they agree with the in-memory state to rounding (as any sharded fold).
 
 The query text is generated from a few dialect parts (:class:`Dialect`: identifier
-quoting, parameter markers, NaN/infinity tests, array access): DuckDB, PostgreSQL and
-Spark SQL. Every value from the caller is a query parameter; every table or column
-name is a quoted identifier (names holding a NUL or other control character are
-refused); a user query is only ever wrapped as a subquery.
+quoting, parameter markers, NaN/infinity tests, array access): DuckDB and PostgreSQL.
+(The Spark door still builds its own aggregation with Spark's column API: a Spark SQL
+dialect of this generator is not written yet.) Every value from the caller is a query
+parameter; every table or column name is a quoted identifier (names holding a NUL or
+another control character are refused); a user query is only ever wrapped as a subquery.
 
 Labels, their kinds and the declared label set are checked in Python on the groups
 (each distinct truth/prediction value is looked at once), so every door resolves labels
@@ -80,12 +81,12 @@ class Dialect:
     Attributes
     ----------
     name : str
-        ``"duckdb"``, ``"postgresql"`` or ``"spark"``.
+        ``"duckdb"`` or ``"postgresql"``.
     paramstyle : {"numeric", "pyformat", "named"}
-        Parameter markers: ``$1`` (DuckDB), ``%(p0)s`` (psycopg), ``:p0`` (Spark); each
+        Parameter markers: ``$1`` (DuckDB), ``%(p0)s`` (psycopg), ``:p0`` (named); each
         may appear several times in a query.
     quote_char : str
-        The identifier quote (``"`` standard SQL, a backtick in Spark SQL).
+        The identifier quote (``"``, standard SQL).
     double : str
         The float64 type name.
     """
@@ -104,8 +105,6 @@ class Dialect:
         --------
         >>> DUCKDB.quote('my "odd" col')
         '"my ""odd"" col"'
-        >>> SPARK.quote("a`b")
-        '`a``b`'
         """
         if not isinstance(name, str) or not name:
             raise InvalidParameterError(f"a column or table name must be a non-empty str, "
@@ -137,34 +136,23 @@ class Dialect:
         if self.name == "postgresql":  # NaN = NaN is true in PostgreSQL
             return (f"({e} = CAST('NaN' AS {self.double}) OR {e} = CAST('Infinity' AS "
                     f"{self.double}) OR {e} = CAST('-Infinity' AS {self.double}))")
-        if self.name == "spark":
-            return f"(isnan({e}) OR ABS({e}) = CAST('Infinity' AS DOUBLE))"
         return f"(isnan({e}) OR isinf({e}))"
 
     def shift_right(self, e: str, n: int) -> str:
-        return f"shiftright({e}, {int(n)})" if self.name == "spark" else f"({e} >> {int(n)})"
+        return f"({e} >> {int(n)})"
 
     def element(self, array: str, index: str) -> str:
         """The ``index``-th (1-based) element of an array expression."""
-        if self.name == "spark":
-            return f"element_at({array}, {index})"
         return f"({array})[{index}]"
 
     def float_array(self, values: Sequence[float], params: Params) -> str:
-        """An array of float64 constants (a parameter where the engine takes arrays)."""
-        if self.name == "spark":
-            def one(v: float) -> str:
-                if math.isinf(v):
-                    return f"CAST('{'-' if v < 0 else ''}Infinity' AS DOUBLE)"
-                return self.lit(v)
-            return "array(" + ", ".join(one(v) for v in values) + ")"
+        """An array of float64 constants (one array parameter)."""
         typ = "DOUBLE[]" if self.name == "duckdb" else "DOUBLE PRECISION[]"
         return f"CAST({params.add(list(values))} AS {typ})"
 
 
 DUCKDB = Dialect("duckdb", "numeric", approx_distinct="approx_count_distinct")
 POSTGRESQL = Dialect("postgresql", "pyformat", double="DOUBLE PRECISION")
-SPARK = Dialect("spark", "named", quote_char="`", approx_distinct="approx_count_distinct")
 
 
 class Params:
@@ -276,9 +264,6 @@ class SqlSource:
         if d == "duckdb":
             rel = self.conn.sql(sql, params=params.bound() or None)
             return _arrow_columns(_duckdb_arrow(rel))
-        if d == "spark":
-            df = self.conn.sql(sql, args=params.bound())
-            return _arrow_columns(df.toArrow())
         cur = self.conn.cursor()
         try:
             cur.execute(sql, params.bound())
@@ -301,8 +286,6 @@ class SqlSource:
         if d == "duckdb":
             cur = self.conn.execute(sql)
             return [c[0] for c in cur.description]
-        if d == "spark":
-            return list(self.conn.sql(sql).columns)
         cur = self.conn.cursor()
         try:
             cur.execute(sql)
@@ -417,7 +400,7 @@ def connect(source: Any) -> SqlSource:
     if mod.startswith("psycopg"):
         return SqlSource(source, POSTGRESQL, "postgresql", owned=False)
     if mod.startswith("pyspark"):
-        return SqlSource(source, SPARK, "spark", owned=False)
+        raise InvalidParameterError("for Spark, use clfeval.spark.evaluate(dataframe, ...)")
     if mod.startswith("sqlalchemy"):
         engine = getattr(source, "engine", source)
         name = engine.dialect.name
@@ -435,7 +418,7 @@ def connect(source: Any) -> SqlSource:
                                  mask_password(str(getattr(engine, "url", name))))
     raise InvalidParameterError(
         f"source must be a DuckDB connection or file path, a postgresql:// URL, a psycopg "
-        f"or SQLAlchemy connection/engine or a SparkSession, got {type(source).__name__}")
+        f"or SQLAlchemy connection/engine, got {type(source).__name__}")
 
 
 class _SqlAlchemySource(SqlSource):
@@ -889,7 +872,7 @@ def _first_line(exc: BaseException) -> str:
 
 def _is_db_error(exc: Exception) -> bool:
     mod = type(exc).__module__
-    return mod.startswith(("duckdb", "_duckdb", "psycopg", "pyspark", "sqlalchemy"))
+    return mod.startswith(("duckdb", "_duckdb", "psycopg", "sqlalchemy"))
 
 
 def _check_numeric(src: SqlSource, relation: str, what: str, names: Sequence[str]) -> None:

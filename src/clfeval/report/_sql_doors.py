@@ -60,7 +60,7 @@ def evaluate_sql(
         read-only) or ``duckdb:///path``, a ``postgresql://`` URL (the password from
         ``PGPASSWORD``, ``~/.pgpass`` or a service file; never shown in messages), a
         psycopg connection, a SQLAlchemy engine or connection (PostgreSQL through
-        psycopg), or a SparkSession.
+        psycopg). (Spark DataFrames: :func:`clfeval.spark.evaluate`.)
     table_or_query : str
         A table name (``schema.table`` allowed; quoted as identifiers).
     query : str, optional
