@@ -340,3 +340,12 @@ def test_frames_with_class_scores_and_multilabel_columns() -> None:
                                                       "0.8 AS proba_1")
     with pytest.raises(InvalidParameterError, match="evaluate_frame takes"):
         clfeval.evaluate_frame({"y_true": [0, 1]})
+
+
+def test_a_callers_connection_is_left_as_it_was(pg_dsn: str, pg_table: Any) -> None:
+    import psycopg
+
+    with psycopg.connect(pg_dsn) as conn:  # not autocommit: the queries open a transaction
+        clfeval.sql.evaluate(conn, "preds", y_true="y_true", y_pred="y_pred")
+        assert conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+        assert not conn.closed

@@ -252,10 +252,15 @@ class SqlSource:
         self.dialect = dialect
         self.label = label
         self.owned = owned
+        #: a caller's PostgreSQL connection outside a transaction: ours is rolled back
+        self.idle = (not owned and dialect.name == "postgresql"
+                     and _pg_idle(getattr(conn, "info", None)))
 
     def close(self) -> None:
         if self.owned:
             self.conn.close()
+        elif self.idle:  # (the queries only read: end the transaction they opened)
+            self.rollback()
 
     def run(self, sql: str, params: Params) -> dict[str, Any]:
         """Run ``sql``; the result as columns (numpy arrays; object arrays for values
@@ -298,6 +303,14 @@ class SqlSource:
         if self.dialect.name == "postgresql":
             with contextlib.suppress(Exception):  # the connection may be gone; the error stands
                 self.conn.rollback()
+
+
+def _pg_idle(info: Any) -> bool:
+    try:
+        from psycopg.pq import TransactionStatus
+    except ImportError:  # pragma: no cover - psycopg is how PostgreSQL is reached
+        return False
+    return info is not None and info.transaction_status == TransactionStatus.IDLE
 
 
 def _duckdb_arrow(result: Any) -> Any:
