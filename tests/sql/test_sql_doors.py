@@ -349,3 +349,41 @@ def test_a_callers_connection_is_left_as_it_was(pg_dsn: str, pg_table: Any) -> N
         clfeval.sql.evaluate(conn, "preds", y_true="y_true", y_pred="y_pred")
         assert conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
         assert not conn.closed
+
+
+def test_calibration_bins_on_their_edges(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+                                         ) -> None:
+    """Probabilities on the reliability edges and on the fine bins' thresholds (and their
+    float neighbours) land in the in-memory fold's bins, whether the guessed bins hold
+    or the corrected query runs."""
+    from clfeval.core.calibration import CalibrationCounts
+    from clfeval.engines import sql as sql_engine
+    from clfeval.engines.spark import _fine_floors
+
+    empty = CalibrationCounts.empty([False, True], pos_label=True)
+    floors = np.asarray(_fine_floors(empty.eps))
+    pts = np.concatenate([empty.edges, floors[np.isfinite(floors)][::7]])
+    pts = pts[(pts >= 0) & (pts <= 1)]
+    p = np.clip(np.concatenate([pts, np.nextafter(pts, 0), np.nextafter(pts, 1)]), 0, 1)
+    y = np.arange(p.size) % 2
+    path = str(tmp_path / "edges.duckdb")
+    con = duckdb.connect(path)
+    con.register("t", pa.table({"y_true": y, "proba": p}))
+    con.execute("CREATE TABLE preds AS SELECT * FROM t")
+    con.close()
+    want = clfeval.evaluate(y, y_score=p).state.calibration
+    calls = []
+    real = sql_engine._bins_hold
+
+    def spy(*a: Any) -> bool:
+        calls.append(real(*a))
+        return calls[-1]
+
+    monkeypatch.setattr(sql_engine, "_bins_hold", spy)
+    got = clfeval.sql.evaluate(path, "preds").state.calibration
+    assert calls
+    monkeypatch.setattr(sql_engine, "_bins_hold", lambda *a: False)  # always correct
+    forced = clfeval.sql.evaluate(path, "preds").state.calibration
+    for st in (got, forced):
+        assert np.array_equal(st.bin_counts(0), want.bin_counts(0))
+        assert np.array_equal(st.fine_counts(0), want.fine_counts(0))

@@ -453,46 +453,75 @@ class _Plan:
     minmax: bool = False
 
 
-def _calibration_sql(d: Dialect, params: Params, edges: npt.NDArray[np.float64], eps: float
+def _calibration_sql(d: Dialect, params: Params, edges: npt.NDArray[np.float64], eps: float,
+                     *, corrected: bool, weighted: bool
                      ) -> tuple[list[Stage], list[str], list[tuple[str, str]]]:
     """Stages, group keys and sums of the binary calibration state.
 
-    Keys: the declared reliability bin (a count of inner edges below ``p``, as
-    ``searchsorted(inner, p, "left")``) and the fine logit bin (the database
-    logarithm's guess, corrected by comparisons with the thresholds of
-    :func:`clfeval.engines.spark._fine_floors`, derived from numpy's own arithmetic) —
-    both exactly the bins of the in-memory fold. Sums: per group, with the outcome
-    unknown until Python resolves the positive label, the terms of both outcomes where
-    they differ. Scores outside [0, 1] enter as 0.5 (no overflow, no logarithm of a
-    negative number): the state is then dropped (``pmin``/``pmax`` tell).
+    Keys: the declared reliability bin ``cb`` (a count of inner edges below ``p``, as
+    ``searchsorted(inner, p, "left")``) and the fine logit bin ``fb`` (the last one whose
+    threshold of :func:`clfeval.engines.spark._fine_floors` — derived from numpy's own
+    arithmetic — is at most ``p``). Both are first guessed by arithmetic (``ceil(p·B) -
+    1`` for uniform edges; the database's logit, scaled); :func:`_bins_hold` then checks
+    every group's smallest and largest ``p`` against the exact thresholds, and only when
+    a guess was wrong (``p`` within a rounding of a threshold) is the query run again
+    with ``corrected=True``: a count of edges and one comparison with the thresholds on
+    each side of the guess (array look-ups, twice the cost). Either way the bins are
+    exactly the in-memory fold's. Sums: per group, with the outcome unknown until
+    Python resolves the positive label, the terms of both outcomes where they differ.
+    Scores outside [0, 1] enter as 0.5 (no overflow, no logarithm of a negative
+    number): the state is then dropped (``pmin``/``pmax`` tell).
     """
     from ..core.calibration import FINE_LIMIT, FINE_SCALE, N_FINE
     from .spark import _fine_floors
 
     one = d.lit(1.0)
     lo, hi = d.lit(eps), d.lit(1.0 - eps)
-    floors = d.float_array(_fine_floors(eps), params)
+    nb = len(edges) - 1
     s1 = [("xc", f"CASE WHEN xv >= 0 AND xv <= 1 THEN xv ELSE {d.lit(0.5)} END")]
     s2 = [("xq", f"LEAST(GREATEST(xc, {lo}), {hi})")]
-    s3 = [("lx", f"LN(xq / ({one} - xq))"),
-          ("cb", "(" + " + ".join([f"(CASE WHEN xc > {d.lit(float(e))} THEN 1 ELSE 0 END)"
-                                   for e in edges[1:-1]] or ["0"]) + ")")]
+    if corrected:
+        cb = "(" + " + ".join([f"(CASE WHEN xc > {d.lit(float(e))} THEN 1 ELSE 0 END)"
+                               for e in edges[1:-1]] or ["0"]) + ")"
+    else:
+        cb = f"LEAST(GREATEST(CAST(CEIL(xc * {d.lit(float(nb))}) AS INTEGER) - 1, 0), {nb - 1})"
+    s3 = [("lx", f"LN(xq / ({one} - xq))"), ("cb", cb)]
     s4 = [("fb0", f"CAST(LEAST(GREATEST(FLOOR((lx + {d.lit(float(FINE_LIMIT))}) * "
                   f"{d.lit(float(FINE_SCALE))}), {d.lit(0.0)}), {d.lit(float(N_FINE - 1))}) "
                   "AS INTEGER)")]
     stages = [s1, s2, s3, s4]
-    # a last-bit difference of the logarithm moves the guess by one bin at most: one
-    # comparison on each side puts it right
-    stages.append([("fb1", f"(fb0 - (CASE WHEN xc < {d.element(floors, 'fb0 + 1')} THEN 1 "
-                           f"ELSE 0 END) + (CASE WHEN xc >= {d.element(floors, 'fb0 + 2')} "
-                           "THEN 1 ELSE 0 END))")])
+    if corrected:
+        # a last-bit difference of the logarithm moves the guess by one bin at most: one
+        # comparison on each side puts it right
+        floors = d.float_array(_fine_floors(eps), params)
+        stages.append([("fb", f"(fb0 - (CASE WHEN xc < {d.element(floors, 'fb0 + 1')} "
+                              f"THEN 1 ELSE 0 END) + (CASE WHEN xc >= "
+                              f"{d.element(floors, 'fb0 + 2')} THEN 1 ELSE 0 END))")])
+    else:
+        stages.append([("fb", "fb0")])
     nll0 = f"-LN(LEAST(GREATEST({one} - xc, {lo}), {hi}))"
     om = f"({one} - {d.lit(2.0)} * xc)"
     sums = [("sp", "xc"), ("spp", "xc * xc"), ("sse0", "xc * xc"),
             ("sse1", f"({one} - xc) * ({one} - xc)"), ("nll0", nll0), ("nll1", "-LN(xq)"),
             ("sx", "lx"), ("z0", f"-xc * {om}"), ("z1", f"({one} - xc) * {om}"),
             ("v", f"{om} * {om} * xc * ({one} - xc)")]
-    return stages, ["cb", "fb1"], [(n, f"wv * ({e})") for n, e in sums]
+    out = [(n, f"wv * ({e})" if weighted else e) for n, e in sums]
+    return stages, ["cb", "fb"], out
+
+
+def _bins_hold(cal: dict[str, Any], edges: npt.NDArray[np.float64], eps: float) -> bool:
+    """Whether every calibration group's probabilities lie in its (guessed) bins."""
+    from .spark import _fine_floors
+
+    if cal["n"].size == 0:
+        return True
+    cb = _num(cal, "cb", np.intp)
+    fb = _num(cal, "fb", np.intp)
+    lo, hi = _num(cal, "fmin", np.float64), _num(cal, "fmax", np.float64)
+    inner = np.concatenate([[-np.inf], edges[1:-1], [np.inf]])
+    floors = np.asarray(_fine_floors(eps))
+    return bool(((inner[cb] < lo) | (cb == 0)).all() and (hi <= inner[cb + 1]).all()
+                and (floors[fb] <= lo).all() and (hi < floors[fb + 1]).all())
 
 
 def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
@@ -532,17 +561,19 @@ def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
     valid.append(("wv", f"CASE WHEN {ok} THEN w ELSE {d.lit(0.0)} END"
                   if cols.weight is not None else d.lit(1.0)))
     stages.append(valid)
-    if part == "calibration":
+    if part in ("calibration", "calibration-corrected"):
         from ..core.calibration import CalibrationCounts
 
         empty = CalibrationCounts.empty([False, True], pos_label=True)
-        cal_stages, cal_keys, cal_sums = _calibration_sql(d, params, empty.edges, empty.eps)
+        cal_stages, cal_keys, cal_sums = _calibration_sql(
+            d, params, empty.edges, empty.eps, corrected=part == "calibration-corrected",
+            weighted=cols.weight is not None)
         stages += cal_stages
         keys = ["t", *(["p"] if cols.y_pred is not None else []),
                 *[f"g{i}" for i in range(len(cols.by))], *cal_keys]
         aggs = ["COUNT(*) AS n", *(["SUM(wv) AS w"] if cols.weight is not None else []),
                 *[f"SUM({e}) AS {name}" for name, e in cal_sums],
-                "MIN(xv) AS pmin", "MAX(xv) AS pmax"]
+                "MIN(xc) AS fmin", "MAX(xc) AS fmax", "MIN(xv) AS pmin", "MAX(xv) AS pmax"]
         head, last = pipeline(f"SELECT {', '.join(sel)} FROM {relation}", stages)
         group = ", ".join(str(i) for i in range(1, len(keys) + 1))
         return (f"{head} SELECT {', '.join(keys)}, {', '.join(aggs)} FROM {last} "
@@ -719,7 +750,7 @@ def _calibrations(cal: dict[str, Any], spec: Spec, space: LabelSpace, pos_code: 
         sums = {name: _num(cal, name, np.float64)[m] for name in (*_CAL_SUMS, "pmin", "pmax")}
         sums["n"] = _num(cal, "n", np.int64)[m]
         sums["cb"] = _num(cal, "cb", np.intp)[m]
-        sums["fb"] = _num(cal, "fb1", np.intp)[m]
+        sums["fb"] = _num(cal, "fb", np.intp)[m]
         if weighted:
             sums["w"] = _num(cal, "w", np.float64)[m]
         is_pos = (gt[m] == pos_code).astype(np.intp)
@@ -975,6 +1006,13 @@ def _fold(src: SqlSource, table: str | None, query: str | None, **o: Any
         params = Params(d.paramstyle)
         cal = _run(src, _query(d, relation, spec, _Plan("none"), params, "calibration"),
                    params, what)
+        from ..core.calibration import CalibrationCounts
+
+        empty = CalibrationCounts.empty([False, True], pos_label=True)
+        if not _bins_hold(cal, empty.edges, empty.eps):  # a guessed bin was off by one
+            params = Params(d.paramstyle)
+            cal = _run(src, _query(d, relation, spec, _Plan("none"), params,
+                                   "calibration-corrected"), params, what)
     plan = _Plan("none")
     if has_x and not exact:
         b = bit_bins(spec)
