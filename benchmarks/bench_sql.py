@@ -12,8 +12,9 @@ time (all threads: DuckDB is multi-threaded) and peak RSS:
 
 ``push-down``
     ``clfeval.sql.evaluate(path, "preds")``: the default — exact while the scores fit
-    ``max_distinct``; here they do not, so one pass in 24-bit bins, one
-    ``COUNT(DISTINCT)`` and the bins are the state; the whole report.
+    ``max_distinct``; here they do not (DuckDB's distinct sketch says so), so the
+    24-bit bins are the state: the sketch, the calibration aggregation and the
+    counts aggregation; the whole report.
 ``push-down bins=24``
     the same bins asked for directly (one pass); the whole report.
 ``pull + evaluate``

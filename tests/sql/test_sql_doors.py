@@ -387,3 +387,19 @@ def test_calibration_bins_on_their_edges(monkeypatch: pytest.MonkeyPatch, tmp_pa
     for st in (got, forced):
         assert np.array_equal(st.bin_counts(0), want.bin_counts(0))
         assert np.array_equal(st.fine_counts(0), want.fine_counts(0))
+
+
+def test_nan_in_a_grouping_column_is_the_missing_slice(tmp_path: Path) -> None:
+    rng = np.random.default_rng(4)
+    n = 400
+    y, s = rng.integers(0, 2, n), np.round(rng.random(n), 2)
+    g = np.where(rng.random(n) < 0.3, np.nan, rng.integers(0, 2, n).astype(float))
+    path = str(tmp_path / "nan.duckdb")
+    con = duckdb.connect(path)
+    con.register("t", pa.table({"y_true": y, "y_score": s, "g": g}))
+    con.execute("CREATE TABLE preds AS SELECT * FROM t")
+    con.close()
+    want = clfeval.evaluate(y, y_score=s, by={"g": g}, level=None)
+    got = clfeval.sql.evaluate(path, "preds", by="g", level=None)
+    assert list(got.state.slices) == list(want.state.slices) == [(0.0,), (1.0,), (None,)]
+    assert_same(got, want, exact=False)

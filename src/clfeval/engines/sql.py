@@ -1,10 +1,11 @@
-"""SQL push-down: the states are computed inside the database with one ``GROUP BY``.
+"""SQL push-down: the states are computed inside the database with ``GROUP BY``.
 
-The rows stay where they are (a DuckDB file, a PostgreSQL server); one
-generated query counts them per (reason a row is invalid, truth, prediction, score
-key, side of the threshold, calibration bins, slice) and sums the calibration terms,
-and only those groups — kilobytes to a few MiB, whatever the number of rows — reach
-Python, where they become the very :class:`~clfeval.engines.EvalState` (or
+The rows stay where they are (a DuckDB file, a PostgreSQL server). Generated queries
+count them per (reason a row is invalid, truth, prediction, slice, score key, side of
+the threshold) and sum the calibration terms per (truth, prediction, slice, reliability
+bin, fine bin) — two small hash tables, cheaper than one keyed by both — and only
+those groups, kilobytes to a few MiB whatever the number of rows, reach Python, where
+they become the very :class:`~clfeval.engines.EvalState` (or
 :class:`~clfeval.engines.SlicedState`) the in-memory and file doors build:
 
 * confusion counts, threshold tallies and excluded rows per reason: exact integers;
@@ -13,10 +14,14 @@ Python, where they become the very :class:`~clfeval.engines.EvalState` (or
   float-bit bins of :meth:`~clfeval.Binning.from_bits` (24 bits, the conversion an
   exact state makes by itself), each row's bin key computed in SQL with exact float
   arithmetic, equal to :meth:`Binning.keys` bit for bit; ``bins=<bits>`` asks for the
-  bins directly (one pass);
+  bins directly. Which one is decided by DuckDB's distinct-count sketch far from the
+  budget (a factor of 1.5) and an exact ``COUNT(DISTINCT)`` near it; on PostgreSQL by
+  a first pass in bins (the exact table when no bin holds two scores) and, when needed,
+  the exact count. An exact table that still outgrows the budget converts itself;
 * the calibration state (when every score is a probability): counts exactly in the
-  in-memory fold's reliability and fine logit bins (found by comparisons with
-  thresholds derived from numpy's own arithmetic); its float sums are added by the
+  in-memory fold's reliability and fine logit bins (guessed by arithmetic, checked per
+  group against thresholds derived from numpy's own arithmetic, recomputed by
+  comparisons where a guess was off); its float sums are added by the
   database, so they agree with the in-memory state to rounding (as any sharded fold).
 
 The query text is generated from a few dialect parts (:class:`Dialect`: identifier
@@ -623,7 +628,9 @@ def _factorize(values: npt.NDArray[Any]) -> tuple[npt.NDArray[np.intp], list[Any
     """Codes and distinct values of a group column (a loop over groups, never rows)."""
     if values.dtype != object:
         uniq, codes = np.unique(values, return_inverse=True)
-        return codes.reshape(-1).astype(np.intp), [v.item() for v in uniq]
+        vals = [v.item() for v in uniq]  # (NaN, a missing value, is the key None)
+        return codes.reshape(-1).astype(np.intp), [None if _is_missing(v) else v
+                                                   for v in vals]
     index: dict[tuple[str, Any], int] = {}
     uniq_l: list[Any] = []
     codes = np.empty(values.size, dtype=np.intp)
@@ -961,7 +968,9 @@ def fold(
     ``"exact"`` keep every distinct score (as :func:`clfeval.evaluate`) up to
     ``max_distinct`` of them, then the 24-bit float bins; an int asks for that many
     leading bits directly. One binary score column (or none); K-class and multilabel
-    score columns are refused.
+    score columns are refused. A DuckDB database opened here (a path) is read-only and
+    its buffer pool is capped at :data:`DUCKDB_MEMORY_LIMIT`; a connection passed in is
+    used as it is.
     """
     src = connect(source)
     try:

@@ -46,7 +46,7 @@ def evaluate_sql(
 ) -> Report:
     """Evaluate predictions stored in a database table, counting inside the database.
 
-    One generated ``GROUP BY`` query computes the confusion counts, the score table
+    Generated ``GROUP BY`` queries compute the confusion counts, the score table
     (exact while at most ``max_distinct`` distinct scores, then the certified 24-bit
     float bins, computed in SQL), the calibration sums, the excluded rows per reason and
     the slices; only those groups are fetched, whatever the number of rows. The report
