@@ -751,15 +751,20 @@ def _calibrations(cal: dict[str, Any], spec: Spec, space: LabelSpace, pos_code: 
     keys, codes = _slice_keys(cal, cols.by)
     slice_of = np.asarray([slices[k] for k in keys], dtype=np.intp)[codes] if keys else codes
     weighted = cols.weight is not None
+    arrays = {name: _num(cal, name, np.float64) for name in (*_CAL_SUMS, "pmin", "pmax")}
+    arrays["n"] = _num(cal, "n", np.int64)
+    arrays["cb"] = _num(cal, "cb", np.intp)
+    arrays["fb"] = _num(cal, "fb", np.intp)
+    if weighted:
+        arrays["w"] = _num(cal, "w", np.float64)
+    rows = np.flatnonzero(ok)
+    rows = rows[np.argsort(slice_of[rows], kind="stable")]  # contiguous per slice
+    js, starts = np.unique(slice_of[rows], return_index=True)
+    ends = [*starts[1:].tolist(), rows.size]
     out: dict[int, Any] = {}
-    for j in np.unique(slice_of[ok]).tolist() if ok.any() else []:
-        m = ok & (slice_of == j)
-        sums = {name: _num(cal, name, np.float64)[m] for name in (*_CAL_SUMS, "pmin", "pmax")}
-        sums["n"] = _num(cal, "n", np.int64)[m]
-        sums["cb"] = _num(cal, "cb", np.intp)[m]
-        sums["fb"] = _num(cal, "fb", np.intp)[m]
-        if weighted:
-            sums["w"] = _num(cal, "w", np.float64)[m]
+    for j, a, b in zip(js.tolist(), starts.tolist(), ends, strict=True):
+        m = rows[a:b]
+        sums = {name: v[m] for name, v in arrays.items()}
         is_pos = (gt[m] == pos_code).astype(np.intp)
         out[int(j)] = _calibration_state(sums, is_pos, weighted,
                                          CalibrationCounts.empty([False, True], pos_label=True))
@@ -822,6 +827,11 @@ def _partials(res: dict[str, Any], cal: dict[str, Any] | None, spec: Spec, plan:
                              source)
     k = len(space.labels)
     bits = plan.bits if plan.key == "bits" else 0
+    if cols.y_score:  # each numeric column converted once, not once per slice
+        res = dict(res)
+        res["k"] = _num(res, "k", np.int64 if bits else np.float64)
+        if spec.threshold is not None:
+            res["hit"] = _num(res, "hit", np.intp)
     order = np.argsort(s_codes, kind="stable")
     ends = np.cumsum(np.bincount(s_codes, minlength=len(keys))).tolist()
     parts: dict[tuple[Any, ...], Partial] = {}
