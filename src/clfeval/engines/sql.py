@@ -39,6 +39,7 @@ with the same code.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import os
 import re
@@ -465,7 +466,7 @@ def _calibration_sql(d: Dialect, params: Params, edges: npt.NDArray[np.float64],
 
     Keys: the declared reliability bin ``cb`` (a count of inner edges below ``p``, as
     ``searchsorted(inner, p, "left")``) and the fine logit bin ``fb`` (the last one whose
-    threshold of :func:`clfeval.engines.spark._fine_floors` — derived from numpy's own
+    threshold of :func:`_fine_floors` — derived from numpy's own
     arithmetic — is at most ``p``). Both are first guessed by arithmetic (``ceil(p·B) -
     1`` for uniform edges; the database's logit, scaled); :func:`_bins_hold` then checks
     every group's smallest and largest ``p`` against the exact thresholds, and only when
@@ -478,7 +479,6 @@ def _calibration_sql(d: Dialect, params: Params, edges: npt.NDArray[np.float64],
     number): the state is then dropped (``pmin``/``pmax`` tell).
     """
     from ..core.calibration import FINE_LIMIT, FINE_SCALE, N_FINE
-    from .spark import _fine_floors
 
     one = d.lit(1.0)
     lo, hi = d.lit(eps), d.lit(1.0 - eps)
@@ -514,9 +514,48 @@ def _calibration_sql(d: Dialect, params: Params, edges: npt.NDArray[np.float64],
     return stages, ["cb", "fb"], out
 
 
+@functools.lru_cache(maxsize=4)
+def _fine_floors(eps: float) -> tuple[float, ...]:
+    """The fine logit bins of the calibration state as probability thresholds.
+
+    ``floors[j]`` is the smallest float64 ``p`` in [0, 1] that the calibration fold
+    (:meth:`CalibrationCounts.from_predictions`, numpy's ``log`` and ``floor``) puts in
+    fine bin ``j`` or above (``-inf`` when even ``p = 0`` is there, ``+inf`` when no
+    probability reaches it), with ``floors[N_FINE] = +inf``; so a probability's fine
+    bin is the last ``j`` with ``floors[j] <= p`` — found by comparisons, with no
+    logarithm whose last bit could differ from numpy's. The thresholds are found by
+    bisection over the float64 bit patterns, asking the fold itself where each
+    candidate lands: for sorted candidates (the bin is non-decreasing in ``p``) the
+    fold's fine histogram gives every candidate's bin.
+    """
+    from ..core.calibration import N_FINE, CalibrationCounts
+
+    def bins_of(p: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
+        order = np.argsort(p, kind="stable")
+        s = CalibrationCounts.from_predictions(np.zeros(p.size, bool), p[order],
+                                               labels=[False, True], pos_label=True, eps=eps)
+        ends = np.cumsum(s.fine_counts(0).sum(axis=1))
+        out = np.empty(p.size, np.intp)
+        out[order] = np.searchsorted(ends, np.arange(p.size), side="right")
+        return out
+
+    f0, f1 = (int(v) for v in bins_of(np.array([0.0, 1.0])))
+    j = np.arange(f0 + 1, f1 + 1)
+    lo = np.zeros(j.size, np.int64)                         # bits of 0.0: bin < j
+    hi = np.full(j.size, np.float64(1.0).view(np.int64))    # bits of 1.0: bin >= j
+    while (hi - lo > 1).any():
+        mid = lo + (hi - lo) // 2
+        up = bins_of(mid.view(np.float64)) >= j
+        hi = np.where(up, mid, hi)
+        lo = np.where(up, lo, mid)
+    floors = np.full(N_FINE + 1, np.inf)
+    floors[: f0 + 1] = -np.inf
+    floors[f0 + 1: f1 + 1] = hi.view(np.float64)
+    return tuple(floors.tolist())
+
+
 def _bins_hold(cal: dict[str, Any], edges: npt.NDArray[np.float64], eps: float) -> bool:
     """Whether every calibration group's probabilities lie in its (guessed) bins."""
-    from .spark import _fine_floors
 
     if cal["n"].size == 0:
         return True
