@@ -358,7 +358,7 @@ def test_calibration_bins_on_their_edges(monkeypatch: pytest.MonkeyPatch, tmp_pa
     or the corrected query runs."""
     from clfeval.core.calibration import CalibrationCounts
     from clfeval.engines import sql as sql_engine
-    from clfeval.engines.spark import _fine_floors
+    from clfeval.engines.sql import _fine_floors
 
     empty = CalibrationCounts.empty([False, True], pos_label=True)
     floors = np.asarray(_fine_floors(empty.eps))
