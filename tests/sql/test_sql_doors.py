@@ -403,3 +403,42 @@ def test_nan_in_a_grouping_column_is_the_missing_slice(tmp_path: Path) -> None:
     got = clfeval.sql.evaluate(path, "preds", by="g", level=None)
     assert list(got.state.slices) == list(want.state.slices) == [(0.0,), (1.0,), (None,)]
     assert_same(got, want, exact=False)
+
+
+def test_odd_names_and_label_kinds(tmp_path: Path, pg: Any) -> None:
+    """Quoted identifiers (spaces, quotes, a schema), boolean and string labels."""
+    rng = np.random.default_rng(12)
+    n = 500
+    y = rng.integers(0, 2, n).astype(bool)
+    s = np.round(rng.random(n) * 0.5 + 0.4 * y, 2)
+    animal = np.where(y, "cat", "dog")
+    pred = np.where(s > 0.5, "cat", "dog")
+    cols = {'my "label"': y, "score; DROP TABLE x": s, "animal": animal, "guess": pred}
+    path = str(tmp_path / "odd.duckdb")
+    con = duckdb.connect(path)
+    con.register("t", pa.table(cols))
+    con.execute('CREATE SCHEMA "odd schema"')
+    con.execute('CREATE TABLE "odd schema".preds AS SELECT * FROM t')
+    con.close()
+    want = clfeval.evaluate(y, y_score=s)
+    got = clfeval.sql.evaluate(path, "odd schema.preds", y_true='my "label"',
+                               y_score="score; DROP TABLE x")
+    assert got.confusion.labels == (False, True)
+    assert_same(got, want, exact=False)
+    # (against the frame door: with a positive class that sorts first, the folds' shared
+    # finalisation orders the calibration state's labels (negative, positive) where
+    # clfeval.evaluate keeps the sorted order — a difference of every streaming door)
+    want_s = clfeval.evaluate_frame(pa.table(cols), y_true="animal", y_pred="guess",
+                                    y_score="score; DROP TABLE x", pos_label="cat")
+    assert want_s.confusion == clfeval.evaluate(animal, pred, s, pos_label="cat").confusion
+    got_s = clfeval.sql.evaluate(path, "odd schema.preds", y_true="animal", y_pred="guess",
+                                 y_score="score; DROP TABLE x", pos_label="cat")
+    assert_same(got_s, want_s, exact=False)
+    pg_load(pg, "odd", cols, {'my "label"': "boolean", "score; DROP TABLE x":
+                              "double precision", "animal": "text", "guess": "text"})
+    got_pg = clfeval.sql.evaluate(pg, "odd", y_true="animal", y_pred="guess",
+                                  y_score="score; DROP TABLE x", pos_label="cat")
+    assert_same(got_pg, want_s, exact=False)
+    got_b = clfeval.sql.evaluate(pg, "odd", y_true='my "label"',
+                                 y_score="score; DROP TABLE x")
+    assert_same(got_b, want, exact=False)
