@@ -70,4 +70,6 @@ def report_database(args: argparse.Namespace, coerce: Callable[[str | None, Any]
         cost_matrix=None if args.costs is None else costs(args.costs),
         level=None if args.no_ci else 0.95,
         title=args.title or f"{os.path.basename(where.rstrip('/'))}: {what}", **options)
-    return dataclasses.replace(r, source={"database": where, "table": what})
+    shown = {"table": args.table} if args.table is not None else {
+        "query": " ".join(args.query.split())[:200]}
+    return dataclasses.replace(r, source={"database": where, **shown})
