@@ -57,6 +57,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "_api": _REPORT | {"report", "io", "engines"},
     "dask": _FOUNDATION | {"_api"},
     "spark": _FOUNDATION | {"_api"},
+    "sql": _FOUNDATION | {"_api"},
     "cli": _REPORT | {"report", "io", "engines", "_api", "plot"},
     "__init__": _REPORT | {"report", "io", "engines", "_api", "plot"},
     "testing": _REPORT | {"report"},

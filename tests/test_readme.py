@@ -55,6 +55,14 @@ def _namespace(tmp_path: Path) -> dict[str, Any]:
     # the notebook / DataFrame / MLflow examples
     ns["report"] = clfeval.evaluate(y_true, y_score=ns["p"])
     ns["comparison"] = ns["c1"]
+    # the database / DataFrame example: a DuckDB connection and a pandas frame
+    pd = pytest.importorskip("pandas")
+    rng_region = np.array(["north", "south"])[rng.integers(0, 2, n)]
+    ns["df"] = pd.DataFrame({"label": y_true, "proba": ns["p"], "region": rng_region})
+    duckdb = pytest.importorskip("duckdb")
+    ns["con"] = duckdb.connect()
+    ns["con"].register("preds_frame", ns["df"])
+    ns["con"].execute("CREATE TABLE preds AS SELECT * FROM preds_frame")
     return ns
 
 

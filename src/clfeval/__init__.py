@@ -49,6 +49,7 @@ from .report import (
     evaluate,
     gate,
 )
+from ._api import evaluate_frame
 from .stats import ConfidenceInterval, TestResult
 
 __all__ = [
@@ -80,6 +81,7 @@ __all__ = [
     "engines",
     "evaluate",
     "evaluate_files",
+    "evaluate_frame",
     "gate",
     "get_metric",
     "io",

@@ -136,6 +136,9 @@ def _build_parser() -> argparse.ArgumentParser:
     r.add_argument("file", metavar="PREDICTIONS")
     r.add_argument("--title", help="report title (default: the file name)")
     _columns(r)
+    from ._sql import add_sql_arguments
+
+    add_sql_arguments(r)
     c = sub.add_parser("compare", help="compare models, one predictions file each",
                        description="Compare several models evaluated on the same samples.")
     c.add_argument("files", metavar="FILE", nargs="+")
@@ -717,6 +720,12 @@ def _report(args: argparse.Namespace) -> int:
 
     path = args.file
     fmt = _out_format(args)  # refuse an unwritable -o before any work
+    from ._sql import is_database, report_database
+
+    if is_database(path, args):
+        r = report_database(args, _coerce, _read_costs)
+        _emit(_render(r, fmt, args), args)
+        return 0
     if os.path.isdir(path):
         raise FileFormatError("is a directory, not a predictions file", path=path)
     saved = _saved_report(path)

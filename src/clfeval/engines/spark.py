@@ -5,7 +5,6 @@ and only counts or partial states (a few hundred KiB at most) reach the driver.
 
 from __future__ import annotations
 
-import functools
 import pickle
 from collections.abc import Iterator
 from typing import Any
@@ -21,6 +20,7 @@ from ..core.state import EvalState
 from ..exceptions import InvalidInputError, InvalidParameterError, MissingDependencyError
 from ..io.readers import _table_chunk
 from ._frames import make_spec
+from .sql import _fine_floors
 
 __all__ = ["fold"]
 
@@ -83,46 +83,6 @@ def _with_bit_key(df: Any, x: Any, bits: int, name: str) -> Any:
     return df.drop(a, e, p)
 
 
-@functools.lru_cache(maxsize=4)
-def _fine_floors(eps: float) -> tuple[float, ...]:
-    """The fine logit bins of the calibration state as probability thresholds.
-
-    ``floors[j]`` is the smallest float64 ``p`` in [0, 1] that the calibration fold
-    (:meth:`CalibrationCounts.from_predictions`, numpy's ``log`` and ``floor``) puts in
-    fine bin ``j`` or above (``-inf`` when even ``p = 0`` is there, ``+inf`` when no
-    probability reaches it), with ``floors[N_FINE] = +inf``; so a probability's fine
-    bin is the last ``j`` with ``floors[j] <= p`` — found by comparisons, with no
-    logarithm whose last bit could differ from numpy's. The thresholds are found by
-    bisection over the float64 bit patterns, asking the fold itself where each
-    candidate lands: for sorted candidates (the bin is non-decreasing in ``p``) the
-    fold's fine histogram gives every candidate's bin.
-    """
-    from ..core.calibration import N_FINE, CalibrationCounts
-
-    def bins_of(p: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
-        order = np.argsort(p, kind="stable")
-        s = CalibrationCounts.from_predictions(np.zeros(p.size, bool), p[order],
-                                               labels=[False, True], pos_label=True, eps=eps)
-        ends = np.cumsum(s.fine_counts(0).sum(axis=1))
-        out = np.empty(p.size, np.intp)
-        out[order] = np.searchsorted(ends, np.arange(p.size), side="right")
-        return out
-
-    f0, f1 = (int(v) for v in bins_of(np.array([0.0, 1.0])))
-    j = np.arange(f0 + 1, f1 + 1)
-    lo = np.zeros(j.size, np.int64)                         # bits of 0.0: bin < j
-    hi = np.full(j.size, np.float64(1.0).view(np.int64))    # bits of 1.0: bin >= j
-    while (hi - lo > 1).any():
-        mid = lo + (hi - lo) // 2
-        up = bins_of(mid.view(np.float64)) >= j
-        hi = np.where(up, mid, hi)
-        lo = np.where(up, lo, mid)
-    floors = np.full(N_FINE + 1, np.inf)
-    floors[: f0 + 1] = -np.inf
-    floors[f0 + 1: f1 + 1] = hi.view(np.float64)
-    return tuple(floors.tolist())
-
-
 def _calibration_columns(df: Any, x: Any, ok: Any, w: Any, edges: npt.NDArray[np.float64],
                          eps: float) -> tuple[Any, list[Any], list[Any]]:
     """Group keys and sums of the binary calibration state, computed by the JVM.
@@ -182,51 +142,21 @@ def _calibration_columns(df: Any, x: Any, ok: Any, w: Any, edges: npt.NDArray[np
 def _calibration_state(good: list[Any], is_pos: npt.NDArray[np.intp], weighted: bool,
                        empty: Any) -> Any:
     """The calibration state (placeholder labels, as the fold's) from the SQL groups;
-    ``None`` when a score is not a probability."""
-    from ..core.calibration import (
-        FSP,
-        FSX,
-        FW,
-        N_FIELDS,
-        N_FINE,
-        N_FINE_FIELDS,
-        NLL,
-        SP,
-        SPP,
-        SSE,
-        CalibrationCounts,
-        W,
-    )
+    ``None`` when a score is not a probability (the SQL door's assembly,
+    :func:`clfeval.engines.sql._calibration_state`)."""
+    from .sql import _CAL_SUMS
+    from .sql import _calibration_state as from_groups
 
-    if min(r["pmin"] for r in good) < 0.0 or max(r["pmax"] for r in good) > 1.0:
-        return None
+    def col(name: str, dtype: Any) -> npt.NDArray[Any]:
+        return np.asarray([r[name] for r in good], dtype=dtype)
 
-    def col(name: str) -> npt.NDArray[np.float64]:
-        return np.asarray([r[name] for r in good], dtype=np.float64)
-
-    c = is_pos.astype(bool)
-    n = np.asarray([r["n"] for r in good], dtype=np.int64)
-    wt = col("w") if weighted else n.astype(np.float64)
-    cb = np.asarray([r["cb"] for r in good], dtype=np.intp)
-    fb = np.asarray([r["fb"] for r in good], dtype=np.intp)
-    b = empty.n_bins
-    counts = np.zeros((b, 2), np.int64)
-    np.add.at(counts, (cb, is_pos), n)
-    cells = np.zeros((b, 2, N_FIELDS))
-    sp = col("sp")
-    for field, v in ((W, wt), (SP, sp), (SPP, col("spp")),
-                     (NLL, np.where(c, col("nll1"), col("nll0"))),
-                     (SSE, np.where(c, col("sse1"), col("sse0")))):
-        np.add.at(cells[:, :, field], (cb, is_pos), v)
-    fine_counts = np.zeros((N_FINE, 2), np.int64)
-    np.add.at(fine_counts, (fb, is_pos), n)
-    fine = np.zeros((N_FINE, 2, N_FINE_FIELDS))
-    for field, v in ((FW, wt), (FSP, sp), (FSX, col("sx"))):
-        np.add.at(fine[:, :, field], (fb, is_pos), v)
-    spieg = np.array([[np.where(c, col("z1"), col("z0")).sum(), col("v").sum()]])
-    return CalibrationCounts(empty.labels, counts[None], cells[None], fine_counts[None],
-                             fine[None], spieg, edges=empty.edges, pos_label=empty.pos_label,
-                             eps=empty.eps)
+    sums = {name: col(name, np.float64) for name in (*_CAL_SUMS, "pmin", "pmax")}
+    sums["n"] = col("n", np.int64)
+    sums["cb"] = col("cb", np.intp)
+    sums["fb"] = col("fb", np.intp)
+    if weighted:
+        sums["w"] = col("w", np.float64)
+    return from_groups(sums, is_pos, weighted, empty)
 
 
 def _sql_eligible(spec: Spec) -> bool:

@@ -1,0 +1,121 @@
+"""Push-down into DuckDB against pulling the rows into Python.
+
+Usage::
+
+    python benchmarks/bench_sql.py [--rows 10000000 30000000] [--dir /tmp/clfeval-bench]
+
+For each row count a DuckDB database file holds ``preds(y_true INTEGER, y_score DOUBLE,
+region VARCHAR)`` with continuous scores (every score distinct: the hard case for an
+exact state). Each variant runs in its own Python process (so its peak RSS is its own;
+``ru_maxrss`` of that process, DuckDB's buffers included) and reports wall time, CPU
+time (all threads: DuckDB is multi-threaded) and peak RSS:
+
+``push-down``
+    ``clfeval.sql.evaluate(path, "preds")``: the default — exact while the scores fit
+    ``max_distinct``; here they do not (DuckDB's distinct sketch says so), so the
+    24-bit bins are the state: the sketch, the calibration aggregation and the
+    counts aggregation; the whole report.
+``push-down bins=24``
+    the same bins asked for directly (one pass); the whole report.
+``pull + evaluate``
+    ``SELECT y_true, y_score`` fetched as one Arrow table, then :func:`clfeval.evaluate`
+    on the arrays (exact scores; the in-memory door); the whole report.
+``duckdb histogram``
+    DuckDB's own aggregate as a user would write it —
+    ``SELECT y_true, floor(y_score * 1000), count(*) ... GROUP BY ALL`` — fetched; no
+    report: the floor of any push-down.
+
+Timings on a shared machine are noisy; compare ratios from one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+VARIANTS = {
+    "push-down": "import clfeval.sql\nr = clfeval.sql.evaluate(PATH, 'preds', level=None)\n"
+                 "out = r.roc[0].auc",
+    "push-down bins=24": "import clfeval.sql\n"
+                         "r = clfeval.sql.evaluate(PATH, 'preds', bins=24, level=None)\n"
+                         "out = r.roc[0].auc",
+    "pull + evaluate": "import duckdb, clfeval\ncon = duckdb.connect(PATH, read_only=True)\n"
+                       "t = con.sql('SELECT y_true, y_score FROM preds').to_arrow_table()\n"
+                       "y = t.column('y_true').to_numpy(); s = t.column('y_score').to_numpy()\n"
+                       "del t\nr = clfeval.evaluate(y, y_score=s, level=None)\n"
+                       "out = r.roc[0].auc",
+    "duckdb histogram": "import duckdb\ncon = duckdb.connect(PATH, read_only=True)\n"
+                        "rows = con.sql('SELECT y_true, floor(y_score * 1000) AS b, count(*) "
+                        "FROM preds GROUP BY ALL').fetchall()\nout = len(rows)",
+}
+
+CHILD = """
+import json, os, resource, sys, time, warnings
+warnings.simplefilter("ignore")
+PATH = sys.argv[1]
+t0, c0 = time.perf_counter(), os.times()
+{code}
+c1 = os.times()
+print(json.dumps({{"wall": time.perf_counter() - t0,
+                  "cpu": (c1.user - c0.user) + (c1.system - c0.system),
+                  "rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "out": float(out)}}))
+"""
+
+
+def make_db(path: str, n: int) -> None:
+    import duckdb
+
+    if os.path.exists(path):
+        return
+    con = duckdb.connect(path)
+    con.execute("SELECT setseed(0.42)")
+    con.execute(
+        f"CREATE TABLE preds AS SELECT y_true, "
+        f"least(1.0, 0.3 * y_true + 0.7 * random()) AS y_score, "
+        f"(['north', 'south', 'east'])[1 + (i % 3)] AS region "
+        f"FROM (SELECT i, CAST(random() < 0.4 AS INTEGER) AS y_true FROM range({n}) t(i))")
+    con.close()
+
+
+def run(variant: str, path: str) -> dict[str, float]:
+    code = CHILD.format(code=VARIANTS[variant])
+    env = dict(os.environ)
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
+    env["PYTHONPATH"] = os.path.abspath(src) + os.pathsep + env.get("PYTHONPATH", "")
+    done = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True,
+                          env=env, check=False)
+    if done.returncode != 0:
+        return {"error": 1.0, "wall": float("nan"), "cpu": float("nan"),
+                "rss_mib": float("nan"), "out": float("nan"),
+                "msg": done.stderr.strip().splitlines()[-1]}  # type: ignore[dict-item]
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, nargs="+", default=[10_000_000, 30_000_000])
+    ap.add_argument("--dir", default="/tmp/clfeval-bench-sql")
+    ap.add_argument("--variants", nargs="+", default=list(VARIANTS))
+    args = ap.parse_args()
+    os.makedirs(args.dir, exist_ok=True)
+    for n in args.rows:
+        path = os.path.join(args.dir, f"preds_{n}.duckdb")
+        t = time.perf_counter()
+        make_db(path, n)
+        print(f"\n{n:,} rows in {path} (made in {time.perf_counter() - t:.1f} s)")
+        print(f"{'variant':<20} {'wall s':>8} {'cpu s':>8} {'peak RSS MiB':>13}  result")
+        for v in args.variants:
+            r = run(v, path)
+            extra = r.get("msg", "") if r.get("error") else f"{r['out']:.6g}"
+            print(f"{v:<20} {r['wall']:>8.2f} {r['cpu']:>8.2f} {r['rss_mib']:>13.0f}  {extra}",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()

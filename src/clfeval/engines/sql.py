@@ -1,0 +1,1145 @@
+"""SQL push-down: the states are computed inside the database with ``GROUP BY``.
+
+The rows stay where they are (a DuckDB file, a PostgreSQL server). Generated queries
+count them per (reason a row is invalid, truth, prediction, slice, score key, side of
+the threshold) and sum the calibration terms per (truth, prediction, slice, reliability
+bin, fine bin) — two small hash tables, cheaper than one keyed by both — and only
+those groups, kilobytes to a few MiB whatever the number of rows, reach Python, where
+they become the very :class:`~clfeval.engines.EvalState` (or
+:class:`~clfeval.engines.SlicedState`) the in-memory and file doors build:
+
+* confusion counts, threshold tallies and excluded rows per reason: exact integers;
+* the score state: exact — one entry per distinct score, grouped on the float64
+  itself — while a column holds at most ``max_distinct`` distinct scores, else the
+  float-bit bins of :meth:`~clfeval.Binning.from_bits` (24 bits, the conversion an
+  exact state makes by itself), each row's bin key computed in SQL with exact float
+  arithmetic, equal to :meth:`Binning.keys` bit for bit; ``bins=<bits>`` asks for the
+  bins directly. Which one is decided by DuckDB's distinct-count sketch far from the
+  budget (a factor of 1.5) and an exact ``COUNT(DISTINCT)`` near it; on PostgreSQL by
+  a first pass in bins (the exact table when no bin holds two scores) and, when needed,
+  the exact count. An exact table that still outgrows the budget converts itself;
+* the calibration state (when every score is a probability): counts exactly in the
+  in-memory fold's reliability and fine logit bins (guessed by arithmetic, checked per
+  group against thresholds derived from numpy's own arithmetic, recomputed by
+  comparisons where a guess was off); its float sums are added by the
+  database, so they agree with the in-memory state to rounding (as any sharded fold).
+
+The query text is generated from a few dialect parts (:class:`Dialect`: identifier
+quoting, parameter markers, NaN/infinity tests, array access): DuckDB and PostgreSQL.
+(The Spark door still builds its own aggregation with Spark's column API: a Spark SQL
+dialect of this generator is not written yet.) Every value from the caller is a query
+parameter; every table or column name is a quoted identifier (names holding a NUL or
+another control character are refused); a user query is only ever wrapped as a subquery.
+
+Labels, their kinds and the declared label set are checked in Python on the groups
+(each distinct truth/prediction value is looked at once), so every door resolves labels
+with the same code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import math
+import os
+import re
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core.scores import DEFAULT_CONVERT_BITS, DEFAULT_MAX_DISTINCT
+from ..exceptions import InvalidInputError, InvalidParameterError, MissingDependencyError
+from ..core.fold import (
+    EXACT,
+    LabelSpace,
+    Partial,
+    Spec,
+    _binary_pos_label_value,
+    _kind,
+    _with_table,
+    bit_bins,
+)
+from ._frames import make_spec
+from ..core.sliced import DEFAULT_MAX_SLICES, SlicedPartial, SlicedState, key_order, too_many, tree_sum
+from ..core.state import REASONS, EvalState
+
+__all__ = ["Dialect", "SqlSource", "bit_key_stages", "connect", "fold", "mask_password"]
+
+_REASON_ORDER = tuple(REASONS)
+_R_MISSING_LABEL = _REASON_ORDER.index("missing_label")
+_R_UNKNOWN_LABEL = _REASON_ORDER.index("unknown_label")
+_R_MISSING_SCORE = _REASON_ORDER.index("missing_score")
+_R_NONFINITE_SCORE = _REASON_ORDER.index("nonfinite_score")
+_R_MISSING_WEIGHT = _REASON_ORDER.index("missing_weight")
+_R_BAD_WEIGHT = _REASON_ORDER.index("bad_weight")
+_FETCH_ROWS = 1 << 16
+
+
+# --------------------------------------------------------------------- dialects
+@dataclass(frozen=True)
+class Dialect:
+    """The few places where SQL engines differ.
+
+    Attributes
+    ----------
+    name : str
+        ``"duckdb"`` or ``"postgresql"``.
+    paramstyle : {"numeric", "pyformat", "named"}
+        Parameter markers: ``$1`` (DuckDB), ``%(p0)s`` (psycopg), ``:p0`` (named); each
+        may appear several times in a query.
+    quote_char : str
+        The identifier quote (``"``, standard SQL).
+    double : str
+        The float64 type name.
+    """
+
+    name: str
+    paramstyle: str
+    quote_char: str = '"'
+    double: str = "DOUBLE"
+    #: the engine's approximate distinct count (a sketch), if it has one
+    approx_distinct: str = ""
+
+    def quote(self, name: str) -> str:
+        """``name`` as a quoted identifier (the quote character doubled inside).
+
+        Examples
+        --------
+        >>> DUCKDB.quote('my "odd" col')
+        '"my ""odd"" col"'
+        """
+        if not isinstance(name, str) or not name:
+            raise InvalidParameterError(f"a column or table name must be a non-empty str, "
+                                        f"got {name!r}")
+        if any(ord(c) < 32 or ord(c) == 127 for c in name):
+            raise InvalidParameterError(
+                f"the name {name!r} holds a control character (NUL, newline …); refused")
+        q = self.quote_char
+        return q + name.replace(q, q + q) + q
+
+    def quote_string(self, text: str) -> str:
+        """A string literal of a setting clfeval chooses (a temporary path)."""
+        self.quote(text)  # (no control characters)
+        return "'" + text.replace("'", "''") + "'"
+
+    def qualified(self, name: str) -> str:
+        """A table name, ``schema.table`` split on dots (each part quoted)."""
+        return ".".join(self.quote(part) for part in name.split("."))
+
+    def cast_double(self, e: str) -> str:
+        return f"CAST({e} AS {self.double})"
+
+    def lit(self, v: float) -> str:
+        """A finite float constant of the generated SQL (never a caller's value)."""
+        assert math.isfinite(v)
+        return f"CAST({float(v)!r} AS {self.double})"
+
+    def nonfinite(self, e: str) -> str:
+        if self.name == "postgresql":  # NaN = NaN is true in PostgreSQL
+            return (f"({e} = CAST('NaN' AS {self.double}) OR {e} = CAST('Infinity' AS "
+                    f"{self.double}) OR {e} = CAST('-Infinity' AS {self.double}))")
+        return f"(isnan({e}) OR isinf({e}))"
+
+    def shift_right(self, e: str, n: int) -> str:
+        return f"({e} >> {int(n)})"
+
+    def element(self, array: str, index: str) -> str:
+        """The ``index``-th (1-based) element of an array expression."""
+        return f"({array})[{index}]"
+
+    def float_array(self, values: Sequence[float], params: Params) -> str:
+        """An array of float64 constants (one array parameter)."""
+        typ = "DOUBLE[]" if self.name == "duckdb" else "DOUBLE PRECISION[]"
+        return f"CAST({params.add(list(values))} AS {typ})"
+
+
+DUCKDB = Dialect("duckdb", "numeric", approx_distinct="approx_count_distinct")
+POSTGRESQL = Dialect("postgresql", "pyformat", double="DOUBLE PRECISION")
+
+
+class Params:
+    """Collects the query's parameters and writes their markers."""
+
+    def __init__(self, style: str) -> None:
+        self.style = style
+        self.values: list[Any] = []
+
+    def add(self, value: Any) -> str:
+        self.values.append(value)
+        i = len(self.values) - 1
+        if self.style == "numeric":
+            return f"${i + 1}"
+        if self.style == "pyformat":
+            return f"%(p{i})s"
+        return f":p{i}"
+
+    def bound(self) -> Any:
+        if self.style == "numeric":
+            return list(self.values)
+        return {f"p{i}": v for i, v in enumerate(self.values)}
+
+
+# ------------------------------------------------------------------ bit keys
+Stage = list[tuple[str, str]]
+
+
+def bit_key_stages(d: Dialect, x: str, bits: int, name: str = "k") -> list[Stage]:
+    """Projections computing ``name = Binning.from_bits(bits).keys(x)`` (a BIGINT) of
+    the finite float64 column ``x``, one stage per step (each value computed once).
+
+    For ``a = |x| > 0`` the IEEE-754 bits are ``E * 2**52 + m52`` with the biased
+    exponent ``E`` and the 52 mantissa bits ``m52``; both are computed exactly in
+    double arithmetic: ``e = floor(log2 a)`` from a logarithm (clamped to the float
+    exponents), corrected by exact comparisons with a power of two (``2**(g+1)`` is
+    not formed at ``g = 1023``: no overflow); ``m52 = (a / 2**e - 1) *
+    2**52`` (exact: a division by a power of two) for normal ``a``, and ``a * 2**1074``
+    for subnormal ``a``. The order key's leading ``bits`` bits are ``2**(bits-1) + T``
+    for ``x >= 0`` and ``2**(bits-1) - 1 - T`` for ``x < 0``, with ``T = (E * 2**52 +
+    m52) >> (64 - bits)``. ``bits`` is 1 … 63.
+    """
+    if not 1 <= bits <= 63:
+        raise InvalidParameterError(f"SQL bit bins need 1 <= bits <= 63, got {bits}")
+    a, g, p, e, pe = (f"{name}_{v}" for v in ("a", "g", "p", "e", "pe"))
+    two = d.lit(2.0)
+    tiny = d.lit(2.0 ** -1022)
+    s1 = [(a, f"ABS({x})")]
+    s2 = [(g, f"LEAST(GREATEST(FLOOR(LN(CASE WHEN {a} > 0 THEN {a} ELSE {d.lit(1.0)} END) / "
+              f"LN({two})), {d.lit(-1074.0)}), {d.lit(1023.0)})")]
+    s3 = [(p, f"POWER({two}, {g})")]
+    # e = g - [2**g > a] + [2**(g+1) <= a]; 2**e from 2**g by an exact factor of 2
+    low = f"{p} > {a}"
+    high = f"({g} < 1023 AND {p} * {two} <= {a})"
+    s4 = [(e, f"{g} + (CASE WHEN {low} THEN -1 WHEN {high} THEN 1 ELSE 0 END)"),
+          (pe, f"CASE WHEN {low} THEN {p} * {d.lit(0.5)} WHEN {high} THEN {p} * {two} "
+               f"ELSE {p} END")]
+    normal = f"({a} >= {tiny})"
+    m_normal = f"(GREATEST({a}, {tiny}) / {pe} - 1) * {d.lit(2.0 ** 52)}"
+    m_sub = f"LEAST({a}, {tiny}) * {d.lit(2.0 ** 537)} * {d.lit(2.0 ** 537)}"
+    m52 = f"CAST(CASE WHEN {normal} THEN {m_normal} ELSE {m_sub} END AS BIGINT)"
+    big_e = f"CAST(CASE WHEN {normal} THEN {e} + 1023 ELSE 0 END AS BIGINT)"
+    t = d.shift_right(f"({big_e} * CAST({1 << 52} AS BIGINT) + {m52})", 64 - bits)
+    half = f"CAST({1 << (bits - 1)} AS BIGINT)"
+    s5 = [(name, f"(CASE WHEN {x} >= 0 THEN {half} + {t} ELSE {half} - 1 - {t} END)")]
+    return [s1, s2, s3, s4, s5]
+
+
+def pipeline(first: str, stages: Sequence[Stage]) -> tuple[str, str]:
+    """``WITH`` text chaining ``first`` (a SELECT) through ``stages`` (each adds
+    columns to all the previous ones) and the name of the last relation."""
+    parts = [f"s0 AS ({first})"]
+    for i, stage in enumerate(stages, start=1):
+        cols = ", ".join(f"{e} AS {n}" for n, e in stage)
+        parts.append(f"s{i} AS (SELECT s{i - 1}.*, {cols} FROM s{i - 1})")
+    return "WITH " + ", ".join(parts), f"s{len(stages)}"
+
+
+# ------------------------------------------------------------------- sources
+def mask_password(text: str) -> str:
+    """``text`` with the password of any ``scheme://user:password@host`` URL masked.
+
+    Examples
+    --------
+    >>> mask_password("cannot reach postgresql://ann:s3cret@db/x")
+    'cannot reach postgresql://ann:***@db/x'
+    """
+    text = re.sub(r"(://[^/:@\s]*:)[^@\s]*@", r"\1***@", str(text))
+    return re.sub(r"(password\s*=\s*)('[^']*'|\S+)", r"\1***", text, flags=re.IGNORECASE)
+
+
+class SqlSource:
+    """An open connection and its dialect; runs generated queries (private)."""
+
+    def __init__(self, conn: Any, dialect: Dialect, label: str, owned: bool) -> None:
+        self.conn = conn
+        self.dialect = dialect
+        self.label = label
+        self.owned = owned
+        #: a caller's PostgreSQL connection outside a transaction: ours is rolled back
+        self.idle = (not owned and dialect.name == "postgresql"
+                     and _pg_idle(getattr(conn, "info", None)))
+
+    def close(self) -> None:
+        if self.owned:
+            self.conn.close()
+        elif self.idle:  # (the queries only read: end the transaction they opened)
+            self.rollback()
+
+    def run(self, sql: str, params: Params) -> dict[str, Any]:
+        """Run ``sql``; the result as columns (numpy arrays; object arrays for values
+        that are labels or slice keys)."""
+        d = self.dialect.name
+        if d == "duckdb":
+            rel = self.conn.sql(sql, params=params.bound() or None)
+            return _arrow_columns(_duckdb_arrow(rel))
+        cur = self.conn.cursor()
+        try:
+            cur.execute(sql, params.bound())
+            names = [c[0] for c in cur.description]
+            batches: list[list[Any]] = [[] for _ in names]
+            while True:
+                rows = cur.fetchmany(_FETCH_ROWS)
+                if not rows:
+                    break
+                for j, col in enumerate(zip(*rows, strict=True)):
+                    batches[j].extend(col)
+        finally:
+            cur.close()
+        return {n: _as_array(b) for n, b in zip(names, batches, strict=True)}
+
+    def columns(self, relation: str) -> list[str]:
+        """The column names of a relation (a query with no rows)."""
+        d = self.dialect.name
+        sql = f"SELECT * FROM {relation} WHERE 1 = 0"
+        if d == "duckdb":
+            cur = self.conn.execute(sql)
+            return [c[0] for c in cur.description]
+        cur = self.conn.cursor()
+        try:
+            cur.execute(sql)
+            return [c[0] for c in cur.description]
+        finally:
+            cur.close()
+
+    def rollback(self) -> None:
+        """After a failed statement, make the connection usable again (PostgreSQL)."""
+        if self.dialect.name == "postgresql":
+            with contextlib.suppress(Exception):  # the connection may be gone; the error stands
+                self.conn.rollback()
+
+
+def _pg_idle(info: Any) -> bool:
+    try:
+        from psycopg.pq import TransactionStatus
+    except ImportError:  # pragma: no cover - psycopg is how PostgreSQL is reached
+        return False
+    return info is not None and info.transaction_status == TransactionStatus.IDLE
+
+
+def _duckdb_arrow(result: Any) -> Any:
+    """A DuckDB result as one Arrow table (``to_arrow_table`` from DuckDB 1.4,
+    ``fetch_arrow_table`` before)."""
+    get = getattr(result, "to_arrow_table", None) or result.fetch_arrow_table
+    return get()
+
+
+def _as_array(values: list[Any]) -> npt.NDArray[Any]:
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+def _arrow_columns(table: Any) -> dict[str, Any]:
+    import pyarrow as pa
+
+    out: dict[str, Any] = {}
+    for name in table.column_names:
+        col = table.column(name)
+        t = col.type
+        if pa.types.is_decimal(t):
+            col = col.cast(pa.float64())
+            t = col.type
+        if (pa.types.is_integer(t) or pa.types.is_floating(t)) and col.null_count == 0:
+            out[name] = col.to_numpy()
+        else:
+            out[name] = _as_array(col.to_pylist())
+    return out
+
+
+#: the memory a DuckDB connection opened by clfeval may use (its buffer pool)
+DUCKDB_MEMORY_LIMIT = "192MB"
+
+
+def _duckdb_tmp() -> str:
+    import tempfile
+
+    return os.path.join(tempfile.gettempdir(), f"clfeval-duckdb-{os.getpid()}")
+
+
+def _duckdb() -> Any:
+    try:
+        import duckdb
+    except ImportError as exc:
+        raise MissingDependencyError("duckdb", "sql", "clfeval.sql.evaluate") from exc
+    return duckdb
+
+
+def _psycopg() -> Any:
+    try:
+        import psycopg
+    except ImportError as exc:
+        raise MissingDependencyError("psycopg", "sql", "PostgreSQL sources") from exc
+    return psycopg
+
+
+_PG_SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://",
+               "postgresql+psycopg2://")
+
+
+def connect(source: Any) -> SqlSource:
+    """Open ``source`` (see :func:`clfeval.sql.evaluate`) as a :class:`SqlSource`."""
+    if isinstance(source, os.PathLike):
+        source = os.fspath(source)
+    if isinstance(source, str):
+        if source.startswith(_PG_SCHEMES):
+            psycopg = _psycopg()
+            url = re.sub(r"^postgres(?:ql)?(?:\+psycopg2?)?://", "postgresql://", source)
+            try:
+                conn = psycopg.connect(url)
+            except psycopg.Error as exc:
+                raise InvalidInputError(f"cannot connect to {mask_password(source)}: "
+                                        f"{mask_password(_first_line(exc))}") from None
+            return SqlSource(conn, POSTGRESQL, mask_password(source), owned=True)
+        path = source
+        if source.startswith("duckdb://"):
+            path = source[len("duckdb://"):]
+            if path.startswith("/") and path[1:].startswith((":memory:",)):
+                path = path[1:]
+        duckdb = _duckdb()
+        if path != ":memory:" and not os.path.isfile(path):
+            raise InvalidInputError(f"no DuckDB database file at {path!r}")
+        try:
+            conn = duckdb.connect(path, read_only=path != ":memory:")
+        except duckdb.Error as exc:
+            raise InvalidInputError(f"cannot open the DuckDB database {path!r}: "
+                                    f"{_first_line(exc)}") from None
+        with contextlib.suppress(duckdb.Error):
+            conn.execute("SET enable_progress_bar = false")  # not on our stderr
+            # a connection of our own holds little: the groups, not the table's pages
+            # (aggregations larger than this spill to a temporary directory)
+            conn.execute(f"SET memory_limit = '{DUCKDB_MEMORY_LIMIT}'")
+            conn.execute("SET temp_directory = " + DUCKDB.quote_string(_duckdb_tmp()))
+        return SqlSource(conn, DUCKDB, os.path.basename(path), owned=True)
+    mod = type(source).__module__
+    if mod.startswith(("duckdb", "_duckdb")):
+        return SqlSource(source, DUCKDB, "duckdb", owned=False)
+    if mod.startswith("psycopg"):
+        return SqlSource(source, POSTGRESQL, "postgresql", owned=False)
+    if mod.startswith("pyspark"):
+        raise InvalidParameterError("for Spark, use clfeval.spark.evaluate(dataframe, ...)")
+    if mod.startswith("sqlalchemy"):
+        engine = getattr(source, "engine", source)
+        name = engine.dialect.name
+        dialect = {"postgresql": POSTGRESQL, "duckdb": DUCKDB}.get(name)
+        if dialect is None:
+            raise InvalidParameterError(f"SQLAlchemy dialect {name!r} is not supported; "
+                                        "use PostgreSQL or DuckDB")
+        raw = engine.raw_connection()
+        driver = getattr(raw, "driver_connection", None) or raw.dbapi_connection
+        if dialect is POSTGRESQL and not type(driver).__module__.startswith("psycopg"):
+            raw.close()
+            raise InvalidParameterError("PostgreSQL through SQLAlchemy needs the psycopg "
+                                        "driver (postgresql+psycopg://)")
+        return _SqlAlchemySource(raw, driver, dialect,
+                                 mask_password(str(getattr(engine, "url", name))))
+    raise InvalidParameterError(
+        f"source must be a DuckDB connection or file path, a postgresql:// URL, a psycopg "
+        f"or SQLAlchemy connection/engine, got {type(source).__name__}")
+
+
+class _SqlAlchemySource(SqlSource):
+    def __init__(self, raw: Any, driver: Any, dialect: Dialect, label: str) -> None:
+        super().__init__(driver, dialect, label, owned=False)
+        self.raw = raw
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+# ------------------------------------------------------------------- the query
+@dataclass(frozen=True)
+class _Plan:
+    """What one aggregation query computes."""
+
+    key: str            # "exact" (the float itself), "bits" or "none"
+    bits: int = 0
+    minmax: bool = False
+
+
+def _calibration_sql(d: Dialect, params: Params, edges: npt.NDArray[np.float64], eps: float,
+                     *, corrected: bool, weighted: bool
+                     ) -> tuple[list[Stage], list[str], list[tuple[str, str]]]:
+    """Stages, group keys and sums of the binary calibration state.
+
+    Keys: the declared reliability bin ``cb`` (a count of inner edges below ``p``, as
+    ``searchsorted(inner, p, "left")``) and the fine logit bin ``fb`` (the last one whose
+    threshold of :func:`_fine_floors` — derived from numpy's own
+    arithmetic — is at most ``p``). Both are first guessed by arithmetic (``ceil(p·B) -
+    1`` for uniform edges; the database's logit, scaled); :func:`_bins_hold` then checks
+    every group's smallest and largest ``p`` against the exact thresholds, and only when
+    a guess was wrong (``p`` within a rounding of a threshold) is the query run again
+    with ``corrected=True``: a count of edges and one comparison with the thresholds on
+    each side of the guess (array look-ups, twice the cost). Either way the bins are
+    exactly the in-memory fold's. Sums: per group, with the outcome unknown until
+    Python resolves the positive label, the terms of both outcomes where they differ.
+    Scores outside [0, 1] enter as 0.5 (no overflow, no logarithm of a negative
+    number): the state is then dropped (``pmin``/``pmax`` tell).
+    """
+    from ..core.calibration import FINE_LIMIT, FINE_SCALE, N_FINE
+
+    one = d.lit(1.0)
+    lo, hi = d.lit(eps), d.lit(1.0 - eps)
+    nb = len(edges) - 1
+    s1 = [("xc", f"CASE WHEN xv >= 0 AND xv <= 1 THEN xv ELSE {d.lit(0.5)} END")]
+    s2 = [("xq", f"LEAST(GREATEST(xc, {lo}), {hi})")]
+    if corrected:
+        cb = "(" + " + ".join([f"(CASE WHEN xc > {d.lit(float(e))} THEN 1 ELSE 0 END)"
+                               for e in edges[1:-1]] or ["0"]) + ")"
+    else:
+        cb = f"LEAST(GREATEST(CAST(CEIL(xc * {d.lit(float(nb))}) AS INTEGER) - 1, 0), {nb - 1})"
+    s3 = [("lx", f"LN(xq / ({one} - xq))"), ("cb", cb)]
+    s4 = [("fb0", f"CAST(LEAST(GREATEST(FLOOR((lx + {d.lit(float(FINE_LIMIT))}) * "
+                  f"{d.lit(float(FINE_SCALE))}), {d.lit(0.0)}), {d.lit(float(N_FINE - 1))}) "
+                  "AS INTEGER)")]
+    stages = [s1, s2, s3, s4]
+    if corrected:
+        # a last-bit difference of the logarithm moves the guess by one bin at most: one
+        # comparison on each side puts it right
+        floors = d.float_array(_fine_floors(eps), params)
+        stages.append([("fb", f"(fb0 - (CASE WHEN xc < {d.element(floors, 'fb0 + 1')} "
+                              f"THEN 1 ELSE 0 END) + (CASE WHEN xc >= "
+                              f"{d.element(floors, 'fb0 + 2')} THEN 1 ELSE 0 END))")])
+    else:
+        stages.append([("fb", "fb0")])
+    nll0 = f"-LN(LEAST(GREATEST({one} - xc, {lo}), {hi}))"
+    om = f"({one} - {d.lit(2.0)} * xc)"
+    sums = [("sp", "xc"), ("spp", "xc * xc"), ("sse0", "xc * xc"),
+            ("sse1", f"({one} - xc) * ({one} - xc)"), ("nll0", nll0), ("nll1", "-LN(xq)"),
+            ("sx", "lx"), ("z0", f"-xc * {om}"), ("z1", f"({one} - xc) * {om}"),
+            ("v", f"{om} * {om} * xc * ({one} - xc)")]
+    out = [(n, f"wv * ({e})" if weighted else e) for n, e in sums]
+    return stages, ["cb", "fb"], out
+
+
+@functools.lru_cache(maxsize=4)
+def _fine_floors(eps: float) -> tuple[float, ...]:
+    """The fine logit bins of the calibration state as probability thresholds.
+
+    ``floors[j]`` is the smallest float64 ``p`` in [0, 1] that the calibration fold
+    (:meth:`CalibrationCounts.from_predictions`, numpy's ``log`` and ``floor``) puts in
+    fine bin ``j`` or above (``-inf`` when even ``p = 0`` is there, ``+inf`` when no
+    probability reaches it), with ``floors[N_FINE] = +inf``; so a probability's fine
+    bin is the last ``j`` with ``floors[j] <= p`` — found by comparisons, with no
+    logarithm whose last bit could differ from numpy's. The thresholds are found by
+    bisection over the float64 bit patterns, asking the fold itself where each
+    candidate lands: for sorted candidates (the bin is non-decreasing in ``p``) the
+    fold's fine histogram gives every candidate's bin.
+    """
+    from ..core.calibration import N_FINE, CalibrationCounts
+
+    def bins_of(p: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
+        order = np.argsort(p, kind="stable")
+        s = CalibrationCounts.from_predictions(np.zeros(p.size, bool), p[order],
+                                               labels=[False, True], pos_label=True, eps=eps)
+        ends = np.cumsum(s.fine_counts(0).sum(axis=1))
+        out = np.empty(p.size, np.intp)
+        out[order] = np.searchsorted(ends, np.arange(p.size), side="right")
+        return out
+
+    f0, f1 = (int(v) for v in bins_of(np.array([0.0, 1.0])))
+    j = np.arange(f0 + 1, f1 + 1)
+    lo = np.zeros(j.size, np.int64)                         # bits of 0.0: bin < j
+    hi = np.full(j.size, np.float64(1.0).view(np.int64))    # bits of 1.0: bin >= j
+    while (hi - lo > 1).any():
+        mid = lo + (hi - lo) // 2
+        up = bins_of(mid.view(np.float64)) >= j
+        hi = np.where(up, mid, hi)
+        lo = np.where(up, lo, mid)
+    floors = np.full(N_FINE + 1, np.inf)
+    floors[: f0 + 1] = -np.inf
+    floors[f0 + 1: f1 + 1] = hi.view(np.float64)
+    return tuple(floors.tolist())
+
+
+def _bins_hold(cal: dict[str, Any], edges: npt.NDArray[np.float64], eps: float) -> bool:
+    """Whether every calibration group's probabilities lie in its (guessed) bins."""
+
+    if cal["n"].size == 0:
+        return True
+    cb = _num(cal, "cb", np.intp)
+    fb = _num(cal, "fb", np.intp)
+    lo, hi = _num(cal, "fmin", np.float64), _num(cal, "fmax", np.float64)
+    inner = np.concatenate([[-np.inf], edges[1:-1], [np.inf]])
+    floors = np.asarray(_fine_floors(eps))
+    return bool(((inner[cb] < lo) | (cb == 0)).all() and (hi <= inner[cb + 1]).all()
+                and (floors[fb] <= lo).all() and (hi < floors[fb + 1]).all())
+
+
+def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
+           part: str = "counts") -> str:
+    """An aggregation query over ``relation`` (a quoted table or a wrapped query).
+
+    ``part="counts"``: every row per (reason, truth, prediction, slice, score key, side
+    of the threshold) — counts and weights. ``part="calibration"``: the valid rows per
+    (truth, prediction, slice, reliability bin, fine bin) — the calibration sums. Two
+    small hash tables are cheaper than one keyed by both.
+    """
+    cols = spec.columns
+    q = d.quote
+    sel = [f"{q(cols.y_true)} AS t"]
+    if cols.y_pred is not None:
+        sel.append(f"{q(cols.y_pred)} AS p")
+    for i, g in enumerate(cols.by):
+        sel.append(f"{q(g)} AS g{i}")
+    has_x = bool(cols.y_score)
+    if has_x:
+        sel.append(f"{d.cast_double(q(cols.y_score[0]))} AS x")
+    if cols.weight is not None:
+        sel.append(f"{d.cast_double(q(cols.weight))} AS w")
+    label_null = "t IS NULL" + (" OR p IS NULL" if cols.y_pred is not None else "")
+    cases = [f"WHEN {label_null} THEN {_R_MISSING_LABEL}"]
+    if has_x:
+        cases += [f"WHEN x IS NULL THEN {_R_MISSING_SCORE}",
+                  f"WHEN {d.nonfinite('x')} THEN {_R_NONFINITE_SCORE}"]
+    if cols.weight is not None:
+        cases += [f"WHEN w IS NULL THEN {_R_MISSING_WEIGHT}",
+                  f"WHEN {d.nonfinite('w')} OR w < 0 THEN {_R_BAD_WEIGHT}"]
+    stages: list[Stage] = [[("reason", f"CASE {' '.join(cases)} ELSE -1 END")]]
+    ok = "reason = -1"
+    valid: Stage = []
+    if has_x:
+        valid.append(("xv", f"CASE WHEN {ok} THEN x ELSE {d.lit(0.0)} END"))
+    valid.append(("wv", f"CASE WHEN {ok} THEN w ELSE {d.lit(0.0)} END"
+                  if cols.weight is not None else d.lit(1.0)))
+    stages.append(valid)
+    if part in ("calibration", "calibration-corrected"):
+        from ..core.calibration import CalibrationCounts
+
+        empty = CalibrationCounts.empty([False, True], pos_label=True)
+        cal_stages, cal_keys, cal_sums = _calibration_sql(
+            d, params, empty.edges, empty.eps, corrected=part == "calibration-corrected",
+            weighted=cols.weight is not None)
+        stages += cal_stages
+        keys = ["t", *(["p"] if cols.y_pred is not None else []),
+                *[f"g{i}" for i in range(len(cols.by))], *cal_keys]
+        aggs = ["COUNT(*) AS n", *(["SUM(wv) AS w"] if cols.weight is not None else []),
+                *[f"SUM({e}) AS {name}" for name, e in cal_sums],
+                "MIN(xc) AS fmin", "MAX(xc) AS fmax", "MIN(xv) AS pmin", "MAX(xv) AS pmax"]
+        head, last = pipeline(f"SELECT {', '.join(sel)} FROM {relation}", stages)
+        group = ", ".join(str(i) for i in range(1, len(keys) + 1))
+        return (f"{head} SELECT {', '.join(keys)}, {', '.join(aggs)} FROM {last} "
+                f"WHERE {ok} GROUP BY {group}")
+    keys = ["reason", "CASE WHEN reason = 0 THEN NULL ELSE t END AS t"]
+    if cols.y_pred is not None:
+        keys.append("CASE WHEN reason = 0 THEN NULL ELSE p END AS p")
+    keys += [f"g{i}" for i in range(len(cols.by))]
+    aggs = ["COUNT(*) AS n"]
+    if cols.weight is not None:
+        aggs += ["SUM(wv) AS w", "SUM(wv * wv) AS w2"]
+    if has_x:
+        if plan.key == "exact":
+            keys.append("xv AS k")
+        elif plan.key == "bits":
+            stages += bit_key_stages(d, "xv", plan.bits, "kb")
+            keys.append("kb AS k")
+        if spec.threshold is not None:
+            thr = params.add(float(spec.threshold))
+            keys.append(f"CASE WHEN {ok} AND xv >= {thr} THEN 1 ELSE 0 END AS hit")
+        if plan.minmax:
+            aggs += ["MIN(xv) AS xmin", "MAX(xv) AS xmax"]
+    head, last = pipeline(f"SELECT {', '.join(sel)} FROM {relation}", stages)
+    group = ", ".join(str(i) for i in range(1, len(keys) + 1))
+    return f"{head} SELECT {', '.join(keys)}, {', '.join(aggs)} FROM {last} GROUP BY {group}"
+
+
+def _count_distinct(d: Dialect, relation: str, spec: Spec, approx: bool = False) -> str:
+    """The number of distinct valid scores (of rows with a positive weight: the only
+    ones a score state keeps), exact or the engine's sketch."""
+    x = d.cast_double(d.quote(spec.columns.y_score[0]))
+    w = ""
+    if spec.columns.weight is not None:
+        wc = d.cast_double(d.quote(spec.columns.weight))
+        w = f" AND {wc} IS NOT NULL AND NOT {d.nonfinite(wc)} AND {wc} > 0"
+    agg = f"{d.approx_distinct}({x})" if approx else f"COUNT(DISTINCT {x})"
+    return (f"SELECT {agg} AS n FROM {relation} WHERE {x} IS NOT NULL AND "
+            f"NOT {d.nonfinite(x)}{w}")
+
+
+# ------------------------------------------------------------ groups → states
+def _is_missing(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and v != v)
+
+
+def _factorize(values: npt.NDArray[Any]) -> tuple[npt.NDArray[np.intp], list[Any]]:
+    """Codes and distinct values of a group column (a loop over groups, never rows)."""
+    if values.dtype != object:
+        uniq, codes = np.unique(values, return_inverse=True)
+        vals = [v.item() for v in uniq]  # (NaN, a missing value, is the key None)
+        return codes.reshape(-1).astype(np.intp), [None if _is_missing(v) else v
+                                                   for v in vals]
+    index: dict[tuple[str, Any], int] = {}
+    uniq_l: list[Any] = []
+    codes = np.empty(values.size, dtype=np.intp)
+    for i, v in enumerate(values.tolist()):
+        key = ("none", None) if _is_missing(v) else (type(v).__name__, v)
+        c = index.get(key)
+        if c is None:
+            c = index[key] = len(uniq_l)
+            uniq_l.append(None if _is_missing(v) else v)
+        codes[i] = c
+    return codes, uniq_l
+
+
+def _label_codes(space: LabelSpace, uniq: list[Any], column: str, source: str
+                 ) -> npt.NDArray[np.intp]:
+    """Label codes of distinct values (-1 unknown, -2 missing), registering new ones."""
+    out = np.full(len(uniq), -2, dtype=np.intp)
+    present = [i for i, v in enumerate(uniq) if not _is_missing(v)]
+    codes, bad = space.lookup([uniq[i] for i in present])
+    if bad is not None:
+        v = uniq[present[bad]]
+        raise InvalidInputError(
+            f"label {v!r} in column {column!r} of {source} is a {_kind(v)} but the labels "
+            f"seen before are {space.kind}s ({space.labels[:5]}); labels must have one type")
+    out[present] = codes
+    return out
+
+
+def _num(res: dict[str, Any], name: str, dtype: Any) -> npt.NDArray[Any]:
+    a = res[name]
+    if a.dtype == object:
+        a = np.asarray([0 if v is None else v for v in a.tolist()], dtype=np.float64)
+    return np.asarray(a).astype(dtype, copy=False)
+
+
+def _calibration_state(sums: dict[str, npt.NDArray[Any]], is_pos: npt.NDArray[np.intp],
+                       weighted: bool, empty: Any) -> Any:
+    """The calibration state (placeholder labels, as the fold's) from SQL groups —
+    ``None`` when a score is not a probability. ``sums`` holds per group ``n``, ``w``
+    (weighted), the bins ``cb``/``fb`` and the sums of :func:`_calibration_sql`."""
+    from ..core.calibration import (
+        FSP,
+        FSX,
+        FW,
+        N_FIELDS,
+        N_FINE,
+        N_FINE_FIELDS,
+        NLL,
+        SP,
+        SPP,
+        SSE,
+        CalibrationCounts,
+        W,
+    )
+
+    if sums["n"].size == 0:
+        return empty
+    if float(sums["pmin"].min()) < 0.0 or float(sums["pmax"].max()) > 1.0:
+        return None
+    c = is_pos.astype(bool)
+    n = sums["n"]
+    wt = sums["w"] if weighted else n.astype(np.float64)
+    cb = sums["cb"].astype(np.intp)
+    fb = sums["fb"].astype(np.intp)
+    b = empty.n_bins
+    counts = np.zeros((b, 2), np.int64)
+    np.add.at(counts, (cb, is_pos), n)
+    cells = np.zeros((b, 2, N_FIELDS))
+    sp = sums["sp"]
+    for field, v in ((W, wt), (SP, sp), (SPP, sums["spp"]),
+                     (NLL, np.where(c, sums["nll1"], sums["nll0"])),
+                     (SSE, np.where(c, sums["sse1"], sums["sse0"]))):
+        np.add.at(cells[:, :, field], (cb, is_pos), v)
+    fine_counts = np.zeros((N_FINE, 2), np.int64)
+    np.add.at(fine_counts, (fb, is_pos), n)
+    fine = np.zeros((N_FINE, 2, N_FINE_FIELDS))
+    for field, v in ((FW, wt), (FSP, sp), (FSX, sums["sx"])):
+        np.add.at(fine[:, :, field], (fb, is_pos), v)
+    spieg = np.array([[np.where(c, sums["z1"], sums["z0"]).sum(), sums["v"].sum()]])
+    return CalibrationCounts(empty.labels, counts[None], cells[None], fine_counts[None],
+                             fine[None], spieg, edges=empty.edges, pos_label=empty.pos_label,
+                             eps=empty.eps)
+
+
+_CAL_SUMS = ("sp", "spp", "sse0", "sse1", "nll0", "nll1", "sx", "z0", "z1", "v")
+
+
+def _slice_keys(res: dict[str, Any], by: Sequence[str]
+                ) -> tuple[list[tuple[Any, ...]], npt.NDArray[np.intp]]:
+    """The distinct slice keys of the groups and each group's index into them."""
+    if not by:
+        return [()], np.zeros(res["t"].size, dtype=np.intp)
+    parts_codes = []
+    uniqs = []
+    for i in range(len(by)):
+        c, u = _factorize(res[f"g{i}"])
+        parts_codes.append(c)
+        uniqs.append(u)
+    stacked = np.stack(parts_codes, axis=1)
+    combos, s_codes = np.unique(stacked, axis=0, return_inverse=True)
+    keys = [tuple(uniqs[i][int(c)] for i, c in enumerate(row)) for row in combos.tolist()]
+    return keys, s_codes.reshape(-1).astype(np.intp)
+
+
+def _calibrations(cal: dict[str, Any], spec: Spec, space: LabelSpace, pos_code: int,
+                  slices: dict[tuple[Any, ...], int], source: str) -> dict[int, Any]:
+    """The calibration state of every slice (index into ``slices``) from the groups of
+    the calibration query (rows with an unknown or NaN label left out, as the fold)."""
+    from ..core.calibration import CalibrationCounts
+
+    cols = spec.columns
+    t_codes, t_uniq = _factorize(cal["t"])
+    gt = _label_codes(space, t_uniq, cols.y_true, source)[t_codes]
+    ok = gt >= 0
+    if cols.y_pred is not None:
+        p_codes, p_uniq = _factorize(cal["p"])
+        ok &= _label_codes(space, p_uniq, cols.y_pred, source)[p_codes] >= 0
+    keys, codes = _slice_keys(cal, cols.by)
+    slice_of = np.asarray([slices[k] for k in keys], dtype=np.intp)[codes] if keys else codes
+    weighted = cols.weight is not None
+    arrays = {name: _num(cal, name, np.float64) for name in (*_CAL_SUMS, "pmin", "pmax")}
+    arrays["n"] = _num(cal, "n", np.int64)
+    arrays["cb"] = _num(cal, "cb", np.intp)
+    arrays["fb"] = _num(cal, "fb", np.intp)
+    if weighted:
+        arrays["w"] = _num(cal, "w", np.float64)
+    rows = np.flatnonzero(ok)
+    rows = rows[np.argsort(slice_of[rows], kind="stable")]  # contiguous per slice
+    js, starts = np.unique(slice_of[rows], return_index=True)
+    ends = [*starts[1:].tolist(), rows.size]
+    out: dict[int, Any] = {}
+    for j, a, b in zip(js.tolist(), starts.tolist(), ends, strict=True):
+        m = rows[a:b]
+        sums = {name: v[m] for name, v in arrays.items()}
+        is_pos = (gt[m] == pos_code).astype(np.intp)
+        out[int(j)] = _calibration_state(sums, is_pos, weighted,
+                                         CalibrationCounts.empty([False, True], pos_label=True))
+    return out
+
+
+def _partials(res: dict[str, Any], cal: dict[str, Any] | None, spec: Spec, plan: _Plan,
+              source: str, converted: bool) -> Partial | SlicedPartial:
+    """The partial state(s) of the groups ``res`` (counts) and ``cal`` (calibration) —
+    one per slice, with ``by``."""
+    cols = spec.columns
+    n = _num(res, "n", np.int64)
+    reason = _num(res, "reason", np.int64)
+    space = LabelSpace(None if spec.labels is None else list(spec.labels))
+    t_codes, t_uniq = _factorize(res["t"])
+    gt_u = _label_codes(space, t_uniq, cols.y_true, source)
+    gt = gt_u[t_codes]
+    gp = None
+    if cols.y_pred is not None:
+        p_codes, p_uniq = _factorize(res["p"])
+        gp_u = _label_codes(space, p_uniq, cols.y_pred, source)
+        gp = gp_u[p_codes]
+    # the fold's first reason: a missing label (NULL or NaN), an undeclared one, then SQL's
+    miss = gt == -2 if gp is None else (gt == -2) | (gp == -2)
+    unknown = ~miss & ((gt == -1) if gp is None else (gt == -1) | (gp == -1))
+    reason = np.where(miss, _R_MISSING_LABEL, np.where(unknown, _R_UNKNOWN_LABEL, reason))
+    bad = reason >= 0
+    if bad.any() and spec.on_invalid == "raise":
+        code = int(reason[bad].min())
+        count = int(n[reason == code].sum())
+        col = {_R_MISSING_LABEL: cols.y_true, _R_UNKNOWN_LABEL: cols.y_true,
+               _R_MISSING_SCORE: cols.y_score[0] if cols.y_score else None,
+               _R_NONFINITE_SCORE: cols.y_score[0] if cols.y_score else None,
+               _R_MISSING_WEIGHT: cols.weight, _R_BAD_WEIGHT: cols.weight}[code]
+        if code in (_R_MISSING_LABEL, _R_UNKNOWN_LABEL) and cols.y_pred is not None:
+            flag = (gt == -2) if code == _R_MISSING_LABEL else (gt == -1)
+            if not flag[reason == code].any():
+                col = cols.y_pred
+        declared = f" (labels={list(space.labels)[:10]})" if code == _R_UNKNOWN_LABEL else ""
+        raise InvalidInputError(
+            f"{count} row(s) of {source}: {REASONS[_REASON_ORDER[code]]}{declared} in column "
+            f"{col!r}; fix the data or pass on_invalid='exclude' to leave such rows out "
+            "(they are then counted and reported)")
+    weighted = cols.weight is not None
+    amount = _num(res, "w", np.float64) if weighted else n
+    w2 = _num(res, "w2", np.float64) if weighted else None
+    pos_code = -1
+    if cols.y_score:
+        pos_code = space.code(_binary_pos_label_value(spec, space))
+    keys, s_codes = _slice_keys(res, cols.by)
+    if len(keys) > spec.max_slices:
+        raise too_many(cols.by, len(keys), spec.max_slices)
+    for i, name in enumerate(cols.by):
+        kinds = {_kind(key[i]) for key in keys if key[i] is not None}
+        if len(kinds) > 1:
+            raise InvalidInputError(f"the grouping column {name!r} of {source} holds "
+                                    "values of different kinds")
+    cals: dict[int, Any] = {}
+    if cal is not None:
+        cals = _calibrations(cal, spec, space, pos_code, {key: j for j, key in enumerate(keys)},
+                             source)
+    k = len(space.labels)
+    bits = plan.bits if plan.key == "bits" else 0
+    if cols.y_score:  # each numeric column converted once, not once per slice
+        res = dict(res)
+        res["k"] = _num(res, "k", np.int64 if bits else np.float64)
+        if spec.threshold is not None:
+            res["hit"] = _num(res, "hit", np.intp)
+    order = np.argsort(s_codes, kind="stable")
+    ends = np.cumsum(np.bincount(s_codes, minlength=len(keys))).tolist()
+    parts: dict[tuple[Any, ...], Partial] = {}
+    for j, key in enumerate(keys):
+        idx = order[(ends[j - 1] if j else 0):ends[j]]
+        excluded = np.zeros(len(_REASON_ORDER), np.int64)
+        rj = reason[idx]
+        np.add.at(excluded, rj[rj >= 0], n[idx][rj >= 0])
+        good = idx[rj < 0]
+        cm = None
+        if gp is not None:
+            cm = np.zeros((k, k), dtype=amount.dtype)
+            np.add.at(cm, (gt[good], gp[good]), amount[good])
+        tallies = scores = cal_j = None
+        if cols.y_score:
+            is_pos = (gt[good] == pos_code).astype(np.intp)
+            a = amount[good]
+            if spec.threshold is not None:
+                hit = _num(res, "hit", np.intp)[good]
+                tallies = np.zeros(4, dtype=amount.dtype)
+                np.add.at(tallies, is_pos * 2 + hit, a)
+                tallies = tallies.reshape(2, 2)
+            scores = _score_state(spec, res, good, is_pos, a, bits, converted)
+            if cal is not None:
+                from ..core.calibration import CalibrationCounts
+
+                cal_j = cals.get(j, CalibrationCounts.empty([False, True], pos_label=True))
+        weight_sq = float(w2[good].sum()) if w2 is not None else None
+        parts[key] = Partial(list(space.labels), space.declared, weighted, cm, tallies,
+                             scores, int(n[idx].sum()), excluded, (source,), cal_j, None,
+                             weight_sq)
+    if not cols.by:
+        return parts[()]
+    if not parts:  # no rows at all
+        from ..core._folders import make_folder
+
+        folder = make_folder(spec)
+        folder.add_source(source)
+        out: SlicedPartial = folder.partial()
+        return out
+    overall = tree_sum([parts[key] for key in sorted(parts, key=key_order)])
+    overall.sources = (source,)
+    return SlicedPartial(cols.by, overall, parts, spec.max_slices)
+
+
+def _score_state(spec: Spec, res: dict[str, Any], good: npt.NDArray[np.intp],
+                 is_pos: npt.NDArray[np.intp], amount: npt.NDArray[Any], bits: int,
+                 converted: bool) -> Any:
+    """The score state of the valid groups ``good`` (placeholder labels 0/1)."""
+    from ..core.scores import Binning, ScoreCounts, score_tables
+    from ..core.fold import _empty_scores
+
+    space = LabelSpace([0, 1])
+    empty = _empty_scores(spec, space)
+    if bits:
+        key = _num(res, "k", np.int64)[good].astype(np.uint64)
+        values = Binning.from_bits(bits).floors(key)
+    else:
+        values = _num(res, "k", np.float64)[good] + 0.0  # (-0.0 is 0.0)
+    tables = score_tables(values, is_pos, 2, amount)
+    if converted:
+        binning = Binning.from_bits(DEFAULT_CONVERT_BITS)
+        batch = ScoreCounts([tables[0][0]], [tables[0][1]], (0, 1), pos_label=1,
+                            binning=binning, max_distinct=empty.max_distinct,
+                            convert_bits=DEFAULT_CONVERT_BITS, converted=True, _trusted=True)
+        return empty + batch
+    return _with_table(empty, tables)
+
+
+# ------------------------------------------------------------------------ fold
+def relation_sql(d: Dialect, table: str | None, query: str | None) -> tuple[str, str]:
+    """The FROM-clause relation and its name for messages."""
+    if (table is None) == (query is None):
+        raise InvalidParameterError("give either a table name or a query (not both)")
+    if table is not None:
+        return d.qualified(table), f"table {table!r}"
+    assert query is not None
+    text = query.strip().rstrip(";").strip()
+    if not text:
+        raise InvalidParameterError("the query is empty")
+    if "\x00" in text:
+        raise InvalidParameterError("the query holds a NUL character")
+    return f"({text}) AS clfeval_query", "the query"
+
+
+def _run(src: SqlSource, sql: str, params: Params, what: str) -> dict[str, Any]:
+    try:
+        return src.run(sql, params)
+    except Exception as exc:  # a database error (each driver has its own base class)
+        if not _is_db_error(exc):
+            raise
+        src.rollback()
+        msg = mask_password(_first_line(exc))
+        raise InvalidInputError(f"the database refused the query on {what}: {msg}") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _is_db_error(exc: Exception) -> bool:
+    mod = type(exc).__module__
+    return mod.startswith(("duckdb", "_duckdb", "psycopg", "sqlalchemy"))
+
+
+def _check_numeric(src: SqlSource, relation: str, what: str, names: Sequence[str]) -> None:
+    """A score or weight column must be numeric (a typed probe, no rows read)."""
+    d = src.dialect
+    for name in names:
+        params = Params(d.paramstyle)
+        sql = f"SELECT {d.quote(name)} + 0 AS probe FROM {relation} WHERE 1 = 0"
+        try:
+            src.run(sql, params)
+        except Exception as exc:
+            if not _is_db_error(exc):
+                raise
+            src.rollback()
+            raise InvalidInputError(
+                f"column {name!r} of {what} is not numeric; scores and weights must be "
+                "numbers") from None
+
+
+def fold(
+    source: Any,
+    table: str | None = None,
+    *,
+    query: str | None = None,
+    y_true: Any = None,
+    y_pred: Any = None,
+    y_score: Any = None,
+    weight: str | None = None,
+    labels: Any = None,
+    pos_label: Any = None,
+    threshold: float | None = None,
+    on_invalid: str = "raise",
+    bins: Any = None,
+    max_distinct: int | None = DEFAULT_MAX_DISTINCT,
+    by: Any = None,
+    max_slices: int = DEFAULT_MAX_SLICES,
+    weights: str = "importance",
+) -> EvalState | SlicedState:
+    """Fold a database table (or a query's result) into a state inside the database.
+
+    ``source`` is any source :func:`clfeval.sql.evaluate` takes; the other options are
+    those of :func:`clfeval.engines.fold_files`, except ``bins``: ``None`` or
+    ``"exact"`` keep every distinct score (as :func:`clfeval.evaluate`) up to
+    ``max_distinct`` of them, then the 24-bit float bins; an int asks for that many
+    leading bits directly. One binary score column (or none); K-class and multilabel
+    score columns are refused. A DuckDB database opened here (a path) is read-only and
+    its buffer pool is capped at :data:`DUCKDB_MEMORY_LIMIT`; a connection passed in is
+    used as it is.
+    """
+    src = connect(source)
+    try:
+        return _fold(src, table, query, y_true=y_true, y_pred=y_pred, y_score=y_score,
+                     weight=weight, labels=labels, pos_label=pos_label, threshold=threshold,
+                     on_invalid=on_invalid, bins=bins, max_distinct=max_distinct, by=by,
+                     max_slices=max_slices, weights=weights)
+    finally:
+        src.close()
+
+
+def _fold(src: SqlSource, table: str | None, query: str | None, **o: Any
+          ) -> EvalState | SlicedState:
+    d = src.dialect
+    relation, what = relation_sql(d, table, query)
+    try:
+        names = [str(c) for c in src.columns(relation)]
+    except Exception as exc:
+        if not _is_db_error(exc):
+            raise
+        src.rollback()
+        msg = mask_password(_first_line(exc))
+        raise InvalidInputError(f"cannot read {what} from {src.label}: {msg}") from None
+    bins = o.pop("bins")
+    exact = bins is None or bins == EXACT
+    if not exact and (isinstance(bins, bool) or not isinstance(bins, (int, np.integer))):
+        raise InvalidParameterError(
+            f"the SQL door's bins must be 'exact' or an int (bits), got {bins!r}")
+    spec = make_spec(names, source=what, bins=EXACT if exact else int(bins), **o)
+    from ..core.multilabel_fold import MultilabelSpec
+
+    if isinstance(spec, MultilabelSpec) or len(spec.columns.y_score) > 1:
+        raise InvalidParameterError(
+            "the SQL door folds hard predictions and one binary score column; K-class and "
+            "multilabel score columns are not pushed down yet (read the rows with "
+            "clfeval.evaluate_frame)")
+    numeric = [*spec.columns.y_score, *([spec.columns.weight] if spec.columns.weight else [])]
+    _check_numeric(src, relation, what, numeric)
+    has_x = bool(spec.columns.y_score)
+    cal = None
+    if has_x:  # the calibration state: its own (small) aggregation
+        params = Params(d.paramstyle)
+        cal = _run(src, _query(d, relation, spec, _Plan("none"), params, "calibration"),
+                   params, what)
+        from ..core.calibration import CalibrationCounts
+
+        empty = CalibrationCounts.empty([False, True], pos_label=True)
+        if not _bins_hold(cal, empty.edges, empty.eps):  # a guessed bin was off by one
+            params = Params(d.paramstyle)
+            cal = _run(src, _query(d, relation, spec, _Plan("none"), params,
+                                   "calibration-corrected"), params, what)
+    plan = _Plan("none")
+    if has_x and not exact:
+        b = bit_bins(spec)
+        assert b is not None
+        plan = _Plan("bits", bits=int(b))
+    elif has_x:
+        plan = _Plan("exact")
+        binned = _Plan("bits", bits=DEFAULT_CONVERT_BITS)
+        if spec.max_distinct is not None and d.approx_distinct:
+            # the engine's distinct-count sketch decides far from the budget (a margin
+            # of 1.5, dozens of the sketch's standard errors); near it, an exact count.
+            # An exact table that still outgrows the budget converts itself
+            params = Params(d.paramstyle)
+            guess = _scalar(src, _count_distinct(d, relation, spec, approx=True), params,
+                            what)
+            n_distinct = guess
+            if spec.max_distinct / 1.5 <= guess <= spec.max_distinct * 1.5:
+                params = Params(d.paramstyle)
+                n_distinct = _scalar(src, _count_distinct(d, relation, spec), params, what)
+            if n_distinct > spec.max_distinct:
+                _warn_converted(n_distinct, spec.max_distinct)
+                params = Params(d.paramstyle)
+                res = _run(src, _query(d, relation, spec, binned, params), params, what)
+                return _finish(_partials(res, cal, spec, binned, what, True), spec)
+        elif spec.max_distinct is not None:
+            # one pass in bins first: when no bin holds two distinct scores, it is the
+            # exact table already; when there are more bins than max_distinct, so are
+            # the distinct scores and the bins are the state (the conversion)
+            probe = _Plan("bits", bits=DEFAULT_CONVERT_BITS, minmax=True)
+            params = Params(d.paramstyle)
+            res = _run(src, _query(d, relation, spec, probe, params), params, what)
+            ok = _num(res, "reason", np.int64) < 0
+            n_bins = np.unique(_num(res, "k", np.int64)[ok]).size
+            xmin, xmax = _num(res, "xmin", np.float64)[ok], _num(res, "xmax", np.float64)[ok]
+            if n_bins > spec.max_distinct:
+                _warn_converted(n_bins, spec.max_distinct)
+                return _finish(_partials(res, cal, spec, binned, what, True), spec)
+            if np.array_equal(xmin, xmax):
+                res["k"] = _num(res, "xmin", np.float64)
+                return _finish(_partials(res, cal, spec, plan, what, False), spec)
+            params = Params(d.paramstyle)
+            n_distinct = _scalar(src, _count_distinct(d, relation, spec), params, what)
+            if n_distinct > spec.max_distinct:
+                _warn_converted(n_distinct, spec.max_distinct)
+                return _finish(_partials(res, cal, spec, binned, what, True), spec)
+    params = Params(d.paramstyle)
+    res = _run(src, _query(d, relation, spec, plan, params), params, what)
+    return _finish(_partials(res, cal, spec, plan, what, False), spec)
+
+
+def _scalar(src: SqlSource, sql: str, params: Params, what: str) -> int:
+    return int(_num(_run(src, sql, params, what), "n", np.int64)[0])
+
+
+def _warn_converted(n: int, max_distinct: int) -> None:
+    from ..core.scores import ScoreBinningWarning
+
+    warnings.warn(
+        f"at least {n} distinct scores exceed max_distinct={max_distinct}; the score state "
+        f"switched to binned mode ({DEFAULT_CONVERT_BITS} leading key bits). AUCs now carry a "
+        "certified error bound; pass max_distinct=None to stay exact.", ScoreBinningWarning,
+        stacklevel=4)
+
+
+def _finish(part: Partial | SlicedPartial, spec: Spec) -> EvalState | SlicedState:
+    out: EvalState | SlicedState = part.finalize(spec)
+    return out
+
