@@ -23,7 +23,7 @@ Submodules: :mod:`clfeval.metrics` (a drop-in for ``sklearn.metrics``),
 from __future__ import annotations
 
 from . import curves, engines, io, metrics, registry, report, stats
-from ._api import evaluate_files
+from ._api import evaluate_files, evaluate_frame
 from ._version import __version__
 from .core.counts import ConfusionMatrix
 from .core.scores import Binning, ScoreBinningWarning, ScoreCounts
@@ -49,7 +49,6 @@ from .report import (
     evaluate,
     gate,
 )
-from ._api import evaluate_frame
 from .stats import ConfidenceInterval, TestResult
 
 __all__ = [

@@ -43,8 +43,10 @@ def _mlflow() -> Any:
 
 
 def metric_name(name: str, prefix: str = "") -> str:
-    """An MLflow metric or parameter key: ``prefix + name`` with every character MLflow
-    refuses (anything but letters, digits, ``_ - . /`` and space) replaced by ``_``.
+    """An MLflow metric or parameter key: ``prefix + name``, made safe for MLflow.
+
+    Every character MLflow refuses (anything but letters, digits, underscore, hyphen,
+    full stop, slash and space) is replaced by an underscore.
 
     Examples
     --------

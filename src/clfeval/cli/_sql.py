@@ -42,8 +42,8 @@ def is_database(path: str, args: argparse.Namespace) -> bool:
 def report_database(args: argparse.Namespace, coerce: Callable[[str | None, Any], Any],
                     costs: Callable[[str], Any]) -> Any:
     """Evaluate the table or query of ``args`` (the report, before rendering)."""
-    from ..engines.sql import mask_password
     from .._api import evaluate_sql
+    from ..engines.sql import mask_password
 
     if (args.table is None) == (args.query is None):
         raise InvalidParameterError("a database needs --table NAME or --query SQL (one)")

@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..core.scores import DEFAULT_MAX_DISTINCT
-from ..exceptions import InvalidParameterError
-from ..io.readers import DEFAULT_CHUNK_ROWS, Chunk, _table_chunk
 from ..core._folders import make_folder
-from ._frames import make_spec, pandas_chunk
+from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..core.sliced import DEFAULT_MAX_SLICES, SlicedState
 from ..core.state import EvalState
+from ..exceptions import InvalidParameterError
+from ..io.readers import DEFAULT_CHUNK_ROWS, Chunk, _table_chunk
+from ._frames import make_spec, pandas_chunk
 
 __all__ = ["fold_frame", "frame_kind"]
 

@@ -51,8 +51,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core.scores import DEFAULT_CONVERT_BITS, DEFAULT_MAX_DISTINCT
-from ..exceptions import InvalidInputError, InvalidParameterError, MissingDependencyError
 from ..core.fold import (
     EXACT,
     LabelSpace,
@@ -63,9 +61,18 @@ from ..core.fold import (
     _with_table,
     bit_bins,
 )
-from ._frames import make_spec
-from ..core.sliced import DEFAULT_MAX_SLICES, SlicedPartial, SlicedState, key_order, too_many, tree_sum
+from ..core.scores import DEFAULT_CONVERT_BITS, DEFAULT_MAX_DISTINCT
+from ..core.sliced import (
+    DEFAULT_MAX_SLICES,
+    SlicedPartial,
+    SlicedState,
+    key_order,
+    too_many,
+    tree_sum,
+)
 from ..core.state import REASONS, EvalState
+from ..exceptions import InvalidInputError, InvalidParameterError, MissingDependencyError
+from ._frames import make_spec
 
 __all__ = ["Dialect", "SqlSource", "bit_key_stages", "connect", "fold", "mask_password"]
 
@@ -921,8 +928,8 @@ def _score_state(spec: Spec, res: dict[str, Any], good: npt.NDArray[np.intp],
                  is_pos: npt.NDArray[np.intp], amount: npt.NDArray[Any], bits: int,
                  converted: bool) -> Any:
     """The score state of the valid groups ``good`` (placeholder labels 0/1)."""
-    from ..core.scores import Binning, ScoreCounts, score_tables
     from ..core.fold import _empty_scores
+    from ..core.scores import Binning, ScoreCounts, score_tables
 
     space = LabelSpace([0, 1])
     empty = _empty_scores(spec, space)
