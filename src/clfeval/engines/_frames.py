@@ -19,10 +19,15 @@ def make_spec(names: list[str], *, y_true: Any, y_pred: Any,
               source: str, by: Any = None, max_slices: int = 10_000) -> Any:
     """Detect columns and build (and validate) the folding spec (a multilabel spec for
     one 0/1 column per label)."""
+    from .._validation import check_pos_label, check_threshold
     from ..exceptions import InvalidParameterError
+    from ._fold import resolve_spec
     from ._folders import make_folder
     from ._multilabel import detect_multilabel, is_multilabel_columns, multilabel_spec
 
+    # the scalar arguments first, read as every door reads them
+    threshold = check_threshold(threshold)
+    pos_label = check_pos_label(pos_label)
     if is_multilabel_columns(y_true) or (y_true is None and detect_multilabel(names)):
         if pos_label is not None:
             raise InvalidParameterError("pos_label does not apply to multilabel data")
@@ -35,9 +40,8 @@ def make_spec(names: list[str], *, y_true: Any, y_pred: Any,
 
     cmap: ColumnMap = detect_columns(names, y_true=y_true, y_pred=y_pred, y_score=y_score,
                                      weight=weight, path=source, by=by)
-    spec = Spec(cmap, None if labels is None else tuple(labels), pos_label,
-                None if threshold is None else float(threshold), on_invalid, bins,
-                max_distinct, max_slices=max_slices)
+    spec = resolve_spec(Spec(cmap, None if labels is None else tuple(labels), pos_label,
+                             threshold, on_invalid, bins, max_distinct, max_slices=max_slices))
     make_folder(spec)
     return spec
 

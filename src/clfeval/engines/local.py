@@ -21,6 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from .._validation import check_pos_label, check_threshold
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..exceptions import FileFormatError, InvalidParameterError
 from ..io.columns import detect_columns
@@ -34,7 +35,7 @@ from ..io.readers import (
     numpy_rows,
     parquet_row_groups,
 )
-from ._fold import Spec
+from ._fold import Spec, finalize_resolved, resolve_spec
 from ._folders import make_folder
 from ._multilabel import detect_multilabel, is_multilabel_columns, multilabel_spec
 from .sliced import DEFAULT_MAX_SLICES, SlicedState
@@ -382,6 +383,9 @@ def fold_files(
     >>> res.confusion.counts.tolist(), res.n_rows
     ([[2, 0], [1, 2]], 5)
     """
+    # the scalar arguments first, read as every door reads them (clfeval._validation)
+    threshold = check_threshold(threshold)
+    pos_label = check_pos_label(pos_label)
     paths = expand_paths(paths_or_glob)
     if workers == -1:
         workers = os.cpu_count() or 1
@@ -405,20 +409,25 @@ def fold_files(
     assert y_true is None or isinstance(y_true, str)
     cmap = detect_columns(names, y_true=y_true, y_pred=y_pred, y_score=y_score, weight=weight,
                           path=paths[0], by=by)
-    if threshold is not None:
-        try:
-            threshold = float(threshold)
-        except (TypeError, ValueError) as exc:
-            raise InvalidParameterError(f"threshold must be a number, got {threshold!r}") \
-                from exc
-    spec = Spec(cmap, None if labels is None else tuple(labels), pos_label, threshold,
-                on_invalid, bins, max_distinct, chunk_rows, format, max_slices)
+    spec = resolve_spec(Spec(cmap, None if labels is None else tuple(labels), pos_label,
+                             threshold, on_invalid, bins, max_distinct, chunk_rows, format,
+                             max_slices))
     make_folder(spec)  # validate the options before any work
     return _fold_spec(paths, spec, workers, progress)
 
 
 def _fold_spec(paths: list[str], spec: Any, workers: int,
                progress: Callable[[Progress], None] | bool | None) -> EvalState | SlicedState:
+    if isinstance(spec, Spec):  # (a second pass only when the positive class needs it)
+        out: EvalState | SlicedState = finalize_resolved(
+            spec, lambda sp: _fold_partial(paths, sp, workers, progress))
+        return out
+    final: EvalState | SlicedState = _fold_partial(paths, spec, workers, progress).finalize(spec)
+    return final
+
+
+def _fold_partial(paths: list[str], spec: Any, workers: int,
+                  progress: Callable[[Progress], None] | bool | None) -> Any:
     shards = _plan(paths, spec, workers)
     reporter: Callable[[Progress], None] | None
     if progress is True:
@@ -462,5 +471,4 @@ def _fold_spec(paths: list[str], spec: Any, workers: int,
             if isinstance(sys.exc_info()[1], BrokenProcessPool):
                 _POOLS.pop(workers, None)
             raise
-    out: EvalState | SlicedState = _merge_partials(parts).finalize(spec)
-    return out
+    return _merge_partials(parts)

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..exceptions import InvalidInputError, InvalidParameterError, MissingDependencyError
 from ..io.readers import _table_chunk
-from ._fold import Folder, Partial, Spec, bit_bins
+from ._fold import Folder, Partial, Spec, bit_bins, finalize_resolved
 from ._folders import make_folder
 from ._frames import make_spec
 from .sliced import DEFAULT_MAX_SLICES, SlicedState
@@ -453,18 +453,26 @@ def fold(
                 "engine='sql' handles hard predictions and one binary score column in bit "
                 "bins; use engine='arrow' for bins='exact', declared edges and K-class "
                 "scores")
-        return _sql_partial(df, spec).finalize(spec)
+        sql: EvalState = finalize_resolved(spec, lambda sp: _sql_partial(df, sp))
+        return sql
     sub = df.select(*spec.columns.names)
-    try:
-        blobs = sub.mapInArrow(_fold_batches(spec), "state binary").collect()
-    except Exception as exc:  # a worker's clfeval error arrives wrapped by Spark
-        _reraise_worker_error(exc)
-        raise
-    parts: list[Partial] = [pickle.loads(r["state"]) for r in blobs]
-    if not parts:
-        raise InvalidParameterError("the Spark DataFrame has no partitions")
-    total = parts[0]
-    for p in parts[1:]:
-        total = total + p
-    out: EvalState | SlicedState = total.finalize(spec)
+
+    def fold_all(spec: Any) -> Any:
+        try:
+            blobs = sub.mapInArrow(_fold_batches(spec), "state binary").collect()
+        except Exception as exc:  # a worker's clfeval error arrives wrapped by Spark
+            _reraise_worker_error(exc)
+            raise
+        parts: list[Partial] = [pickle.loads(r["state"]) for r in blobs]
+        if not parts:
+            raise InvalidParameterError("the Spark DataFrame has no partitions")
+        total = parts[0]
+        for p in parts[1:]:
+            total = total + p
+        return total
+
+    if not isinstance(spec, Spec):  # multilabel
+        ml: EvalState | SlicedState = fold_all(spec).finalize(spec)
+        return ml
+    out: EvalState | SlicedState = finalize_resolved(spec, fold_all)
     return out

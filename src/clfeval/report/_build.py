@@ -20,13 +20,14 @@ from .._serial import num
 from .._validation import (
     as_1d_labels,
     as_scores,
-    as_weights,
     check_choice,
-    check_consistent_length,
     check_level,
+    check_pos_label,
+    check_threshold,
+    resolve_call,
+    same_label,
 )
 from ..core.counts import ConfusionMatrix
-from ..core.labels import resolve_pos_label, sorted_unique, to_python
 from ..curves.cost import CostCurve, cost_analysis
 from ..curves.multiclass import average_precision_multiclass, ovr_auc
 from ..curves.pr import PrecisionRecallCurve
@@ -119,7 +120,7 @@ def _orient(y_score: Any, classes: Any, pos_label: Any) -> Any:
     positive class is ``classes_[0]``."""
     if (y_score is not None and np.ndim(y_score) == 1 and classes is not None
             and len(classes) == 2 and pos_label is not None
-            and to_python(pos_label) == classes[0]):
+            and same_label(classes[0], pos_label)):
         return -np.asarray(y_score)
     return y_score
 
@@ -218,6 +219,9 @@ def evaluate(
     """
     from ._multilabel import evaluate_multilabel, is_multilabel_call
 
+    # the scalar arguments are read first, alike at every door (:mod:`clfeval._validation`)
+    threshold = check_threshold(threshold)
+    pos_label = check_pos_label(pos_label)
     if is_multilabel_call(y_true, y_pred, y_score):
         if pos_label is not None or cost_matrix is not None:
             raise InvalidParameterError(
@@ -235,56 +239,26 @@ def evaluate(
             raise InvalidInputError("with an estimator, call evaluate(estimator, X, y)")
         y_pred, y_score, score_labels = _from_estimator(est, X, response_method)
         y_true = y
-        y_score = _orient(y_score, score_labels, pos_label)
+        y_score = _orient(y_score, score_labels, check_pos_label(pos_label))
         if threshold is not None:
             y_pred = None  # threshold moving on the estimator's scores (seed 004)
         if labels is None and score_labels is not None:
             labels = score_labels
     if max_points < 2:
         raise InvalidParameterError(f"max_points must be at least 2, got {max_points}")
-    yt = as_1d_labels(y_true, "y_true")
-    n = len(yt)
-    w = as_weights(sample_weight, n)
-    s = None if y_score is None else as_scores(y_score)
-    if s is not None:
-        check_consistent_length(("y_true", yt), ("y_score", s))
-    if y_pred is None and s is None:
-        raise InvalidInputError("evaluate needs y_pred, y_score or both")
-    if y_pred is not None and threshold is not None:
-        raise InvalidParameterError(
-            "give either y_pred or threshold (predictions come from y_score >= threshold)")
-
-    # the label space
-    if labels is None:
-        pool = [yt] if y_pred is None else [yt, as_1d_labels(y_pred, "y_pred")]
-        try:
-            labs = tuple(to_python(v) for v in sorted_unique(
-                pool[0] if len(pool) == 1 else np.concatenate(pool)))
-        except TypeError as exc:
-            raise InvalidInputError(f"y_true and y_pred mix label types: {exc}") from exc
-    else:
-        labs = tuple(to_python(v) for v in labels)
-    k = len(labs)
-    if s is not None and s.ndim == 2 and s.shape[1] != k:
-        if s.shape[1] == 1:
-            s = s[:, 0]
-        else:
-            raise InvalidInputError(
-                f"y_score has {s.shape[1]} columns but there are {k} classes {list(labs)[:10]}")
-    if s is not None and s.ndim == 2 and k == 2:
-        # binary: keep the positive column
-        s = s[:, resolve_pos_label(labs, pos_label)]
-    if s is not None and s.ndim == 1 and k > 2:
-        raise InvalidInputError(
-            f"y_score is 1-D but there are {k} classes; pass one score column per class")
+    # the one reading of the arguments: every step below reads ``call``
+    call = resolve_call(y_true, y_pred, y_score, labels=labels, pos_label=pos_label,
+                        sample_weight=sample_weight, threshold=threshold)
+    yt, w, s, labs, n = call.y_true, call.sample_weight, call.y_score, call.labels, call.n
+    pos_label = call.pos_label
 
     from ..core.scores import ScoreCounts
     from ..engines.state import EvalState
 
     thr_used: float | None = None
-    if y_pred is None and s is not None and s.ndim == 1:
-        thr_used = default_threshold(s) if threshold is None else _check_threshold(threshold)
-    yp_all = None if y_pred is None else as_1d_labels(y_pred, "y_pred")
+    if call.y_pred is None and s is not None and s.ndim == 1:
+        thr_used = default_threshold(s) if call.threshold is None else call.threshold
+    yp_all = call.y_pred
 
     def state_of(rows: npt.NDArray[np.intp] | None) -> EvalState:
         """The state of all rows, or of ``rows`` (a slice) over the same labels."""
@@ -378,13 +352,6 @@ def _background(fn: Any, *args: Any) -> concurrent.futures.Future[Any]:
     if not _POOL:
         _POOL.append(concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="clfeval"))
     return _POOL[0].submit(contextvars.copy_context().run, fn, *args)
-
-
-def _check_threshold(threshold: Any) -> float:
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.number)) \
-            or not math.isfinite(float(threshold)):
-        raise InvalidParameterError(f"threshold must be a finite number, got {threshold!r}")
-    return float(threshold)
 
 
 def from_states(
