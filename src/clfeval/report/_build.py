@@ -18,8 +18,8 @@ import numpy.typing as npt
 from .. import _accel
 from .._serial import num
 from .._validation import (
+    CallSpec,
     as_1d_labels,
-    as_scores,
     check_choice,
     check_level,
     check_pos_label,
@@ -249,8 +249,19 @@ def evaluate(
     # the one reading of the arguments: every step below reads ``call``
     call = resolve_call(y_true, y_pred, y_score, labels=labels, pos_label=pos_label,
                         sample_weight=sample_weight, threshold=threshold)
+    return _evaluate_call(call, pos_given=pos_label is not None, cost_matrix=cost_matrix,
+                          level=level, title=title, source=source, max_points=max_points,
+                          by=by, min_size=min_size, max_slices=max_slices)
+
+
+def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: float | None,
+                   title: str, source: Mapping[str, str] | None, max_points: int, by: Any,
+                   min_size: int, max_slices: int) -> Report:
+    """:func:`evaluate` of a resolved call: fold the states once, derive the report."""
     yt, w, s, labs, n = call.y_true, call.sample_weight, call.y_score, call.labels, call.n
     pos_label = call.pos_label
+    # the matrix's positive class, as the streaming doors set it: given, or a score's
+    cm_pos = pos_label if pos_given or (s is not None and s.ndim == 1) else None
 
     from ..core.scores import ScoreCounts
     from ..engines.state import EvalState
@@ -307,7 +318,7 @@ def evaluate(
                 yp_ = np.asarray(np.asarray(labs, dtype=object)[np.argmax(s_, axis=1)].tolist())
         if yp_ is not None:
             cm = ConfusionMatrix.from_predictions(yt_, yp_, labels=labs, sample_weight=w_,
-                                                  pos_label=pos_label)
+                                                  pos_label=cm_pos)
         rse = None
         if s_ is not None and s_.ndim == 2:
             from ..engines._fold import max_row_sum_error
@@ -1015,6 +1026,8 @@ def compare(
     """
     if not isinstance(models, Mapping) or not models:
         raise InvalidParameterError("models must be a non-empty mapping of name -> model")
+    threshold = check_threshold(threshold)
+    pos_label = check_pos_label(pos_label)
     from ._multilabel import is_multilabel_call
 
     if is_multilabel_call(y_true, None, None):
@@ -1046,17 +1059,20 @@ def compare(
         if given is None:
             given = (m, None) if _is_predictions(m, truth) else (None, m)
         yp, ys = given
-        r = evaluate(yt, yp, ys, labels=labels, pos_label=pos_label, sample_weight=sample_weight,
-                     threshold=threshold if yp is None else None, cost_matrix=cost_matrix,
-                     level=level, title=name, max_points=max_points, by=by, min_size=min_size)
+        # each model's arguments read once, as evaluate reads them; the tests below read
+        # the resolved scores (a table's class-named columns matched by name)
+        call = resolve_call(yt, yp, ys, labels=labels, pos_label=pos_label,
+                            sample_weight=sample_weight,
+                            threshold=threshold if yp is None else None)
+        if max_points < 2:
+            raise InvalidParameterError(f"max_points must be at least 2, got {max_points}")
+        r = _evaluate_call(call, pos_given=pos_label is not None, cost_matrix=cost_matrix,
+                           level=level, title=name, source=None, max_points=max_points, by=by,
+                           min_size=min_size, max_slices=10_000)
         reports.append(r)
-        preds[name] = _predictions_of(r, yt, yp, ys)
-        if ys is not None and r.confusion.n_classes == 2 and r.pos_label is not None:
-            a = np.asarray(ys, dtype=np.float64)
-            if a.ndim == 2 and a.shape[1] == 2:  # columns in label order
-                a = a[:, list(r.labels).index(r.pos_label)]
-            if a.ndim == 1:
-                scores[name] = a
+        preds[name] = _predictions_of(r, call)
+        if call.y_score is not None and call.y_score.ndim == 1 and r.pos_label is not None:
+            scores[name] = call.y_score
     names = tuple(str(k) for k in models)
     first = reports[0]
     candidates: tuple[str, ...] = (BINARY_HEADLINE if first.confusion.n_classes == 2
@@ -1141,10 +1157,11 @@ def _compare_multilabel(models: Mapping[str, Any], y_true: Any, *, X: Any, label
                       tuple(tests))
 
 
-def _predictions_of(r: Report, yt: Array, yp: Any, ys: Any) -> Any:
-    if yp is not None:
-        return as_1d_labels(yp, "y_pred")
-    s = as_scores(ys)
+def _predictions_of(r: Report, call: CallSpec) -> Any:
+    if call.y_pred is not None:
+        return call.y_pred
+    s = call.y_score
+    assert s is not None
     if s.ndim == 1:
         assert r.threshold is not None
         pos = r.pos_label
