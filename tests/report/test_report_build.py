@@ -367,7 +367,7 @@ def test_metric_lookup_by_name_and_average_with_close_names() -> None:
     assert r.metric("roc_auc") == r.metric("roc_auc_macro")
     # an unknown name is a typed error that names the close ones
     with pytest.raises(InvalidParameterError, match="roc_auc_macro"):
-        r.metric("roc")
+        r.metric("roc_auc_mcro")
     with pytest.raises(InvalidParameterError, match="no metric 'accuracyy'.*accuracy"):
         r.metric("accuracyy")
 
