@@ -493,10 +493,10 @@ def _frame_kind(x: Any) -> str:
     return root if root in ("pandas", "polars", "pyarrow") else ""
 
 
-def _default_names(names: list[Any], kind: str) -> bool:
+def _default_names(names: list[Any], kind: str, index_type: str = "") -> bool:
     """Column names a library made up (pandas' 0 … K-1, polars' column_0 …): positions."""
-    if kind == "pandas":
-        return names == list(range(len(names)))
+    if kind == "pandas":  # pd.DataFrame(p): a RangeIndex (columns=[0, 1] names classes)
+        return index_type == "RangeIndex" and names == list(range(len(names)))
     if kind == "polars":
         return names == [f"column_{i}" for i in range(len(names))]
     return False
@@ -514,9 +514,10 @@ def _score_input(y_score: Any) -> tuple[npt.NDArray[np.float64], list[Any] | Non
         arr = (np.column_stack([np.asarray(c) for c in y_score.columns]) if names
                else np.empty((0, 0)))
     elif kind in ("pandas", "polars") and hasattr(y_score, "columns"):
-        names = [_py(c) for c in y_score.columns]
+        index = y_score.columns
+        names = [_py(c) for c in index]
         arr = y_score.to_numpy()
-        if _default_names(names, kind):
+        if _default_names(names, kind, type(index).__name__):
             names = None
     elif kind in ("pandas", "polars"):
         series_name = _py(getattr(y_score, "name", None))
@@ -699,10 +700,13 @@ def _match_columns(s: npt.NDArray[np.float64], names: list[Any], labs: tuple[Any
     """Put a table's class-named score columns in label order (see :func:`resolve_call`)."""
     labs_l = list(labs)
     data_kind = label_kind(np.asarray(labs_l)) if labs_l else None
+    # names may add classes the data do not hold (a model's class absent from the rows)
+    # only when they name every class the data hold, and are of the data's kind
+    covered = all(any(_names_class([lab], nm) == 0 for nm in names) for lab in labs_l)
     idx: list[int] = []
     for name in names:
         i = _names_class(labs_l, name)
-        if i < 0 and not declared and data_kind is not None and \
+        if i < 0 and covered and not declared and data_kind is not None and \
                 (isinstance(name, str) == (data_kind == "str")) and not isinstance(name, bool):
             labs_l.append(name)  # a class the model knows that the data do not hold
             i = len(labs_l) - 1

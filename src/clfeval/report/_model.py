@@ -288,6 +288,7 @@ class Report(_Printable, Result):
         rows = {r.name: r for r in self.overall}
         if average is None and name in rows:
             return rows[name]
+        given = average
         from ..registry import get_metric
 
         try:
@@ -301,7 +302,7 @@ class Report(_Printable, Result):
                 if r.metric == spec.name and (r.average == average or (
                         r.average is None and average in ("binary", "macro"))):
                     return r
-        got = _user_row(rows, name, average)
+        got = _user_row(rows, name, given)
         if got is not None:
             return got
         import difflib
