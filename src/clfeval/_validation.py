@@ -339,8 +339,10 @@ def check_weight_total(w: npt.NDArray[np.float64], name: str = "sample_weight") 
 # same refusal everywhere; the in-memory door also reads its arrays here
 # (:func:`resolve_call`), once per call.
 
-def check_threshold(threshold: Any, name: str = "threshold") -> float | None:
-    """A decision threshold: ``None`` or a finite real number (not a bool, not a string).
+def check_threshold(threshold: Any, name: str = "threshold", *,
+                    finite: bool = True) -> float | None:
+    """A decision threshold: ``None`` or a finite real number (not a bool, not a string);
+    ``finite=False`` also lets ±inf through (a curve's end points), never NaN.
 
     Examples
     --------
@@ -353,10 +355,12 @@ def check_threshold(threshold: Any, name: str = "threshold") -> float | None:
     """
     if threshold is None:
         return None
-    if isinstance(threshold, (bool, np.bool_)) or not isinstance(
-            threshold, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(float(threshold)):
+    number = not isinstance(threshold, (bool, np.bool_)) and isinstance(
+        threshold, (int, float, np.integer, np.floating))
+    if finite and not (number and math.isfinite(float(threshold))):
         raise InvalidParameterError(f"{name} must be a finite number, got {threshold!r}")
+    if not finite and not (number and not math.isnan(float(threshold))):
+        raise InvalidParameterError(f"{name} must be a number, not NaN, got {threshold!r}")
     return float(threshold)
 
 
