@@ -65,7 +65,8 @@ _OVERALL = {
 _AVG_NOTE = {"micro": " Micro: over every (sample, label) pair pooled.",
              "macro": " Macro: unweighted mean over labels.",
              "weighted": " Weighted: mean over labels weighted by support.",
-             "samples": " Samples: mean over samples of the per-sample value."}
+             "samples": " Samples: mean over samples of the per-sample value (a sample where "
+                        "it is 0/0 counts 0, as scikit-learn's default zero_division)."}
 
 
 # ------------------------------------------------------------------ evaluate
