@@ -155,14 +155,24 @@ def evaluate(
         case the call is ``evaluate(estimator, X, y)``.
     y_pred : array-like of shape (n,), optional
         Hard predictions. Optional when ``y_score`` is given (then ``score >= threshold``
-        for binary scores, the arg-max class for a score matrix).
+        for binary scores, the arg-max class for a score matrix). Continuous values that
+        are no class (probabilities passed here) are an error pointing to ``y_score``.
     y_score : array-like of shape (n,) or (n, K), optional
         Scores of the positive class (probabilities or decision values), or one column
-        per class in label order. Enables ROC/PR curves and the threshold analysis.
+        per class in label order. A table (pandas or polars DataFrame, pyarrow Table)
+        whose column names are classes — ``pd.DataFrame(model.predict_proba(X),
+        columns=model.classes_)`` — is matched to the classes by name, in any order (a
+        name that is no class is an error); a pandas/polars Series named by a class is
+        that class's score. Enables ROC/PR curves and the threshold analysis.
     labels : sequence, optional
         The classes in matrix order (default: sorted union of the data).
     pos_label : label, optional
-        The positive class of a binary task (default ``1``/``True`` when present).
+        The positive class of a binary task (``True`` names ``1`` of 0/1 labels). Default:
+        with a score of one class, the greater label — a 1-D score is the score of the
+        greater label, as scikit-learn's ``roc_auc_score`` and ``classes_[1]`` read it
+        ({0, 1} → 1, {1, 2} → 2, text: the later in sort order); with predictions only,
+        ``1``/``True`` when present. Every door applies this one rule
+        (:func:`clfeval._validation.positive_label`).
     sample_weight : array-like of shape (n,), optional
         Sample weights.
     threshold : float, optional
