@@ -685,8 +685,9 @@ def resolve_call(y_true: Any, y_pred: Any = None, y_score: Any = None, *,
             f"y_score is 1-D but there are {k} classes; pass one score column per class")
     scored = s is not None and k <= 2
     pl = positive_label(labs, pos, scored=scored) if k <= 2 or pos is not None else None
-    if pos is not None and k > 2 and pl is not None and s is not None and s.ndim == 2:
-        pl = None  # K-class scores: a positive class does not apply
+    if k > 2:
+        pl = None  # (checked above) a positive class does not apply to K classes, as the
+        # streaming doors read it
     if s is not None and s.ndim == 2 and k == 2:
         assert pl is not None
         s = np.ascontiguousarray(s[:, labs.index(pl)])
