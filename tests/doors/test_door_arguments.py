@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -263,9 +262,19 @@ def test_cli_process_refuses_in_one_line(files: dict[tuple[str, str], str]) -> N
 
 def test_files_fold_twice_only_when_the_positive_class_needs_it(
         files: dict[tuple[str, str], str]) -> None:
-    """{1, 2} without pos_label: the file door learns the positive class (2) at the end and
-    folds again; {0, 1} needs one pass. The second pass must not change the rows read."""
-    r = clfeval.evaluate_files(files[("12", "csv")], y_true="y", y_score="p", bins="exact",
-                               level=None)
-    assert r.pos_label == 2 and r.state.n_rows == N
-    assert Path(files[("12", "csv")]).exists()
+    """{1, 2} without pos_label or labels: the file door learns the positive class (2)
+    only at the end and reads the rows a second time; {0, 1}, a given pos_label or
+    declared labels need one pass (counted from the progress reports)."""
+    def passes(name: str, **opts: Any) -> tuple[int, Any]:
+        rows: list[int] = []
+        r = clfeval.evaluate_files(files[(name, "parquet")], y_true="y", y_score="p",
+                                   bins="exact", level=None, chunk_rows=70,
+                                   progress=lambda pr: rows.append(pr.rows), **opts)
+        return 1 + sum(b < a for a, b in zip(rows, rows[1:])), r.pos_label
+
+    assert passes("01") == (1, 1)
+    assert passes("12") == (2, 2)
+    assert passes("12", pos_label=2) == (1, 2)
+    assert passes("12", labels=(1, 2)) == (1, 2)
+    assert passes("text") == (2, "yes")
+    assert passes("text", pos_label="no") == (1, "no")
