@@ -663,6 +663,9 @@ def resolve_call(y_true: Any, y_pred: Any = None, y_score: Any = None, *,
             raise InvalidInputError(f"y_true and y_pred mix label types: {exc}") from exc
     kind = label_kind(np.asarray(labs)) if labs else label_kind(yt)
     columns: tuple[Any, ...] | None = None
+    if s is not None and s.ndim == 2 and names is not None and len(names) == 1 \
+            and _names_class(labs, names[0]) < 0:
+        names = None  # one column named otherwise ("score"): a 1-D score, as a Series
     if s is not None and s.ndim == 2 and names is not None:
         s, labs, pos, columns = _match_columns(s, names, labs, declared is not None, pos)
     elif s is not None and series_name is not None:

@@ -118,6 +118,11 @@ def test_a_column_name_that_is_no_class_is_an_error(cancer: dict[str, Any], kind
     table = _table(kind, cancer["p"], ["proba_0", "proba_1"])
     with pytest.raises(InvalidInputError, match="y_score column 'proba_0' names no class"):
         clfeval.evaluate(cancer["y"], y_score=table, pos_label="malignant")
+    # one column named otherwise is the 1-D score (as a Series named "score")
+    one = _table(kind, cancer["p"][:, [1]], ["score"])
+    r1 = clfeval.evaluate(cancer["y"], y_score=one, level=None)
+    assert r1.metric("roc_auc") == pytest.approx(
+        roc_auc_score(cancer["y"] == "malignant", cancer["p"][:, 1]), abs=1e-12)
     # unnamed tables (pandas' 0..K-1, an array) are read in label order, as before
     r = clfeval.evaluate(cancer["y"], y_score=pd.DataFrame(cancer["p"]), level=None)
     assert r.metric("roc_auc") == pytest.approx(
