@@ -278,3 +278,35 @@ def test_files_fold_twice_only_when_the_positive_class_needs_it(
     assert passes("12", labels=(1, 2)) == (1, 2)
     assert passes("text") == (2, "yes")
     assert passes("text", pos_label="no") == (1, "no")
+
+
+@pytest.fixture(scope="module")
+def prediction_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    d = tmp_path_factory.mktemp("door_predictions")
+    out = {}
+    for name, (neg, pos) in DECLARED.items():
+        pred = np.where(ROWS["p"] >= 0.5, pos, neg)
+        df = pd.DataFrame({"y": ROWS[name], "q": pred, "w": ROWS["w"]})
+        out[name] = str(d / f"{name}.parquet")
+        pq.write_table(pa.Table.from_pandas(df, preserve_index=False), out[name],
+                       row_group_size=100)
+    return out
+
+
+@pytest.mark.parametrize("name", list(DECLARED))
+@pytest.mark.parametrize("pos_label", [ABSENT, True, 1, 2, "yes", "no", 1.0], ids=repr)
+@pytest.mark.parametrize("declared", [False, True])
+def test_predictions_at_every_door(prediction_files: dict[str, str], name: str,
+                                   pos_label: Any, declared: bool) -> None:
+    """Hard predictions: pos_label given (checked alike) or not (1 / True when a class,
+    else no positive class) — the same report or refusal in memory and from a file."""
+    neg, pos = DECLARED[name]
+    pred = np.where(ROWS["p"] >= 0.5, pos, neg)
+    opts = _options(ABSENT, pos_label, DECLARED[name] if declared else None, False)
+    outcomes = {
+        "memory": _outcome(lambda: clfeval.evaluate(ROWS[name], pred, level=None, **opts)),
+        "parquet": _outcome(lambda: clfeval.evaluate_files(
+            prediction_files[name], y_true="y", y_pred="q", level=None, chunk_rows=70,
+            **opts)),
+    }
+    _same(outcomes, f"predictions {name} pos_label={pos_label!r} declared={declared}")
