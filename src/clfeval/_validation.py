@@ -684,8 +684,9 @@ def resolve_call(y_true: Any, y_pred: Any = None, y_score: Any = None, *,
             raise InvalidInputError(
                 f"y_score has {s.shape[1]} columns but there are {k} classes {list(labs)[:10]}")
     if s is not None and s.ndim == 1 and k > 2:
-        raise InvalidInputError(
-            f"y_score is 1-D but there are {k} classes; pass one score column per class")
+        raise InvalidInputError(  # (the streaming doors' words)
+            f"y_true has {k} classes {list(labs)[:10]}; one score column needs a binary task "
+            "(give one score column per class for K classes)")
     scored = s is not None and k <= 2
     pl = positive_label(labs, pos, scored=scored) if k <= 2 or pos is not None else None
     if k > 2:

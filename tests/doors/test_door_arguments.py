@@ -310,3 +310,13 @@ def test_predictions_at_every_door(prediction_files: dict[str, str], name: str,
             **opts)),
     }
     _same(outcomes, f"predictions {name} pos_label={pos_label!r} declared={declared}")
+
+
+def test_one_score_column_for_three_classes_is_refused_alike(tmp_path: Any) -> None:
+    y = np.tile([0, 1, 2], 20)
+    p = np.linspace(0.0, 1.0, y.size)
+    f = tmp_path / "three.csv"
+    pd.DataFrame({"y": y, "p": p}).to_csv(f, index=False)
+    _same({"memory": _outcome(lambda: clfeval.evaluate(y, y_score=p, level=None)),
+           "csv": _outcome(lambda: clfeval.evaluate_files(str(f), y_true="y", y_score="p",
+                                                          level=None))}, "three classes")

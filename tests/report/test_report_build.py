@@ -178,7 +178,7 @@ def test_bad_inputs() -> None:
         clfeval.evaluate([0, 1], [0, 1], threshold=0.5)
     with pytest.raises(InvalidInputError, match="inconsistent lengths"):
         clfeval.evaluate([0, 1, 1], y_score=[0.1, 0.2])
-    with pytest.raises(InvalidInputError, match="1-D but there are 3 classes"):
+    with pytest.raises(InvalidInputError, match="3 classes .*one score column needs a binary"):
         clfeval.evaluate([0, 1, 2], [0, 1, 2], [0.1, 0.2, 0.3])
     with pytest.raises(InvalidParameterError, match="level must be"):
         clfeval.evaluate([0, 1], [0, 1], level=1.5)
