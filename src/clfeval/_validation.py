@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -16,6 +17,7 @@ import numpy.typing as npt
 from .exceptions import InvalidInputError, InvalidParameterError
 
 __all__ = [
+    "CallSpec",
     "as_1d_labels",
     "as_label_list",
     "as_scores",
@@ -23,10 +25,17 @@ __all__ = [
     "check_bins",
     "check_consistent_length",
     "check_level",
+    "check_pos_label",
     "check_seed",
+    "check_threshold",
     "check_weight_total",
     "check_zero_division",
+    "distinct_sorted",
     "label_kind",
+    "label_position",
+    "positive_label",
+    "resolve_call",
+    "same_label",
 ]
 
 _MAX_MATRIX_CELLS = 2**28  # 256 Mi cells, 2 GiB of float64: above this refuse, do not crash
@@ -345,3 +354,426 @@ def check_weights(weights: Any) -> str:
         raise InvalidParameterError(
             f"weights must be one of 'importance', 'frequency'; got {weights!r}")
     return str(check_choice("weights", weights, WEIGHT_MEANINGS))
+
+
+# ---------------------------------------------------------------------- the resolved call
+# Every door (evaluate, compare, evaluate_files, Dask, Spark, the CLI) reads its scalar
+# arguments with the functions below, so the same argument gives the same meaning or the
+# same refusal everywhere; the in-memory door also reads its arrays here
+# (:func:`resolve_call`), once per call.
+
+def check_threshold(threshold: Any, name: str = "threshold", *,
+                    finite: bool = True) -> float | None:
+    """A decision threshold: ``None`` or a finite real number (not a bool, not a string);
+    ``finite=False`` also lets ±inf through (a curve's end points), never NaN.
+
+    Examples
+    --------
+    >>> check_threshold(0.3), check_threshold(None)
+    (0.3, None)
+    >>> check_threshold(float("nan"))
+    Traceback (most recent call last):
+    ...
+    clfeval.exceptions.InvalidParameterError: threshold must be a finite number, got nan
+    """
+    if threshold is None:
+        return None
+    number = not isinstance(threshold, (bool, np.bool_)) and isinstance(
+        threshold, (int, float, np.integer, np.floating))
+    if finite and not (number and math.isfinite(float(threshold))):
+        raise InvalidParameterError(f"{name} must be a finite number, got {threshold!r}")
+    if not finite and not (number and not math.isnan(float(threshold))):
+        raise InvalidParameterError(f"{name} must be a number, not NaN, got {threshold!r}")
+    return float(threshold)
+
+
+def check_pos_label(pos_label: Any, name: str = "pos_label") -> Any:
+    """A positive class as given: ``None`` or one label (str, int, finite float or bool).
+
+    Examples
+    --------
+    >>> check_pos_label(1), check_pos_label("spam"), check_pos_label(None)
+    (1, 'spam', None)
+    >>> check_pos_label([1])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clfeval.exceptions.InvalidParameterError: pos_label must be one label (a str, ...
+    """
+    if pos_label is None:
+        return None
+    v = pos_label.item() if isinstance(pos_label, np.generic) else pos_label
+    if isinstance(v, (bool, int, str)):
+        if isinstance(v, str):
+            _check_no_trailing_nul([v], name, InvalidParameterError)
+        return v
+    if isinstance(v, float) and math.isfinite(v):
+        return v
+    raise InvalidParameterError(
+        f"{name} must be one label (a str, int, float or bool), got "
+        f"{type(pos_label).__name__} {pos_label!r}")
+
+
+def same_label(a: Any, b: Any) -> bool:
+    """Whether two label values name the same class: strings equal strings only; numbers
+    and bools compare by value (``True == 1 == 1.0``, as NumPy and scikit-learn compare
+    them).
+
+    Examples
+    --------
+    >>> same_label(True, 1), same_label(1.0, 1), same_label("1", 1)
+    (True, True, False)
+    """
+    sa, sb = isinstance(a, str), isinstance(b, str)
+    if sa or sb:
+        return sa and sb and bool(a == b)
+    return bool(a == b)
+
+
+def label_position(labels: Sequence[Any], value: Any) -> int:
+    """The index of the class ``value`` names in ``labels`` (:func:`same_label`), or -1."""
+    for i, lab in enumerate(labels):
+        if same_label(lab, value):
+            return i
+    return -1
+
+
+def positive_label(labels: Sequence[Any], pos_label: Any, *, scored: bool) -> Any:
+    """The positive class of a call — the one rule every door applies.
+
+    ``pos_label`` given: the class it names (``True`` names ``1`` of 0/1 labels, ``1.0``
+    names ``1``); not a class: :class:`InvalidParameterError`. Not given, with a score of
+    one class (``scored``): the greater of the two labels — a 1-D score is the score of
+    the greater label, as scikit-learn's ``roc_auc_score`` and a fitted classifier's
+    ``classes_[1]`` read it ({0, 1} → 1, {-1, 1} → 1, {1, 2} → 2, {False, True} → True,
+    strings: the later in sort order); with one class only, ``1``/``True`` when it is
+    that class, else an error asking for ``pos_label``. Not given, predictions only:
+    ``1``/``True`` when it is a class (scikit-learn's ``pos_label=1``), else ``None``
+    (no positive class: the report reads every class alike).
+
+    Examples
+    --------
+    >>> positive_label((1, 2), None, scored=True), positive_label((1, 2), None, scored=False)
+    (2, 1)
+    >>> positive_label((0, 1), True, scored=True)
+    1
+    >>> positive_label(("a", "b"), None, scored=False) is None
+    True
+    """
+    if pos_label is not None:
+        i = label_position(labels, pos_label)
+        if i < 0:
+            raise InvalidParameterError(
+                f"pos_label={pos_label!r} is not one of the labels {list(labels)[:10]}")
+        return labels[i]
+    if scored and len(labels) == 2:
+        return sorted(labels)[-1]
+    for cand in (True, 1):  # an exact type first: True before 1 among bools
+        for lab in labels:
+            if type(lab) is type(cand) and lab == cand:
+                return lab
+    i = label_position(labels, 1)
+    if i >= 0:
+        return labels[i]
+    if scored and len(labels) < 2:
+        raise InvalidParameterError(
+            f"pos_label is needed: y_true has only the class {list(labels)[:1]} and a score "
+            "of one class does not say which class it scores; pass pos_label=<the positive "
+            "class> and labels=(negative, positive)")
+    return None
+
+
+def distinct_sorted(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """``np.unique(a)`` of a 1-D label array; bools and integers over a short range are
+    listed by a presence count (min, max and one ``bincount``) instead of a sort or hash.
+
+    Examples
+    --------
+    >>> distinct_sorted(np.array([3, 1, 3, 2])).tolist()
+    [1, 2, 3]
+    """
+    if a.ndim == 1 and a.size and a.dtype.kind in "biu":
+        if a.dtype.kind == "b":
+            present = [v for v, ok in ((False, not bool(a.all())), (True, bool(a.any()))) if ok]
+            return np.array(present, dtype=bool)
+        lo, hi = int(a.min()), int(a.max())
+        if hi - lo < _PRESENCE_RANGE:
+            if a.dtype.kind == "u":  # a >= lo: no wrap in the label's own dtype
+                shifted = (a - a.dtype.type(lo)).astype(np.intp, copy=False)
+            else:  # widened first: the difference can exceed a small dtype (int8)
+                shifted = a.astype(np.int64) - lo if lo else a.astype(np.intp, copy=False)
+            seen = np.flatnonzero(np.bincount(shifted, minlength=hi - lo + 1))
+            return (seen + lo).astype(a.dtype)
+    return np.unique(a)
+
+
+#: integer labels spanning at most this many values are listed by a presence count
+_PRESENCE_RANGE = 1 << 16
+
+
+def _py(v: Any) -> Any:
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _frame_kind(x: Any) -> str:
+    """``"pandas"``, ``"polars"``, ``"pyarrow"`` or ``""``: whose table/column ``x`` is."""
+    root = type(x).__module__.split(".")[0]
+    return root if root in ("pandas", "polars", "pyarrow") else ""
+
+
+def _default_names(names: list[Any], kind: str, index_type: str = "") -> bool:
+    """Column names a library made up (pandas' 0 … K-1, polars' column_0 …): positions."""
+    if kind == "pandas":  # pd.DataFrame(p): a RangeIndex (columns=[0, 1] names classes)
+        return index_type == "RangeIndex" and names == list(range(len(names)))
+    if kind == "polars":
+        return names == [f"column_{i}" for i in range(len(names))]
+    return False
+
+
+def _score_input(y_score: Any) -> tuple[npt.NDArray[np.float64], list[Any] | None, Any]:
+    """The scores as float64, with the class names of a table's columns (``None`` when
+    positional) and a named column's name (a pandas/polars Series; else ``None``)."""
+    kind = _frame_kind(y_score)
+    names: list[Any] | None = None
+    series_name = None
+    arr: Any = y_score
+    if kind == "pyarrow" and hasattr(y_score, "column_names"):  # a Table or RecordBatch
+        names = [str(c) for c in y_score.column_names]
+        arr = (np.column_stack([np.asarray(c) for c in y_score.columns]) if names
+               else np.empty((0, 0)))
+    elif kind in ("pandas", "polars") and hasattr(y_score, "columns"):
+        index = y_score.columns
+        names = [_py(c) for c in index]
+        arr = y_score.to_numpy()
+        if _default_names(names, kind, type(index).__name__):
+            names = None
+    elif kind in ("pandas", "polars"):
+        series_name = _py(getattr(y_score, "name", None))
+        if series_name == "":  # polars' default
+            series_name = None
+        arr = y_score.to_numpy()
+    elif kind == "pyarrow":
+        arr = np.asarray(y_score)
+    return as_scores(arr), names, series_name
+
+
+def _names_class(labels: Sequence[Any], name: Any) -> int:
+    """The class a score column's name names (-1: none); a text name also names the
+    number or bool it spells (polars and Arrow names are always text)."""
+    i = label_position(labels, name)
+    if i < 0 and isinstance(name, str):
+        for j, lab in enumerate(labels):
+            if not isinstance(lab, str) and str(lab) == name:
+                return j
+    return i
+
+
+@dataclass(frozen=True, eq=False)
+class CallSpec:
+    """One in-memory call, read and validated once by :func:`resolve_call`: the fold
+    and the report read these fields and never the caller's arguments.
+
+    Attributes
+    ----------
+    y_true, y_pred : ndarray
+        Validated 1-D label arrays (``y_pred`` ``None`` when not given).
+    y_score : ndarray of float64 or None
+        1-D: the score of ``pos_label``. 2-D: one column per class, in ``labels`` order
+        (a table's class-named columns are put in that order).
+    sample_weight : ndarray of float64 or None
+        Validated weights.
+    labels : tuple
+        The classes in matrix order (declared, else sorted).
+    kind : str
+        ``"bool"``, ``"number"`` or ``"str"``.
+    pos_label : label or None
+        The positive class (:func:`positive_label`), a member of ``labels``.
+    threshold : float or None
+        The threshold the caller gave (validated); ``None``: the default.
+    score_columns : tuple or None
+        The class each given score column was matched to by its name (``None``: read
+        by position).
+    """
+
+    y_true: npt.NDArray[Any]
+    y_pred: npt.NDArray[Any] | None
+    y_score: npt.NDArray[np.float64] | None
+    sample_weight: npt.NDArray[np.float64] | None
+    labels: tuple[Any, ...]
+    kind: str
+    pos_label: Any
+    threshold: float | None
+    score_columns: tuple[Any, ...] | None = None
+
+    @property
+    def n(self) -> int:
+        """The number of samples."""
+        return len(self.y_true)
+
+
+def _check_not_continuous(yp: npt.NDArray[Any], yt: npt.NDArray[Any],
+                          declared: Sequence[Any] | None) -> None:
+    """Continuous values where predicted classes go: an error naming ``y_pred`` (as
+    scikit-learn's ``type_of_target`` refuses them), unless they are classes of
+    ``y_true`` or the declared labels."""
+    if yp.dtype.kind != "f":
+        return
+    frac = yp != np.floor(yp)
+    if not frac.any():
+        return
+    known = yt if declared is None else np.asarray(
+        [v for v in declared if not isinstance(v, str)], dtype=np.float64)
+    odd = yp[frac]
+    if known.dtype.kind in "biuf":
+        odd = odd[~np.isin(odd, known)]
+    if odd.size:
+        raise InvalidInputError(
+            f"y_pred holds continuous values (e.g. {float(odd[0])!r}), not predicted classes; "
+            "pass probabilities or decision values as y_score= (predictions then come from "
+            "y_score >= threshold, or the arg-max class)")
+
+
+def resolve_call(y_true: Any, y_pred: Any = None, y_score: Any = None, *,
+                 labels: Any = None, pos_label: Any = None, sample_weight: Any = None,
+                 threshold: Any = None) -> CallSpec:
+    """Read one in-memory call's arguments once into a :class:`CallSpec`.
+
+    The arrays are validated; the classes are the declared ``labels`` or the sorted
+    union of ``y_true`` and ``y_pred``; a table of scores (pandas, polars, pyarrow)
+    whose column names are classes is matched to them by name (a name that is no class
+    is an error naming ``y_score``); a pandas/polars Series named by a class is that
+    class's score; the positive class follows :func:`positive_label`; a binary two-column
+    score keeps the positive class's column.
+
+    Examples
+    --------
+    >>> c = resolve_call([1, 2, 2], y_score=[0.2, 0.9, 0.6])
+    >>> c.labels, c.pos_label
+    ((1, 2), 2)
+    >>> resolve_call([0, 1], [0.3, 0.8])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clfeval.exceptions.InvalidInputError: y_pred holds continuous values (e.g. 0.3), not ...
+    """
+    thr = check_threshold(threshold)
+    pos = check_pos_label(pos_label)
+    declared = None if labels is None else [_py(v) for v in as_label_list(labels)]
+    yt = as_1d_labels(y_true, "y_true")
+    n = len(yt)
+    w = as_weights(sample_weight, n)
+    s: npt.NDArray[np.float64] | None = None
+    names: list[Any] | None = None
+    series_name = None
+    if y_score is not None:
+        s, names, series_name = _score_input(y_score)
+        check_consistent_length(("y_true", yt), ("y_score", s))
+    if y_pred is None and s is None:
+        raise InvalidInputError("evaluate needs y_pred, y_score or both")
+    if y_pred is not None and thr is not None:
+        raise InvalidParameterError(
+            "give either y_pred or threshold (predictions come from y_score >= threshold)")
+    yp = None
+    if y_pred is not None:
+        yp = as_1d_labels(y_pred, "y_pred")
+        check_consistent_length(("y_true", yt), ("y_pred", yp))
+        _check_not_continuous(yp, yt, declared)
+    if declared is not None:
+        labs = tuple(declared)
+    else:
+        pool = yt if yp is None else np.concatenate([yt, yp])
+        try:
+            labs = tuple(_py(v) for v in distinct_sorted(pool))
+        except TypeError as exc:
+            raise InvalidInputError(f"y_true and y_pred mix label types: {exc}") from exc
+    kind = label_kind(np.asarray(labs)) if labs else label_kind(yt)
+    columns: tuple[Any, ...] | None = None
+    if s is not None and s.ndim == 2 and names is not None and len(names) == 1 \
+            and _names_class(labs, names[0]) < 0:
+        names = None  # one column named otherwise ("score"): a 1-D score, as a Series
+    if s is not None and s.ndim == 2 and names is not None:
+        s, labs, pos, columns = _match_columns(s, names, labs, declared is not None, pos)
+    elif s is not None and series_name is not None:
+        i = _names_class(labs, series_name)
+        if i >= 0 and len(labs) == 2:
+            if pos is not None and labels_differ(labs[i], pos):
+                raise InvalidInputError(
+                    f"y_score is named {series_name!r}, the score of class {labs[i]!r}, but "
+                    f"pos_label={pos!r}; pass that class's score or pos_label={labs[i]!r}")
+            pos, columns = labs[i], (labs[i],)
+    k = len(labs)
+    if s is not None and s.ndim == 2 and s.shape[1] != k:
+        if s.shape[1] == 1:
+            s = s[:, 0]
+        else:
+            raise InvalidInputError(
+                f"y_score has {s.shape[1]} columns but there are {k} classes {list(labs)[:10]}")
+    if s is not None and s.ndim == 1 and k > 2:
+        raise InvalidInputError(  # (the streaming doors' words)
+            f"y_true has {k} classes {list(labs)[:10]}; one score column needs a binary task "
+            "(give one score column per class for K classes)")
+    scored = s is not None and k <= 2
+    pl = positive_label(labs, pos, scored=scored) if k <= 2 or pos is not None else None
+    if k > 2:
+        pl = None  # (checked above) a positive class does not apply to K classes, as the
+        # streaming doors read it
+    if s is not None and s.ndim == 2 and k == 2:
+        assert pl is not None
+        s = np.ascontiguousarray(s[:, labs.index(pl)])
+    return CallSpec(yt, yp, s, w, labs, kind, pl, thr, columns)
+
+
+def labels_differ(a: Any, b: Any) -> bool:
+    """``not same_label(a, b)``."""
+    return not same_label(a, b)
+
+
+def _match_columns(s: npt.NDArray[np.float64], names: list[Any], labs: tuple[Any, ...],
+                   declared: bool, pos: Any
+                   ) -> tuple[npt.NDArray[np.float64], tuple[Any, ...], Any, tuple[Any, ...]]:
+    """Put a table's class-named score columns in label order (see :func:`resolve_call`)."""
+    labs_l = list(labs)
+    data_kind = label_kind(np.asarray(labs_l)) if labs_l else None
+    # names may add classes the data do not hold (a model's class absent from the rows)
+    # only when they name every class the data hold, and are of the data's kind
+    covered = all(any(_names_class([lab], nm) == 0 for nm in names) for lab in labs_l)
+    idx: list[int] = []
+    for name in names:
+        i = _names_class(labs_l, name)
+        if i < 0 and covered and not declared and data_kind is not None and \
+                (isinstance(name, str) == (data_kind == "str")) and not isinstance(name, bool):
+            labs_l.append(name)  # a class the model knows that the data do not hold
+            i = len(labs_l) - 1
+        if i < 0:
+            raise InvalidInputError(
+                f"y_score column {name!r} names no class: the classes are {labs_l[:10]}; "
+                "name the columns by class, or pass the scores as an array (e.g. "
+                ".to_numpy()) to read its columns in label order")
+        if i in idx:
+            raise InvalidInputError(
+                f"y_score has two columns for class {labs_l[i]!r}")
+        idx.append(i)
+    if not declared:
+        labs_l = sorted(labs_l)
+        idx = [labs_l.index(names_lab) for names_lab in
+               (_resolve_name_value(labs_l, nm) for nm in names)]
+    new_labs = tuple(labs_l)
+    columns = tuple(new_labs[i] for i in idx)
+    k = len(new_labs)
+    if len(idx) == 1 and k == 2:
+        c = new_labs[idx[0]]
+        if pos is not None and labels_differ(c, pos):
+            raise InvalidInputError(
+                f"y_score's column {names[0]!r} is the score of class {c!r}, but "
+                f"pos_label={pos!r}; pass that class's score or pos_label={c!r}")
+        return s[:, 0], new_labs, c, columns
+    missing = [new_labs[j] for j in range(k) if j not in idx]
+    if missing:
+        raise InvalidInputError(
+            f"y_score has no column for the class(es) {missing[:10]}: its columns are "
+            f"{names[:10]}, the classes {list(new_labs)[:10]}")
+    order = [idx.index(j) for j in range(k)]
+    out = s if order == list(range(k)) else np.ascontiguousarray(s[:, order])
+    return out, new_labs, pos, columns
+
+
+def _resolve_name_value(labs: list[Any], name: Any) -> Any:
+    return labs[_names_class(labs, name)]

@@ -186,7 +186,9 @@ def test_closed_pipe_ends_quietly(tmp_path: Path) -> None:
 # -------------------------------------------------------------------------- messages
 def test_errors_speak_in_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = tmp_path / "t.csv"
-    f.write_text("y_true,proba\ncat,0.2\ndog,0.9\n")
+    # (text labels cat/dog with one score: the score is the greater label's, as
+    # scikit-learn's roc_auc_score reads it; one class alone leaves it unknowable)
+    f.write_text("y_true,proba\ncat,0.2\ncat,0.9\n")
     msg = _one_line(capsys, "report", str(f))
     assert "--pos-label" in msg
     assert "pos_label=" not in msg

@@ -224,3 +224,33 @@ def test_spark_keeps_the_weights_meaning_and_their_squares(spark, parquet_file, 
                                              engine=engine, weights=meaning)
             assert res.weights == meaning
             assert res.weight_sq == pytest.approx(float(w @ w), rel=1e-12)
+
+
+def test_spark_reads_the_arguments_as_every_door(spark):
+    """Issue 22: {1, 2} labels with one score column mean the greater label (folded again
+    once the labels are known), pos_label=True names 1 of 0/1 labels, and a NaN threshold
+    is refused with evaluate's message — on both engines, as in memory."""
+    import pandas as pd
+
+    import clfeval
+    import clfeval.spark
+    from clfeval.exceptions import InvalidParameterError
+
+    rng = np.random.default_rng(22)
+    y01 = rng.integers(0, 2, 240)
+    p = np.round(np.clip(rng.normal(0.35 + 0.3 * y01, 0.2), 0.0, 1.0), 3)
+    for y, opts in ((y01 + 1, {}), (y01, {"pos_label": True})):
+        memory = clfeval.evaluate(y, y_score=p, threshold=0.5, level=None, **opts)
+        sdf = spark.createDataFrame(pd.DataFrame({"y": y, "p": p})).repartition(3)
+        for engine, bins in (("arrow", "exact"), ("sql", 20)):
+            r = clfeval.spark.evaluate(sdf, y_true="y", y_score="p", threshold=0.5, bins=bins,
+                                       engine=engine, level=None, **opts)
+            assert r.pos_label == memory.pos_label and type(r.pos_label) is int
+            assert r.confusion == memory.confusion
+            if bins == "exact":
+                assert r.metric("roc_auc") == memory.metric("roc_auc")
+        with pytest.raises(InvalidParameterError) as got:
+            clfeval.spark.evaluate(sdf, y_true="y", y_score="p", threshold=float("nan"))
+        with pytest.raises(InvalidParameterError) as want:
+            clfeval.evaluate(y, y_score=p, threshold=float("nan"))
+        assert str(got.value) == str(want.value)

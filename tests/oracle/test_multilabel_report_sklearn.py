@@ -79,8 +79,11 @@ def test_set_metrics_agree_with_sklearn(data: Any) -> None:
         for avg in ("micro", "macro", "weighted", "samples"):
             if avg == "weighted" and support == 0:
                 continue  # scikit-learn returns its zero_division value; clfeval: undefined
+            # the samples average is scikit-learn's default (a 0/0 sample counts 0.0,
+            # issue 22); the others leave undefined classes out (zero_division=nan)
+            zd: Any = "warn" if avg == "samples" else NAN
             _close(_v(r, f"{ours}_{avg}"), _sk(f, t, p, average=avg, sample_weight=w,
-                                               zero_division=NAN))
+                                               zero_division=zd))
     # jaccard_score has no zero_division=nan: undefined where the 0 and 1 fills differ
     per = _undefined_as_nan(skm.jaccard_score, t, p, w, None)
     _close(r.per_class.row("jaccard"), per)
@@ -90,9 +93,13 @@ def test_set_metrics_agree_with_sklearn(data: Any) -> None:
                                        "samples") for i in range(t.shape[0])])
     ww = np.ones(t.shape[0]) if w is None else w
     # scikit-learn weighs a sample's counts: a sample of weight 0 has 0/0, undefined ratios
-    ok = ~np.isnan(rows) & (ww > 0)
-    want = NAN if not ok.any() else np.average(rows[ok], weights=ww[ok])
+    # (and, as scikit-learn's default, a sample whose ratio is 0/0 counts 0.0)
+    ok = ww > 0
+    want = NAN if not ok.any() else np.average(np.nan_to_num(rows[ok], nan=0.0),
+                                               weights=ww[ok])
     _close(_v(r, "jaccard_samples"), want)
+    _close(_v(r, "jaccard_samples"), _sk(skm.jaccard_score, t, p, average="samples",
+                                         sample_weight=w))
 
 
 def _sk_vec(f: Any, *a: Any, **k: Any) -> Any:

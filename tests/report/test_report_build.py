@@ -178,7 +178,7 @@ def test_bad_inputs() -> None:
         clfeval.evaluate([0, 1], [0, 1], threshold=0.5)
     with pytest.raises(InvalidInputError, match="inconsistent lengths"):
         clfeval.evaluate([0, 1, 1], y_score=[0.1, 0.2])
-    with pytest.raises(InvalidInputError, match="1-D but there are 3 classes"):
+    with pytest.raises(InvalidInputError, match="3 classes .*one score column needs a binary"):
         clfeval.evaluate([0, 1, 2], [0, 1, 2], [0.1, 0.2, 0.3])
     with pytest.raises(InvalidParameterError, match="level must be"):
         clfeval.evaluate([0, 1], [0, 1], level=1.5)
@@ -363,9 +363,11 @@ def test_metric_lookup_by_name_and_average_with_close_names() -> None:
     assert r.metric("precision", average="weighted") == pytest.approx(
         cm.metric("ppv", average="weighted"))
     assert r.metric("f1") == r.metric("f1_macro")  # multiclass default: macro
+    # a name a user types reads the multiclass average (as scikit-learn's roc_auc_score)
+    assert r.metric("roc_auc") == r.metric("roc_auc_macro")
     # an unknown name is a typed error that names the close ones
     with pytest.raises(InvalidParameterError, match="roc_auc_macro"):
-        r.metric("roc_auc")
+        r.metric("roc_auc_mcro")
     with pytest.raises(InvalidParameterError, match="no metric 'accuracyy'.*accuracy"):
         r.metric("accuracyy")
 

@@ -16,6 +16,7 @@ from .._validation import (
     check_choice,
     check_consistent_length,
     check_matrix_size,
+    check_threshold,
 )
 from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
 from ._state import check_header, count_array, field, label_types, restore_labels
@@ -206,8 +207,8 @@ class ConfusionMatrix:
         """
         from .labels import encode_binary_true
 
-        if not isinstance(threshold, (int, float, np.number)) or not np.isfinite(threshold):
-            raise InvalidParameterError(f"threshold must be a finite number, got {threshold!r}")
+        if check_threshold(threshold) is None:  # the rule of every door
+            raise InvalidParameterError("threshold must be a finite number, got None")
         labs, is_pos = encode_binary_true(y_true, pos_label, labels)
         s = as_scores(y_score, ndim=1)
         n = check_consistent_length(("y_true", is_pos), ("y_score", s))

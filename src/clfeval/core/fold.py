@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._validation import label_position, positive_label, same_label
 from ..exceptions import (
     FileFormatError,
     IncompatibleStateError,
@@ -27,7 +28,7 @@ from .counts import ConfusionMatrix
 from .labels import to_python
 from .state import REASONS, EvalState, Exclusions
 
-__all__ = ["Folder", "Partial", "Spec"]
+__all__ = ["Folder", "Partial", "Spec", "finalize_resolved", "resolve_spec"]
 
 _REASON_ORDER = tuple(REASONS)
 _DIRECT_RANGE = 1 << 16
@@ -56,7 +57,7 @@ class Spec:
     format: str | None = None
     #: the most distinct slices (``columns.by`` value combinations) a fold keeps
     max_slices: int = 10_000
-    #: what the weights mean: "importance" or "frequency" (see engines.state.WEIGHT_MEANINGS)
+    #: what the weights mean: "importance" or "frequency" (see core.state.WEIGHT_MEANINGS)
     weights: str = "importance"
 
     @property
@@ -179,6 +180,24 @@ class Partial:
                        self.n_rows + other.n_rows, self.excluded + other.excluded,
                        self.sources + other.sources, cal, rse, sq)
 
+    def refold_pos_label(self, spec: Spec) -> Any:
+        """The positive class the rows must be folded again with, or ``None``.
+
+        One score column without ``pos_label``: the positive class is the greater of the
+        two labels (:func:`clfeval._validation.positive_label`), known only once every
+        row is seen; the fold assumed ``True`` / ``1`` (:func:`_binary_pos_label_value`),
+        which is right for {0, 1}, {-1, 1} and bools. For other labels ({1, 2}, strings)
+        the door folds again with the class now known."""
+        if not spec.has_scores or spec.multiclass_scores or spec.pos_label is not None:
+            return None
+        labs = tuple(self.labels if self.declared else sorted(self.labels))
+        if len(labs) != 2:
+            return None
+        want = positive_label(labs, None, scored=True)
+        space = LabelSpace(labs)
+        assumed = _binary_pos_label_value(spec, space)
+        return None if assumed is not None and same_label(want, assumed) else want
+
     def finalize(self, spec: Spec, *, allow_empty: bool = False) -> EvalState:
         """Order the labels (declared order, else sorted) and build the public state
         (``allow_empty``: a slice whose rows were all excluded is a state, not an error)."""
@@ -195,11 +214,13 @@ class Partial:
             raise InvalidInputError(
                 f"no usable rows in {', '.join(self.sources[:5]) or 'the input'} "
                 f"({self.n_rows} read, {excl.total} excluded): there is nothing to evaluate")
-        pos_label = None
+        pos_label = None  # the one rule of every door (clfeval._validation.positive_label)
         if spec.has_scores and not spec.multiclass_scores:
-            pos_label = _binary_pos_label(labs, spec.pos_label)
-        elif spec.pos_label is not None and len(labs) == 2:
-            pos_label = to_python(spec.pos_label)
+            if labs:
+                pos_label = positive_label(labs, spec.pos_label, scored=True)
+        elif spec.pos_label is not None:
+            pl = positive_label(labs, spec.pos_label, scored=False)
+            pos_label = pl if len(labs) == 2 else None
         if self.cm is not None:
             o = np.asarray(order, dtype=np.intp)
             counts = self.cm[np.ix_(o, o)]
@@ -241,19 +262,6 @@ def _pad(m: npt.NDArray[Any], k: int) -> npt.NDArray[Any]:
     out = np.zeros((k, k), dtype=m.dtype)
     out[: m.shape[0], : m.shape[1]] = m
     return out
-
-
-def _binary_pos_label(labels: tuple[Any, ...], pos_label: Any) -> Any:
-    if pos_label is not None:
-        return to_python(pos_label)
-    kinds = {_kind(v) for v in labels}
-    if kinds == {"bool"}:
-        return True
-    if kinds <= {"number"}:
-        return 1
-    raise InvalidParameterError(
-        f"pos_label is needed: the labels are {list(labels)[:10]} and none of them is 1; "
-        "pass pos_label=<the positive class>")
 
 
 def _threshold_matrix(t: npt.NDArray[Any], labels: tuple[Any, ...], pos_label: Any,
@@ -373,7 +381,7 @@ class Folder:
                 f"{len(spec.columns.y_score)} score columns but {len(declared)} labels")
         self.space = LabelSpace(declared)
         if declared is not None and spec.pos_label is not None and not spec.multiclass_scores \
-                and self.space.code(spec.pos_label) < 0:
+                and label_position(self.space.labels, spec.pos_label) < 0:
             raise InvalidParameterError(
                 f"pos_label={spec.pos_label!r} is not one of the labels {list(declared)[:10]}")
         self.weighted = spec.weighted
@@ -625,15 +633,56 @@ class Folder:
 
 
 def _binary_pos_label_value(spec: Spec, space: LabelSpace) -> Any:
-    if spec.pos_label is not None:
-        return spec.pos_label
+    """The class a chunk's rows are folded as positive: ``pos_label`` read as a label of
+    the labels' kind (``True`` is ``1`` among numbers), else the assumption ``True`` /
+    ``1`` (``None`` for text labels: no row is positive), which
+    :meth:`Partial.refold_pos_label` checks once every label is seen."""
+    pl = spec.pos_label
+    if pl is not None:
+        i = label_position(space.labels, pl)
+        if i >= 0:
+            return space.labels[i]
+        if space.kind == "number" and isinstance(pl, bool):
+            return int(pl)
+        if space.kind == "bool" and not isinstance(pl, str) and pl in (0, 1):
+            return bool(pl)
+        return pl
     if space.kind == "bool":
         return True
     if space.kind in (None, "number"):
         return 1
-    raise InvalidParameterError(
-        f"pos_label is needed: the labels are {space.labels[:10]} and none of them is 1; "
-        "pass pos_label=<the positive class>")
+    return None
+
+
+def resolve_spec(spec: Spec) -> Spec:
+    """A spec's positive class read before any row where the declared labels say it
+    (:func:`clfeval._validation.positive_label`; the other cases are settled by
+    :meth:`Partial.refold_pos_label`)."""
+    from dataclasses import replace
+
+    declared = spec.labels
+    if declared is None or spec.multiclass_scores:
+        return spec
+    if spec.pos_label is not None:
+        return replace(spec, pos_label=positive_label(declared, spec.pos_label,
+                                                      scored=spec.has_scores))
+    if spec.has_scores and len(declared) == 2:
+        return replace(spec, pos_label=positive_label(declared, None, scored=True))
+    return spec
+
+
+def finalize_resolved(spec: Spec, fold: Any) -> Any:
+    """``fold(spec)`` (a partial result of every row) finalized — folded once more when
+    the positive class turned out another than the fold assumed
+    (:meth:`Partial.refold_pos_label`). Every engine ends with it."""
+    from dataclasses import replace
+
+    part = fold(spec)
+    pos = part.refold_pos_label(spec)
+    if pos is not None:
+        spec = replace(spec, pos_label=pos)
+        part = fold(spec)
+    return part.finalize(spec)
 
 
 def _unknown(g: npt.NDArray[np.intp], missing: npt.NDArray[np.bool_] | None

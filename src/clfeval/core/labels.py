@@ -8,7 +8,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .._validation import as_1d_labels, as_label_list, check_matrix_size, label_kind
+from .._validation import (
+    as_1d_labels,
+    as_label_list,
+    check_matrix_size,
+    distinct_sorted,
+    label_kind,
+    label_position,
+    positive_label,
+)
 from ..exceptions import InvalidInputError, InvalidParameterError
 
 __all__ = ["combine_codes", "count_pairs", "group_codes", "resolve_pos_label", "sorted_unique",
@@ -476,22 +484,13 @@ def resolve_pos_label(labels: tuple[Any, ...], pos_label: Any) -> int:
     With ``pos_label=None``: ``1`` (or ``True``) when it is one of the labels,
     otherwise an error asking for an explicit ``pos_label``.
     """
-    if pos_label is None:
-        for cand in (True, 1):
-            for i, lab in enumerate(labels):
-                if type(lab) is type(cand) and lab == cand:
-                    return i
-        if 1 in labels:
-            return labels.index(1)
+    pl = positive_label(labels, pos_label, scored=False)
+    if pl is None:
         raise InvalidParameterError(
             f"pos_label is needed: the labels are {list(labels)[:10]} and none of them is 1; "
             "pass pos_label=<the positive class>"
         )
-    pl = to_python(pos_label)
-    for i, lab in enumerate(labels):
-        if lab == pl and (isinstance(lab, str) == isinstance(pl, str)):
-            return i
-    raise InvalidParameterError(f"pos_label={pl!r} is not one of the labels {list(labels)[:10]}")
+    return label_position(labels, pl)
 
 
 #: integer labels spanning at most this many values are listed by a presence count
@@ -507,19 +506,7 @@ def sorted_unique(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
     >>> sorted_unique(np.array([3, 1, 3, 2])).tolist()
     [1, 2, 3]
     """
-    if a.ndim == 1 and a.size and a.dtype.kind in "biu":
-        if a.dtype.kind == "b":
-            present = [v for v, ok in ((False, not bool(a.all())), (True, bool(a.any()))) if ok]
-            return np.array(present, dtype=bool)
-        lo, hi = int(a.min()), int(a.max())
-        if hi - lo < _PRESENCE_RANGE:
-            if a.dtype.kind == "u":  # a >= lo: no wrap in the label's own dtype
-                shifted = (a - a.dtype.type(lo)).astype(np.intp, copy=False)
-            else:  # widened first: the difference can exceed a small dtype (int8)
-                shifted = a.astype(np.int64) - lo if lo else a.astype(np.intp, copy=False)
-            seen = np.flatnonzero(np.bincount(shifted, minlength=hi - lo + 1))
-            return (seen + lo).astype(a.dtype)
-    return np.unique(a)
+    return distinct_sorted(a)
 
 
 def encode_binary_true(y_true: Any, pos_label: Any, labels: Any = None) -> tuple[

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._validation import check_threshold
 from ..exceptions import (
     FileFormatError,
     InvalidInputError,
@@ -201,13 +202,7 @@ def multilabel_spec(names: Sequence[str], *, y_true: Any, y_pred: Any, y_score: 
         if p:
             raise InvalidParameterError(
                 "give either prediction columns or a threshold on the scores, not both")
-        try:
-            thr = float(threshold)
-        except (TypeError, ValueError) as exc:
-            raise InvalidParameterError(f"threshold must be a number, got {threshold!r}") \
-                from exc
-        if not np.isfinite(thr):
-            raise InvalidParameterError(f"threshold must be finite, got {threshold!r}")
+        thr = check_threshold(threshold)
     elif not p:
         thr = DEFAULT_THRESHOLD
     if on_invalid not in ("raise", "exclude"):

@@ -48,6 +48,7 @@ from .._validation import (
     as_weights,
     check_choice,
     check_consistent_length,
+    check_threshold,
     label_kind,
 )
 from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
@@ -1313,9 +1314,9 @@ class ScoreCounts:
         >>> sc.confusion_at(0.5).counts.tolist()
         [[1, 1], [0, 2]]
         """
-        t = float(threshold)
-        if math.isnan(t):
-            raise InvalidParameterError("threshold must be a number, not NaN")
+        t = check_threshold(threshold, finite=False)  # (±inf: a curve's end points)
+        if t is None:
+            raise InvalidParameterError("threshold must be a number, not NaN, got None")
         from .counts import ConfusionMatrix
 
         if self.is_multiclass:

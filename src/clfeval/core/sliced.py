@@ -341,6 +341,10 @@ class SlicedPartial:
         _check_kinds(self.by, list(out))
         return SlicedPartial(self.by, self.overall + other.overall, out, self.max_slices)
 
+    def refold_pos_label(self, spec: Spec) -> Any:
+        """See :meth:`Partial.refold_pos_label` (the overall labels decide)."""
+        return self.overall.refold_pos_label(spec)
+
     def finalize(self, spec: Spec) -> SlicedState:
         """The overall state, and one state per slice over the overall labels."""
         overall = self.overall.finalize(spec)

@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from .._display import frame, short_repr
 from .._serial import Result
+from .._validation import check_threshold
 from ..core.counts import ConfusionMatrix
 from ..core.scores import ScoreCounts
 from ..exceptions import InvalidInputError, InvalidParameterError
@@ -141,8 +142,8 @@ def expected_cost(
     ...               cost_matrix=[[0, 1], [5, 0]])
     1.5
     """
-    if not np.isfinite(threshold):
-        raise InvalidParameterError(f"threshold must be finite, got {threshold!r}")
+    if check_threshold(threshold) is None:  # the rule of every door
+        raise InvalidParameterError("threshold must be a finite number, got None")
     c = check_cost_matrix(cost_matrix, 2)
     state = as_score_counts(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     b = state.confusion_at(threshold).binary()  # [[tn, fp], [fn, tp]]

@@ -20,11 +20,15 @@ def make_spec(names: list[str], *, y_true: Any, y_pred: Any,
               weights: str = "importance") -> Any:
     """Detect columns and build (and validate) the folding spec (a multilabel spec for
     one 0/1 column per label)."""
-    from .._validation import check_weights
+    from .._validation import check_pos_label, check_threshold, check_weights
     from ..core._folders import make_folder
+    from ..core.fold import resolve_spec
     from ..core.multilabel_fold import detect_multilabel, is_multilabel_columns, multilabel_spec
     from ..exceptions import InvalidParameterError
 
+    # the scalar arguments first, read as every door reads them
+    threshold = check_threshold(threshold)
+    pos_label = check_pos_label(pos_label)
     if is_multilabel_columns(y_true) or (y_true is None and detect_multilabel(names)):
         if pos_label is not None:
             raise InvalidParameterError("pos_label does not apply to multilabel data")
@@ -37,9 +41,9 @@ def make_spec(names: list[str], *, y_true: Any, y_pred: Any,
 
     cmap: ColumnMap = detect_columns(names, y_true=y_true, y_pred=y_pred, y_score=y_score,
                                      weight=weight, path=source, by=by)
-    spec = Spec(cmap, None if labels is None else tuple(labels), pos_label,
-                None if threshold is None else float(threshold), on_invalid, bins,
-                max_distinct, max_slices=max_slices, weights=check_weights(weights))
+    spec = resolve_spec(Spec(cmap, None if labels is None else tuple(labels), pos_label,
+                             threshold, on_invalid, bins, max_distinct, max_slices=max_slices,
+                             weights=check_weights(weights)))
     make_folder(spec)
     return spec
 

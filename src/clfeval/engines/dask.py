@@ -15,7 +15,7 @@ from typing import Any
 
 from .._accel import share, threads
 from ..core._folders import make_folder
-from ..core.fold import Partial
+from ..core.fold import Partial, Spec, finalize_resolved
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..core.sliced import DEFAULT_MAX_SLICES, SlicedState
 from ..core.state import EvalState
@@ -166,12 +166,19 @@ def fold(
                      max_distinct=max_distinct, source="<dask dataframe>", by=by,
                      max_slices=max_slices, weights=weights)
     ddf = ddf[list(spec.columns.names)]
-    parts = [delayed(_partition)(p, spec, i) for i, p in enumerate(ddf.to_delayed())]
-    if not parts:
-        raise ValueError("the Dask DataFrame has no partitions")
-    k = max(int(split_every), 2)
-    while len(parts) > 1:
-        parts = [delayed(_add)(*parts[i:i + k]) for i in range(0, len(parts), k)]
-    (total,) = compute(parts[0], **compute_kwargs)  # type: ignore[no-untyped-call]
-    out: EvalState | SlicedState = total.finalize(spec)
+
+    def fold_all(spec: Any) -> Any:
+        parts = [delayed(_partition)(p, spec, i) for i, p in enumerate(ddf.to_delayed())]
+        if not parts:
+            raise ValueError("the Dask DataFrame has no partitions")
+        k = max(int(split_every), 2)
+        while len(parts) > 1:
+            parts = [delayed(_add)(*parts[i:i + k]) for i in range(0, len(parts), k)]
+        (total,) = compute(parts[0], **compute_kwargs)  # type: ignore[no-untyped-call]
+        return total
+
+    if not isinstance(spec, Spec):  # multilabel
+        ml: EvalState | SlicedState = fold_all(spec).finalize(spec)
+        return ml
+    out: EvalState | SlicedState = finalize_resolved(spec, fold_all)
     return out

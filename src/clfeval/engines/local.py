@@ -21,9 +21,9 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from .._validation import check_weights
+from .._validation import check_pos_label, check_threshold, check_weights
 from ..core._folders import make_folder
-from ..core.fold import Spec
+from ..core.fold import Spec, finalize_resolved, resolve_spec
 from ..core.multilabel_fold import detect_multilabel, is_multilabel_columns, multilabel_spec
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..core.sliced import DEFAULT_MAX_SLICES, SlicedState
@@ -334,7 +334,10 @@ def fold_files(
         The declared label set and order (rows with other labels are invalid). Default:
         the sorted labels found in the data.
     pos_label : label, optional
-        Positive class for binary scores (default 1 / True).
+        Positive class for binary scores (default: as :func:`clfeval.evaluate` — the
+        greater of the two labels for one score column; for labels other than {0, 1},
+        {-1, 1} and bools the rows are then read twice, as the class is known only at
+        the end: pass ``pos_label`` or ``labels`` to read them once).
     threshold : float, optional
         With scores and no prediction column: the confusion matrix of
         ``score >= threshold``.
@@ -388,6 +391,9 @@ def fold_files(
     >>> res.confusion.counts.tolist(), res.n_rows
     ([[2, 0], [1, 2]], 5)
     """
+    # the scalar arguments first, read as every door reads them (clfeval._validation)
+    threshold = check_threshold(threshold)
+    pos_label = check_pos_label(pos_label)
     paths = expand_paths(paths_or_glob)
     if workers == -1:
         workers = os.cpu_count() or 1
@@ -412,20 +418,25 @@ def fold_files(
     assert y_true is None or isinstance(y_true, str)
     cmap = detect_columns(names, y_true=y_true, y_pred=y_pred, y_score=y_score, weight=weight,
                           path=paths[0], by=by)
-    if threshold is not None:
-        try:
-            threshold = float(threshold)
-        except (TypeError, ValueError) as exc:
-            raise InvalidParameterError(f"threshold must be a number, got {threshold!r}") \
-                from exc
-    spec = Spec(cmap, None if labels is None else tuple(labels), pos_label, threshold,
-                on_invalid, bins, max_distinct, chunk_rows, format, max_slices, weights)
+    spec = resolve_spec(Spec(cmap, None if labels is None else tuple(labels), pos_label,
+                             threshold, on_invalid, bins, max_distinct, chunk_rows, format,
+                             max_slices, weights))
     make_folder(spec)  # validate the options before any work
     return _fold_spec(paths, spec, workers, progress)
 
 
 def _fold_spec(paths: list[str], spec: Any, workers: int,
                progress: Callable[[Progress], None] | bool | None) -> EvalState | SlicedState:
+    if isinstance(spec, Spec):  # (a second pass only when the positive class needs it)
+        out: EvalState | SlicedState = finalize_resolved(
+            spec, lambda sp: _fold_partial(paths, sp, workers, progress))
+        return out
+    final: EvalState | SlicedState = _fold_partial(paths, spec, workers, progress).finalize(spec)
+    return final
+
+
+def _fold_partial(paths: list[str], spec: Any, workers: int,
+                  progress: Callable[[Progress], None] | bool | None) -> Any:
     shards = _plan(paths, spec, workers)
     reporter: Callable[[Progress], None] | None
     if progress is True:
@@ -469,5 +480,4 @@ def _fold_spec(paths: list[str], spec: Any, workers: int,
             if isinstance(sys.exc_info()[1], BrokenProcessPool):
                 _POOLS.pop(workers, None)
             raise
-    out: EvalState | SlicedState = _merge_partials(parts).finalize(spec)
-    return out
+    return _merge_partials(parts)

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core._folders import make_folder
-from ..core.fold import Folder, Partial, Spec, bit_bins
+from ..core.fold import Folder, Partial, Spec, bit_bins, finalize_resolved
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..core.sliced import DEFAULT_MAX_SLICES, SlicedState
 from ..core.state import EvalState
@@ -387,18 +387,26 @@ def fold(
                 "engine='sql' handles hard predictions and one binary score column in bit "
                 "bins; use engine='arrow' for bins='exact', declared edges and K-class "
                 "scores")
-        return _sql_partial(df, spec).finalize(spec)
+        sql: EvalState = finalize_resolved(spec, lambda sp: _sql_partial(df, sp))
+        return sql
     sub = df.select(*spec.columns.names)
-    try:
-        blobs = sub.mapInArrow(_fold_batches(spec), "state binary").collect()
-    except Exception as exc:  # a worker's clfeval error arrives wrapped by Spark
-        _reraise_worker_error(exc)
-        raise
-    parts: list[Partial] = [pickle.loads(r["state"]) for r in blobs]
-    if not parts:
-        raise InvalidParameterError("the Spark DataFrame has no partitions")
-    total = parts[0]
-    for p in parts[1:]:
-        total = total + p
-    out: EvalState | SlicedState = total.finalize(spec)
+
+    def fold_all(spec: Any) -> Any:
+        try:
+            blobs = sub.mapInArrow(_fold_batches(spec), "state binary").collect()
+        except Exception as exc:  # a worker's clfeval error arrives wrapped by Spark
+            _reraise_worker_error(exc)
+            raise
+        parts: list[Partial] = [pickle.loads(r["state"]) for r in blobs]
+        if not parts:
+            raise InvalidParameterError("the Spark DataFrame has no partitions")
+        total = parts[0]
+        for p in parts[1:]:
+            total = total + p
+        return total
+
+    if not isinstance(spec, Spec):  # multilabel
+        ml: EvalState | SlicedState = fold_all(spec).finalize(spec)
+        return ml
+    out: EvalState | SlicedState = finalize_resolved(spec, fold_all)
     return out

@@ -19,16 +19,17 @@ import numpy.typing as npt
 from .. import _accel
 from .._serial import num
 from .._validation import (
+    CallSpec,
     as_1d_labels,
-    as_scores,
-    as_weights,
     check_choice,
-    check_consistent_length,
     check_level,
+    check_pos_label,
+    check_threshold,
     check_weights,
+    resolve_call,
+    same_label,
 )
 from ..core.counts import ConfusionMatrix
-from ..core.labels import resolve_pos_label, sorted_unique, to_python
 from ..core.metric_spec import CountStack, MetricSpec, evaluate_counts, list_metrics
 from ..curves.cost import CostCurve, cost_analysis
 from ..curves.multiclass import average_precision_multiclass, ovr_auc
@@ -121,7 +122,7 @@ def _orient(y_score: Any, classes: Any, pos_label: Any) -> Any:
     positive class is ``classes_[0]``."""
     if (y_score is not None and np.ndim(y_score) == 1 and classes is not None
             and len(classes) == 2 and pos_label is not None
-            and to_python(pos_label) == classes[0]):
+            and same_label(classes[0], pos_label)):
         return -np.asarray(y_score)
     return y_score
 
@@ -157,14 +158,24 @@ def evaluate(
         case the call is ``evaluate(estimator, X, y)``.
     y_pred : array-like of shape (n,), optional
         Hard predictions. Optional when ``y_score`` is given (then ``score >= threshold``
-        for binary scores, the arg-max class for a score matrix).
+        for binary scores, the arg-max class for a score matrix). Continuous values that
+        are no class (probabilities passed here) are an error pointing to ``y_score``.
     y_score : array-like of shape (n,) or (n, K), optional
         Scores of the positive class (probabilities or decision values), or one column
-        per class in label order. Enables ROC/PR curves and the threshold analysis.
+        per class in label order. A table (pandas or polars DataFrame, pyarrow Table)
+        whose column names are classes — ``pd.DataFrame(model.predict_proba(X),
+        columns=model.classes_)`` — is matched to the classes by name, in any order (a
+        name that is no class is an error); a pandas/polars Series named by a class is
+        that class's score. Enables ROC/PR curves and the threshold analysis.
     labels : sequence, optional
         The classes in matrix order (default: sorted union of the data).
     pos_label : label, optional
-        The positive class of a binary task (default ``1``/``True`` when present).
+        The positive class of a binary task (``True`` names ``1`` of 0/1 labels). Default:
+        with a score of one class, the greater label — a 1-D score is the score of the
+        greater label, as scikit-learn's ``roc_auc_score`` and ``classes_[1]`` read it
+        ({0, 1} → 1, {1, 2} → 2, text: the later in sort order); with predictions only,
+        ``1``/``True`` when present. Every door applies this one rule
+        (:func:`clfeval._validation.positive_label`).
     sample_weight : array-like of shape (n,), optional
         Sample weights. Point estimates are weighted as scikit-learn weights them; what
         the intervals assume is ``weights``'s choice.
@@ -232,6 +243,9 @@ def evaluate(
     from ._multilabel import evaluate_multilabel, is_multilabel_call
 
     weights = check_weights(weights)
+    # the scalar arguments are read first, alike at every door (:mod:`clfeval._validation`)
+    threshold = check_threshold(threshold)
+    pos_label = check_pos_label(pos_label)
     if is_multilabel_call(y_true, y_pred, y_score):
         if pos_label is not None or cost_matrix is not None:
             raise InvalidParameterError(
@@ -249,56 +263,37 @@ def evaluate(
             raise InvalidInputError("with an estimator, call evaluate(estimator, X, y)")
         y_pred, y_score, score_labels = _from_estimator(est, X, response_method)
         y_true = y
-        y_score = _orient(y_score, score_labels, pos_label)
+        y_score = _orient(y_score, score_labels, check_pos_label(pos_label))
         if threshold is not None:
             y_pred = None  # threshold moving on the estimator's scores (seed 004)
         if labels is None and score_labels is not None:
             labels = score_labels
     if max_points < 2:
         raise InvalidParameterError(f"max_points must be at least 2, got {max_points}")
-    yt = as_1d_labels(y_true, "y_true")
-    n = len(yt)
-    w = as_weights(sample_weight, n)
-    s = None if y_score is None else as_scores(y_score)
-    if s is not None:
-        check_consistent_length(("y_true", yt), ("y_score", s))
-    if y_pred is None and s is None:
-        raise InvalidInputError("evaluate needs y_pred, y_score or both")
-    if y_pred is not None and threshold is not None:
-        raise InvalidParameterError(
-            "give either y_pred or threshold (predictions come from y_score >= threshold)")
+    # the one reading of the arguments: every step below reads ``call``
+    call = resolve_call(y_true, y_pred, y_score, labels=labels, pos_label=pos_label,
+                        sample_weight=sample_weight, threshold=threshold)
+    return _evaluate_call(call, pos_given=pos_label is not None, cost_matrix=cost_matrix,
+                          level=level, title=title, source=source, max_points=max_points,
+                          by=by, min_size=min_size, max_slices=max_slices, weights=weights)
 
-    # the label space
-    if labels is None:
-        pool = [yt] if y_pred is None else [yt, as_1d_labels(y_pred, "y_pred")]
-        try:
-            labs = tuple(to_python(v) for v in sorted_unique(
-                pool[0] if len(pool) == 1 else np.concatenate(pool)))
-        except TypeError as exc:
-            raise InvalidInputError(f"y_true and y_pred mix label types: {exc}") from exc
-    else:
-        labs = tuple(to_python(v) for v in labels)
-    k = len(labs)
-    if s is not None and s.ndim == 2 and s.shape[1] != k:
-        if s.shape[1] == 1:
-            s = s[:, 0]
-        else:
-            raise InvalidInputError(
-                f"y_score has {s.shape[1]} columns but there are {k} classes {list(labs)[:10]}")
-    if s is not None and s.ndim == 2 and k == 2:
-        # binary: keep the positive column
-        s = s[:, resolve_pos_label(labs, pos_label)]
-    if s is not None and s.ndim == 1 and k > 2:
-        raise InvalidInputError(
-            f"y_score is 1-D but there are {k} classes; pass one score column per class")
+
+def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: float | None,
+                   title: str, source: Mapping[str, str] | None, max_points: int, by: Any,
+                   min_size: int, max_slices: int, weights: str = "importance") -> Report:
+    """:func:`evaluate` of a resolved call: fold the states once, derive the report."""
+    yt, w, s, labs, n = call.y_true, call.sample_weight, call.y_score, call.labels, call.n
+    pos_label = call.pos_label
+    # the matrix's positive class, as the streaming doors set it: given, or a score's
+    cm_pos = pos_label if pos_given or (s is not None and s.ndim == 1) else None
 
     from ..core.scores import ScoreCounts
     from ..core.state import EvalState
 
     thr_used: float | None = None
-    if y_pred is None and s is not None and s.ndim == 1:
-        thr_used = default_threshold(s) if threshold is None else _check_threshold(threshold)
-    yp_all = None if y_pred is None else as_1d_labels(y_pred, "y_pred")
+    if call.y_pred is None and s is not None and s.ndim == 1:
+        thr_used = default_threshold(s) if call.threshold is None else call.threshold
+    yp_all = call.y_pred
 
     def state_of(rows: npt.NDArray[np.intp] | None) -> EvalState:
         """The state of all rows, or of ``rows`` (a slice) over the same labels."""
@@ -347,7 +342,7 @@ def evaluate(
                 yp_ = np.asarray(np.asarray(labs, dtype=object)[np.argmax(s_, axis=1)].tolist())
         if yp_ is not None:
             cm = ConfusionMatrix.from_predictions(yt_, yp_, labels=labs, sample_weight=w_,
-                                                  pos_label=pos_label)
+                                                  pos_label=cm_pos)
         rse = None
         if s_ is not None and s_.ndim == 2:
             from ..core.fold import max_row_sum_error
@@ -394,13 +389,6 @@ def _background(fn: Any, *args: Any) -> concurrent.futures.Future[Any]:
     if not _POOL:
         _POOL.append(concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="clfeval"))
     return _POOL[0].submit(contextvars.copy_context().run, fn, *args)
-
-
-def _check_threshold(threshold: Any) -> float:
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.number)) \
-            or not math.isfinite(float(threshold)):
-        raise InvalidParameterError(f"threshold must be a finite number, got {threshold!r}")
-    return float(threshold)
 
 
 def from_states(
@@ -1221,6 +1209,8 @@ def compare(
     """
     if not isinstance(models, Mapping) or not models:
         raise InvalidParameterError("models must be a non-empty mapping of name -> model")
+    threshold = check_threshold(threshold)
+    pos_label = check_pos_label(pos_label)
     from ._multilabel import is_multilabel_call
 
     if is_multilabel_call(y_true, None, None):
@@ -1252,17 +1242,20 @@ def compare(
         if given is None:
             given = (m, None) if _is_predictions(m, truth) else (None, m)
         yp, ys = given
-        r = evaluate(yt, yp, ys, labels=labels, pos_label=pos_label, sample_weight=sample_weight,
-                     threshold=threshold if yp is None else None, cost_matrix=cost_matrix,
-                     level=level, title=name, max_points=max_points, by=by, min_size=min_size)
+        # each model's arguments read once, as evaluate reads them; the tests below read
+        # the resolved scores (a table's class-named columns matched by name)
+        call = resolve_call(yt, yp, ys, labels=labels, pos_label=pos_label,
+                            sample_weight=sample_weight,
+                            threshold=threshold if yp is None else None)
+        if max_points < 2:
+            raise InvalidParameterError(f"max_points must be at least 2, got {max_points}")
+        r = _evaluate_call(call, pos_given=pos_label is not None, cost_matrix=cost_matrix,
+                           level=level, title=name, source=None, max_points=max_points, by=by,
+                           min_size=min_size, max_slices=10_000)
         reports.append(r)
-        preds[name] = _predictions_of(r, yt, yp, ys)
-        if ys is not None and r.confusion.n_classes == 2 and r.pos_label is not None:
-            a = np.asarray(ys, dtype=np.float64)
-            if a.ndim == 2 and a.shape[1] == 2:  # columns in label order
-                a = a[:, list(r.labels).index(r.pos_label)]
-            if a.ndim == 1:
-                scores[name] = a
+        preds[name] = _predictions_of(r, call)
+        if call.y_score is not None and call.y_score.ndim == 1 and r.pos_label is not None:
+            scores[name] = call.y_score
     names = tuple(str(k) for k in models)
     first = reports[0]
     candidates: tuple[str, ...] = (BINARY_HEADLINE if first.confusion.n_classes == 2
@@ -1347,10 +1340,11 @@ def _compare_multilabel(models: Mapping[str, Any], y_true: Any, *, X: Any, label
                       tuple(tests))
 
 
-def _predictions_of(r: Report, yt: Array, yp: Any, ys: Any) -> Any:
-    if yp is not None:
-        return as_1d_labels(yp, "y_pred")
-    s = as_scores(ys)
+def _predictions_of(r: Report, call: CallSpec) -> Any:
+    if call.y_pred is not None:
+        return call.y_pred
+    s = call.y_score
+    assert s is not None
     if s.ndim == 1:
         assert r.threshold is not None
         pos = r.pos_label

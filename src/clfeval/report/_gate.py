@@ -432,9 +432,9 @@ class _Paired:
                 f"y_true holds one class {list(labs)}: binary scores need both classes; pass "
                 "labels=(negative, positive)")
         if threshold is not None:
-            from ._build import _check_threshold
+            from .._validation import check_threshold
 
-            threshold = _check_threshold(threshold)
+            threshold = check_threshold(threshold)
         models = []
         for role, (name, yp, ys) in zip(("baseline", "candidate"), raw, strict=True):
             s = None

@@ -150,6 +150,30 @@ class ReportWarning(Result):
     rank: int = 2
 
 
+#: names users type (scikit-learn's function and scorer names) → the report's row names
+USER_NAMES = {"auc": "roc_auc", "roc_auc_score": "roc_auc", "roc_auc_ovr": "roc_auc",
+              "average_precision_score": "average_precision", "brier_score": "brier",
+              "brier_score_loss": "brier", "accuracy_score": "accuracy",
+              "log_loss_score": "log_loss", "matthews_corrcoef": "mcc"}
+
+
+def _user_row(rows: Mapping[str, MetricRow], name: str,
+              average: str | None) -> MetricRow | None:
+    """A row by a name a user types: a curve summary (``roc_auc``, ``average_precision``)
+    of a multiclass or multilabel report is its ``average`` (default ``"macro"``, as
+    scikit-learn's ``roc_auc_score``); ``accuracy`` of a multilabel report is the subset
+    accuracy (scikit-learn's ``accuracy_score``); ``None`` when no row fits."""
+    base = USER_NAMES.get(name, name)
+    if average is None and base in rows:
+        return rows[base]
+    got = rows.get(f"{base}_{average or 'macro'}")
+    if got is not None:
+        return got
+    if base == "accuracy" and average is None and "subset_accuracy" in rows:
+        return rows["subset_accuracy"]
+    return None
+
+
 @dataclass(frozen=True, eq=False)
 class Report(_Printable, Result):
     """Everything known about one classifier on one test set, computed once.
@@ -303,6 +327,7 @@ class Report(_Printable, Result):
         rows = {r.name: r for r in self.overall}
         if average is None and name in rows:
             return rows[name]
+        given = average
         from ..registry import get_metric
 
         try:
@@ -316,6 +341,9 @@ class Report(_Printable, Result):
                 if r.metric == spec.name and (r.average == average or (
                         r.average is None and average in ("binary", "macro"))):
                     return r
+        got = _user_row(rows, name, given)
+        if got is not None:
+            return got
         import difflib
 
         close = difflib.get_close_matches(name, list(rows), n=4, cutoff=0.5)

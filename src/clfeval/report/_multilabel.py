@@ -13,7 +13,6 @@ curve per label plus ``"micro"``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -21,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._serial import num
-from .._validation import check_choice, check_level
+from .._validation import check_choice, check_level, check_threshold
 from ..core.counts import ConfusionMatrix
 from ..core.labels import to_python
 from ..core.metric_spec import _nanmean, evaluate_counts, list_metrics
@@ -66,7 +65,8 @@ _OVERALL = {
 _AVG_NOTE = {"micro": " Micro: over every (sample, label) pair pooled.",
              "macro": " Macro: unweighted mean over labels.",
              "weighted": " Weighted: mean over labels weighted by support.",
-             "samples": " Samples: mean over samples of the per-sample value."}
+             "samples": " Samples: mean over samples of the per-sample value (a sample where "
+                        "it is 0/0 counts 0, as scikit-learn's default zero_division)."}
 
 
 # ------------------------------------------------------------------ evaluate
@@ -102,11 +102,11 @@ def _estimator_outputs(est: Any, X: Any, response_method: str) -> tuple[Any, Any
         except AttributeError:
             continue
         if isinstance(out, list):  # one (n, c) probability array per label
-            subs = getattr(est, "estimators_", [None] * len(out))
+            per_output = _output_classes(est, len(out))
             cols = []
             for j, a in enumerate(out):
                 a = np.asarray(a, dtype=np.float64)
-                classes = getattr(subs[j], "classes_", None) if j < len(subs) else None
+                classes = per_output[j]
                 cls = [to_python(c) for c in (classes if classes is not None
                                               else range(a.shape[1]))]
                 if 1 in cls:
@@ -118,6 +118,19 @@ def _estimator_outputs(est: Any, X: Any, response_method: str) -> tuple[Any, Any
     if response_method not in ("auto", "predict"):
         raise InvalidParameterError(f"the estimator has no {response_method} method")
     return y_pred, None
+
+
+def _output_classes(est: Any, n_outputs: int) -> list[Any]:
+    """The classes of each output of a multi-output estimator: ``classes_`` as a list of
+    arrays (a forest or tree fit on a 2-D ``Y``, ``MultiOutputClassifier``), else each of
+    ``estimators_`` (one classifier per output); ``None`` where unknown."""
+    classes = getattr(est, "classes_", None)
+    if isinstance(classes, list) and len(classes) == n_outputs:
+        return [np.asarray(c) for c in classes]
+    subs = getattr(est, "estimators_", None)
+    if isinstance(subs, list) and len(subs) == n_outputs:
+        return [getattr(e, "classes_", None) for e in subs]
+    return [None] * n_outputs
 
 
 def evaluate_multilabel(
@@ -170,9 +183,8 @@ def evaluate_multilabel(
     thr: float | None = None
     if y_pred is None:
         assert s is not None
-        thr = 0.5 if threshold is None else float(threshold)
-        if not math.isfinite(thr):
-            raise InvalidParameterError(f"threshold must be finite, got {threshold!r}")
+        given = check_threshold(threshold)
+        thr = 0.5 if given is None else given
         if s.dtype.kind not in "iuf":
             raise InvalidInputError(f"y_score must be numeric, got dtype {s.dtype}")
         p = np.asarray(s >= thr)
@@ -251,6 +263,9 @@ def multilabel_report(state: Any, *, cost_matrix: Any = None, level: float | Non
         if spec.name in SAMPLES_METRICS:
             sv = np.asarray(evaluate_counts(spec, samples, average="binary", pos_index=1,
                                             zero_division=NAN), dtype=np.float64).reshape(-1)
+            # a sample with no true and no predicted label has 0/0 here: scikit-learn's
+            # default (zero_division="warn") counts it 0.0, and so does the report
+            sv[np.isnan(sv)] = 0.0
             sv[c.triple_weights == 0] = NAN  # a sample of weight 0 counts nothing (0/0)
             averages["samples"] = _nanmean(sv, c.triple_weights, NAN, spec.name) \
                 if sv.size else NAN

@@ -1,0 +1,322 @@
+"""The same arguments give the same report, or the same refusal, at every door.
+
+An argument matrix — thresholds (absent, numbers, NaN, inf, a bool, a string), positive
+labels (absent, bool, int, float, str, a class and not a class), labels declared or not,
+weights or none — runs over the same rows through :func:`clfeval.evaluate` (in memory),
+:func:`clfeval.evaluate_files` (a CSV and a Parquet file), ``clfeval.dask.evaluate`` (a
+Dask DataFrame on the synchronous scheduler) and ``clfeval report`` (the CLI, where the
+argument has a command-line spelling). Each door must give a report equal to the
+in-memory one (provenance aside), or raise the same exception type with the same message
+— the CLI: exit status 2 and one line on standard error.
+
+Three label sets: {0, 1}; {1, 2} (a 1-D score is the greater label's, as scikit-learn's
+``roc_auc_score`` reads it, so the positive class is 2 unless ``pos_label`` says
+otherwise — the file doors learn it only after reading every row); and text labels.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+
+import clfeval
+from clfeval.cli import main as cli_main
+from clfeval.exceptions import ClfevalError, InvalidParameterError
+from clfeval.report import Report, from_json
+
+pd = pytest.importorskip("pandas")
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+N = 300
+NAN, INF = float("nan"), float("inf")
+
+
+def _rows() -> dict[str, Any]:
+    rng = np.random.default_rng(22)
+    y01 = rng.integers(0, 2, N)
+    p = np.round(np.clip(rng.normal(0.35 + 0.3 * y01, 0.2), 0.0, 1.0), 3)
+    w = np.round(rng.uniform(0.25, 3.0, N), 2)
+    return {"01": y01, "12": y01 + 1, "text": np.where(y01 == 1, "yes", "no"), "p": p, "w": w}
+
+
+ROWS = _rows()
+#: the declared label set of each data set (in matrix order)
+DECLARED = {"01": (0, 1), "12": (1, 2), "text": ("no", "yes")}
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], str]:
+    d = tmp_path_factory.mktemp("door_arguments")
+    out = {}
+    for name in DECLARED:
+        df = pd.DataFrame({"y": ROWS[name], "p": ROWS["p"], "w": ROWS["w"]})
+        csv, parquet = d / f"{name}.csv", d / f"{name}.parquet"
+        df.to_csv(csv, index=False)
+        pq.write_table(pa.Table.from_pandas(df, preserve_index=False), parquet,
+                       row_group_size=100)  # three row groups
+        out[(name, "csv")], out[(name, "parquet")] = str(csv), str(parquet)
+    return out
+
+
+def _bare(r: Report) -> dict[str, Any]:
+    """What a report says, without provenance: classes, positive class, threshold, the
+    confusion counts, the curves, the warnings, every metric row. The float sums of the
+    calibration state are added per chunk or partition, so the rows agree to rounding
+    (:func:`_same`) rather than bit for bit; everything else is exact."""
+    roc = [(c.fpr.tolist(), c.tpr.tolist(), c.auc) for c in r.roc]
+    pr = [(c.precision.tolist(), c.recall.tolist(), c.average_precision) for c in r.pr]
+    return {"labels": r.labels, "label_types": [type(v) for v in r.labels],
+            "pos_label": r.pos_label, "threshold": r.threshold,
+            "confusion": r.confusion.counts.tolist(), "dtype": r.confusion.counts.dtype.str,
+            "roc": roc, "pr": pr, "warnings": [w.code for w in r.warnings],
+            "rows": {row.name: NAN if row.value is None else row.value for row in r.overall}}
+
+
+def _outcome(fn: Any) -> tuple[Any, ...]:
+    try:
+        return ("report", _bare(fn()))
+    except ClfevalError as exc:
+        return ("refused", type(exc), str(exc))
+
+
+def _options(threshold: Any, pos_label: Any, labels: Any, weights: bool) -> dict[str, Any]:
+    opts: dict[str, Any] = {}
+    if threshold is not ABSENT:
+        opts["threshold"] = threshold
+    if pos_label is not ABSENT:
+        opts["pos_label"] = pos_label
+    if labels is not None:
+        opts["labels"] = labels
+    return opts
+
+
+ABSENT = object()
+THRESHOLDS = [ABSENT, 0.3, np.float32(0.55), 1, NAN, INF, -INF, True, "0.5"]
+POS_LABELS = [ABSENT, True, False, 1, 1.0, 2, 0, "1", "yes", np.int64(1)]
+
+
+def _doors(name: str, files: dict[tuple[str, str], str], threshold: Any, pos_label: Any,
+           declared: bool, weights: bool) -> dict[str, tuple[Any, ...]]:
+    labels = DECLARED[name] if declared else None
+    opts = _options(threshold, pos_label, labels, weights)
+    y, p = ROWS[name], ROWS["p"]
+    w = ROWS["w"] if weights else None
+    col = {"y_true": "y", "y_score": "p", "weight": "w" if weights else None}
+    out = {
+        "memory": _outcome(lambda: clfeval.evaluate(y, y_score=p, sample_weight=w, level=None,
+                                                    **opts)),
+        "csv": _outcome(lambda: clfeval.evaluate_files(files[(name, "csv")], bins="exact",
+                                                       level=None, **col, **opts)),
+        "parquet": _outcome(lambda: clfeval.evaluate_files(
+            files[(name, "parquet")], bins="exact", level=None, chunk_rows=70, **col, **opts)),
+    }
+    return out
+
+
+def _same(outcomes: dict[str, tuple[Any, ...]], what: str) -> None:
+    first = outcomes["memory"]
+    for door, got in outcomes.items():
+        assert got[0] == first[0], f"{what}: {door} {got[0]} but memory {first[0]}: {got} {first}"
+        if got[0] == "report":
+            diff = {k: (got[1][k], first[1][k]) for k in first[1]
+                    if k not in ("rows", "confusion") and got[1][k] != first[1][k]}
+            # weighted counts are float sums, added per chunk by the file doors
+            assert np.allclose(got[1]["confusion"], first[1]["confusion"], rtol=1e-12,
+                               atol=0), f"{what}: {door}'s confusion differs"
+            a, b = got[1]["rows"], first[1]["rows"]
+            assert list(a) == list(b), f"{what}: {door} has other rows"
+            rows = {k: (a[k], b[k]) for k in b if a[k] != pytest.approx(b[k], rel=1e-9,
+                                                                         abs=1e-300,
+                                                                         nan_ok=True)}
+            assert not diff and not rows, f"{what}: {door} differs from memory: {diff} {rows}"
+        else:
+            assert got[1:] == first[1:], f"{what}: {door} refused differently"
+
+
+@pytest.mark.parametrize("name", list(DECLARED))
+@pytest.mark.parametrize("threshold", THRESHOLDS, ids=repr)
+def test_thresholds_at_every_door(files: dict[tuple[str, str], str], name: str,
+                                  threshold: Any) -> None:
+    _same(_doors(name, files, threshold, ABSENT, False, False), f"{name} threshold={threshold!r}")
+
+
+@pytest.mark.parametrize("name", list(DECLARED))
+@pytest.mark.parametrize("pos_label", POS_LABELS, ids=repr)
+@pytest.mark.parametrize("declared", [False, True])
+def test_positive_labels_at_every_door(files: dict[tuple[str, str], str], name: str,
+                                       pos_label: Any, declared: bool) -> None:
+    _same(_doors(name, files, 0.5, pos_label, declared, False),
+          f"{name} pos_label={pos_label!r} declared={declared}")
+
+
+@pytest.mark.parametrize("name", ["01", "12"])
+@pytest.mark.parametrize(("threshold", "pos_label"), [(ABSENT, ABSENT), (0.4, 1), (NAN, 1),
+                                                      (0.4, True), (ABSENT, "1")], ids=repr)
+def test_weighted_at_every_door(files: dict[tuple[str, str], str], name: str, threshold: Any,
+                                pos_label: Any) -> None:
+    _same(_doors(name, files, threshold, pos_label, True, True),
+          f"{name} weighted threshold={threshold!r} pos_label={pos_label!r}")
+
+
+def test_the_rule_itself() -> None:
+    """The matrix is about agreement; these pin what the agreed answers are."""
+    p = ROWS["p"]
+    from sklearn.metrics import roc_auc_score
+
+    r12 = clfeval.evaluate(ROWS["12"], y_score=p, level=None)
+    assert r12.pos_label == 2
+    assert r12.metric("roc_auc") == pytest.approx(roc_auc_score(ROWS["12"], p), abs=1e-12)
+    r1 = clfeval.evaluate(ROWS["12"], y_score=p, pos_label=1, level=None)
+    assert r1.metric("roc_auc") == pytest.approx(roc_auc_score(ROWS["12"] == 1, p), abs=1e-12)
+    same = clfeval.evaluate(ROWS["01"], y_score=p, pos_label=True, level=None)
+    assert same == clfeval.evaluate(ROWS["01"], y_score=p, pos_label=1, level=None)
+    assert same.pos_label == 1 and type(same.pos_label) is int
+    for bad in (NAN, INF, True, "0.5"):
+        with pytest.raises(InvalidParameterError, match="threshold must be a finite number"):
+            clfeval.evaluate(ROWS["01"], y_score=p, threshold=bad)
+
+
+# ---------------------------------------------------------------- Dask
+@pytest.mark.filterwarnings("ignore:The inplace keyword")
+@pytest.mark.parametrize("name", list(DECLARED))
+@pytest.mark.parametrize(("threshold", "pos_label", "declared", "weights"), [
+    (ABSENT, ABSENT, False, False), (0.3, ABSENT, True, False), (NAN, ABSENT, False, False),
+    (True, ABSENT, False, False), ("0.5", ABSENT, False, False), (ABSENT, True, False, True),
+    (ABSENT, 1.0, True, False), (ABSENT, "yes", False, False), (ABSENT, 0, False, True),
+], ids=repr)
+def test_dask_door(files: dict[tuple[str, str], str], name: str, threshold: Any,
+                   pos_label: Any, declared: bool, weights: bool) -> None:
+    dd = pytest.importorskip("dask.dataframe")
+    labels = DECLARED[name] if declared else None
+    opts = _options(threshold, pos_label, labels, weights)
+    df = pd.DataFrame({"y": ROWS[name], "p": ROWS["p"], "w": ROWS["w"]})
+    ddf = dd.from_pandas(df, npartitions=3)
+    import clfeval.dask
+
+    outcomes = _doors(name, files, threshold, pos_label, declared, weights)
+    outcomes = {"memory": outcomes["memory"], "dask": _outcome(lambda: clfeval.dask.evaluate(
+        ddf, y_true="y", y_score="p", weight="w" if weights else None, bins="exact",
+        level=None, scheduler="synchronous", **opts))}
+    _same(outcomes, f"dask {name} {threshold!r} {pos_label!r} {declared} {weights}")
+
+
+# ---------------------------------------------------------------- the CLI
+def _cli_text(v: Any) -> str | None:
+    """A Python argument's command-line spelling (``None``: it has none — a str threshold
+    is the CLI's only way to write a number, and so not the same argument)."""
+    if isinstance(v, (bool, np.bool_, str)):
+        return None
+    return repr(float(v)) if isinstance(v, (float, np.floating)) else str(v)
+
+
+@pytest.mark.parametrize("name", ["01", "12"])
+@pytest.mark.parametrize(("threshold", "pos_label", "declared", "weights"), [
+    (ABSENT, ABSENT, False, False), (0.3, ABSENT, False, False), (1, 2, True, False),
+    (NAN, ABSENT, False, False), (INF, ABSENT, False, False), (ABSENT, 1, False, True),
+    (ABSENT, 2, False, False), (ABSENT, 0, True, False), (0.45, 1.0, False, True),
+], ids=repr)
+def test_cli_door(files: dict[tuple[str, str], str], name: str, threshold: Any,
+                  pos_label: Any, declared: bool, weights: bool,
+                  capsys: pytest.CaptureFixture[str]) -> None:
+    memory = _doors(name, files, threshold, pos_label, declared, weights)["memory"]
+    argv = ["report", files[(name, "csv")], "--y-true", "y", "--y-score", "p", "--bins",
+            "exact", "--no-ci", "--format", "json", "--quiet"]
+    if weights:
+        argv += ["--weight", "w"]
+    if threshold is not ABSENT:
+        argv += ["--threshold", str(_cli_text(threshold))]
+    if pos_label is not ABSENT:
+        argv += ["--pos-label", str(_cli_text(pos_label))]
+    if declared:
+        argv += ["--labels", *(str(v) for v in DECLARED[name])]
+    try:
+        code = cli_main(argv)
+    except SystemExit as exc:  # a usage error (argparse): one line, status 2
+        code = exc.code
+    out, err = capsys.readouterr()
+    if memory[0] == "refused":
+        assert code == 2, f"the CLI accepted what evaluate refuses: {memory}"
+        assert len(err.strip().splitlines()) == 1 and err.startswith("clfeval: error:"), err
+    else:
+        assert code == 0, err
+        _same({"memory": memory, "cli": ("report", _bare(from_json(out)))}, f"cli {argv}")
+
+
+def test_cli_process_refuses_in_one_line(files: dict[tuple[str, str], str]) -> None:
+    """``python -m clfeval report`` itself: exit 2, one line, no traceback."""
+    for extra in (["--threshold", "nan"], ["--pos-label", "7"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "clfeval", "report", files[("12", "csv")], "--y-true", "y",
+             "--y-score", "p", "--no-ci", "--quiet", *extra],
+            capture_output=True, text=True, timeout=120, check=False)
+        assert proc.returncode == 2, proc.stderr
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("clfeval: error:"), proc.stderr
+        assert "Traceback" not in proc.stderr
+
+
+def test_files_fold_twice_only_when_the_positive_class_needs_it(
+        files: dict[tuple[str, str], str]) -> None:
+    """{1, 2} without pos_label or labels: the file door learns the positive class (2)
+    only at the end and reads the rows a second time; {0, 1}, a given pos_label or
+    declared labels need one pass (counted from the progress reports)."""
+    def passes(name: str, **opts: Any) -> tuple[int, Any]:
+        rows: list[int] = []
+        r = clfeval.evaluate_files(files[(name, "parquet")], y_true="y", y_score="p",
+                                   bins="exact", level=None, chunk_rows=70,
+                                   progress=lambda pr: rows.append(pr.rows), **opts)
+        return 1 + sum(b < a for a, b in zip(rows, rows[1:])), r.pos_label
+
+    assert passes("01") == (1, 1)
+    assert passes("12") == (2, 2)
+    assert passes("12", pos_label=2) == (1, 2)
+    assert passes("12", labels=(1, 2)) == (1, 2)
+    assert passes("text") == (2, "yes")
+    assert passes("text", pos_label="no") == (1, "no")
+
+
+@pytest.fixture(scope="module")
+def prediction_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    d = tmp_path_factory.mktemp("door_predictions")
+    out = {}
+    for name, (neg, pos) in DECLARED.items():
+        pred = np.where(ROWS["p"] >= 0.5, pos, neg)
+        df = pd.DataFrame({"y": ROWS[name], "q": pred, "w": ROWS["w"]})
+        out[name] = str(d / f"{name}.parquet")
+        pq.write_table(pa.Table.from_pandas(df, preserve_index=False), out[name],
+                       row_group_size=100)
+    return out
+
+
+@pytest.mark.parametrize("name", list(DECLARED))
+@pytest.mark.parametrize("pos_label", [ABSENT, True, 1, 2, "yes", "no", 1.0], ids=repr)
+@pytest.mark.parametrize("declared", [False, True])
+def test_predictions_at_every_door(prediction_files: dict[str, str], name: str,
+                                   pos_label: Any, declared: bool) -> None:
+    """Hard predictions: pos_label given (checked alike) or not (1 / True when a class,
+    else no positive class) — the same report or refusal in memory and from a file."""
+    neg, pos = DECLARED[name]
+    pred = np.where(ROWS["p"] >= 0.5, pos, neg)
+    opts = _options(ABSENT, pos_label, DECLARED[name] if declared else None, False)
+    outcomes = {
+        "memory": _outcome(lambda: clfeval.evaluate(ROWS[name], pred, level=None, **opts)),
+        "parquet": _outcome(lambda: clfeval.evaluate_files(
+            prediction_files[name], y_true="y", y_pred="q", level=None, chunk_rows=70,
+            **opts)),
+    }
+    _same(outcomes, f"predictions {name} pos_label={pos_label!r} declared={declared}")
+
+
+def test_one_score_column_for_three_classes_is_refused_alike(tmp_path: Any) -> None:
+    y = np.tile([0, 1, 2], 20)
+    p = np.linspace(0.0, 1.0, y.size)
+    f = tmp_path / "three.csv"
+    pd.DataFrame({"y": y, "p": p}).to_csv(f, index=False)
+    _same({"memory": _outcome(lambda: clfeval.evaluate(y, y_score=p, level=None)),
+           "csv": _outcome(lambda: clfeval.evaluate_files(str(f), y_true="y", y_score="p",
+                                                          level=None))}, "three classes")

@@ -1,0 +1,351 @@
+"""Users' inputs through the Python door, read the way their producers meant them.
+
+Real scikit-learn estimators on data shipped with scikit-learn; each input a user would
+pass — ``predict_proba`` tables whose columns are named by class (pandas, polars,
+pyarrow; in any order), binary labels {1, 2} / {-1, 1} / text / bools / pandas
+categoricals with a 1-D score, probabilities passed where predictions go, scaled and
+fractional weights, multilabel data with empty rows, natively multi-output estimators,
+metric names as users type them — either gives scikit-learn's number or raises a typed
+error naming the argument.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from sklearn.datasets import (
+    load_breast_cancer,
+    load_iris,
+    load_wine,
+    make_multilabel_classification,
+)
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import (
+    accuracy_score,
+    average_precision_score,
+    f1_score,
+    jaccard_score,
+    precision_score,
+    recall_score,
+    roc_auc_score,
+)
+from sklearn.multioutput import MultiOutputClassifier
+from sklearn.naive_bayes import GaussianNB
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import LinearSVC
+
+import clfeval
+from clfeval.exceptions import InvalidInputError, InvalidParameterError
+
+pd = pytest.importorskip("pandas")
+
+TABLES = ["pandas", "polars", "pyarrow"]
+
+
+def _table(kind: str, p: np.ndarray, names: list[Any]) -> Any:
+    """``p``'s columns as a table of the given library, named ``names``."""
+    if kind == "pandas":
+        return pd.DataFrame(p, columns=names)
+    if kind == "polars":
+        pl = pytest.importorskip("polars")
+        return pl.DataFrame({str(n): p[:, j] for j, n in enumerate(names)})
+    pa = pytest.importorskip("pyarrow")
+    return pa.table({str(n): p[:, j] for j, n in enumerate(names)})
+
+
+def _lr() -> Any:
+    return make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000))
+
+
+@pytest.fixture(scope="module")
+def cancer() -> dict[str, Any]:
+    data = load_breast_cancer()
+    names = data.target_names[data.target]  # 'malignant' / 'benign'
+    X = data.data
+    model = _lr().fit(X[::2], names[::2])
+    Xt, yt = X[1::2], names[1::2]
+    return {"model": model, "X": Xt, "y": yt, "p": model.predict_proba(Xt),
+            "classes": list(model.classes_), "Xfit": X[::2], "yfit": data.target[::2],
+            "yt01": data.target[1::2]}
+
+
+@pytest.fixture(scope="module")
+def wine() -> dict[str, Any]:
+    X, y = load_wine(return_X_y=True)
+    model = _lr().fit(X[::2], y[::2])
+    return {"model": model, "X": X[1::2], "y": y[1::2], "p": model.predict_proba(X[1::2])}
+
+
+# ------------------------------------------------------- tables named by class
+@pytest.mark.parametrize("kind", TABLES)
+@pytest.mark.parametrize("reverse", [False, True])
+@pytest.mark.parametrize("pos_label", [None, "malignant", "benign"])
+def test_binary_table_columns_are_matched_by_name(cancer: dict[str, Any], kind: str,
+                                                  reverse: bool, pos_label: Any) -> None:
+    p, classes, y = cancer["p"], cancer["classes"], cancer["y"]
+    order = classes[::-1] if reverse else classes
+    table = _table(kind, p[:, [classes.index(c) for c in order]], order)
+    r = clfeval.evaluate(y, y_score=table, pos_label=pos_label, level=None)
+    pos = pos_label or "malignant"  # the greater label: 'benign' < 'malignant'
+    neg = "benign" if pos == "malignant" else "malignant"
+    score = p[:, classes.index(pos)]
+    assert r.pos_label == pos
+    assert r.metric("roc_auc") == pytest.approx(roc_auc_score(y == pos, score), abs=1e-12)
+    assert r.metric("accuracy") == pytest.approx(
+        accuracy_score(y, np.where(score >= 0.5, pos, neg)), abs=1e-12)
+    assert r.metric("average_precision") == pytest.approx(
+        average_precision_score(y == pos, score), abs=1e-12)
+
+
+def test_a_named_series_is_its_class_score(cancer: dict[str, Any]) -> None:
+    p, classes, y = cancer["p"], cancer["classes"], cancer["y"]
+    s = pd.Series(p[:, classes.index("benign")], name="benign")
+    r = clfeval.evaluate(y, y_score=s, level=None)
+    assert r.pos_label == "benign"
+    assert r.metric("roc_auc") == pytest.approx(roc_auc_score(y == "benign", s), abs=1e-12)
+    with pytest.raises(InvalidInputError, match="y_score is named 'benign'.*pos_label"):
+        clfeval.evaluate(y, y_score=s, pos_label="malignant")
+
+
+@pytest.mark.parametrize("kind", TABLES)
+def test_a_column_name_that_is_no_class_is_an_error(cancer: dict[str, Any], kind: str) -> None:
+    table = _table(kind, cancer["p"], ["proba_0", "proba_1"])
+    with pytest.raises(InvalidInputError, match="y_score column 'proba_0' names no class"):
+        clfeval.evaluate(cancer["y"], y_score=table, pos_label="malignant")
+    # one column named otherwise is the 1-D score (as a Series named "score")
+    one = _table(kind, cancer["p"][:, [1]], ["score"])
+    r1 = clfeval.evaluate(cancer["y"], y_score=one, level=None)
+    assert r1.metric("roc_auc") == pytest.approx(
+        roc_auc_score(cancer["y"] == "malignant", cancer["p"][:, 1]), abs=1e-12)
+    # unnamed tables (pandas' 0..K-1, an array) are read in label order, as before
+    r = clfeval.evaluate(cancer["y"], y_score=pd.DataFrame(cancer["p"]), level=None)
+    assert r.metric("roc_auc") == pytest.approx(
+        roc_auc_score(cancer["y"] == "malignant", cancer["p"][:, 1]), abs=1e-12)
+
+
+@pytest.mark.parametrize("kind", TABLES)
+@pytest.mark.parametrize("order", [[2, 0, 1], [1, 2, 0], [0, 1, 2]])
+def test_multiclass_columns_in_any_order(wine: dict[str, Any], kind: str,
+                                         order: list[int]) -> None:
+    p, y, model = wine["p"], wine["y"], wine["model"]
+    table = _table(kind, p[:, order], order)
+    r = clfeval.evaluate(y, y_score=table, level=None)
+    assert r.metric("accuracy") == pytest.approx(
+        accuracy_score(y, model.predict(wine["X"])), abs=1e-12)
+    assert r.metric("roc_auc") == pytest.approx(
+        roc_auc_score(y, p, multi_class="ovr", average="macro"), abs=1e-12)
+
+
+def test_text_classes_categorical_truth_and_reordered_columns() -> None:
+    data = load_iris()
+    names = data.target_names[data.target]
+    model = _lr().fit(data.data[::2], names[::2])
+    Xt, yt = data.data[1::2], names[1::2]
+    p = model.predict_proba(Xt)
+    order = ["virginica", "setosa", "versicolor"]
+    idx = [list(model.classes_).index(c) for c in order]
+    y_cat = pd.Series(pd.Categorical(yt, categories=order))
+    r = clfeval.evaluate(y_cat, y_score=pd.DataFrame(p[:, idx], columns=order), level=None)
+    assert r.labels == tuple(sorted(order))
+    assert r.metric("accuracy") == pytest.approx(accuracy_score(yt, model.predict(Xt)),
+                                                 abs=1e-12)
+    assert r.metric("roc_auc") == pytest.approx(
+        roc_auc_score(yt, p, multi_class="ovr", average="macro"), abs=1e-12)
+
+
+def test_a_class_named_column_that_the_test_set_lacks(wine: dict[str, Any]) -> None:
+    """The model knows a class the evaluated rows do not hold: its column still names it."""
+    p, y = wine["p"], wine["y"]
+    keep = y != 2
+    r = clfeval.evaluate(y[keep], y_score=pd.DataFrame(p[keep], columns=[0, 1, 2]),
+                         level=None)
+    assert r.labels == (0, 1, 2)
+    assert r.metric("accuracy") == pytest.approx(
+        accuracy_score(y[keep], np.argmax(p[keep], axis=1)), abs=1e-12)
+
+
+# ------------------------------------------------------- binary label encodings
+def _encodings(y01: np.ndarray) -> dict[str, Any]:
+    return {"1,2": y01 + 1, "-1,1": 2 * y01 - 1, "text": np.where(y01 == 1, "yes", "no"),
+            "bool": y01.astype(bool), "category": pd.Series(pd.Categorical(
+                np.where(y01 == 1, "spam", "ham"))),
+            "series": pd.Series(y01 + 1, name="target")}
+
+
+@pytest.mark.parametrize("enc", list(_encodings(np.array([0, 1]))))
+def test_a_1d_score_is_the_greater_labels(cancer: dict[str, Any], enc: str) -> None:
+    yfit = _encodings(cancer["yfit"])[enc]
+    yt = _encodings(cancer["yt01"])[enc]
+    yt_arr = np.asarray(yt)
+    model = _lr().fit(cancer["Xfit"], np.asarray(yfit))
+    c0, c1 = (v.item() if isinstance(v, np.generic) else v for v in model.classes_)
+    s = model.predict_proba(cancer["X"])[:, 1]  # the score of classes_[1], the greater
+    r = clfeval.evaluate(yt, y_score=s, level=None)
+    assert r.pos_label == c1
+    assert r.metric("roc_auc") == pytest.approx(roc_auc_score(yt_arr, s), abs=1e-12)
+    pred = np.where(s >= 0.5, c1, c0)
+    assert r.metric("f1") == pytest.approx(f1_score(yt_arr, pred, pos_label=c1), abs=1e-12)
+    # pos_label says otherwise: the score is then that class's (as roc_curve reads it)
+    r0 = clfeval.evaluate(yt, y_score=s, pos_label=c0, level=None)
+    assert r0.pos_label == c0
+    assert r0.metric("roc_auc") == pytest.approx(roc_auc_score(yt_arr == c0, s), abs=1e-12)
+    # the estimator door reads it alike
+    re = clfeval.evaluate(model, cancer["X"], yt, level=None)
+    assert re.pos_label == c1
+    assert re.metric("roc_auc") == pytest.approx(roc_auc_score(yt_arr, s), abs=1e-12)
+
+
+def test_decision_values_of_1_2_labels(cancer: dict[str, Any]) -> None:
+    model = make_pipeline(StandardScaler(), LinearSVC()).fit(cancer["Xfit"],
+                                                             cancer["yfit"] + 1)
+    yt = cancer["yt01"] + 1
+    d = model.decision_function(cancer["X"])
+    scored = clfeval.evaluate(yt, y_score=d, level=None)
+    assert scored.threshold == 0.0
+    for r in (scored, clfeval.evaluate(model, cancer["X"], yt, level=None)):
+        assert r.pos_label == 2
+        assert r.metric("roc_auc") == pytest.approx(roc_auc_score(yt, d), abs=1e-12)
+        assert r.metric("accuracy") == pytest.approx(
+            accuracy_score(yt, model.predict(cancer["X"])), abs=1e-12)
+
+
+def test_the_positive_class_not_knowable_is_an_error() -> None:
+    with pytest.raises(InvalidParameterError, match="pos_label is needed"):
+        clfeval.evaluate(["a"] * 5, y_score=[0.1, 0.2, 0.3, 0.4, 0.5])
+    with pytest.raises(InvalidParameterError, match="pos_label='c' is not one of the labels"):
+        clfeval.evaluate(["a", "b"] * 5, y_score=np.linspace(0, 1, 10), pos_label="c")
+
+
+def test_probabilities_passed_as_predictions(cancer: dict[str, Any]) -> None:
+    p = cancer["p"][:, 1]
+    with pytest.raises(InvalidInputError, match=r"y_pred holds continuous values.*y_score="):
+        clfeval.evaluate(cancer["yt01"], p)
+    with pytest.raises(InvalidInputError, match="y_pred holds continuous"):
+        clfeval.evaluate(cancer["y"], p)
+    # float labels that are classes are predictions
+    r = clfeval.evaluate([0.5, 1.5, 1.5], [0.5, 1.5, 0.5], level=None)
+    assert r.labels == (0.5, 1.5)
+
+
+@pytest.mark.parametrize("scale", [1.0, 100.0, 0.01])
+def test_scaled_and_fractional_weights_give_scikit_learns_points(cancer: dict[str, Any],
+                                                                 scale: float) -> None:
+    rng = np.random.default_rng(3)
+    y, p = cancer["yt01"], cancer["p"][:, 1]  # P(malignant): class 0 of the 0/1 target
+    s = 1.0 - p  # the score of class 1 (benign)
+    w = rng.uniform(0.1, 2.5, y.size) * scale
+    r = clfeval.evaluate(y, y_score=s, sample_weight=w, level=None)
+    pred = (s >= 0.5).astype(int)
+    assert r.metric("accuracy") == pytest.approx(accuracy_score(y, pred, sample_weight=w),
+                                                 rel=1e-12)
+    assert r.metric("f1") == pytest.approx(f1_score(y, pred, sample_weight=w), rel=1e-12)
+    assert r.metric("roc_auc") == pytest.approx(roc_auc_score(y, s, sample_weight=w),
+                                                rel=1e-12)
+
+
+# ------------------------------------------------------- multilabel
+@pytest.fixture(scope="module")
+def multilabel() -> dict[str, Any]:
+    X, Y = make_multilabel_classification(n_samples=400, n_classes=4, n_labels=1,
+                                          allow_unlabeled=True, random_state=3)
+    return {"X": X[:250], "Y": Y[:250], "Xt": X[250:], "Yt": Y[250:]}
+
+
+def _sk(fn: Any, *args: Any, **kw: Any) -> float:
+    with warnings.catch_warnings():  # rows with no true and no predicted label warn
+        warnings.simplefilter("ignore")
+        return float(fn(*args, **kw))
+
+
+def test_samples_averages_with_empty_rows(multilabel: dict[str, Any]) -> None:
+    rf = RandomForestClassifier(n_estimators=25, random_state=0).fit(multilabel["X"],
+                                                                     multilabel["Y"])
+    Yt, Yp = multilabel["Yt"], rf.predict(multilabel["Xt"])
+    empty = (Yt.sum(axis=1) == 0) & (Yp.sum(axis=1) == 0)
+    assert empty.sum() >= 3  # the case under test is there
+    r = clfeval.evaluate(Yt, Yp, level=None)
+    for row, fn in (("f1_samples", f1_score), ("ppv_samples", precision_score),
+                    ("tpr_samples", recall_score), ("jaccard_samples", jaccard_score)):
+        assert r.metric(row) == pytest.approx(_sk(fn, Yt, Yp, average="samples"), abs=1e-12)
+    assert r.metric("f1", average="samples") == r.metric("f1_samples")
+    assert r.metric("accuracy") == pytest.approx(accuracy_score(Yt, Yp), abs=1e-12)
+    # and the drop-in agrees
+    assert _sk(clfeval.metrics.f1_score, Yt, Yp, average="samples") == pytest.approx(
+        r.metric("f1_samples"), abs=1e-12)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: RandomForestClassifier(n_estimators=25, random_state=0),
+    lambda: KNeighborsClassifier(n_neighbors=7),
+    lambda: MultiOutputClassifier(LogisticRegression(max_iter=2000)),
+], ids=["forest", "knn", "multioutput-lr"])
+def test_multi_output_estimators(multilabel: dict[str, Any], make: Any) -> None:
+    est = make().fit(multilabel["X"], multilabel["Y"])
+    Xt, Yt = multilabel["Xt"], multilabel["Yt"]
+    proba = est.predict_proba(Xt)
+    assert isinstance(proba, list)  # one (n, 2) array per output
+    scores = np.column_stack([a[:, list(c).index(1)] for a, c in zip(
+        proba, est.classes_ if isinstance(est.classes_, list)
+        else [e.classes_ for e in est.estimators_], strict=True)])
+    r = clfeval.evaluate(est, Xt, Yt, level=None)
+    Yp = est.predict(Xt)
+    assert r.metric("f1_samples") == pytest.approx(_sk(f1_score, Yt, Yp, average="samples"),
+                                                   abs=1e-12)
+    assert r.metric("f1_micro") == pytest.approx(f1_score(Yt, Yp, average="micro"), abs=1e-12)
+    assert r.metric("roc_auc") == pytest.approx(roc_auc_score(Yt, scores, average="macro"),
+                                                abs=1e-12)
+    assert r.metric("roc_auc", average="micro") == pytest.approx(
+        roc_auc_score(Yt, scores, average="micro"), abs=1e-12)
+
+
+# ------------------------------------------------------- metric names users type
+def test_metric_names_resolve_for_every_kind(cancer: dict[str, Any], wine: dict[str, Any],
+                                             multilabel: dict[str, Any]) -> None:
+    y, s = cancer["yt01"], 1.0 - cancer["p"][:, 1]
+    rb = clfeval.evaluate(y, y_score=s, level=None)
+    for name in ("roc_auc", "auc", "roc_auc_score"):
+        assert rb.metric(name) == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+    assert rb.metric("average_precision") == pytest.approx(average_precision_score(y, s),
+                                                           abs=1e-12)
+    assert rb.metric("f1") == pytest.approx(f1_score(y, s >= 0.5), abs=1e-12)
+    rm = clfeval.evaluate(wine["y"], y_score=wine["p"], level=None)
+    assert rm.metric("roc_auc") == pytest.approx(
+        roc_auc_score(wine["y"], wine["p"], multi_class="ovr"), abs=1e-12)
+    assert rm.metric("f1") == pytest.approx(
+        f1_score(wine["y"], np.argmax(wine["p"], axis=1), average="macro"), abs=1e-12)
+    Yt = multilabel["Yt"]
+    S = np.clip(Yt * 0.5 + np.random.default_rng(0).random(Yt.shape) * 0.6, 0, 1)
+    rl = clfeval.evaluate(Yt, y_score=S, level=None)
+    assert rl.metric("roc_auc") == pytest.approx(roc_auc_score(Yt, S), abs=1e-12)
+    assert rl.metric("average_precision") == pytest.approx(average_precision_score(Yt, S),
+                                                           abs=1e-12)
+    assert rl.metric("accuracy") == pytest.approx(accuracy_score(Yt, S >= 0.5), abs=1e-12)
+
+
+def test_compare_datasets_on_multiclass_roc_auc() -> None:
+    comps, expected = {}, []
+    for name, load in (("iris", load_iris), ("wine", load_wine)):
+        X, y = load(return_X_y=True)
+        models = {"lr": _lr().fit(X[::2], y[::2]), "nb": GaussianNB().fit(X[::2], y[::2])}
+        comps[name] = clfeval.compare(models, y[1::2], X=X[1::2], level=None)
+        expected.append([roc_auc_score(y[1::2], m.predict_proba(X[1::2]), multi_class="ovr")
+                         for m in models.values()])
+    d = clfeval.compare_datasets(comps, metric="roc_auc")
+    np.testing.assert_allclose(d.scores if hasattr(d, "scores") else d.table, expected,
+                               rtol=0, atol=1e-12)
+
+
+def test_compare_reads_tables_by_name(cancer: dict[str, Any]) -> None:
+    p, classes, y = cancer["p"], cancer["classes"], cancer["y"]
+    rev = pd.DataFrame(p[:, ::-1], columns=classes[::-1])
+    c = clfeval.compare({"as is": pd.DataFrame(p, columns=classes), "reversed": rev}, y,
+                        pos_label="malignant", level=None)
+    a, b = c.reports
+    assert a.metric("roc_auc") == b.metric("roc_auc") == pytest.approx(
+        roc_auc_score(y == "malignant", p[:, classes.index("malignant")]), abs=1e-12)
