@@ -93,6 +93,9 @@ def test_readme_block_runs(block: str, tmp_path: Path, monkeypatch: pytest.Monke
         mlflow = pytest.importorskip("mlflow")
         restore = mlflow.get_tracking_uri()
         mlflow.set_tracking_uri(f"sqlite:///{tmp_path / 'mlflow.db'}")
+        # an experiment of this store (another test may have left its own one active)
+        exp = mlflow.create_experiment("readme", artifact_location=(tmp_path / "art").as_uri())
+        mlflow.set_experiment(experiment_id=exp)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", clfeval.UndefinedMetricWarning)

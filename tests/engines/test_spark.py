@@ -92,8 +92,9 @@ def test_spark_multiclass_and_sql_counts(spark, parquet_file, data):
                                  y_score=["proba_0", "proba_1", "proba_2"], labels=[0, 1, 2])
     ref = ConfusionMatrix.from_predictions(data["y_true3"], data["y_pred3"])
     assert res.confusion == ref
+    # the default: exact while the distinct scores fit the budget (as in memory)
     assert res.scores == ScoreCounts.from_scores(data["y_true3"], data["proba"],
-                                                 labels=[0, 1, 2], bits=24)  # the default
+                                                 labels=[0, 1, 2])
     exact = clfeval.engines.spark.fold(sdf, y_true="label3", y_score=["proba_0", "proba_1",
                                    "proba_2"], labels=[0, 1, 2], bins="exact")
     assert exact.scores == ScoreCounts.from_scores(data["y_true3"], data["proba"],
@@ -118,9 +119,9 @@ def test_spark_excluded_rows_are_counted(spark):
     sql = clfeval.engines.spark.fold(sdf, on_invalid="exclude", bins=30)
     assert sql.excluded == res.excluded
     assert sql.scores == ScoreCounts.from_scores([0, 1, 0], [0.1, 0.9, 0.3], bits=30)
-    default = clfeval.engines.spark.fold(sdf, on_invalid="exclude")  # SQL, 24-bit bins
+    default = clfeval.engines.spark.fold(sdf, on_invalid="exclude")  # exact while it fits
     assert default.excluded == res.excluded
-    assert default.scores == ScoreCounts.from_scores([0, 1, 0], [0.1, 0.9, 0.3], bits=24)
+    assert default.scores == ScoreCounts.from_scores([0, 1, 0], [0.1, 0.9, 0.3])
     with pytest.raises(InvalidInputError, match=r"1 row\(s\) of the Spark DataFrame: the label "
                                                 "is missing"):
         clfeval.engines.spark.fold(sdf, bins=30)
