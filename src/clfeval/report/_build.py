@@ -354,6 +354,7 @@ def evaluate(
 
 
 _POOL: list[concurrent.futures.ThreadPoolExecutor] = []
+_accel.fork_safe(_POOL)  # a forked child makes its own worker thread
 
 
 class _Pending:
