@@ -331,7 +331,13 @@ def slice_blocks(r: Report, h2: str = "h2") -> list[Block]:
     if any(s.too_small for s in a.slices):
         notes.append(f"* fewer than {a.min_size} samples: too few to judge, left out of the "
                      "gaps, the worst slice and the tests.")
-    notes.append("Each slice's full report is in the JSON and HTML renderings.")
+    from ._model import SLICE_REPORTS_MAX
+
+    if len(a.slices) <= SLICE_REPORTS_MAX:
+        notes.append("Each slice's full report is in the JSON and HTML renderings.")
+    else:
+        notes.append(f"With more than {SLICE_REPORTS_MAX} slices the JSON and HTML "
+                     "renderings hold each slice's rows, not its full report.")
     out.append(Block("p", " ".join(notes)))
     d = a.disparity
     if d is None:

@@ -474,7 +474,7 @@ def from_state(
     if isinstance(state, SlicedState):
         from ._slices import sliced_report
 
-        return sliced_report(state, from_state, stacked_metric_rows, min_size=min_size,
+        return sliced_report(state, from_state, shown_rows, min_size=min_size,
                              cost_matrix=cost_matrix, level=level, title=title, source=source,
                              max_points=max_points)
     if getattr(state, "multilabel", None) is not None:
@@ -652,11 +652,52 @@ def _metric_rows(cm: ConfusionMatrix, level: float | None) -> Rows:
     return _metric_rows_of([cm], level)[0]
 
 
-def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None) -> list[Rows]:
+def shown_rows(states: Sequence[Any], cms: Sequence[ConfusionMatrix],
+               metrics: Sequence[str], level: float | None) -> list[tuple[MetricRow, ...]]:
+    """The rows of ``metrics`` (report row names) each state's report has, for many
+    states at once (the slices of a sliced report, ``cms`` their matrices as the report
+    reads them): the count metrics evaluated once over the stack of the matrices, their
+    Wilson intervals once over the stack, their bootstrap intervals drawn per matrix from
+    the report's seed (:func:`clfeval.stats.bootstrap.bootstrap_interval_stack`: the
+    same draws as the report's), and the AUC rows from each score state."""
+    lvl = None if level is None else check_level(level)
+    count_names = {m for m in metrics if m not in ("roc_auc", "roc_auc_macro")}
+    byname: list[dict[str, MetricRow]] = [{} for _ in cms]
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for i, cm in enumerate(cms):
+        groups.setdefault((cm.labels, cm.pos_label), []).append(i)
+    if count_names:
+        for idx in groups.values():
+            group = [cms[i] for i in idx]
+            step = max(1, STACK_CELLS // group[0].n_classes ** 2)
+            for start in range(0, len(group), step):
+                block = idx[start:start + step]
+                got = _metric_rows_of([cms[i] for i in block], lvl, only=count_names)
+                for i, (rows, _) in zip(block, got, strict=True):
+                    byname[i].update((r.name, r) for r in rows)
+    for i, st in enumerate(states):
+        sc = st.scores
+        if sc is None or not ({"roc_auc", "roc_auc_macro"} & set(metrics)):
+            continue
+        if not sc.is_multiclass:
+            tc = threshold_counts(sc)
+            roc = RocCurve.from_threshold_counts(tc, zero_division=np.nan, max_points=2)
+            pr = PrecisionRecallCurve.from_threshold_counts(tc, zero_division=np.nan,
+                                                            max_points=2)
+            rows_ = _binary_auc_rows(roc, pr, _auc_interval(sc, tc, lvl))
+        else:
+            rows_ = _multiclass_auc_rows(sc)
+        byname[i].update((r.name, r) for r in rows_)
+    return [tuple(b[m] for m in metrics if m in b) for b in byname]
+
+
+def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
+                    only: set[str] | None = None) -> list[Rows]:
     """The metric rows of each of several matrices of one label set and positive class:
     every registered metric evaluated once over their ``(S, K, K)`` stack (converted and
     tallied once), the Wilson intervals of the proportions computed once over the stack,
-    the bootstrap intervals drawn per matrix (each from the report's fixed seed)."""
+    the bootstrap intervals drawn per matrix (each from the report's fixed seed).
+    ``only``: just the rows of these names (the per-class table left empty)."""
     first = cms[0]
     k = first.n_classes
     pos_index: int | None = None
@@ -665,11 +706,14 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None) -> list
     stack = CountStack(np.stack([cm.counts for cm in cms]) if len(cms) > 1
                        else cms[0].counts[None])  # (one matrix: a view, one float copy)
     wilson = _StackedWilson(stack, first.labels, level)
-    boot = [_bootstrap_intervals(cm, level) for cm in cms]
+    boot = ([_bootstrap_intervals(cm, level) for cm in cms] if only is None
+            else _stacked_bootstrap(cms, level, only))
     rows: list[list[MetricRow]] = [[] for _ in cms]
 
     def add(name: str, spec: MetricSpec, average: str | None, values: Array,
             intervals: Sequence[ConfidenceInterval | None]) -> None:
+        if only is not None and name not in only:
+            return
         for out, v, ci in zip(rows, values, intervals, strict=True):
             out.append(MetricRow(name, spec.name, average, num(v), spec.description,
                                  spec.higher_is_better, ci))
@@ -681,6 +725,9 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None) -> list
     pc_vals: list[Array] = []
     for spec in list_metrics():
         if not spec.multiclass and k > 2:
+            continue
+        if only is not None and not any(
+                n == spec.name or n.startswith(spec.name + "_") for n in only):
             continue
         if spec.per_class:
             vals = evaluate_counts(spec, stack, average=None, zero_division=NAN)
@@ -699,9 +746,11 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None) -> list
             v = evaluate_counts(spec, stack, zero_division=NAN)
             add(spec.name, spec, None, v, wilson.row(spec, None, None)
                 if spec.ratio is not None else booted(spec, None))
+    if only is not None:
+        pc_names, pc_vals = [], []
     values = (np.stack(pc_vals, axis=1) if pc_vals
               else np.empty((len(cms), 0, k), dtype=np.float64))
-    per_class = wilson.per_class(PER_CLASS_INTERVALS)
+    per_class = wilson.per_class(PER_CLASS_INTERVALS if only is None else ())
     return [(tuple(r), PerClassTable(tuple(pc_names), values[j].copy(),
                                      {name: cis[j] for name, cis in per_class.items()}))
             for j, r in enumerate(rows)]
@@ -807,6 +856,45 @@ def _bootstrap_intervals(cm: ConfusionMatrix, level: float | None
                     key_avg = "binary" if name in ("f1", "informedness") else None
                 boot[(name, key_avg)] = ci
     return boot
+
+
+def _stacked_bootstrap(cms: Sequence[ConfusionMatrix], level: float | None,
+                       only: set[str]) -> list[dict[tuple[str, str | None],
+                                                    ConfidenceInterval]]:
+    """:func:`_bootstrap_intervals` of each matrix, for the report rows named in
+    ``only`` alone: the same intervals (the same seed and draws), the metric evaluated
+    once over a block of matrices' replicates."""
+    out: list[dict[tuple[str, str | None], ConfidenceInterval]] = [{} for _ in cms]
+    if level is None or not cms:
+        return out
+    from ..stats.bootstrap import MAX_RESAMPLE_TOTAL, bootstrap_interval_stack
+
+    first = cms[0]
+    if not bootstrap_fits(first.n_classes):
+        return out
+    binary = first.n_classes == 2 and first.pos_label is not None
+    plan: list[tuple[str, str | None, str]] = []  # (metric, key average, request average)
+    if binary:
+        for name in BOOTSTRAP_BINARY:
+            key_avg = "binary" if name in ("f1", "informedness") else None
+            plan.append((name, key_avg, "auto"))
+    for name, avg in BOOTSTRAP_MULTI:
+        if first.n_classes == 2 and avg is None:
+            continue
+        plan.append((name, avg, "auto" if avg is None else avg))
+    wanted = [(m, ka, ra) for m, ka, ra in plan
+              if (m if ka in (None, "binary") else f"{m}_{ka}") in only]
+    ok = [i for i, cm in enumerate(cms) if cm.total > 0 and (not cm.is_weighted or bool(
+        np.all(cm.counts == np.round(cm.counts)) and cm.total <= MAX_RESAMPLE_TOTAL))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for name, key_avg, req in wanted:
+            cis = bootstrap_interval_stack([cms[i] for i in ok], name, average=req,
+                                           n_resamples=N_RESAMPLES, level=level, seed=SEED)
+            for i, ci in zip(ok, cis, strict=True):
+                if ci is not None and _defined(ci):
+                    out[i][(name, key_avg)] = ci
+    return out
 
 
 def _defined(ci: ConfidenceInterval) -> bool:

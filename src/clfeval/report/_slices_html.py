@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from ._model import Report, Slice, SliceAnalysis
+from ._model import SLICE_REPORTS_MAX, Report, Slice, SliceAnalysis
 from ._slices import key_text, worst_slice
 from ._svg import PALETTE, _nice_ticks, _short, escape
 
@@ -24,9 +24,9 @@ _WORST = "#d62728"
 
 def _row(s: Slice, metric: str) -> tuple[float | None, float | None, float | None]:
     """(value, low, high) of a slice's report row (``None`` where undefined)."""
-    if s.report is None or not any(r.name == metric for r in s.report.overall):
+    row = s.row(metric)
+    if row is None:
         return None, None, None
-    row = s.report.row(metric)
     lo = hi = None
     if row.interval is not None:
         lo, hi = float(row.interval.low), float(row.interval.high)
@@ -159,9 +159,15 @@ def slices_html(r: Report, p: str, report_html: Callable[..., str]) -> str:
             small=[s.too_small for s in a.slices], uid=f"{p}-di-{m}") + "</div>")
     out.append("</div>")
     out.append(_disparity_html(a))
-    for i, s in enumerate(a.slices):
+    full = len(a.slices) <= SLICE_REPORTS_MAX
+    if not full:
+        out.append(f"<p>{len(a.slices):,} slices: each slice's full report is left out of "
+                   f"this page (it holds them up to {SLICE_REPORTS_MAX}); the table above "
+                   "has every slice's rows, and <code>report.slices[i].report</code> builds "
+                   "one in Python.</p>")
+    for i, s in enumerate(a.slices if full else ()):
         label = s.name(a.by)
-        if s.report is None:
+        if s.n_used == 0 or s.report is None:
             out.append(f"<p>{escape(label)}: every row was excluded (no report).</p>")
             continue
         out.append(f"<details><summary>{escape(label)}: full report ({s.n_used:,} rows)"
