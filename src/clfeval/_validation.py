@@ -27,6 +27,7 @@ __all__ = [
     "check_weight_total",
     "check_zero_division",
     "label_kind",
+    "weights_out_of_range",
 ]
 
 _MAX_MATRIX_CELLS = 2**28  # 256 Mi cells, 2 GiB of float64: above this refuse, do not crash
@@ -181,7 +182,36 @@ def as_weights(w: Any, n: int, name: str = "sample_weight") -> npt.NDArray[np.fl
         i = int(np.flatnonzero(arr < 0)[0])
         raise InvalidInputError(f"{name} contains negative weights, first at index {i}")
     check_weight_total(arr, name)
+    out = weights_out_of_range(arr)
+    if out.any():
+        i = int(np.flatnonzero(out)[0])
+        raise InvalidInputError(
+            f"{name} holds a weight of {float(arr[i]):.3g} (first at index {i}); weights must "
+            f"be 0 or between {MIN_WEIGHT:.2g} and {MAX_WEIGHT:.2g} (2^-400 and 2^400, where "
+            "sums of weights and their products stay finite, non-zero floats): multiply or "
+            "divide every weight by one common factor (the metrics do not change)")
     return arr
+
+
+#: weights besides 0 must lie in [MIN_WEIGHT, MAX_WEIGHT]: the totals of up to 2^60 rows
+#: and the products of two totals (AUC numerators, variances) then stay finite and
+#: non-zero in float64 (1e160 each made the AUC's sums overflow; subnormal weights made
+#: the products of totals 0)
+MAX_WEIGHT = 2.0 ** 400
+MIN_WEIGHT = 2.0 ** -400
+
+
+def weights_out_of_range(w: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
+    """Rows whose (finite, non-negative) weight is outside ``[MIN_WEIGHT, MAX_WEIGHT]``
+    and not 0.
+
+    Examples
+    --------
+    >>> weights_out_of_range(np.array([0.0, 1.0, 1e160, 5e-324])).tolist()
+    [False, False, True, True]
+    """
+    v = np.asarray(w, dtype=np.float64)
+    return (v > MAX_WEIGHT) | ((v > 0) & (v < MIN_WEIGHT))
 
 
 def as_scores(s: Any, name: str = "y_score", *, ndim: int | None = None) -> npt.NDArray[np.float64]:

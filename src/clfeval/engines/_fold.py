@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._validation import weights_out_of_range
 from ..core.counts import ConfusionMatrix
 from ..core.labels import to_python
 from ..exceptions import (
@@ -300,7 +301,15 @@ class InvalidRows:
         self.flag("missing_weight", col.missing, name)
         self.flag("bad_weight", col.bad, name)
         self._nonfinite("bad_weight", col, name, negative=True)
-        return np.asarray(col.values).astype(np.float64, copy=False)
+        w = np.asarray(col.values).astype(np.float64, copy=False)
+        with np.errstate(invalid="ignore"):
+            out = weights_out_of_range(w)
+        if out.any():
+            for other in (col.missing, col.bad):
+                if other is not None:
+                    out &= ~other
+            self.flag("bad_weight", out, name)
+        return w
 
     def _nonfinite(self, reason: str, col: Column, name: str, *, negative: bool) -> None:
         v = np.asarray(col.values)

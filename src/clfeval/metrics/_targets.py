@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._validation import MAX_WEIGHT, MIN_WEIGHT, weights_out_of_range
 from ..exceptions import InvalidInputError
 
 __all__ = ["as_array", "check_finite", "check_targets", "column_or_1d", "type_of_target",
@@ -230,4 +231,13 @@ def check_sample_weight(sample_weight: Any, n: int) -> Array | None:
     if w.dtype.kind == "f" and not np.isfinite(w).all():
         bad = "NaN" if np.isnan(w).any() else "infinity"
         raise InvalidInputError(f"Input sample_weight contains {bad}.")
+    if w.dtype.kind in "fiu" and w.size:
+        out = weights_out_of_range(np.abs(w.astype(np.float64, copy=False)))
+        if out.any():
+            i = int(np.flatnonzero(out)[0])
+            raise InvalidInputError(
+                f"sample_weight holds a weight of {float(w[i]):.3g} (first at index {i}); "
+                f"weights must be 0 or of magnitude {MIN_WEIGHT:.2g} to {MAX_WEIGHT:.2g} "
+                "(2^-400 to 2^400, where sums of weights and their products stay finite, "
+                "non-zero floats): multiply or divide every weight by one common factor")
     return w
