@@ -77,6 +77,8 @@ def _columns(p: argparse.ArgumentParser) -> None:
                    help="output format (default: from -o's extension, else text)")
     o.add_argument("-o", "--output", metavar="OUT",
                    help="write here instead of standard output ('-' for standard output)")
+    o.add_argument("--mkdir", action="store_true",
+                   help="create -o's directory when it does not exist (else an error)")
     o.add_argument("--full", action="store_true", help="list every registered metric")
     o.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour in text output (needs rich)")
@@ -143,6 +145,8 @@ def _build_parser() -> argparse.ArgumentParser:
     g.add_argument("-o", "--output", metavar="OUT", required=True,
                    help="merged state (.json) or a report (.html/.md/.txt/.csv with --report)")
     g.add_argument("--report", action="store_true", help="write a report instead of the state")
+    g.add_argument("--mkdir", action="store_true",
+                   help="create -o's directory when it does not exist (else an error)")
     g.add_argument("--format", choices=FORMATS)
     d = sub.add_parser("demo", help="reproduce the source texts' experiments as an HTML report",
                        description="Train small models on data shipped with scikit-learn and "
@@ -172,7 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.simplefilter("always")
         try:
             code = _dispatch(args)
-            sys.stdout.flush()
+            with _writing("standard output"):
+                sys.stdout.flush()
         except BrokenPipeError:
             _quiet_pipe()
             return 141  # like any tool whose reader went away (128 + SIGPIPE)
@@ -198,7 +203,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
+def _check_output(args: argparse.Namespace) -> None:
+    """Refuse an ``-o`` that names an input (clfeval never overwrites its data) or a
+    directory that does not exist (unless ``--mkdir``), before reading anything."""
+    out = getattr(args, "output", None)
+    if args.command == "demo" or not out or out == "-":
+        return
+    inputs = [getattr(args, "file", None), *(getattr(args, "files", None) or ()),
+              *(getattr(args, "states", None) or ()), getattr(args, "costs", None)]
+    for inp in inputs:
+        if not inp:
+            continue
+        try:
+            same = os.path.samefile(inp, out)
+        except OSError:
+            same = False
+        if same:
+            raise InvalidParameterError(
+                f"-o {out} is the input file {inp}: clfeval never overwrites its input; "
+                "give another output file")
+    d = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(d) and not getattr(args, "mkdir", False):
+        raise InvalidParameterError(
+            f"-o {out}: the directory {d} does not exist; create it, or pass --mkdir")
+
+
 def _dispatch(args: argparse.Namespace) -> int:
+    _check_output(args)
     if args.command == "report":
         return _report(args)
     if args.command == "compare":
@@ -387,13 +418,60 @@ def _render(obj: Any, fmt: str, args: argparse.Namespace) -> str:
 def _emit(text: str, args: argparse.Namespace) -> None:
     out = args.output
     if not out or out == "-":
-        sys.stdout.write(text)
+        with _writing("standard output"):
+            _write_stdout(text)
         return
-    write_output(out, text)
+    with _writing(out):
+        write_output(out, text, mkdir=bool(getattr(args, "mkdir", False)))
     print(f"wrote {out}", file=sys.stderr)
 
 
-def write_output(path: str, text: str) -> None:
+def _write_stdout(text: str) -> None:
+    """Write ``text`` to standard output and make sure every byte went out.
+
+    Python's buffered writer can drop the tail of a short write on a disk that fills
+    part-way (seen with a file-size limit: a truncated report, exit 0), so the bytes go
+    to the file descriptor directly, each ``write`` checked; a replaced ``sys.stdout``
+    (no descriptor) is written as it is."""
+    out = sys.stdout
+    try:
+        fd = out.fileno()
+    except (AttributeError, OSError, ValueError):  # (io.UnsupportedOperation: not a file)
+        out.write(text)
+        out.flush()
+        return
+    out.flush()
+    _write_all(fd, text.encode(getattr(out, "encoding", None) or "utf-8",
+                               getattr(out, "errors", None) or "strict"))
+
+
+def _write_all(fd: int, raw: bytes) -> None:
+    """``raw`` to the file descriptor ``fd``, every ``write`` checked."""
+    data = memoryview(raw)
+    while data:
+        n = os.write(fd, data)
+        if n <= 0:
+            import errno
+
+            raise OSError(errno.EIO, "the output accepted no more bytes")
+        data = data[n:]
+
+
+@contextlib.contextmanager
+def _writing(where: str) -> Iterator[None]:
+    """An OS error while writing names where it was writing ("No space left on device"
+    alone does not say which output filled the disk)."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        if getattr(exc, "filename", None):
+            raise
+        raise OSError(exc.errno, exc.strerror or str(exc), where) from exc
+
+
+def write_output(path: str, text: str, *, mkdir: bool = False) -> None:
     """Write ``text`` to ``path`` without ever destroying what ``path`` is.
 
     A regular file (or a symbolic link to one: the link stays, its target is replaced) is
@@ -423,15 +501,21 @@ def write_output(path: str, text: str) -> None:
         return
     target = os.path.realpath(path)  # through symbolic links to the file they name
     d = os.path.dirname(target) or "."
-    os.makedirs(d, exist_ok=True)
+    if mkdir:
+        os.makedirs(d, exist_ok=True)
+    elif not os.path.isdir(d):
+        raise FileFormatError("its directory does not exist (pass --mkdir to create it)",
+                              path=path)
     import tempfile
 
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".partial",
                                dir=d)
     _PARTIAL.add(tmp)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+        try:
+            _write_all(fd, text.encode("utf-8"))  # every byte checked (see _write_stdout)
+        finally:
+            os.close(fd)
         os.chmod(tmp, stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask())
         os.replace(tmp, target)
     except BaseException:
