@@ -24,7 +24,7 @@ from clfeval.exceptions import InvalidInputError
 RNG = np.random.default_rng(0)
 Y = RNG.integers(0, 2, 60)
 S = np.round(RNG.random(60), 2)
-BAD = [1e160, 1e308, 5e-324, 1e-200]
+BAD = [1e160, 1e308, 5e-324, 1e-200]  # (the tiny ones: their total is below 2^-400)
 
 
 @pytest.mark.parametrize("w", BAD)
@@ -40,11 +40,11 @@ def test_api_refuses_weights_out_of_range(w: float, door: str) -> None:
         "evaluate": lambda: clfeval.evaluate(Y, y_score=S, sample_weight=sw),
         "brier": lambda: metrics.brier_score_loss(Y, S, sample_weight=sw),
     }
-    with pytest.raises(InvalidInputError, match="sample_weight (holds a weight of|sums to inf)"):
+    with pytest.raises(InvalidInputError, match="sample_weight (holds a weight of|sums to)"):
         calls[door]()
 
 
-@pytest.mark.parametrize("w", [MAX_WEIGHT, MIN_WEIGHT])
+@pytest.mark.parametrize("w", [MAX_WEIGHT, MIN_WEIGHT / 10])
 def test_weights_at_the_edges_give_the_unit_weight_numbers(w: float) -> None:
     sw = np.full(len(Y), w)
     want = skm.roc_auc_score(Y, S)
@@ -66,4 +66,5 @@ def test_cli_refuses_in_one_line(w: str, tmp_path: Path) -> None:
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("clfeval: error: ")
-    assert str(f) in lines[0] and "column 'w'" in lines[0]
+    assert str(f) in lines[0]
+    assert ("column 'w'" in lines[0]) if w != "5e-324" else ("too small" in lines[0])

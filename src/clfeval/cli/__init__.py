@@ -801,6 +801,10 @@ def _report(args: argparse.Namespace) -> int:
     from ._multilabel import is_multilabel_file, report_multilabel
 
     if is_multilabel_file(path, args, _format(args)):
+        if args.by:  # (as the API's by= with multilabel data)
+            raise InvalidParameterError(
+                f"{path} is a multilabel file (one 0/1 column per label): --by does not "
+                "slice multilabel data yet; evaluate each slice's rows separately")
         with _naming(path):
             r = report_multilabel(path, args, _format(args))
         _emit(_render(r, fmt, args), args)

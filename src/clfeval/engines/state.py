@@ -43,7 +43,7 @@ REASONS = {
     "bad_score": "the score is not a number",
     "nonfinite_score": "the score is NaN or infinite",
     "missing_weight": "the weight is missing (null/empty)",
-    "bad_weight": "the weight is not a finite non-negative number (0, or from 2^-400 to 2^400)",
+    "bad_weight": "the weight is not a finite non-negative number of at most 2^400",
 }
 
 

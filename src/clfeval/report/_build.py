@@ -24,6 +24,7 @@ from .._validation import (
     check_choice,
     check_consistent_length,
     check_level,
+    check_weight_size,
 )
 from ..core.counts import ConfusionMatrix
 from ..core.labels import resolve_pos_label, sorted_unique, to_python
@@ -501,6 +502,8 @@ def from_state(
     if cm.n_classes == 2 and cm.pos_label is None:
         with contextlib.suppress(InvalidParameterError):
             cm = cm.with_pos_label(cm.labels[cm.pos_index(None)])
+    if cm.is_weighted:  # (subnormal weights: products of totals would be 0)
+        check_weight_size(float(cm.total), "the weight column")
     if tc is not None and cm.pos_label is not None and cm.pos_label != scores.pos_label:
         raise InvalidInputError(
             f"the confusion matrix's positive class {cm.pos_label!r} differs from the score "

@@ -1,0 +1,67 @@
+"""Inputs that gave silently wrong results (or a bare traceback) and now give the right
+answer or a typed refusal.
+
+* uint64 labels past int64 mixed with int64 predictions: numpy promotes the pair to
+  float64, where 2**63 and 2**63 + 1 are one number (two classes merged);
+* bytes labels that are not UTF-8: a bare ``UnicodeDecodeError``;
+* ``--by`` on a multilabel file: ignored without a word (the API refuses ``by=``).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn import metrics as skm
+
+import clfeval
+from clfeval import metrics
+from clfeval.exceptions import InvalidInputError, InvalidParameterError
+
+BIG = np.array([2**63, 2**63 + 1, 2**63, 5, 2**64 - 1, 7], dtype=np.uint64)
+SMALL = np.array([5, 5, 7, 5, 7, 7], dtype=np.int64)
+
+
+def _oracle_matrix(y: np.ndarray, p: np.ndarray) -> tuple[list[int], np.ndarray]:
+    """The confusion matrix by Python ints (exact whatever the dtypes)."""
+    yl, pl = [int(v) for v in y], [int(v) for v in p]
+    labs = sorted(set(yl) | set(pl))
+    m = np.zeros((len(labs), len(labs)), dtype=np.int64)
+    for a, b in zip(yl, pl, strict=True):
+        m[labs.index(a), labs.index(b)] += 1
+    return labs, m
+
+
+@pytest.mark.parametrize(("y", "p"), [(BIG, SMALL), (SMALL, BIG), (BIG, BIG[::-1].copy())])
+def test_labels_past_int64_stay_distinct(y: np.ndarray, p: np.ndarray) -> None:
+    labs, want = _oracle_matrix(y, p)
+    r = clfeval.evaluate(y, p)
+    assert list(r.labels) == labs
+    np.testing.assert_array_equal(r.confusion.counts, want)
+    np.testing.assert_array_equal(metrics.confusion_matrix(y, p), want)
+    assert metrics.accuracy_score(y, p) == skm.accuracy_score(y, p)
+    assert metrics.f1_score(y, p, average="macro") == pytest.approx(
+        float(skm.f1_score(y, p, average="macro")))
+
+
+def test_bytes_labels_that_are_not_utf8() -> None:
+    y = np.array([b"a", b"\xff\xfe", b"a"])
+    with pytest.raises(InvalidInputError, match=r"y_true holds bytes that are not UTF-8.*index 1"):
+        clfeval.evaluate(y, np.array([b"a", b"a", b"a"]))
+    ok = clfeval.evaluate(np.array(["é".encode(), b"a"]), np.array([b"a", b"a"]))
+    assert ok.labels == ("a", "é")
+
+
+def test_by_on_multilabel_refuses_like_the_api(tmp_path: Path) -> None:
+    f = tmp_path / "ml.csv"
+    f.write_text("true_a,true_b,pred_a,pred_b,g\n1,0,1,0,x\n0,1,0,1,y\n1,1,1,0,x\n")
+    done = subprocess.run([sys.executable, "-m", "clfeval", "report", str(f), "--by", "g"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    err = done.stderr.strip().splitlines()
+    assert len(err) == 1 and "--by does not slice multilabel" in err[0] and str(f) in err[0]
+    with pytest.raises(InvalidParameterError, match="by= does not slice multilabel"):
+        clfeval.evaluate([[1, 0], [0, 1]], [[1, 0], [0, 1]], by=["x", "y"])
