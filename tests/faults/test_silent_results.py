@@ -65,3 +65,32 @@ def test_by_on_multilabel_refuses_like_the_api(tmp_path: Path) -> None:
     assert len(err) == 1 and "--by does not slice multilabel" in err[0] and str(f) in err[0]
     with pytest.raises(InvalidParameterError, match="by= does not slice multilabel"):
         clfeval.evaluate([[1, 0], [0, 1]], [[1, 0], [0, 1]], by=["x", "y"])
+
+
+def test_slice_keys_agree_across_formats(tmp_path: Path) -> None:
+    """CSV, Parquet and in-memory ``by=`` give the same slices: "NA", "N/A", "None" and
+    "null" are text in every format (missing only where the format says missing: an
+    empty CSV cell, a Parquet null, ``None``)."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    keys = ["NA", "N/A", "None", "null", None, "x", "NA", None]
+    y = [0, 1, 1, 0, 1, 0, 1, 1]
+    p = [0, 1, 0, 0, 1, 1, 1, 0]
+    csv = tmp_path / "k.csv"
+    csv.write_text("y_true,y_pred,g\n" + "".join(
+        f"{a},{b},{'' if k is None else k}\n" for a, b, k in zip(y, p, keys, strict=True)))
+    parquet = tmp_path / "k.parquet"
+    pq.write_table(pa.table({"y_true": y, "y_pred": p, "g": keys}), parquet)
+    mem = clfeval.evaluate(y, p, by={"g": keys}, level=None)
+    want = {s.key: s.n_rows for s in mem.slices.slices}
+    assert want == {("NA",): 2, ("N/A",): 1, ("None",): 1, ("null",): 1, ("x",): 1,
+                    (None,): 2}
+    for f in (csv, parquet):
+        r = clfeval.evaluate_files([str(f)], by=["g"], level=None)
+        assert {s.key: s.n_rows for s in r.slices.slices} == want, f.suffix
+
+
+def test_keys_one_and_text_one_are_not_one_slice() -> None:
+    with pytest.raises(InvalidInputError, match="mixes kinds of values"):
+        clfeval.evaluate([0, 1, 1, 0], [0, 1, 0, 0], by=[1, "1", 1, "1"])

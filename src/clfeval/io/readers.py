@@ -418,7 +418,7 @@ def _iter_csv(path: str, fmt: str, names: list[str], label_cols: set[str],
                 types[n] = pa.binary() if all_text else pa.float64()
         conv = pcsv.ConvertOptions(
             column_types=types, include_columns=names, strings_can_be_null=True,
-            null_values=["", "NA", "N/A", "null", "NULL", "None"],
+            null_values=[""],  # (CSV: only an empty cell is missing; "NA" is text)
             decimal_point=dialect.decimal,
         )
         return pcsv.open_csv(path, read_options=pcsv.ReadOptions(block_size=block),

@@ -75,7 +75,8 @@ def grouping(by: Any, n: int) -> tuple[tuple[str, ...], list[npt.NDArray[Any]]]:
         raise InvalidParameterError(f"by= names a grouping twice: {list(names)}")
     out = []
     for name, a in zip(names, arrays, strict=True):
-        arr = np.asarray(a)
+        # (a list is read as objects: numpy would turn [1, "1"] into two equal strings)
+        arr = np.asarray(a, dtype=object) if isinstance(a, (list, tuple)) else np.asarray(a)
         if arr.ndim != 1:
             raise InvalidInputError(
                 f"by={name!r} must be one value per sample (1-D), got shape {arr.shape}")
@@ -91,7 +92,15 @@ def _column(arr: npt.NDArray[Any]) -> Column:
     if arr.dtype.kind != "O":
         return Column(arr)
     miss = np.frompyfunc(lambda v: v is None or v != v, 1, 1)(arr).astype(bool)
-    present = np.asarray(arr[~miss].tolist())
+    values = arr[~miss].tolist()
+    kinds = {"bool" if isinstance(v, (bool, np.bool_)) else
+             "number" if isinstance(v, (int, float, np.number)) else
+             "text" if isinstance(v, (str, np.str_)) else type(v).__name__ for v in values}
+    if len(kinds) > 1:  # numpy would turn 1 and "1" into one string: one slice
+        raise InvalidInputError(
+            f"a grouping array mixes kinds of values ({', '.join(sorted(kinds))}); one "
+            "grouping must hold one kind of value (convert it, e.g. all to str)")
+    present = np.asarray(values)
     if present.dtype.kind == "O":
         raise InvalidInputError("a grouping array holds values that are not numbers or text")
     full = np.zeros(len(arr), dtype=present.dtype if present.size else np.int64)
