@@ -922,7 +922,18 @@ def _merge(args: argparse.Namespace) -> int:
 
     if args.report:
         fmt = _out_format(args)
-    state = merge_states([load_state(p) for p in args.states])
+    states = [load_state(p) for p in args.states]
+    try:
+        state = merge_states(states)
+    except ClfevalError as exc:  # which file does not fit: merge one by one to name it
+        acc = states[0]
+        for p, st in zip(args.states[1:], states[1:], strict=True):
+            try:
+                acc = merge_states([acc, st])
+            except ClfevalError as one:
+                raise type(one)(f"{p}: cannot be merged with {args.states[0]}"
+                                f"{' …' if p != args.states[1] else ''}: {one}") from one
+        raise exc
     if not args.report:
         if args.output == "-":
             raise InvalidParameterError("merge writes the state to a file; give -o STATE.json")

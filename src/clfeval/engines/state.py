@@ -251,6 +251,13 @@ class EvalState:
                 from ._mlstate import MultilabelState
 
                 ml = MultilabelState.from_dict(ml)
+            n_used = int(data["n_used"])
+            if cal is not None:
+                per_table = cal.row_totals()
+                if per_table.size and not np.all(per_table == n_used):
+                    raise IncompatibleStateError(
+                        f"inconsistent {SCHEMA} state: its calibration tables count "
+                        f"{sorted(set(per_table.tolist()))[:3]} rows but n_used is {n_used}")
             return cls(
                 cm, sc, int(data["n_rows"]), int(data["n_used"]),
                 Exclusions.from_dict(data["excluded"]), tuple(map(str, data["sources"])),
@@ -258,7 +265,7 @@ class EvalState:
                 None if data.get("row_sum_error") is None else float(data["row_sum_error"]),
                 ml,
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, OverflowError) as exc:
             if isinstance(exc, IncompatibleStateError):
                 raise
             raise IncompatibleStateError(f"malformed {SCHEMA} state: {exc!r}") from exc
