@@ -94,3 +94,33 @@ def test_slice_keys_agree_across_formats(tmp_path: Path) -> None:
 def test_keys_one_and_text_one_are_not_one_slice() -> None:
     with pytest.raises(InvalidInputError, match="mixes kinds of values"):
         clfeval.evaluate([0, 1, 1, 0], [0, 1, 0, 0], by=[1, "1", 1, "1"])
+
+
+def _cli(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "clfeval", "report", str(path), "--quiet"],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_npy_label_with_an_invalid_code_point(tmp_path: Path) -> None:
+    """numpy stores any 32-bit value in a str array; one past U+10FFFF gave exit 0 (or a
+    SystemError) and output that is not UTF-8."""
+    a = np.array(["a", "b", "a", "b"], dtype="<U1")
+    raw = bytearray(a.tobytes())
+    raw[4:8] = (0x110000).to_bytes(4, "little")
+    y = np.frombuffer(bytes(raw), dtype="<U1")
+    f = tmp_path / "p.npy"
+    np.save(f, np.rec.fromarrays([y, np.array(["a", "a", "a", "b"])],
+                                 names="y_true,y_pred"))
+    done = _cli(f)
+    assert done.returncode == 2
+    (line,) = done.stderr.strip().splitlines()
+    assert "invalid code point" in line and "row 2" in line and "'y_true'" in line
+
+
+def test_npz_member_that_is_a_single_value(tmp_path: Path) -> None:
+    f = tmp_path / "p.npz"
+    np.savez(f, y_true=np.array(1), y_pred=np.array([1, 0]))
+    done = _cli(f)
+    assert done.returncode == 2
+    (line,) = done.stderr.strip().splitlines()
+    assert "member 'y_true' has shape ()" in line and str(f) in line
