@@ -229,12 +229,14 @@ def disparity(
                                         "(scores=)")
             rows.append(_auc_row(names, sc, size, small, lvl))
         else:
-            rows.append(_metric_row(m, names, cms, counts, size, small, pos, lvl))
+            rows.append(_metric_row(m, names, cms, counts, size, small, pos, lvl,
+                                    int(min_size)))
     dp_d = dp_r = eo_d = eo_r = math.nan
     if binary:
-        sel = _metric_row("selection_rate", names, cms, counts, size, small, pos, None)
-        tpr = _metric_row("tpr", names, cms, counts, size, small, pos, None)
-        fpr = _metric_row("fpr", names, cms, counts, size, small, pos, None)
+        sel = _metric_row("selection_rate", names, cms, counts, size, small, pos, None,
+                          int(min_size))
+        tpr = _metric_row("tpr", names, cms, counts, size, small, pos, None, int(min_size))
+        fpr = _metric_row("fpr", names, cms, counts, size, small, pos, None, int(min_size))
         dp_d, dp_r = sel.difference, sel.ratio
         eo_d = _nanmax(tpr.difference, fpr.difference)
         eo_r = _nanmin(tpr.ratio, fpr.ratio)
@@ -275,7 +277,7 @@ def _check_scores(scores: Any, names: tuple[str, ...]) -> list[Any] | None:
 # --------------------------------------------------------------------------- rows
 def _metric_row(name: str, names: tuple[str, ...], cms: list[ConfusionMatrix],
                 counts: FloatArray, size: FloatArray, small: npt.NDArray[np.bool_],
-                pos: int | None, lvl: float | None) -> DisparityRow:
+                pos: int | None, lvl: float | None, min_size: int = 0) -> DisparityRow:
     spec = get_metric(name)
     total = counts.sum(axis=0)
     if spec.ratio is not None and (not spec.per_class or pos is not None):
@@ -289,8 +291,13 @@ def _metric_row(name: str, names: tuple[str, ...], cms: list[ConfusionMatrix],
         if lvl is not None:
             ci = proportion_interval(x, n, level=lvl, method="wilson", zero_division=np.nan)
             low, high, method = np.asarray(ci.low, float), np.asarray(ci.high, float), "wilson"
+        # too small to judge by the rate's own denominator (an FPR on 2 negatives), not
+        # by the slice's rows
+        small = small | (n < min_size)
         p = _two_proportion_p(x, n, x_all[0] - x, n_all[0] - n)
-        test = "two-proportion z test (pooled), slice vs rest"
+        p = _exact_where_small(p, x, n, x_all[0] - x, n_all[0] - n)
+        test = ("two-proportion z test (pooled), slice vs rest; Fisher's exact test where "
+                "an expected count is below 5")
     else:
         average = None if not spec.per_class else ("binary" if pos is not None else "macro")
         kw: dict[str, Any] = {"zero_division": np.nan}
@@ -410,6 +417,29 @@ def _two_proportion_p(x1: FloatArray, n1: FloatArray, x2: FloatArray, n2: FloatA
         z = np.where(se > 0, (p1 - p2) / se, 0.0)
     out = 2 * _scipy.st.norm.sf(np.abs(z))
     return np.where((n1 > 0) & (n2 > 0), np.minimum(out, 1.0), np.nan)
+
+
+def _exact_where_small(p: FloatArray, x1: FloatArray, n1: FloatArray, x2: FloatArray,
+                       n2: FloatArray) -> FloatArray:
+    """``p`` with Fisher's exact two-sided p-value where the 2×2 table (successes and
+    failures, slice and rest) has an expected count below 5 and whole counts (the z
+    test's normal approximation fails there: an FPR on 2 negatives)."""
+    whole = (x1 == np.round(x1)) & (n1 == np.round(n1)) & (x2 == np.round(x2)) \
+        & (n2 == np.round(n2)) & (n1 > 0) & (n2 > 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tot = n1 + n2
+        succ = x1 + x2
+        fail = tot - succ
+        expected = np.minimum(np.minimum(n1, n2), tot) * np.minimum(succ, fail) / tot
+    idx = np.flatnonzero(whole & (expected < 5))
+    if not idx.size:
+        return p
+    out = p.copy()
+    for i in idx.tolist():
+        a, b = int(x1[i]), int(n1[i] - x1[i])
+        c, d = int(x2[i]), int(n2[i] - x2[i])
+        out[i] = float(_scipy.st.fisher_exact([[a, b], [c, d]]).pvalue)
+    return out
 
 
 def _tree_sum(items: Sequence[Any]) -> Any:
