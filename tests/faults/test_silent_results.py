@@ -124,3 +124,33 @@ def test_npz_member_that_is_a_single_value(tmp_path: Path) -> None:
     assert done.returncode == 2
     (line,) = done.stderr.strip().splitlines()
     assert "member 'y_true' has shape ()" in line and str(f) in line
+
+
+def test_calibration_notes_probabilities_of_exactly_zero_or_one() -> None:
+    """An isotonic model puts many probabilities at exactly 0 or 1: the slope and
+    intercept then reflect the logit's clipping, and the report says so (counting them
+    as numpy does)."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.isotonic import IsotonicRegression
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import train_test_split
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_breast_cancer(return_X_y=True)
+    Xa, Xb, ya, yb = train_test_split(X, y, test_size=0.6, random_state=0)
+    Xc, Xb, yc, yb = train_test_split(Xb, yb, test_size=0.5, random_state=0)
+    model = make_pipeline(StandardScaler(), LogisticRegression()).fit(Xa, ya)
+    iso = IsotonicRegression(out_of_bounds="clip").fit(model.decision_function(Xc), yc)
+    p = iso.predict(model.decision_function(Xb))
+    extreme = int(((p < 1e-15) | (p > 1 - 1e-15)).sum())
+    assert extreme >= 0.05 * len(p)  # (the case this guards)
+    r = clfeval.evaluate(yb, y_score=p)
+    assert r.calibration is not None
+    (note,) = [n for n in r.calibration.notes if "are 0 or 1" in n]
+    assert note.startswith(f"{extreme:,} of {len(p):,} probabilities")
+    from clfeval.report import to_html
+
+    assert "are 0 or 1" in to_html(r)
+    smooth = clfeval.evaluate(yb, y_score=np.clip(p, 0.01, 0.99))
+    assert not any("are 0 or 1" in n for n in smooth.calibration.notes)
