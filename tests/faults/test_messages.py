@@ -46,3 +46,29 @@ def test_jsonl_names_the_first_problem_by_line(tmp_path: Path) -> None:
     assert done.returncode == 2
     (line,) = done.stderr.strip().splitlines()
     assert "row 2" in line and "more than one JSON value" in line
+
+
+def test_parquet_page_checksums_are_verified(tmp_path: Path) -> None:
+    """A bit flip in a data page of a Parquet file written with page checksums is
+    refused (exit 2, one line naming the file), not read as other numbers."""
+    import numpy as np
+    import pytest
+
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(0)
+    n = 4000
+    f = tmp_path / "p.parquet"
+    pq.write_table(pa.table({"y_true": rng.integers(0, 2, n), "score": rng.random(n)}), f,
+                   write_page_checksum=True, compression="none", use_dictionary=False)
+    raw = bytearray(f.read_bytes())
+    at = len(raw) // 2  # inside the score column's data
+    raw[at] ^= 0x10
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(bytes(raw))
+    assert _cli(str(f)).returncode == 0
+    done = _cli(str(bad))
+    assert done.returncode == 2
+    (line,) = done.stderr.strip().splitlines()
+    assert str(bad) in line
