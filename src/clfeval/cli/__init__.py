@@ -301,6 +301,11 @@ def _stop_workers() -> None:
     local = sys.modules.get("clfeval.engines.local")
     if local is None or not local._POOLS:
         return
+    # the pool's manager thread may still resolve a cancelled future as it stops
+    # (InvalidStateError): the command is over, its threads' errors are not the user's
+    import threading
+
+    threading.excepthook = lambda args: None
     _kill_workers()
     for ex in list(local._POOLS.values()):
         with contextlib.suppress(Exception):
