@@ -56,7 +56,16 @@ td:first-child,th:first-child,td.def,th.def{text-align:left}td.def{color:#555;ma
 .thrnote{background:#eef4fb;padding:4px 8px}.moved .thrnote{background:#fff0d6}
 .moved .atreport{opacity:.55}
 details{margin:8px 0}summary{cursor:pointer;font-weight:600}
-.tw{max-width:100%;overflow-x:auto}.tw table{margin:6px 0 12px}
+.tw{max-width:100%;overflow-x:auto;width:max-content;
+background:linear-gradient(to right,#fff 30%,rgba(255,255,255,0)) left/40px 100%,
+linear-gradient(to left,#fff 30%,rgba(255,255,255,0)) right/40px 100%,
+radial-gradient(farthest-side at 0 50%,rgba(0,0,0,.28),rgba(0,0,0,0)) left/14px 100%,
+radial-gradient(farthest-side at 100% 50%,rgba(0,0,0,.28),rgba(0,0,0,0)) right/14px 100%;
+background-repeat:no-repeat;background-color:#fff;
+background-attachment:local,local,scroll,scroll}
+.tw table{margin:6px 0 12px;background:transparent}
+.tw.wide::before{content:"scroll sideways for more columns \\2192";display:block;
+position:sticky;left:0;font-size:11px;color:#777;padding:2px 0}
 svg{max-width:100%;height:auto}.small svg{width:330px}
 .card{max-width:100%;box-sizing:border-box;overflow-x:auto}
 *{box-sizing:border-box}code{overflow-wrap:anywhere}
@@ -132,6 +141,9 @@ function init(box){
 }
 document.querySelectorAll('[data-sweep]').forEach(init);
 })();
+(function(){function cue(){var t=document.querySelectorAll('.tw');
+for(var i=0;i<t.length;i++){t[i].classList.toggle('wide',t[i].scrollWidth>t[i].clientWidth+1);}}
+window.addEventListener('resize',cue);cue();})();
 """
 
 

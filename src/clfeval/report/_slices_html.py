@@ -189,19 +189,27 @@ def _disparity_html(a: SliceAnalysis) -> str:
     if d is None:
         return ""
     rows = []
+    tests: list[str] = []  # the tests' full names, as numbered notes under the table
     for row in d.rows:
         sig = row.significant()
+        if row.test and row.test not in tests:
+            tests.append(row.test)
+        mark = f"({tests.index(row.test) + 1})" if row.test else "–"
         rows.append(
             "<tr>" + "".join(f"<td>{escape(x)}</td>" for x in (
-                row.metric, _f(row.difference), _f(row.ratio), _f(row.difference_to_overall),
-                _f(row.ratio_to_overall), row.worst or "", row.test or "–",
-                ", ".join(sig) if sig else ("none" if row.test else "–"))) + "</tr>")
+                row.metric, _f(row.difference), _f(row.ratio), row.worst or "",
+                ", ".join(sig) if sig else ("none" if row.test else "–"), mark,
+                _f(row.difference_to_overall), _f(row.ratio_to_overall))) + "</tr>")
+    # (the columns a reader needs first come first: on a narrow screen the table scrolls)
     head = "".join(f"<th>{h}</th>" for h in (
-        "metric", "difference (max − min)", "ratio (min / max)", "difference to overall",
-        "ratio to overall", "worst slice", "test vs rest", "differ (Holm, 5%)"))
+        "metric", "difference (max − min)", "ratio (min / max)", "worst slice",
+        "differ (Holm, 5%)", "test vs rest", "difference to overall", "ratio to overall"))
     out = ["<h3>Disparity between slices</h3>",
            f'<div class="tw"><table data-table="disparity"><tr>{head}</tr>{"".join(rows)}'
            "</table></div>"]
+    if tests:
+        out.append('<p class="facts">' + "; ".join(
+            f"({i + 1}) {escape(t)}" for i, t in enumerate(tests)) + ".</p>")
     if d.demographic_parity_difference == d.demographic_parity_difference:
         out.append(
             f'<p class="facts">Demographic parity difference '
