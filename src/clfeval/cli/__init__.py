@@ -148,7 +148,8 @@ def _build_parser() -> argparse.ArgumentParser:
     g.add_argument("--mkdir", action="store_true",
                    help="create -o's directory when it does not exist (else an error)")
     g.add_argument("--format", choices=FORMATS)
-    d = sub.add_parser("demo", help="reproduce the source texts' experiments as an HTML report",
+    d = sub.add_parser("demo", help="re-run textbook evaluation examples (breast cancer, "
+                       "digits) as an HTML report",
                        description="Train small models on data shipped with scikit-learn and "
                                    "write an HTML report (needs the 'demo' extra).")
     d.add_argument("-o", "--output", metavar="DIR", default="clfeval-demo",
