@@ -1037,14 +1037,29 @@ def _warnings(cm: ConfusionMatrix, pc: PerClassTable, overall: tuple[MetricRow, 
                 else f"{_n(n)} samples")
         out.append(ReportWarning(
             "few_samples", f"only {what}: every estimate here is very uncertain", 2))
-    details = _undefined_details(cm, pc)
-    bad_overall = [r.name for r in overall if r.value is None and r.average in (None, "binary")
-                   and r.metric not in pc.metrics]
-    if bad_overall:
-        details.append(f"undefined (zero denominator): {', '.join(bad_overall)}")
-    if details:
-        out.append(ReportWarning("undefined_metric",
-                                 "some metrics are undefined — " + "; ".join(details), 3))
+    # undefined metrics the report shows (headline rows, per-class columns) come first;
+    # those only in the full listing (lr_plus, dor …) last, and say so
+    from ._blocks import PER_CLASS_COLUMNS
+
+    binary = cm.n_classes == 2 and cm.pos_label is not None
+    shown = {*(BINARY_HEADLINE if binary else MULTI_HEADLINE), *PER_CLASS_COLUMNS}
+    for seen in (True, False):
+        keep = [i for i, m in enumerate(pc.metrics) if (m in shown) == seen]
+        part = PerClassTable(tuple(pc.metrics[i] for i in keep), pc.values[keep], {})
+        details = _undefined_details(cm, part)
+        bad_overall = [r.name for r in overall if r.value is None
+                       and r.average in (None, "binary") and r.metric not in pc.metrics
+                       and (r.name in shown) == seen]
+        if bad_overall:
+            details.append(f"undefined (zero denominator): {', '.join(bad_overall)}")
+        if details and seen:
+            out.append(ReportWarning("undefined_metric",
+                                     "some metrics are undefined — " + "; ".join(details), 3))
+        elif details:
+            out.append(ReportWarning(
+                "undefined_unshown",
+                "some metrics of the full listing (not shown above) are undefined — "
+                + "; ".join(details), 4))
     out.sort(key=lambda w: w.rank)
     return tuple(out)
 
