@@ -393,12 +393,16 @@ class RankTable(Result):
     ranks : ndarray of shape (n_metrics, n_models)
         ``ranks[i, m]``: rank of model ``m`` on metric ``i`` (NaN when undefined).
     mean_rank : ndarray of shape (n_models,)
-        Each model's mean rank over the metrics.
+        Each model's mean rank over the metrics every model has (``common``).
+    common : tuple of str
+        The metrics the mean rank is taken over: those defined for every model (a model
+        without scores has no AUC row; NaN means when there are none).
     """
 
     metrics: tuple[str, ...]
     ranks: FloatArray
     mean_rank: FloatArray
+    common: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
