@@ -1316,12 +1316,12 @@ def _ranks(reports: Sequence[Report], headline: tuple[str, ...]) -> RankTable:
     arr = np.array(rows) if rows else np.empty((0, len(reports)))
     # the mean over the metrics every model has (a model without scores has no AUC: a
     # mean over different sets of metrics would compare unlike things)
-    common: npt.NDArray[np.bool_] = (np.isfinite(arr).all(axis=1) if arr.size
-                                     else np.zeros(len(rows), bool))
-    mean = arr[common].mean(axis=0) if common.any() else np.full(len(reports), np.nan)
+    common = [bool(np.isfinite(row).all()) for row in arr]
+    mean = arr[np.asarray(common, bool)].mean(axis=0) if any(common) \
+        else np.full(len(reports), np.nan)
     return RankTable(headline, np.asarray(arr, dtype=np.float64),
                      np.asarray(mean, dtype=np.float64),
-                     tuple(h for h, c in zip(headline, common.tolist(), strict=True) if c))
+                     tuple(h for h, c in zip(headline, common, strict=True) if c))
 
 
 def _pairwise(names: tuple[str, ...], yt: Array, preds: Mapping[str, Any],
