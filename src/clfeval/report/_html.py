@@ -479,6 +479,10 @@ def _num(v: Any) -> float | None:
 
 
 
+#: reliability-diagram bins with fewer samples are drawn as labelled grey points
+RELIABILITY_MIN_BIN = 10
+
+
 def _calibration_html(r: Report, p: str, bl: dict[str, Block]) -> str:
     """Reliability diagram (every curve of the report's calibration, the diagonal as the
     calibrated line) with the histogram of predicted probabilities under it, and the
@@ -487,14 +491,24 @@ def _calibration_html(r: Report, p: str, bl: dict[str, Block]) -> str:
     assert cal is not None
     curves = list(cal.curves)
     series = []
+    tiny: list[tuple[float, float, str, str]] = []
     for i, c in enumerate(curves):
         ok = np.asarray(c.weights) > 0
-        series.append(Series(c.name, _pts(np.asarray(c.mean_predicted)[ok]),
-                             _pts(np.asarray(c.fraction_positive)[ok]),
+        n = np.asarray(c.counts)
+        # the line joins bins with enough samples to mean something; bins of a handful of
+        # samples are grey points labelled with their count (no zig-zag through them)
+        big = ok & (n >= RELIABILITY_MIN_BIN)
+        if not big.any():
+            big = ok
+        series.append(Series(c.name, _pts(np.asarray(c.mean_predicted)[big]),
+                             _pts(np.asarray(c.fraction_positive)[big]),
                              PALETTE[i % 10], marks=()))
+        for j in np.flatnonzero(ok & ~big).tolist():
+            tiny.append((float(c.mean_predicted[j]), float(c.fraction_positive[j]),
+                         f"n={int(n[j])}", "#aaaaaa"))
     diagram = line_chart(series, title="Reliability diagram", xlabel="mean predicted probability",
                          ylabel="observed frequency", diagonal=True, uid=f"{p}-rel",
-                         legend=len(series) > 1)
+                         legend=len(series) > 1, points=tiny[:40])
     main = cal.main_curve
     tot = float(np.sum(main.weights)) or 1.0
     xs: list[float | None] = []
@@ -511,7 +525,10 @@ def _calibration_html(r: Report, p: str, bl: dict[str, Block]) -> str:
     return ('<h3>Calibration: are the probabilities honest?</h3><div class="row">'
             '<div class="card">' + _svg_id(diagram, f"{p}-rel") + _svg_id(hist, f"{p}-relh")
             + "</div>" + '<div class="card">' + _table_html(bl["calibration"])
-            + "".join(f"<p>{escape(n)}</p>" for n in cal.notes) + "</div></div>")
+            + "".join(f"<p>{escape(n)}</p>" for n in cal.notes)
+            + (f"<p>Bins with fewer than {RELIABILITY_MIN_BIN} samples are grey points "
+               "labelled with their count, not joined by the line.</p>" if tiny else "")
+            + "</div></div>")
 
 def _threshold_panel(r: Report, p: str) -> str:
     sw = r.sweep
