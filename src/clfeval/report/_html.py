@@ -346,7 +346,8 @@ def _report_html(r: Report, p: str, *, full: bool, heading: str = "h2",
             out.append('<div class="card">' + _svg_id(line_chart(
                 lines, title="Cost curve (Drummond & Holte)",
                 xlabel="probability cost PC(+)", ylabel="normalised expected cost",
-                ylim=(0.0, 0.5 if float(cc.envelope.max()) <= 0.5 else 1.0), uid=f"{p}-cc"),
+                ylim=(0.0, 0.5 if float(cc.envelope.max()) <= 0.5 else 1.0), uid=f"{p}-cc",
+                legend="tr"),  # (the envelope runs along the bottom: keep it uncovered)
                 f"{p}-cc") + "</div>")
         if r.cost is not None and r.cost.thresholds.size:
             c = r.cost
@@ -481,6 +482,8 @@ def _num(v: Any) -> float | None:
 
 #: reliability-diagram bins with fewer samples are drawn as labelled grey points
 RELIABILITY_MIN_BIN = 10
+#: the top-label reliability curve's colour (no class curve has it)
+TOP_LABEL_COLOUR = "#222222"
 
 
 def _calibration_html(r: Report, p: str, bl: dict[str, Block]) -> str:
@@ -500,9 +503,11 @@ def _calibration_html(r: Report, p: str, bl: dict[str, Block]) -> str:
         big = ok & (n >= RELIABILITY_MIN_BIN)
         if not big.any():
             big = ok
+        # (the top-label curve in black: with K = 10 classes P(0) has PALETTE[0] too)
+        colour = TOP_LABEL_COLOUR if cal.multiclass and c.name == "top-label" \
+            else PALETTE[i % 10]
         series.append(Series(c.name, _pts(np.asarray(c.mean_predicted)[big]),
-                             _pts(np.asarray(c.fraction_positive)[big]),
-                             PALETTE[i % 10], marks=()))
+                             _pts(np.asarray(c.fraction_positive)[big]), colour, marks=()))
         for j in np.flatnonzero(ok & ~big).tolist():
             tiny.append((float(c.mean_predicted[j]), float(c.fraction_positive[j]),
                          f"n={int(n[j])}", "#aaaaaa"))
