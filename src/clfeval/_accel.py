@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-__all__ = ["MIN_SIZE", "accelerator", "kernels", "radix_wins", "share"]
+__all__ = ["MIN_SIZE", "accelerator", "fork_safe", "kernels", "radix_wins", "share"]
 
 MIN_SIZE = 1 << 16
 _LOADED: dict[str, ModuleType | None] = {}
@@ -125,6 +125,22 @@ def radix_wins() -> bool:
 
 
 _POOL: list[concurrent.futures.ThreadPoolExecutor] = []
+
+
+def fork_safe(pool: list[concurrent.futures.ThreadPoolExecutor]) -> None:
+    """Forget the executor held in ``pool`` in a child made by ``fork()``.
+
+    A forked child has only the thread that forked: an executor inherited from the parent
+    still believes its worker threads run, so work submitted to it waits forever
+    (multiprocessing's ``fork`` start method, gunicorn and celery prefork workers). The
+    child drops the parent's executor (without shutting it down: its threads are gone)
+    and the next use creates its own.
+    """
+    if hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=pool.clear)
+
+
+fork_safe(_POOL)
 
 
 def threads() -> int:

@@ -28,6 +28,7 @@ __all__ = [
     "check_pos_label",
     "check_seed",
     "check_threshold",
+    "check_weight_size",
     "check_weight_total",
     "check_zero_division",
     "distinct_sorted",
@@ -36,6 +37,7 @@ __all__ = [
     "positive_label",
     "resolve_call",
     "same_label",
+    "weights_out_of_range",
 ]
 
 _MAX_MATRIX_CELLS = 2**28  # 256 Mi cells, 2 GiB of float64: above this refuse, do not crash
@@ -81,13 +83,36 @@ def as_1d_labels(y: Any, name: str) -> npt.NDArray[Any]:
                 f"{name} contains {int(bad.sum())} NaN/inf label(s), first at index {i}"
             )
         return arr
+    if kind == "u" and arr.dtype.itemsize == 8 and int(arr.max()) > _INT64_MAX:
+        # numpy mixes uint64 and int64 as float64, where 2**63 and 2**63 + 1 are one
+        # class: labels past int64 stay Python ints (exact with any other array)
+        return arr.astype(object)
     if kind in "iub":
         return arr
-    if kind in "US":
-        return arr.astype(str) if kind == "S" else arr
+    if kind == "S":
+        try:
+            return np.char.decode(arr, "utf-8")
+        except UnicodeDecodeError as exc:
+            i = next(i for i, v in enumerate(arr.tolist()) if not _utf8(v))
+            raise InvalidInputError(
+                f"{name} holds bytes that are not UTF-8 text, first at index {i} "
+                f"({arr[i]!r}); decode the labels to str first") from exc
+    if kind == "U":
+        return arr
     if kind == "O":
         return _narrow_object(arr, name)
     raise InvalidInputError(f"{name} has unsupported dtype {arr.dtype}; use ints, strings or bools")
+
+
+_INT64_MAX = 2**63 - 1
+
+
+def _utf8(b: bytes) -> bool:
+    try:
+        b.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _narrow_object(arr: npt.NDArray[Any], name: str) -> npt.NDArray[Any]:
@@ -154,6 +179,8 @@ def label_kind(arr: npt.NDArray[Any]) -> str:
         return "bool"
     if k in "iuf":
         return "number"
+    if k == "O" and arr.size and isinstance(arr[0], int) and not isinstance(arr[0], bool):
+        return "number"  # (integers past int64, kept as Python ints)
     return "str"
 
 
@@ -190,7 +217,53 @@ def as_weights(w: Any, n: int, name: str = "sample_weight") -> npt.NDArray[np.fl
         i = int(np.flatnonzero(arr < 0)[0])
         raise InvalidInputError(f"{name} contains negative weights, first at index {i}")
     check_weight_total(arr, name)
+    out = weights_out_of_range(arr)
+    if out.any():
+        i = int(np.flatnonzero(out)[0])
+        raise InvalidInputError(
+            f"{name} holds a weight of {float(arr[i]):.3g} (first at index {i}); weights "
+            f"must be at most {MAX_WEIGHT:.2g} (2^400, where sums of weights and their "
+            "products stay finite): divide every weight by one common factor (the metrics "
+            "do not change)")
+    check_weight_size(float(arr.sum()), name)
     return arr
+
+
+#: weights must be at most MAX_WEIGHT and a non-zero total at least MIN_WEIGHT: the totals
+#: of up to 2^60 rows and the products of two totals (AUC numerators, variances) then
+#: stay finite and non-zero in float64 (1e160 each made the AUC's sums overflow;
+#: subnormal weights made the products of totals 0)
+MAX_WEIGHT = 2.0 ** 400
+MIN_WEIGHT = 2.0 ** -400
+
+
+def weights_out_of_range(w: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
+    """Rows whose (finite, non-negative) weight is above :data:`MAX_WEIGHT`.
+
+    Examples
+    --------
+    >>> weights_out_of_range(np.array([0.0, 1.0, 1e160, 5e-324])).tolist()
+    [False, False, True, False]
+    """
+    return np.asarray(w, dtype=np.float64) > MAX_WEIGHT
+
+
+def check_weight_size(total: float, name: str = "sample_weight") -> None:
+    """Refuse a non-zero total weight below :data:`MIN_WEIGHT` (subnormal weights: the
+    products of totals would be 0).
+
+    Examples
+    --------
+    >>> check_weight_size(1e-300)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clfeval.exceptions.InvalidInputError: sample_weight sums to 1e-300, too small ...
+    """
+    if 0 < total < MIN_WEIGHT:
+        raise InvalidInputError(
+            f"{name} sums to {total:.3g}, too small to compute with (below 2^-400 = "
+            f"{MIN_WEIGHT:.2g}): multiply every weight by one common factor (the metrics "
+            "do not change)")
 
 
 def as_scores(s: Any, name: str = "y_score", *, ndim: int | None = None) -> npt.NDArray[np.float64]:

@@ -15,6 +15,7 @@ __all__ = [
     "InvalidParameterError",
     "MissingDependencyError",
     "UndefinedMetricWarning",
+    "WorkerError",
 ]
 
 
@@ -32,6 +33,10 @@ class InvalidParameterError(ClfevalError, ValueError):
 
 class IncompatibleStateError(ClfevalError, ValueError):
     """Two summaries cannot be merged (different labels, bins or schema versions)."""
+
+
+class WorkerError(ClfevalError, RuntimeError):
+    """A worker process of a parallel evaluation died (killed, or out of memory)."""
 
 
 class FileFormatError(InvalidInputError):

@@ -70,3 +70,50 @@ def test_sliced_report_in_chromium(tmp_path: Path) -> None:
             browser.close()
     assert errors == []
     assert dialogs == []
+
+
+def test_wide_tables_scroll_with_a_cue(tmp_path: Path) -> None:
+    """Slice and disparity tables wider than the screen scroll inside their box with a
+    visible cue (a "scroll sideways" line and an edge shadow), the page itself never
+    scrolls sideways, and at 1300 px the disparity table's "differ" column is on screen
+    even with long slice names."""
+    import clfeval
+    from clfeval.report import to_html
+
+    rng = np.random.default_rng(0)
+    n = 3000
+    y = rng.integers(0, 2, n)
+    p = np.clip(0.3 * y + 0.7 * rng.random(n), 0, 1)
+    by = {"region": rng.choice(["north-east-very-long-region-name", "south", "west"], n),
+          "device": rng.choice(["phone", "tablet", "desktop-computer"], n)}
+    path = tmp_path / "wide.html"
+    path.write_text(to_html(clfeval.evaluate(y, y_score=p, by=by, title="wide")),
+                    encoding="utf-8")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            for width in (1300, 390):
+                page = browser.new_page(viewport={"width": width, "height": 900})
+                page.goto(path.as_uri())
+                page.wait_for_load_state("load")
+                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                for key in ("slices", "disparity"):
+                    box = page.locator(f"div.tw:has(table[data-table='{key}'])")
+                    over = page.evaluate(
+                        "e => e.scrollWidth > e.clientWidth", box.element_handle())
+                    cue = page.evaluate(
+                        "e => getComputedStyle(e, '::before').content", box.element_handle())
+                    assert ("scroll sideways" in cue) == over, (width, key, cue)
+                    if width == 390:
+                        assert over  # (a phone: these tables are wider than the screen)
+                if width == 1300:
+                    th = page.locator("table[data-table='disparity'] th",
+                                      has_text="differ (Holm")
+                    b = th.bounding_box()
+                    assert b is not None and b["x"] + b["width"] <= width
+                ARTIFACTS.mkdir(exist_ok=True)
+                page.locator("table[data-table='disparity']").screenshot(
+                    path=str(ARTIFACTS / f"browser-disparity-{width}.png"))
+                page.close()
+        finally:
+            browser.close()

@@ -142,9 +142,12 @@ def test_warnings_accuracy_paradox_seed000() -> None:
             "class_imbalance"} <= codes
     assert r.metric("accuracy") == pytest.approx(0.95)
     assert r.metric("ppv") is None  # undefined: TP + FP = 0 (seed 000)
-    # per-class undefined metrics are folded into one detail line, ranked after the rest
+    # per-class undefined metrics are folded into one detail line, ranked after the rest;
+    # those the report does not show (only in the full listing) come last, marked so
     (msg,) = [w.message for w in r.warnings if w.code == "undefined_metric"]
-    assert r.warnings[-1].code == "undefined_metric"
+    assert [w.code for w in r.warnings][-2:] == ["undefined_metric", "undefined_unshown"]
+    (hidden,) = [w.message for w in r.warnings if w.code == "undefined_unshown"]
+    assert "not shown above" in hidden and "lr_plus" not in msg
 
     def detail(lab: int) -> str:
         return msg[msg.index(f"class {lab}: "):].split("); ")[0]

@@ -196,6 +196,8 @@ def test_each_slice_has_the_rows_of_its_matrix_alone(kind: str) -> None:
                     rep.confusion, name, level=level, average=None, zero_division=NAN,
                     n_eff=n_eff)
         assert rep.warnings == alone.warnings
+        # 3. the slice's shown rows (the slice table) are its report's rows
+        assert sl.rows == tuple(rep.row(m) for m in r.slices.metrics), sl.key
         checked += 1
     assert checked >= 10
 
@@ -221,9 +223,9 @@ def _stack_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     sizes: list[int] = []
     rows_of = _build._metric_rows_of
 
-    def counted(cms: Any, level: Any, *weighting: Any) -> Any:
+    def counted(cms: Any, level: Any, weighting: Any = None, only: Any = None) -> Any:
         sizes.append(len(cms))
-        return rows_of(cms, level, *weighting)
+        return rows_of(cms, level, weighting, only)
 
     monkeypatch.setattr(_build, "_metric_rows_of", counted)
     return sizes
@@ -232,15 +234,23 @@ def _stack_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 @pytest.mark.parametrize("kind", ["score", "binary", "mscore", "strings"])
 def test_the_slices_rows_come_from_one_stack(kind: str,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every slice's report hits the stacked rows (none falls back to deriving alone)."""
+    """Every slice's shown rows come from one stack (none derived alone), and no slice's
+    full report is built until it is read."""
+    from clfeval.report import _build
+
     sizes = _stack_sizes(monkeypatch)
     args, opts = _case(kind)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         r = clfeval.evaluate(**args, **opts)
     assert r.slices is not None
-    with_report = sum(s.report is not None for s in r.slices.slices)
-    assert sizes == [1, with_report]  # the overall report, then every slice at once
+    with_rows = sum(s.n_used > 0 for s in r.slices.slices)
+    assert sizes == [1, with_rows]  # the overall report, then every slice at once
+    assert all(s.built is None for s in r.slices.slices)  # (lazy: nothing built yet)
+    first = next(s for s in r.slices.slices if s.n_used > 0)
+    assert first.report is not None and first.built is first.report
+    assert all(s.built is None for s in r.slices.slices if s is not first)
+    del _build
 
 
 def test_stacks_are_evaluated_in_bounded_blocks(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -114,6 +114,14 @@ def calibration_report(
         notes.append("The logistic recalibration did not converge (one outcome only, or perfect "
                      "separation); "
                      "slope and intercept are undefined.")
+    else:
+        extreme, total = _clipped(state)
+        if total and extreme >= max(5, 0.05 * total):
+            notes.append(
+                f"{extreme:,} of {total:,} probabilities are 0 or 1 (within 1e-15): their "
+                "logits are clipped to about ±36, so the calibration slope and intercept "
+                "are set largely by that clipping; judge calibration by the reliability "
+                "diagram, ECE and Brier score instead.")
     hl = hosmer_lemeshow_result if hosmer_lemeshow_result is not None else hosmer_lemeshow(
         state, groups=hl_groups)
     curves = tuple(calibration_curve_of(state, t) for t in range(state.n_tables))
@@ -191,3 +199,14 @@ def evaluate_calibration(
                                   sample_weight=sample_weight)
     return calibration_report(state, level=level, n_resamples=n_resamples, seed=seed,
                               recalibration=recal, hosmer_lemeshow_result=hl)
+
+
+def _clipped(state: Any) -> tuple[int, int]:
+    """(samples whose probability is 0 or 1 within 1e-15, all samples) of the table
+    the logistic recalibration reads: the outermost fine logit bins (|logit| > 34.5)."""
+    from ..core.calibration import FINE_LIMIT, FINE_SCALE, N_FINE
+
+    t = state.n_tables - 1 if state.is_multiclass else 0
+    counts = state.fine_counts(t).sum(axis=1)
+    centers = (np.arange(N_FINE) + 0.5) / FINE_SCALE - FINE_LIMIT
+    return int(counts[np.abs(centers) > 34.5].sum()), int(counts.sum())

@@ -87,6 +87,8 @@ def _columns(p: argparse.ArgumentParser) -> None:
                    help="output format (default: from -o's extension, else text)")
     o.add_argument("-o", "--output", metavar="OUT",
                    help="write here instead of standard output ('-' for standard output)")
+    o.add_argument("--mkdir", action="store_true",
+                   help="create -o's directory when it does not exist (else an error)")
     o.add_argument("--full", action="store_true", help="list every registered metric")
     o.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour in text output (needs rich)")
@@ -156,11 +158,14 @@ def _build_parser() -> argparse.ArgumentParser:
     g.add_argument("-o", "--output", metavar="OUT", required=True,
                    help="merged state (.json) or a report (.html/.md/.txt/.csv with --report)")
     g.add_argument("--report", action="store_true", help="write a report instead of the state")
+    g.add_argument("--mkdir", action="store_true",
+                   help="create -o's directory when it does not exist (else an error)")
     g.add_argument("--format", choices=FORMATS)
     from ._gate import add_gate_parser
 
     add_gate_parser(sub, sys.modules[__name__])
-    d = sub.add_parser("demo", help="reproduce the source texts' experiments as an HTML report",
+    d = sub.add_parser("demo", help="re-run textbook evaluation examples (breast cancer, "
+                       "digits) as an HTML report",
                        description="Train small models on data shipped with scikit-learn and "
                                    "write an HTML report (needs the 'demo' extra).")
     d.add_argument("-o", "--output", metavar="DIR", default="clfeval-demo",
@@ -188,7 +193,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.simplefilter("always")
         try:
             code = _dispatch(args)
-            sys.stdout.flush()
+            with _writing("standard output"):
+                sys.stdout.flush()
         except BrokenPipeError:
             _quiet_pipe()
             return 141  # like any tool whose reader went away (128 + SIGPIPE)
@@ -214,7 +220,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
+def _check_output(args: argparse.Namespace) -> None:
+    """Refuse an ``-o`` that names an input (clfeval never overwrites its data) or a
+    directory that does not exist (unless ``--mkdir``), before reading anything."""
+    out = getattr(args, "output", None)
+    if args.command == "demo" or not out or out == "-":
+        return
+    inputs = [getattr(args, "file", None), *(getattr(args, "files", None) or ()),
+              *(getattr(args, "states", None) or ()), getattr(args, "costs", None)]
+    for inp in inputs:
+        if not inp:
+            continue
+        try:
+            same = os.path.samefile(inp, out)
+        except OSError:
+            same = False
+        if same:
+            raise InvalidParameterError(
+                f"-o {out} is the input file {inp}: clfeval never overwrites its input; "
+                "give another output file")
+    d = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(d) and not getattr(args, "mkdir", False):
+        raise InvalidParameterError(
+            f"-o {out}: the directory {d} does not exist; create it, or pass --mkdir")
+
+
 def _dispatch(args: argparse.Namespace) -> int:
+    _check_output(args)
     if args.command == "report":
         return _report(args)
     if args.command == "compare":
@@ -290,6 +322,11 @@ def _stop_workers() -> None:
     local = sys.modules.get("clfeval.engines.local")
     if local is None or not local._POOLS:
         return
+    # the pool's manager thread may still resolve a cancelled future as it stops
+    # (InvalidStateError): the command is over, its threads' errors are not the user's
+    import threading
+
+    threading.excepthook = lambda args: None
     _kill_workers()
     for ex in list(local._POOLS.values()):
         with contextlib.suppress(Exception):
@@ -407,13 +444,60 @@ def _render(obj: Any, fmt: str, args: argparse.Namespace) -> str:
 def _emit(text: str, args: argparse.Namespace) -> None:
     out = args.output
     if not out or out == "-":
-        sys.stdout.write(text)
+        with _writing("standard output"):
+            _write_stdout(text)
         return
-    write_output(out, text)
+    with _writing(out):
+        write_output(out, text, mkdir=bool(getattr(args, "mkdir", False)))
     print(f"wrote {out}", file=sys.stderr)
 
 
-def write_output(path: str, text: str) -> None:
+def _write_stdout(text: str) -> None:
+    """Write ``text`` to standard output and make sure every byte went out.
+
+    Python's buffered writer can drop the tail of a short write on a disk that fills
+    part-way (seen with a file-size limit: a truncated report, exit 0), so the bytes go
+    to the file descriptor directly, each ``write`` checked; a replaced ``sys.stdout``
+    (no descriptor) is written as it is."""
+    out = sys.stdout
+    try:
+        fd = out.fileno()
+    except (AttributeError, OSError, ValueError):  # (io.UnsupportedOperation: not a file)
+        out.write(text)
+        out.flush()
+        return
+    out.flush()
+    _write_all(fd, text.encode(getattr(out, "encoding", None) or "utf-8",
+                               getattr(out, "errors", None) or "strict"))
+
+
+def _write_all(fd: int, raw: bytes) -> None:
+    """``raw`` to the file descriptor ``fd``, every ``write`` checked."""
+    data = memoryview(raw)
+    while data:
+        n = os.write(fd, data)
+        if n <= 0:
+            import errno
+
+            raise OSError(errno.EIO, "the output accepted no more bytes")
+        data = data[n:]
+
+
+@contextlib.contextmanager
+def _writing(where: str) -> Iterator[None]:
+    """An OS error while writing names where it was writing ("No space left on device"
+    alone does not say which output filled the disk)."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        if getattr(exc, "filename", None):
+            raise
+        raise OSError(exc.errno, exc.strerror or str(exc), where) from exc
+
+
+def write_output(path: str, text: str, *, mkdir: bool = False) -> None:
     """Write ``text`` to ``path`` without ever destroying what ``path`` is.
 
     A regular file (or a symbolic link to one: the link stays, its target is replaced) is
@@ -443,15 +527,21 @@ def write_output(path: str, text: str) -> None:
         return
     target = os.path.realpath(path)  # through symbolic links to the file they name
     d = os.path.dirname(target) or "."
-    os.makedirs(d, exist_ok=True)
+    if mkdir:
+        os.makedirs(d, exist_ok=True)
+    elif not os.path.isdir(d):
+        raise FileFormatError("its directory does not exist (pass --mkdir to create it)",
+                              path=path)
     import tempfile
 
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".partial",
                                dir=d)
     _PARTIAL.add(tmp)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+        try:
+            _write_all(fd, text.encode("utf-8"))  # every byte checked (see _write_stdout)
+        finally:
+            os.close(fd)
         os.chmod(tmp, stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask())
         os.replace(tmp, target)
     except BaseException:
@@ -743,6 +833,10 @@ def _report(args: argparse.Namespace) -> int:
     from ._multilabel import is_multilabel_file, report_multilabel
 
     if is_multilabel_file(path, args, _format(args)):
+        if args.by:  # (as the API's by= with multilabel data)
+            raise InvalidParameterError(
+                f"{path} is a multilabel file (one 0/1 column per label): --by does not "
+                "slice multilabel data yet; evaluate each slice's rows separately")
         with _naming(path):
             r = report_multilabel(path, args, _format(args))
         _emit(_render(r, fmt, args), args)
@@ -863,7 +957,18 @@ def _merge(args: argparse.Namespace) -> int:
 
     if args.report:
         fmt = _out_format(args)
-    state = merge_states([load_state(p) for p in args.states])
+    states = [load_state(p) for p in args.states]
+    try:
+        state = merge_states(states)
+    except ClfevalError as exc:  # which file does not fit: merge one by one to name it
+        acc = states[0]
+        for p, st in zip(args.states[1:], states[1:], strict=True):
+            try:
+                acc = merge_states([acc, st])
+            except ClfevalError as one:
+                raise type(one)(f"{p}: cannot be merged with {args.states[0]}"
+                                f"{' …' if p != args.states[1] else ''}: {one}") from one
+        raise exc
     if not args.report:
         if args.output == "-":
             raise InvalidParameterError("merge writes the state to a file; give -o STATE.json")

@@ -1,10 +1,12 @@
-"""``clfeval demo``: the source texts' experiments, re-run on data shipped with scikit-learn.
+"""``clfeval demo``: textbook evaluation examples, re-run on data shipped with scikit-learn.
 
-* the book chapter “Evaluating models” (Ch. 11), table 11-3: breast cancer with nearest
+* the chapter “Evaluating Models” (ch. 11) of R. T. Kneusel's book *Practical Deep
+  Learning* (No Starch Press), table 11-3: breast cancer with nearest
   centroid, 3-NN, a decision tree and a linear SVM — four 2×2 tables side by side;
 * the same chapter: digits "3 vs 5" and "even vs odd" with several models and their ROC
   curves (the even/odd models are small neural networks labelled by their hidden-layer size);
-* the blog post “Evaluating classification algorithms”: digits "9 vs rest" with logistic
+* a Chinese tutorial blog post, “Machine learning (7): evaluating classification
+  algorithms” (机器学习(七)——分类算法的评价): digits "9 vs rest" with logistic
   regression, moving the threshold on the decision function (θ = 0, 5, −5);
 * the book chapter and the blog post: the 10-class digits confusion, accuracy and error matrices;
 * slices of the breast-cancer test set by tumour size: where logistic regression is worse;
@@ -54,7 +56,7 @@ def build_demo() -> list[Any]:
 
     out: list[Any] = []
 
-    # --- Ch. 11 “Evaluating models”, table 11-3: breast cancer, four classic models -----------
+    # --- Kneusel ch. 11, table 11-3: breast cancer, four classic models ---------------------
     bc = load_breast_cancer()
     y_bc = np.asarray(bc.target_names)[bc.target]  # "malignant" / "benign"
     xtr, xte, ytr, yte = train_test_split(bc.data, y_bc, test_size=0.2, random_state=0,
@@ -68,7 +70,7 @@ def build_demo() -> list[Any]:
     fitted = {k: m.fit(xtr, ytr) for k, m in models.items()}
     out.append(compare(fitted, yte, X=xte, pos_label="malignant",
                        title="Breast cancer: four classic models "
-                             "(Ch. 11 “Evaluating models”, table 11-3)"))
+                             "(after Kneusel, Practical Deep Learning, ch. 11, table 11-3)"))
 
     # --- calibration: are the probabilities honest? naive Bayes is famously over-confident --
     probs = {
@@ -91,7 +93,7 @@ def build_demo() -> list[Any]:
                         title="Breast cancer: where is logistic regression worse? slices by "
                               "tumour size (mean radius in thirds)"))
 
-    # --- Ch. 11 “Evaluating models”: digits 3 vs 5 --------------------------------------------
+    # --- Kneusel ch. 11: digits 3 vs 5 ----------------------------------------------------
     dg = load_digits()
     keep = np.isin(dg.target, (3, 5))
     x35, y35 = dg.data[keep] / 16.0, dg.target[keep]
@@ -107,9 +109,9 @@ def build_demo() -> list[Any]:
     fitted = {k: m.fit(xtr, ytr) for k, m in models.items()}
     out.append(compare(fitted, yte, X=xte, pos_label=5,
                        title="Digits 3 vs 5: several models and their ROC curves "
-                             "(Ch. 11 “Evaluating models”)"))
+                             "(after Kneusel, Practical Deep Learning, ch. 11)"))
 
-    # --- Ch. 11 “Evaluating models”, figure 11-3: even vs odd, networks by hidden-layer size
+    # --- Kneusel ch. 11, figure 11-3: even vs odd, networks by hidden-layer size
     x = dg.data / 16.0
     y_eo = np.where(dg.target % 2 == 0, "even", "odd")
     xtr, xte, ytr, yte = train_test_split(x, y_eo, test_size=0.5, random_state=0,
@@ -120,7 +122,7 @@ def build_demo() -> list[Any]:
             xtr, ytr)
     out.append(compare(nets, yte, X=xte, pos_label="odd",
                        title="Digits even vs odd: networks by hidden-layer size "
-                             "(Ch. 11 “Evaluating models”, figure 11-3)"))
+                             "(after Kneusel, Practical Deep Learning, ch. 11, figure 11-3)"))
 
     # --- “Evaluating classification algorithms”: digits 9 vs rest, moving the threshold
     y9 = (dg.target == 9).astype(int)
@@ -131,11 +133,11 @@ def build_demo() -> list[Any]:
     out.append(evaluate(lr, xte, yte, threshold=0.0, response_method="decision_function",
                         cost_matrix=[[0, 1], [5, 0]],
                         title="Digits 9 vs rest: logistic regression, threshold on the "
-                              "decision function (“Evaluating classification algorithms”)"))
+                              "decision function (after a tutorial on evaluating classifiers)"))
     dec = lr.decision_function(xte)
     out.append(compare({f"θ = {t:g}": (dec >= t).astype(int) for t in (-5.0, 0.0, 5.0)}, yte,
                        title="Digits 9 vs rest at θ = −5, 0, 5: precision against recall "
-                             "(“Evaluating classification algorithms”)"))
+                             "(after a tutorial on evaluating classifiers)"))
 
     # --- the same four model types on five binary tasks: Friedman, Nemenyi, CD diagram -
     from ..report import compare_datasets
@@ -222,7 +224,7 @@ def run_demo(output: str = "clfeval-demo") -> int:
         items = build_demo()
     os.makedirs(output, exist_ok=True)
     path = os.path.join(output, "index.html")
-    html = to_html(items, title="clfeval demo: the source texts' experiments, re-run",
+    html = to_html(items, title="clfeval demo: textbook evaluation examples, re-run",
                    intro="Every table and plot below is computed by clfeval from models "
                          "trained on data that ships with scikit-learn (no network). Move the "
                          "threshold control of the '9 vs rest' report to see the confusion "

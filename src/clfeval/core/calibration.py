@@ -662,6 +662,12 @@ class CalibrationCounts:
         """Number of samples folded in (rows, whatever their weight)."""
         return int(self._counts[0].sum())
 
+    def row_totals(self) -> npt.NDArray[np.int64]:
+        """Rows counted by each table and each fine table (in a consistent state all
+        equal the rows folded in)."""
+        return np.concatenate([self._counts.sum(axis=(1, 2)),
+                               self._fine_counts.sum(axis=(1, 2))])
+
     @property
     def is_weighted(self) -> bool:
         """Whether some cell's weight differs from its count (sample weights were used)."""
@@ -832,6 +838,11 @@ class CalibrationCounts:
                 raise InvalidInputError("one fine table per table is needed")
             for t, ft in enumerate(data["fine"]):
                 idx = np.asarray(ft["index"], dtype=np.intp)
+                if idx.size and (idx.ndim != 1 or int(idx.min()) < 0
+                                 or int(idx.max()) >= N_FINE
+                                 or np.unique(idx).size != idx.size):
+                    raise InvalidInputError(
+                        f"fine bin indices must be distinct and within 0..{N_FINE - 1}")
                 if idx.size:
                     fine_counts[t, idx] = np.asarray(ft["counts"], dtype=np.int64)
                     fine[t, idx] = np.asarray(ft["sums"], dtype=np.float64)
@@ -841,7 +852,7 @@ class CalibrationCounts:
                        multiclass=bool(data["multiclass"]), eps=float(data["eps"]))
         except IncompatibleStateError:
             raise
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
+        except (KeyError, TypeError, ValueError, IndexError, OverflowError) as exc:
             raise IncompatibleStateError(f"malformed {SCHEMA} state: {exc}") from exc
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .._validation import label_position, positive_label, same_label
+from .._validation import label_position, positive_label, same_label, weights_out_of_range
 from ..exceptions import (
     FileFormatError,
     IncompatibleStateError,
@@ -314,7 +314,15 @@ class InvalidRows:
         self.flag("missing_weight", col.missing, name)
         self.flag("bad_weight", col.bad, name)
         self._nonfinite("bad_weight", col, name, negative=True)
-        return np.asarray(col.values).astype(np.float64, copy=False)
+        w = np.asarray(col.values).astype(np.float64, copy=False)
+        with np.errstate(invalid="ignore"):
+            out = weights_out_of_range(w)
+        if out.any():
+            for other in (col.missing, col.bad):
+                if other is not None:
+                    out &= ~other
+            self.flag("bad_weight", out, name)
+        return w
 
     def _nonfinite(self, reason: str, col: Column, name: str, *, negative: bool) -> None:
         v = np.asarray(col.values)

@@ -338,8 +338,10 @@ class MultilabelFolder:
 def _detail(reason: str, val: Any, i: int) -> str:
     """The offending value of row ``i`` for an error message."""
     if reason == "unknown_label":
-        return (f" (value {to_python(val.values[i])!r}; multilabel label and prediction "
-                "columns hold 0 or 1)")
+        bad = getattr(val, "bad", None)
+        what = ("text that is not a number" if bad is not None and bool(bad[i])
+                else f"value {to_python(val.values[i])!r}")  # (a bad cell's value is a 0)
+        return f" ({what}; multilabel label and prediction columns hold 0 or 1)"
     if reason in ("nonfinite_score", "bad_weight") and val.bad is None:
         return f" (value {to_python(val.values[i])!r})"
     return ""

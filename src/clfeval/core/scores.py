@@ -1500,6 +1500,9 @@ class ScoreCounts:
         md = field(data, "max_distinct", int, SCHEMA, optional=True)
         try:
             binning = None if b is None else Binning.from_dict(b)
+            if binning is not None:
+                for v in values:
+                    _check_on_grid(v, binning)
             return cls(
                 values, weights, labels, pos_label=data.get("pos_label"),
                 multiclass=field(data, "multiclass", bool, SCHEMA), binning=binning,
@@ -1509,10 +1512,27 @@ class ScoreCounts:
             )
         except IncompatibleStateError:
             raise  # already names the field (not wrapped twice)
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, OverflowError) as exc:
             if isinstance(exc, (InvalidInputError, InvalidParameterError)):
                 raise IncompatibleStateError(f"malformed {SCHEMA} state: {exc}") from exc
             raise IncompatibleStateError(f"malformed {SCHEMA} state: {exc!r}") from exc
+
+
+def _check_on_grid(v: FloatArray, binning: Binning) -> None:
+    """Refuse a saved binned table whose values are not floors of its bins (a tampered
+    or corrupted file: its thresholds would mean other bins)."""
+    fin = v[np.isfinite(v)]
+    if not fin.size:
+        return
+    if binning.kind == "edges":
+        bad = ~np.isin(fin, np.asarray(binning.edges, dtype=np.float64))
+    else:
+        keys = order_keys(fin) >> np.uint64(64 - binning.bits)
+        bad = binning.floors(keys) != fin
+    if bad.any():
+        raise IncompatibleStateError(
+            f"malformed {SCHEMA} state: score {float(fin[bad][0])!r} is not the floor of a "
+            f"bin of its {_describe_binning(binning)}")
 
 
 def _rebuild(values: Any, weights: Any, labels: Any, pos_label: Any, multiclass: bool,

@@ -48,7 +48,7 @@ REASONS = {
     "bad_score": "the score is not a number",
     "nonfinite_score": "the score is NaN or infinite",
     "missing_weight": "the weight is missing (null/empty)",
-    "bad_weight": "the weight is not a finite non-negative number",
+    "bad_weight": "the weight is not a finite non-negative number of at most 2^400",
 }
 
 
@@ -287,6 +287,13 @@ class EvalState:
                 from ._mlstate import MultilabelState
 
                 ml = MultilabelState.from_dict(ml)
+            n_used = int(data["n_used"])
+            if cal is not None:
+                per_table = cal.row_totals()
+                if per_table.size and not np.all(per_table == n_used):
+                    raise IncompatibleStateError(
+                        f"inconsistent {SCHEMA} state: its calibration tables count "
+                        f"{sorted(set(per_table.tolist()))[:3]} rows but n_used is {n_used}")
             return cls(
                 cm, sc, int(data["n_rows"]), int(data["n_used"]),
                 Exclusions.from_dict(data["excluded"]), tuple(map(str, data["sources"])),
@@ -294,7 +301,7 @@ class EvalState:
                 None if data.get("row_sum_error") is None else float(data["row_sum_error"]),
                 ml, _weight_sq(data), _weights(data),
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, OverflowError) as exc:
             if isinstance(exc, IncompatibleStateError):
                 raise
             raise IncompatibleStateError(f"malformed {SCHEMA} state: {exc!r}") from exc

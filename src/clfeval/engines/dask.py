@@ -38,6 +38,17 @@ _hold_lock = threading.Lock()
 _hold_depth = 0
 
 
+def _reset_after_fork() -> None:
+    """A forked child has only the forking thread: a lock another thread held at the
+    fork would never be released there."""
+    global _hold_lock, _hold_depth
+    _hold_lock, _hold_depth = threading.Lock(), 0
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_after_fork)
+
+
 def _pinned_malloc() -> tuple[Any, int, int] | None:
     """glibc and its restore values when this process pinned the allocator's thresholds
     through the environment (as Dask's nanny does: ``MALLOC_TRIM_THRESHOLD_=65536``),

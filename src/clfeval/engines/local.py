@@ -9,6 +9,7 @@ to one process.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import queue
@@ -474,10 +475,20 @@ def _fold_partial(paths: list[str], spec: Any, workers: int,
                 parts.append(fut.result())
                 state["done"] += 1
                 tick(parts[-1].n_rows)
-        except BaseException:
+        except BaseException as exc:
             for fut in futures:
                 fut.cancel()
-            if isinstance(sys.exc_info()[1], BrokenProcessPool):
+            if isinstance(exc, BrokenProcessPool):
                 _POOLS.pop(workers, None)
+                for proc in list(getattr(ex, "_processes", {}).values()):
+                    with contextlib.suppress(Exception):  # no worker outlives the pool
+                        proc.kill()
+                ex.shutdown(wait=False, cancel_futures=True)
+                from ..exceptions import WorkerError
+
+                raise WorkerError(
+                    f"a worker process of the {workers}-process pool died (killed, or out of "
+                    "memory?) while reading; nothing was written — run again, or with fewer "
+                    "workers") from None
             raise
     return _merge_partials(parts)

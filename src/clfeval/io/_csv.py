@@ -138,6 +138,17 @@ def sniff(path: str, fmt: str, opts: dict[str, str]) -> Dialect:
             counts = {d: _count_outside_quotes(line, d) for d in DELIMITERS}
             best = max(DELIMITERS, key=lambda d: counts[d])
             delim = best if counts[best] else ","
+            # a delimiter that splits every sampled data line like the header beats one
+            # that is merely more frequent there (a ';' inside a column name of a comma
+            # file)
+            rows = sample.decode("utf-8", errors="replace").split("\n")
+            rows = [r.rstrip("\r") for r in (rows[:-1] if len(rows) > 1 else rows)[:50]
+                    if r.strip()]
+            if rows:
+                fits = [d for d in DELIMITERS if counts[d] and all(
+                    _count_outside_quotes(r, d) == counts[d] for r in rows)]
+                if fits and delim not in fits:
+                    delim = max(fits, key=lambda d: counts[d])
     if "\r" in line or "\x00" in line:
         raise FileFormatError("the header line holds a carriage return or NUL character "
                               "(only \\n and \\r\\n line endings are read)", path=path)

@@ -293,6 +293,10 @@ class NumpyFile:
                     self.columns[f"{name}.{f}"] = (name, f)
             elif len(shape) == 1:
                 self.columns[name] = (name, None)
+            elif len(shape) != 2:
+                raise FileFormatError(
+                    f"member {name!r} has shape {shape}: a column (1-D) or one column per "
+                    "class (2-D) is needed", path=self.path, column=name)
             else:
                 for j in range(shape[1]):
                     self.columns[f"{name}_{j}"] = (name, j)

@@ -365,7 +365,7 @@ def _iter_csv(path: str, fmt: str, names: list[str], label_cols: set[str],
                 types[n] = pa.binary() if all_text else pa.float64()
         conv = pcsv.ConvertOptions(
             column_types=types, include_columns=names, strings_can_be_null=True,
-            null_values=["", "NA", "N/A", "null", "NULL", "None"],
+            null_values=[""],  # (CSV: only an empty cell is missing; "NA" is text)
             decimal_point=dialect.decimal,
         )
         return pcsv.open_csv(path, read_options=pcsv.ReadOptions(block_size=block),
@@ -609,6 +609,12 @@ def _numpy_column(a: npt.NDArray[Any], is_label: bool) -> Column:
             except UnicodeDecodeError:
                 raise _BadLabelError("text that is not UTF-8") from None
         a = a.astype(str)
+        if a.dtype.itemsize:  # code points past U+10FFFF are not text (numpy keeps them)
+            bad = (a.view(np.uint32).reshape(len(a), -1) > 0x10FFFF).any(axis=1)
+            if bad.any():
+                exc = _BadLabelError("a label holds an invalid code point (past U+10FFFF)")
+                exc.index = int(np.flatnonzero(bad)[0])
+                raise exc
         uniq, codes = np.unique(a, return_inverse=True)
         codes = codes.reshape(-1)
         for j, v in enumerate(uniq.tolist()):

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._validation import MAX_WEIGHT, check_weight_size, weights_out_of_range
 from ..exceptions import InvalidInputError
 
 __all__ = ["as_array", "check_finite", "check_targets", "column_or_1d", "type_of_target",
@@ -45,6 +46,11 @@ def as_array(y: Any, name: str = "y") -> Array:
     if arr.dtype.kind == "S":
         raise TypeError("Support for labels represented as bytes is not supported. "
                         f"Convert {name} to str labels first.")
+    if arr.dtype.kind == "u" and arr.dtype.itemsize == 8 and arr.size \
+            and int(arr.max()) > 2**63 - 1:
+        # numpy mixes uint64 and int64 as float64 (2**63 and 2**63 + 1 become one
+        # class): labels past int64 stay Python ints
+        return arr.astype(object)
     return arr
 
 
@@ -230,4 +236,15 @@ def check_sample_weight(sample_weight: Any, n: int) -> Array | None:
     if w.dtype.kind == "f" and not np.isfinite(w).all():
         bad = "NaN" if np.isnan(w).any() else "infinity"
         raise InvalidInputError(f"Input sample_weight contains {bad}.")
+    if w.dtype.kind in "fiu" and w.size:
+        a = np.abs(w.astype(np.float64, copy=False))
+        out = weights_out_of_range(a)
+        if out.any():
+            i = int(np.flatnonzero(out)[0])
+            raise InvalidInputError(
+                f"sample_weight holds a weight of {float(w[i]):.3g} (first at index {i}); "
+                f"weights must be of magnitude at most {MAX_WEIGHT:.2g} (2^400, where sums "
+                "of weights and their products stay finite): divide every weight by one "
+                "common factor")
+        check_weight_size(float(a.sum()))
     return w

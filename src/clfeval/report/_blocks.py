@@ -265,6 +265,14 @@ def calibration_blocks(cal: Any, h2: str = "h2") -> list[Block]:
     return out
 
 
+def _mean_rank_label(c: Comparison) -> str:
+    """"mean rank", naming the metrics it averages when some model lacks others."""
+    rt = c.ranks
+    if not rt.common or len(rt.common) == len(rt.metrics):
+        return "mean rank"
+    return "mean rank*"
+
+
 def comparison_blocks(c: Comparison, *, full: bool = False) -> list[Block]:
     """Blocks of a comparison."""
     out = [Block("h1", heading("comparison", c.title))]
@@ -299,7 +307,12 @@ def comparison_blocks(c: Comparison, *, full: bool = False) -> list[Block]:
     out.append(_table("ranks", ["metric", *c.names], [
         [m, *(fmt(v, 1) for v in row)]
         for m, row in zip(c.ranks.metrics, c.ranks.ranks, strict=False)]
-        + [["mean rank", *(fmt(v, 2) for v in c.ranks.mean_rank)]]))
+        + [[_mean_rank_label(c), *(fmt(v, 2) for v in c.ranks.mean_rank)]]))
+    if _mean_rank_label(c) != "mean rank":
+        missing = [m for m in c.ranks.metrics if m not in c.ranks.common]
+        out.append(Block("p", f"* over the {len(c.ranks.common)} metrics every model has; "
+                              f"{', '.join(missing)} are missing for some model and are left "
+                              "out of the mean."))
     if c.tests:
         out.append(Block("h2", "Pairwise tests"))
         out.append(_table("tests", ["test", "model A", "model B", "statistic", "p-value",
@@ -346,7 +359,13 @@ def slice_blocks(r: Report, h2: str = "h2") -> list[Block]:
     if any(s.too_small for s in a.slices):
         notes.append(f"* fewer than {a.min_size} samples: too few to judge, left out of the "
                      "gaps, the worst slice and the tests.")
-    notes.append("Each slice's full report is in the JSON and HTML renderings.")
+    from ._model import SLICE_REPORTS_MAX
+
+    if len(a.slices) <= SLICE_REPORTS_MAX:
+        notes.append("Each slice's full report is in the JSON and HTML renderings.")
+    else:
+        notes.append(f"With more than {SLICE_REPORTS_MAX} slices the JSON and HTML "
+                     "renderings hold each slice's rows, not its full report.")
     out.append(Block("p", " ".join(notes)))
     d = a.disparity
     if d is None:

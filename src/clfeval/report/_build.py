@@ -28,6 +28,7 @@ from .._validation import (
     check_weights,
     resolve_call,
     same_label,
+    check_weight_size,
 )
 from ..core.counts import ConfusionMatrix
 from ..core.metric_spec import CountStack, MetricSpec, evaluate_counts, list_metrics
@@ -365,6 +366,7 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
 
 
 _POOL: list[concurrent.futures.ThreadPoolExecutor] = []
+_accel.fork_safe(_POOL)  # a forked child makes its own worker thread
 
 
 class _Pending:
@@ -485,7 +487,7 @@ def from_state(
     if isinstance(state, SlicedState):
         from ._slices import sliced_report
 
-        return sliced_report(state, from_state, stacked_metric_rows, min_size=min_size,
+        return sliced_report(state, from_state, shown_rows, min_size=min_size,
                              cost_matrix=cost_matrix, level=level, title=title, source=source,
                              max_points=max_points)
     if getattr(state, "multilabel", None) is not None:
@@ -512,6 +514,8 @@ def from_state(
     if cm.n_classes == 2 and cm.pos_label is None:
         with contextlib.suppress(InvalidParameterError):
             cm = cm.with_pos_label(cm.labels[cm.pos_index(None)])
+    if cm.is_weighted:  # (subnormal weights: products of totals would be 0)
+        check_weight_size(float(cm.total), "the weight column")
     if tc is not None and cm.pos_label is not None and cm.pos_label != scores.pos_label:
         raise InvalidInputError(
             f"the confusion matrix's positive class {cm.pos_label!r} differs from the score "
@@ -770,12 +774,59 @@ def _metric_rows(cm: ConfusionMatrix, level: float | None,
     return _metric_rows_of([cm], level, weighting)[0]
 
 
+def shown_rows(states: Sequence[Any], cms: Sequence[ConfusionMatrix],
+               metrics: Sequence[str], level: float | None) -> list[tuple[MetricRow, ...]]:
+    """The rows of ``metrics`` (report row names) each state's report has, for many
+    states at once (the slices of a sliced report, ``cms`` their matrices as the report
+    reads them): the count metrics evaluated once over the stack of the matrices, their
+    Wilson intervals once over the stack, their bootstrap intervals drawn per matrix from
+    the report's seed (:func:`clfeval.stats.bootstrap.bootstrap_interval_stack`: the
+    same draws as the report's), and the AUC rows from each score state."""
+    lvl = None if level is None else check_level(level)
+    count_names = {m for m in metrics if m not in ("roc_auc", "roc_auc_macro")}
+    byname: list[dict[str, MetricRow]] = [{} for _ in cms]
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for i, cm in enumerate(cms):
+        if cm.is_weighted:  # weighted: each slice's intervals read its own weighting
+            if count_names:
+                got = _metric_rows_of([cm], lvl, _weighting(states[i], cm), only=count_names)
+                byname[i].update((r.name, r) for r in got[0][0])
+            continue
+        groups.setdefault((cm.labels, cm.pos_label), []).append(i)
+    if count_names:
+        for idx in groups.values():
+            group = [cms[i] for i in idx]
+            step = max(1, STACK_CELLS // group[0].n_classes ** 2)
+            for start in range(0, len(group), step):
+                block = idx[start:start + step]
+                got = _metric_rows_of([cms[i] for i in block], lvl, only=count_names)
+                for i, (rows, _) in zip(block, got, strict=True):
+                    byname[i].update((r.name, r) for r in rows)
+    for i, st in enumerate(states):
+        sc = st.scores
+        if sc is None or not ({"roc_auc", "roc_auc_macro"} & set(metrics)):
+            continue
+        if not sc.is_multiclass:
+            tc = threshold_counts(sc)
+            roc = RocCurve.from_threshold_counts(tc, zero_division=np.nan, max_points=2)
+            pr = PrecisionRecallCurve.from_threshold_counts(tc, zero_division=np.nan,
+                                                            max_points=2)
+            rows_ = _binary_auc_rows(roc, pr, _auc_interval(
+                sc, tc, lvl, getattr(st, "weights", "importance")))
+        else:
+            rows_ = _multiclass_auc_rows(sc)
+        byname[i].update((r.name, r) for r in rows_)
+    return [tuple(b[m] for m in metrics if m in b) for b in byname]
+
+
 def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
-                    weighting: Weighting | None = None) -> list[Rows]:
+                    weighting: Weighting | None = None,
+                    only: set[str] | None = None) -> list[Rows]:
     """The metric rows of each of several matrices of one label set and positive class:
     every registered metric evaluated once over their ``(S, K, K)`` stack (converted and
     tallied once), the Wilson intervals of the proportions computed once over the stack,
-    the bootstrap intervals drawn per matrix (each from the report's fixed seed)."""
+    the bootstrap intervals drawn per matrix (each from the report's fixed seed).
+    ``only``: just the rows of these names (the per-class table left empty)."""
     first = cms[0]
     k = first.n_classes
     pos_index: int | None = None
@@ -784,11 +835,14 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
     stack = CountStack(np.stack([cm.counts for cm in cms]) if len(cms) > 1
                        else cms[0].counts[None])  # (one matrix: a view, one float copy)
     wilson = _StackedWilson(stack, first.labels, level, weighting)
-    boot = [_bootstrap_intervals(cm, level, weighting) for cm in cms]
+    boot = ([_bootstrap_intervals(cm, level, weighting) for cm in cms]
+            if only is None or weighting is not None else _stacked_bootstrap(cms, level, only))
     rows: list[list[MetricRow]] = [[] for _ in cms]
 
     def add(name: str, spec: MetricSpec, average: str | None, values: Array,
             intervals: Sequence[ConfidenceInterval | None]) -> None:
+        if only is not None and name not in only:
+            return
         for out, v, ci in zip(rows, values, intervals, strict=True):
             out.append(MetricRow(name, spec.name, average, num(v), spec.description,
                                  spec.higher_is_better, ci))
@@ -800,6 +854,9 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
     pc_vals: list[Array] = []
     for spec in list_metrics():
         if not spec.multiclass and k > 2:
+            continue
+        if only is not None and not any(
+                n == spec.name or n.startswith(spec.name + "_") for n in only):
             continue
         if spec.per_class:
             vals = evaluate_counts(spec, stack, average=None, zero_division=NAN)
@@ -818,9 +875,11 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
             v = evaluate_counts(spec, stack, zero_division=NAN)
             add(spec.name, spec, None, v, wilson.row(spec, None, None)
                 if spec.ratio is not None else booted(spec, None))
+    if only is not None:
+        pc_names, pc_vals = [], []
     values = (np.stack(pc_vals, axis=1) if pc_vals
               else np.empty((len(cms), 0, k), dtype=np.float64))
-    per_class = wilson.per_class(PER_CLASS_INTERVALS)
+    per_class = wilson.per_class(PER_CLASS_INTERVALS if only is None else ())
     return [(tuple(r), PerClassTable(tuple(pc_names), values[j].copy(),
                                      {name: cis[j] for name, cis in per_class.items()}))
             for j, r in enumerate(rows)]
@@ -953,6 +1012,45 @@ def _bootstrap_intervals(cm: ConfusionMatrix, level: float | None,
                                             std_err=ci.std_err, labels=ci.labels)
                 boot[(name, key_avg)] = ci
     return boot
+
+
+def _stacked_bootstrap(cms: Sequence[ConfusionMatrix], level: float | None,
+                       only: set[str]) -> list[dict[tuple[str, str | None],
+                                                    ConfidenceInterval]]:
+    """:func:`_bootstrap_intervals` of each matrix, for the report rows named in
+    ``only`` alone: the same intervals (the same seed and draws), the metric evaluated
+    once over a block of matrices' replicates."""
+    out: list[dict[tuple[str, str | None], ConfidenceInterval]] = [{} for _ in cms]
+    if level is None or not cms:
+        return out
+    from ..stats.bootstrap import MAX_RESAMPLE_TOTAL, bootstrap_interval_stack
+
+    first = cms[0]
+    if not bootstrap_fits(first.n_classes):
+        return out
+    binary = first.n_classes == 2 and first.pos_label is not None
+    plan: list[tuple[str, str | None, str]] = []  # (metric, key average, request average)
+    if binary:
+        for name in BOOTSTRAP_BINARY:
+            key_avg = "binary" if name in ("f1", "informedness") else None
+            plan.append((name, key_avg, "auto"))
+    for name, avg in BOOTSTRAP_MULTI:
+        if first.n_classes == 2 and avg is None:
+            continue
+        plan.append((name, avg, "auto" if avg is None else avg))
+    wanted = [(m, ka, ra) for m, ka, ra in plan
+              if (m if ka in (None, "binary") else f"{m}_{ka}") in only]
+    ok = [i for i, cm in enumerate(cms) if cm.total > 0 and (not cm.is_weighted or bool(
+        np.all(cm.counts == np.round(cm.counts)) and cm.total <= MAX_RESAMPLE_TOTAL))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for name, key_avg, req in wanted:
+            cis = bootstrap_interval_stack([cms[i] for i in ok], name, average=req,
+                                           n_resamples=N_RESAMPLES, level=level, seed=SEED)
+            for i, ci in zip(ok, cis, strict=True):
+                if ci is not None and _defined(ci):
+                    out[i][(name, key_avg)] = ci
+    return out
 
 
 def _defined(ci: ConfidenceInterval) -> bool:
@@ -1106,14 +1204,29 @@ def _warnings(cm: ConfusionMatrix, pc: PerClassTable, overall: tuple[MetricRow, 
                    else "") + ")" if cm.is_weighted and used else f"{_n(n)} samples")
         out.append(ReportWarning(
             "few_samples", f"only {what}: every estimate here is very uncertain", 2))
-    details = _undefined_details(cm, pc)
-    bad_overall = [r.name for r in overall if r.value is None and r.average in (None, "binary")
-                   and r.metric not in pc.metrics]
-    if bad_overall:
-        details.append(f"undefined (zero denominator): {', '.join(bad_overall)}")
-    if details:
-        out.append(ReportWarning("undefined_metric",
-                                 "some metrics are undefined — " + "; ".join(details), 3))
+    # undefined metrics the report shows (headline rows, per-class columns) come first;
+    # those only in the full listing (lr_plus, dor …) last, and say so
+    from ._blocks import PER_CLASS_COLUMNS
+
+    binary = cm.n_classes == 2 and cm.pos_label is not None
+    shown = {*(BINARY_HEADLINE if binary else MULTI_HEADLINE), *PER_CLASS_COLUMNS}
+    for seen in (True, False):
+        keep = [i for i, m in enumerate(pc.metrics) if (m in shown) == seen]
+        part = PerClassTable(tuple(pc.metrics[i] for i in keep), pc.values[keep], {})
+        details = _undefined_details(cm, part)
+        bad_overall = [r.name for r in overall if r.value is None
+                       and r.average in (None, "binary") and r.metric not in pc.metrics
+                       and (r.name in shown) == seen]
+        if bad_overall:
+            details.append(f"undefined (zero denominator): {', '.join(bad_overall)}")
+        if details and seen:
+            out.append(ReportWarning("undefined_metric",
+                                     "some metrics are undefined — " + "; ".join(details), 3))
+        elif details:
+            out.append(ReportWarning(
+                "undefined_unshown",
+                "some metrics of the full listing (not shown above) are undefined — "
+                + "; ".join(details), 4))
     out.sort(key=lambda w: w.rank)
     return tuple(out)
 
@@ -1374,11 +1487,14 @@ def _ranks(reports: Sequence[Report], headline: tuple[str, ...]) -> RankTable:
             rk[ok] = rankdata(key[ok])
         rows.append(rk)
     arr = np.array(rows) if rows else np.empty((0, len(reports)))
-    with np.errstate(invalid="ignore"):
-        mean = [num(np.nanmean(arr[:, j])) if np.isfinite(arr[:, j]).any() else None
-                for j in range(len(reports))]
+    # the mean over the metrics every model has (a model without scores has no AUC: a
+    # mean over different sets of metrics would compare unlike things)
+    common = [bool(np.isfinite(row).all()) for row in arr]
+    mean = arr[np.asarray(common, bool)].mean(axis=0) if any(common) \
+        else np.full(len(reports), np.nan)
     return RankTable(headline, np.asarray(arr, dtype=np.float64),
-                     np.asarray([np.nan if m is None else m for m in mean], dtype=np.float64))
+                     np.asarray(mean, dtype=np.float64),
+                     tuple(h for h, c in zip(headline, common, strict=True) if c))
 
 
 def _pairwise(names: tuple[str, ...], yt: Array, preds: Mapping[str, Any],

@@ -56,7 +56,16 @@ td:first-child,th:first-child,td.def,th.def{text-align:left}td.def{color:#555;ma
 .thrnote{background:#eef4fb;padding:4px 8px}.moved .thrnote{background:#fff0d6}
 .moved .atreport{opacity:.55}
 details{margin:8px 0}summary{cursor:pointer;font-weight:600}
-.tw{max-width:100%;overflow-x:auto}.tw table{margin:6px 0 12px}
+.tw{max-width:100%;overflow-x:auto;width:max-content;
+background:linear-gradient(to right,#fff 30%,rgba(255,255,255,0)) left/40px 100%,
+linear-gradient(to left,#fff 30%,rgba(255,255,255,0)) right/40px 100%,
+radial-gradient(farthest-side at 0 50%,rgba(0,0,0,.28),rgba(0,0,0,0)) left/14px 100%,
+radial-gradient(farthest-side at 100% 50%,rgba(0,0,0,.28),rgba(0,0,0,0)) right/14px 100%;
+background-repeat:no-repeat;background-color:#fff;
+background-attachment:local,local,scroll,scroll}
+.tw table{margin:6px 0 12px;background:transparent}
+.tw.wide::before{content:"scroll sideways for more columns \\2192";display:block;
+position:sticky;left:0;font-size:11px;color:#777;padding:2px 0}
 svg{max-width:100%;height:auto}.small svg{width:330px}
 .card{max-width:100%;box-sizing:border-box;overflow-x:auto}
 *{box-sizing:border-box}code{overflow-wrap:anywhere}
@@ -132,6 +141,9 @@ function init(box){
 }
 document.querySelectorAll('[data-sweep]').forEach(init);
 })();
+(function(){function cue(){var t=document.querySelectorAll('.tw');
+for(var i=0;i<t.length;i++){t[i].classList.toggle('wide',t[i].scrollWidth>t[i].clientWidth+1);}}
+window.addEventListener('resize',cue);cue();})();
 """
 
 
@@ -449,6 +461,12 @@ def _num(v: Any) -> float | None:
 
 
 
+#: reliability-diagram bins with fewer samples are drawn as labelled grey points
+RELIABILITY_MIN_BIN = 10
+#: the top-label reliability curve's colour (no class curve has it)
+TOP_LABEL_COLOUR = "#222222"
+
+
 def _calibration_html(r: Report, p: str, bl: dict[str, Block]) -> str:
     """Reliability diagram (every curve of the report's calibration, the diagonal as the
     calibrated line) with the histogram of predicted probabilities under it, and the
@@ -456,10 +474,15 @@ def _calibration_html(r: Report, p: str, bl: dict[str, Block]) -> str:
     cal = r.calibration
     assert cal is not None
     diagram, hist = calibration_charts(cal, p)
+    tiny = any(bool(np.any((np.asarray(c.weights) > 0)
+                           & (np.asarray(c.counts) < RELIABILITY_MIN_BIN))) for c in cal.curves)
     return ('<h3>Calibration: are the probabilities honest?</h3><div class="row">'
             '<div class="card">' + _svg_id(diagram, f"{p}-rel") + _svg_id(hist, f"{p}-relh")
             + "</div>" + '<div class="card">' + _table_html(bl["calibration"])
-            + "".join(f"<p>{escape(n)}</p>" for n in cal.notes) + "</div></div>")
+            + "".join(f"<p>{escape(n)}</p>" for n in cal.notes)
+            + (f"<p>Bins with fewer than {RELIABILITY_MIN_BIN} samples are grey points "
+               "labelled with their count, not joined by the line.</p>" if tiny else "")
+            + "</div></div>")
 
 
 def calibration_charts(cal: Any, p: str) -> tuple[str, str]:
@@ -467,14 +490,26 @@ def calibration_charts(cal: Any, p: str) -> tuple[str, str]:
     line) and the histogram of predicted probabilities of its main curve."""
     curves = list(cal.curves)
     series = []
+    tiny: list[tuple[float, float, str, str]] = []
     for i, c in enumerate(curves):
         ok = np.asarray(c.weights) > 0
-        series.append(Series(c.name, _pts(np.asarray(c.mean_predicted)[ok]),
-                             _pts(np.asarray(c.fraction_positive)[ok]),
-                             PALETTE[i % 10], marks=()))
+        n = np.asarray(c.counts)
+        # the line joins bins with enough samples to mean something; bins of a handful of
+        # samples are grey points labelled with their count (no zig-zag through them)
+        big = ok & (n >= RELIABILITY_MIN_BIN)
+        if not big.any():
+            big = ok
+        # (the top-label curve in black: with K = 10 classes P(0) has PALETTE[0] too)
+        colour = TOP_LABEL_COLOUR if cal.multiclass and c.name == "top-label" \
+            else PALETTE[i % 10]
+        series.append(Series(c.name, _pts(np.asarray(c.mean_predicted)[big]),
+                             _pts(np.asarray(c.fraction_positive)[big]), colour, marks=()))
+        for j in np.flatnonzero(ok & ~big).tolist():
+            tiny.append((float(c.mean_predicted[j]), float(c.fraction_positive[j]),
+                         f"n={int(n[j])}", "#aaaaaa"))
     diagram = line_chart(series, title="Reliability diagram", xlabel="mean predicted probability",
                          ylabel="observed frequency", diagonal=True, uid=f"{p}-rel",
-                         legend=len(series) > 1)
+                         legend=len(series) > 1, points=tiny[:40])
     main = cal.main_curve
     tot = float(np.sum(main.weights)) or 1.0
     xs: list[float | None] = []
@@ -513,7 +548,8 @@ def cost_curve_chart(cc: Any, uid: str) -> str:
                         _pts(cc.envelope), PALETTE[0]))
     return line_chart(lines, title="Cost curve (Drummond & Holte)",
                       xlabel="probability cost PC(+)", ylabel="normalised expected cost",
-                      ylim=(0.0, 0.5 if float(cc.envelope.max()) <= 0.5 else 1.0), uid=uid)
+                      ylim=(0.0, 0.5 if float(cc.envelope.max()) <= 0.5 else 1.0), uid=uid,
+                      legend="tr")  # (the envelope runs along the bottom: keep it uncovered)
 
 def _threshold_panel(r: Report, p: str) -> str:
     sw = r.sweep

@@ -470,12 +470,16 @@ class RankTable(Result):
     ranks : ndarray of shape (n_metrics, n_models)
         ``ranks[i, m]``: rank of model ``m`` on metric ``i`` (NaN when undefined).
     mean_rank : ndarray of shape (n_models,)
-        Each model's mean rank over the metrics.
+        Each model's mean rank over the metrics every model has (``common``).
+    common : tuple of str
+        The metrics the mean rank is taken over: those defined for every model (a model
+        without scores has no AUC row; NaN means when there are none).
     """
 
     metrics: tuple[str, ...]
     ranks: FloatArray
     mean_rank: FloatArray
+    common: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -541,6 +545,12 @@ class Comparison(_Printable, Result):
 
 
 # ----------------------------------------------------------------- slices
+#: a sliced report's JSON document and HTML page hold the full report of every slice up to
+#: this many slices; past it only each slice's shown rows (the slice table), the full
+#: reports staying a call away (``Slice.report``, built from the slice's state on demand)
+SLICE_REPORTS_MAX = 100
+
+
 @dataclass(frozen=True, eq=False)
 class Slice(Result):
     """One slice of a sliced report (``by=``): the rows sharing one key.
@@ -558,29 +568,69 @@ class Slice(Result):
         Fewer than the analysis's ``min_size`` samples (the total weight, when weighted)
         entered the counts: shown, but flagged and left out of the disparity's gaps and
         tests.
+    rows : tuple of MetricRow
+        The slice's rows of the metrics shown side by side (``SliceAnalysis.metrics``),
+        with their intervals: the rows its own report has.
     report : Report or None
         The slice's own full report, derived from its state by the same
         :func:`~clfeval.report.from_state` as every report, its curves thinned to at
-        most 100 points for display (``None`` when every row of the slice was excluded).
+        most 100 points for display (``None`` when every row of the slice was excluded,
+        or for a report read from JSON written without it). Built on first access: a
+        sliced report with 10,000 slices costs what their states cost.
     """
 
     key: tuple[Any, ...]
     n_rows: int
     n_used: int
     too_small: bool
-    report: Report | None = None
+    built: Report | None = None
+    rows: tuple[MetricRow, ...] = ()
+    derive: Callable[[], Report | None] | None = field(default=None, repr=False)
+
+    _transient: ClassVar[tuple[str, ...]] = ("derive",)
+
+    @property
+    def report(self) -> Report | None:
+        """The slice's full report (built from its state on first access)."""
+        if self.built is None and self.derive is not None:
+            object.__setattr__(self, "built", self.derive())
+            object.__setattr__(self, "derive", None)
+        return self.built
+
+    def row(self, metric: str) -> MetricRow | None:
+        """The slice's row of a shown metric (``None`` when it has none)."""
+        for r in self.rows:
+            if r.name == metric:
+                return r
+        return None
 
     def name(self, by: tuple[str, ...]) -> str:
         """``"region=north, device=phone"`` (a missing value shows as ``(missing)``)."""
         return ", ".join(f"{b}={'(missing)' if v is None else v}"
                          for b, v in zip(by, self.key, strict=True))
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe form; the key carries its value types."""
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, Slice)
+        return (self.key == other.key and self.n_rows == other.n_rows
+                and self.n_used == other.n_used and self.too_small == other.too_small
+                and Result.__eq__(dataclasses.replace(self, built=None, derive=None),
+                                  dataclasses.replace(other, built=None, derive=None))
+                and self.report == other.report)
+
+    __hash__ = None
+
+    def to_dict(self, *, with_report: bool = True) -> dict[str, Any]:
+        """JSON-safe form; the key carries its value types. The full report is written
+        as ``report`` (``null`` with ``with_report=False``)."""
+        from .._serial import enc
         from ..core.sliced import key_types
 
-        return {**super().to_dict(), "key": list(self.key),
-                "key_types": key_types(self.key)}
+        body = Result.to_dict(dataclasses.replace(self, built=None, derive=None))
+        body.pop("built", None)
+        return {**body, "key": list(self.key), "key_types": key_types(self.key),
+                "report": enc(self.report) if with_report else None}
 
     @classmethod
     def from_dict(cls, d: Any) -> Slice:
@@ -590,7 +640,9 @@ class Slice(Result):
         if not isinstance(d, Mapping) or "key" not in d or "key_types" not in d:
             raise IncompatibleStateError("malformed Slice: the key and its types are needed")
         key = restore_key(d["key"], d["key_types"])
-        rest = {k: v for k, v in d.items() if k not in ("key", "key_types")}
+        rest = {k: v for k, v in d.items() if k not in ("key", "key_types", "report")}
+        if d.get("report") is not None:
+            rest["built"] = d["report"]
         out: Slice = super().from_dict({**rest, "key": []})
         return dataclasses.replace(out, key=key)
 
@@ -634,3 +686,14 @@ class SliceAnalysis(Result):
         from ._frames import slices_frame
 
         return slices_frame(self, backend)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form: every slice's full report up to :data:`SLICE_REPORTS_MAX`
+        slices, past it each slice's shown rows only."""
+        from .._serial import enc
+
+        body = Result.to_dict(dataclasses.replace(self, slices=()))
+        full = len(self.slices) <= SLICE_REPORTS_MAX
+        body["slices"] = [s.to_dict(with_report=full) for s in self.slices]
+        body["disparity"] = enc(self.disparity)
+        return body

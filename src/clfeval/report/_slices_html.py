@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from ._model import Report, Slice, SliceAnalysis
+from ._model import SLICE_REPORTS_MAX, Report, Slice, SliceAnalysis
 from ._slices import key_text, worst_slice
 from ._svg import PALETTE, _nice_ticks, _short, escape
 
@@ -24,9 +24,9 @@ _WORST = "#d62728"
 
 def _row(s: Slice, metric: str) -> tuple[float | None, float | None, float | None]:
     """(value, low, high) of a slice's report row (``None`` where undefined)."""
-    if s.report is None or not any(r.name == metric for r in s.report.overall):
+    row = s.row(metric)
+    if row is None:
         return None, None, None
-    row = s.report.row(metric)
     lo = hi = None
     if row.interval is not None:
         lo, hi = float(row.interval.low), float(row.interval.high)
@@ -159,9 +159,15 @@ def slices_html(r: Report, p: str, report_html: Callable[..., str]) -> str:
             small=[s.too_small for s in a.slices], uid=f"{p}-di-{m}") + "</div>")
     out.append("</div>")
     out.append(_disparity_html(a))
-    for i, s in enumerate(a.slices):
+    full = len(a.slices) <= SLICE_REPORTS_MAX
+    if not full:
+        out.append(f"<p>{len(a.slices):,} slices: each slice's full report is left out of "
+                   f"this page (it holds them up to {SLICE_REPORTS_MAX}); the table above "
+                   "has every slice's rows, and <code>report.slices[i].report</code> builds "
+                   "one in Python.</p>")
+    for i, s in enumerate(a.slices if full else ()):
         label = s.name(a.by)
-        if s.report is None:
+        if s.n_used == 0 or s.report is None:
             out.append(f"<p>{escape(label)}: every row was excluded (no report).</p>")
             continue
         out.append(f"<details><summary>{escape(label)}: full report ({s.n_used:,} rows)"
@@ -183,19 +189,27 @@ def _disparity_html(a: SliceAnalysis) -> str:
     if d is None:
         return ""
     rows = []
+    tests: list[str] = []  # the tests' full names, as numbered notes under the table
     for row in d.rows:
         sig = row.significant()
+        if row.test and row.test not in tests:
+            tests.append(row.test)
+        mark = f"({tests.index(row.test) + 1})" if row.test else "–"
         rows.append(
             "<tr>" + "".join(f"<td>{escape(x)}</td>" for x in (
-                row.metric, _f(row.difference), _f(row.ratio), _f(row.difference_to_overall),
-                _f(row.ratio_to_overall), row.worst or "", row.test or "–",
-                ", ".join(sig) if sig else ("none" if row.test else "–"))) + "</tr>")
+                row.metric, _f(row.difference), _f(row.ratio), row.worst or "",
+                ", ".join(sig) if sig else ("none" if row.test else "–"), mark,
+                _f(row.difference_to_overall), _f(row.ratio_to_overall))) + "</tr>")
+    # (the columns a reader needs first come first: on a narrow screen the table scrolls)
     head = "".join(f"<th>{h}</th>" for h in (
-        "metric", "difference (max − min)", "ratio (min / max)", "difference to overall",
-        "ratio to overall", "worst slice", "test vs rest", "differ (Holm, 5%)"))
+        "metric", "difference (max − min)", "ratio (min / max)", "worst slice",
+        "differ (Holm, 5%)", "test vs rest", "difference to overall", "ratio to overall"))
     out = ["<h3>Disparity between slices</h3>",
            f'<div class="tw"><table data-table="disparity"><tr>{head}</tr>{"".join(rows)}'
            "</table></div>"]
+    if tests:
+        out.append('<p class="facts">' + "; ".join(
+            f"({i + 1}) {escape(t)}" for i, t in enumerate(tests)) + ".</p>")
     if d.demographic_parity_difference == d.demographic_parity_difference:
         out.append(
             f'<p class="facts">Demographic parity difference '

@@ -78,7 +78,8 @@ def line_chart(
 
     ``marker_id`` adds a movable circle (hidden until placed), ``vline_id`` a movable
     vertical line; both are positioned in data coordinates by the report's script.
-    ``legend`` is ``False``, ``True``/``"br"`` (bottom right) or ``"bl"`` (bottom left).
+    ``legend`` is ``False``, ``True``/``"br"`` (bottom right), ``"bl"`` (bottom left),
+    ``"tr"`` or ``"tl"`` (top right, top left: clear of a curve along the bottom).
     """
     x0, x1 = xlim
     y0, y1 = ylim
@@ -188,8 +189,8 @@ def _legend(shown: Sequence[Series], pw: float, ph: float, where: str | bool) ->
     texts = [legend_text(s.name, room) for s in shown]
     bw = min(pw - 8, 30 + CHAR_W * max(len(t) for t in texts))
     bh = 14 * len(shown) + 6
-    x = L + 4 if where == "bl" else L + pw - 4 - bw
-    y = T + ph - 4 - bh
+    x = L + 4 if where in ("bl", "tl") else L + pw - 4 - bw
+    y = T + 4 if where in ("tr", "tl") else T + ph - 4 - bh
     out = [f'<rect class="legbox" x="{x:.1f}" y="{y:.1f}" width="{bw:.1f}" height="{bh}" '
            'fill="#fff" fill-opacity="0.85" stroke="#ddd"/>']
     for i, (s, t) in enumerate(zip(shown, texts, strict=True)):

@@ -213,6 +213,101 @@ def delong_of_counts(pos: Any, neg: Any) -> tuple[float, float]:
 _BLOCK = 1 << 16  # table rows per block of delong_of_counts
 
 
+class DelongRest:
+    """DeLong's AUC and variance of "everything but one slice", for many slices of one
+    score table, each in time proportional to the slice's table rather than the whole's.
+
+    ``pos``/``neg`` are the whole table's integer counts at each distinct score
+    (ascending); :meth:`without` takes a slice's counts at its positions in that table
+    and returns :func:`delong_of_counts` of the whole minus the slice. The placements of
+    the rest are the whole's minus a step function that changes only at the slice's
+    positions, so the sums of the variance expand into prefix sums of the whole table
+    (computed once) read at the slice's positions. Equal to :func:`delong_of_counts` of
+    the difference up to rounding.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> whole = DelongRest(np.array([0, 2, 1, 3]), np.array([3, 1, 2, 0]))
+    >>> rest = whole.without(np.array([1, 3]), np.array([1, 1]), np.array([0, 0]))
+    >>> ref = delong_of_counts(np.array([0, 1, 1, 2]), np.array([3, 1, 2, 0]))
+    >>> bool(np.allclose(rest, ref))
+    True
+    """
+
+    def __init__(self, pos: Any, neg: Any) -> None:
+        p = np.asarray(pos, dtype=np.float64)
+        q = np.asarray(neg, dtype=np.float64)
+        if not (np.all(p == np.round(p)) and np.all(q == np.round(q))):
+            raise InvalidInputError(
+                "DeLong's variance needs integer counts, not a weighted state")
+        self.p, self.q = p, q
+        self.m, self.n = float(p.sum()), float(q.sum())
+        a = np.cumsum(q) - 0.5 * q  # negatives below each score (ties: half)
+        b = np.cumsum(p) - 0.5 * p  # positives below each score (ties: half)
+        self.a, self.b = a, b
+
+        def pre(x: Array) -> Array:
+            out = np.zeros(x.size + 1)
+            np.cumsum(x, out=out[1:])
+            return out
+        self.pp, self.pa, self.paa = pre(p), pre(p * a), pre(p * a * a)
+        self.qq, self.qb, self.qbb = pre(q), pre(q * b), pre(q * b * b)
+
+    @staticmethod
+    def _steps(at: Array, cnt: Array, size: int) -> tuple[Array, Array, Array, Array]:
+        """The slice's own "below" step function on the whole grid: its value ``c`` on
+        the open segments between the slice's positions (``lo``..``hi``), and ``d`` at
+        the positions."""
+        cum = np.cumsum(cnt)
+        c = np.concatenate([[0.0], cum])  # before position 0, between, after the last
+        d = cum - 0.5 * cnt
+        lo = np.concatenate([[0], at + 1])
+        hi = np.concatenate([at, [size]])
+        return c, d, lo, hi
+
+    def _sums(self, at: Array, own: Array, other_s: Array, w: Array, pw: Array,
+              pwa: Array, pwaa: Array, a: Array) -> tuple[float, float]:
+        """(Σ w_r R, Σ w_r R²) over the rest: ``w`` the whole's counts of one class, ``a``
+        its placement numerators, ``own`` the slice's counts of that class and
+        ``other_s`` the slice's counts of the other class (whose step function is
+        subtracted)."""
+        c, d, lo, hi = self._steps(at, other_s, a.size)
+        seg0 = pw[hi] - pw[lo]
+        seg1 = pwa[hi] - pwa[lo]
+        wa, aa = w[at], a[at]
+        # the whole's counts times the rest's placements R = a - step, then minus the
+        # slice's own counts at its positions
+        s1 = float(pwa[-1]) - (float(c @ seg0) + float(d @ wa))
+        s2 = float(pwaa[-1]) - 2 * (float(c @ seg1) + float(d @ (wa * aa))) \
+            + float((c * c) @ seg0) + float((d * d) @ wa)
+        r = aa - d
+        s1 -= float((own * r).sum())
+        s2 -= float((own * r * r).sum())
+        return s1, s2
+
+    def without(self, at: Any, pos_s: Any, neg_s: Any) -> tuple[float, float]:
+        """(AUC, DeLong variance) of the whole minus a slice with counts ``pos_s``,
+        ``neg_s`` at positions ``at`` (ascending) of the whole table."""
+        at = np.asarray(at, dtype=np.intp)
+        ps = np.asarray(pos_s, dtype=np.float64)
+        qs = np.asarray(neg_s, dtype=np.float64)
+        m, n = self.m - float(ps.sum()), self.n - float(qs.sum())
+        if m < 2 or n < 2:
+            raise InvalidInputError(
+                f"DeLong's variance needs at least 2 positive and 2 negative samples; got "
+                f"{m:g} positive and {n:g} negative")
+        s1p, s2p = self._sums(at, ps, qs, self.p, self.pp, self.pa, self.paa, self.a)
+        auc = s1p / (m * n)
+        s10 = s2p / (n * n) - 2 * auc / n * s1p + auc * auc * m
+        # negatives: placement 1 - B/m with B the positives below; (v01 - auc)^2 =
+        # (u - B/m)^2 with u = 1 - auc
+        s1q, s2q = self._sums(at, qs, ps, self.q, self.qq, self.qb, self.qbb, self.b)
+        u = 1.0 - auc
+        s01 = u * u * n - 2 * u / m * s1q + s2q / (m * m)
+        return auc, max(s10, 0.0) / (m - 1) / m + max(s01, 0.0) / (n - 1) / n
+
+
 def delong_interval(
     y_true: Any, y_score: Any = None, *, level: float = 0.95, pos_label: Any = None
 ) -> ConfidenceInterval:

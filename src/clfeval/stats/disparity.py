@@ -28,7 +28,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import reduce
 from typing import Any
 
 import numpy as np
@@ -42,8 +41,8 @@ from ..curves.thresholds import table_auc
 from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
 from ..registry import get_metric
 from . import _scipy
-from .bootstrap import bootstrap_interval
-from .delong import delong_of_counts, unpaired_test
+from .bootstrap import bootstrap_interval_stack
+from .delong import DelongRest, delong_of_counts
 from .intervals import proportion_interval
 from .tests import holm_adjust
 
@@ -230,12 +229,14 @@ def disparity(
                                         "(scores=)")
             rows.append(_auc_row(names, sc, size, small, lvl))
         else:
-            rows.append(_metric_row(m, names, cms, counts, size, small, pos, lvl))
+            rows.append(_metric_row(m, names, cms, counts, size, small, pos, lvl,
+                                    int(min_size)))
     dp_d = dp_r = eo_d = eo_r = math.nan
     if binary:
-        sel = _metric_row("selection_rate", names, cms, counts, size, small, pos, None)
-        tpr = _metric_row("tpr", names, cms, counts, size, small, pos, None)
-        fpr = _metric_row("fpr", names, cms, counts, size, small, pos, None)
+        sel = _metric_row("selection_rate", names, cms, counts, size, small, pos, None,
+                          int(min_size))
+        tpr = _metric_row("tpr", names, cms, counts, size, small, pos, None, int(min_size))
+        fpr = _metric_row("fpr", names, cms, counts, size, small, pos, None, int(min_size))
         dp_d, dp_r = sel.difference, sel.ratio
         eo_d = _nanmax(tpr.difference, fpr.difference)
         eo_r = _nanmin(tpr.ratio, fpr.ratio)
@@ -276,7 +277,7 @@ def _check_scores(scores: Any, names: tuple[str, ...]) -> list[Any] | None:
 # --------------------------------------------------------------------------- rows
 def _metric_row(name: str, names: tuple[str, ...], cms: list[ConfusionMatrix],
                 counts: FloatArray, size: FloatArray, small: npt.NDArray[np.bool_],
-                pos: int | None, lvl: float | None) -> DisparityRow:
+                pos: int | None, lvl: float | None, min_size: int = 0) -> DisparityRow:
     spec = get_metric(name)
     total = counts.sum(axis=0)
     if spec.ratio is not None and (not spec.per_class or pos is not None):
@@ -290,15 +291,20 @@ def _metric_row(name: str, names: tuple[str, ...], cms: list[ConfusionMatrix],
         if lvl is not None:
             ci = proportion_interval(x, n, level=lvl, method="wilson", zero_division=np.nan)
             low, high, method = np.asarray(ci.low, float), np.asarray(ci.high, float), "wilson"
+        # too small to judge by the rate's own denominator (an FPR on 2 negatives), not
+        # by the slice's rows
+        small = small | (n < min_size)
         p = _two_proportion_p(x, n, x_all[0] - x, n_all[0] - n)
-        test = "two-proportion z test (pooled), slice vs rest"
+        p = _exact_where_small(p, x, n, x_all[0] - x, n_all[0] - n)
+        test = ("two-proportion z test (pooled), slice vs rest; Fisher's exact test where "
+                "an expected count is below 5")
     else:
         average = None if not spec.per_class else ("binary" if pos is not None else "macro")
         kw: dict[str, Any] = {"zero_division": np.nan}
         if average is not None:
             kw["average"] = average
         values = np.array([float(c.metric(spec.name, **kw)) for c in cms])
-        whole = reduce(lambda a, b: a + b, cms)
+        whole = _tree_sum(cms)
         if pos is not None:
             whole = whole.with_pos_label(cms[0].labels[pos])
         overall = float(whole.metric(spec.name, **kw))
@@ -324,36 +330,41 @@ def _proportion(spec: Any, counts: FloatArray, pos: int | None) -> tuple[FloatAr
 
 def _auc_row(names: tuple[str, ...], sc: list[Any], size: FloatArray,
              small: npt.NDArray[np.bool_], lvl: float | None) -> DisparityRow:
-    whole = reduce(lambda a, b: a + b, sc)
+    whole = _tree_sum(sc)
     vals_all, pw_all, nw_all = whole.binary_table()
     s = len(names)
     values = np.full(s, np.nan)
     var = np.full(s, np.nan)
-    p = np.full(s, np.nan)
     overall = table_auc(pw_all, nw_all)
+    rest_var = np.full(s, np.nan)
+    n_a = np.zeros(s)
+    n_b = np.zeros(s)
+    rest_auc = np.full(s, np.nan)
+    rest: DelongRest | None = None  # the slice-vs-rest variances, from one pass
+    total = float(np.sum(pw_all) + np.sum(nw_all))
     for i, st in enumerate(sc):
         v, pw, nw = st.binary_table()
         at = np.searchsorted(vals_all, v)
         if len(v) and (at.max() >= len(vals_all) or not np.array_equal(vals_all[at], v)):
             raise IncompatibleStateError(
                 f"slice {names[i]!r}: its score state is binned differently from the others")
-        rest_p = np.asarray(pw_all, np.float64).copy()
-        rest_n = np.asarray(nw_all, np.float64).copy()
-        rest_p[at] -= pw
-        rest_n[at] -= nw
-        values[i] = a = table_auc(pw, nw)
+        values[i] = table_auc(pw, nw)
         try:  # DeLong needs integer counts and two samples of each class
             _, va = delong_of_counts(pw, nw)
         except InvalidInputError:
             continue
         var[i] = va
+        if small[i]:
+            continue
         try:
-            b, vb = delong_of_counts(rest_p, rest_n)
+            if rest is None:
+                rest = DelongRest(pw_all, nw_all)
+            rest_auc[i], rest_var[i] = rest.without(at, pw, nw)
         except InvalidInputError:
             continue
-        if not small[i]:
-            p[i] = unpaired_test(a, va, int(np.sum(pw) + np.sum(nw)), b, vb,
-                                 int(rest_p.sum() + rest_n.sum())).p_value
+        n_a[i] = np.sum(pw) + np.sum(nw)
+        n_b[i] = total - n_a[i]
+    p = _unpaired_p(values, var, n_a, rest_auc, rest_var, n_b)
     low, high, method = _nan_interval(s)
     if lvl is not None:
         z = _scipy.two_sided_z(lvl)
@@ -408,16 +419,71 @@ def _two_proportion_p(x1: FloatArray, n1: FloatArray, x2: FloatArray, n2: FloatA
     return np.where((n1 > 0) & (n2 > 0), np.minimum(out, 1.0), np.nan)
 
 
+def _exact_where_small(p: FloatArray, x1: FloatArray, n1: FloatArray, x2: FloatArray,
+                       n2: FloatArray) -> FloatArray:
+    """``p`` with Fisher's exact two-sided p-value where the 2×2 table (successes and
+    failures, slice and rest) has an expected count below 5 and whole counts (the z
+    test's normal approximation fails there: an FPR on 2 negatives)."""
+    whole = (x1 == np.round(x1)) & (n1 == np.round(n1)) & (x2 == np.round(x2)) \
+        & (n2 == np.round(n2)) & (n1 > 0) & (n2 > 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tot = n1 + n2
+        succ = x1 + x2
+        fail = tot - succ
+        expected = np.minimum(np.minimum(n1, n2), tot) * np.minimum(succ, fail) / tot
+    idx = np.flatnonzero(whole & (expected < 5))
+    if not idx.size:
+        return p
+    out = p.copy()
+    for i in idx.tolist():
+        a, b = int(x1[i]), int(n1[i] - x1[i])
+        c, d = int(x2[i]), int(n2[i] - x2[i])
+        out[i] = float(_scipy.st.fisher_exact([[a, b], [c, d]]).pvalue)
+    return out
+
+
+def _tree_sum(items: Sequence[Any]) -> Any:
+    """The sum of states by pairwise merges (a left fold of growing score tables costs
+    O(slices x table); this, O(table x log slices))."""
+    out = list(items)
+    while len(out) > 1:
+        out = [out[i] + out[i + 1] if i + 1 < len(out) else out[i]
+               for i in range(0, len(out), 2)]
+    return out[0]
+
+
+def _unpaired_p(a: FloatArray, va: FloatArray, n_a: FloatArray, b: FloatArray,
+                vb: FloatArray, n_b: FloatArray) -> FloatArray:
+    """:func:`clfeval.stats.delong.unpaired_test`'s two-sided p-value, element-wise
+    (NaN where a side has no variance estimate)."""
+    ok = ~(np.isnan(va) | np.isnan(vb)) & (n_a > 1) & (n_b > 1)
+    out = np.full(a.shape, np.nan)
+    if not ok.any():
+        return out
+    a, va, n_a, b, vb, n_b = (x[ok] for x in (a, va, n_a, b, vb, n_b))
+    diff = a - b
+    tot = va + vb
+    se = np.sqrt(tot)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        df = np.where(se > 0, tot ** 2 / (va ** 2 / (n_a - 1) + vb ** 2 / (n_b - 1)),
+                      np.inf)
+        d = np.where(se > 0, diff / np.where(se > 0, se, 1.0),
+                     np.where(diff == 0, 0.0, np.sign(diff) * np.inf))
+    out[ok] = np.minimum(1.0, 2 * _scipy.st.t.sf(np.abs(d), df))
+    return out
+
+
 def _bootstrap(name: str, cms: list[ConfusionMatrix], lvl: float, average: str | None
                ) -> tuple[FloatArray, FloatArray, str]:
     low, high, _ = _nan_interval(len(cms))
-    kw: dict[str, Any] = {} if average is None else {"average": average}
-    for i, c in enumerate(cms):
-        if c.is_weighted or c.total == 0:
-            continue  # a weighted matrix cannot be resampled without its rows
-        ci = bootstrap_interval(c, name, n_resamples=_RESAMPLES, level=lvl, seed=_SEED,
-                                zero_division=np.nan, **kw)
-        low[i], high[i] = float(ci.low), float(ci.high)
+    # (a weighted matrix cannot be resampled without its rows)
+    ok = [i for i, c in enumerate(cms) if not c.is_weighted and c.total > 0]
+    cis = bootstrap_interval_stack([cms[i] for i in ok], name,
+                                   average="auto" if average is None else average,
+                                   n_resamples=_RESAMPLES, level=lvl, seed=_SEED)
+    for i, ci in zip(ok, cis, strict=True):
+        if ci is not None:
+            low[i], high[i] = float(ci.low), float(ci.high)
     return low, high, "bootstrap_percentile"
 
 

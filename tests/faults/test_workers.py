@@ -1,0 +1,84 @@
+"""A pool worker killed mid-run (the OOM killer, an operator) ends the command with one
+line on standard error and exit 2 — not a 31-line ``BrokenProcessPool`` traceback and
+exit 1 — and leaves no process behind.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+
+def _children(pid: int) -> list[int]:
+    """Descendants of ``pid`` (Linux /proc)."""
+    parent: dict[int, int] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            parent[int(d)] = int(stat.rsplit(")", 1)[1].split()[1])
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        kids = [c for c, pp in parent.items() if pp == p]
+        out += kids
+        todo += kids
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs Linux /proc")
+def test_a_killed_worker_ends_in_one_line(tmp_path: Path) -> None:
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(0)
+    n = 6_000_000  # enough rows that the pool is used (and runs for a while)
+    f = tmp_path / "p.parquet"
+    pq.write_table(pa.table({"y_true": rng.integers(0, 2, n), "score": rng.random(n)}), f,
+                   row_group_size=250_000)
+    out = tmp_path / "r.txt"
+    proc = subprocess.Popen([sys.executable, "-m", "clfeval", "report", str(f), "--workers",
+                             "2", "--quiet", "-o", str(out)], stderr=subprocess.PIPE,
+                            text=True)
+    seen: list[int] = []
+    t0 = time.time()
+    while time.time() - t0 < 120 and proc.poll() is None:
+        seen = _children(proc.pid)
+        if len(seen) >= 4:  # resource tracker, fork server, two workers
+            break
+        time.sleep(0.05)
+    assert len(seen) >= 4, "the pool did not start"
+    time.sleep(0.3)
+    os.kill(max(seen), signal.SIGKILL)  # the newest: a worker
+    rc = proc.wait(180)
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert rc == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("clfeval: error: "), err
+    assert "worker process" in lines[0] and str(f) in lines[0]
+    assert not out.exists()
+    deadline = time.time() + 10
+    while time.time() < deadline and any(_alive(p) for p in seen):
+        time.sleep(0.1)
+    assert not [p for p in seen if _alive(p)], "a process outlived the command"
