@@ -25,10 +25,10 @@ from .._validation import (
     check_level,
     check_pos_label,
     check_threshold,
+    check_weight_size,
     check_weights,
     resolve_call,
     same_label,
-    check_weight_size,
 )
 from ..core.counts import ConfusionMatrix
 from ..core.metric_spec import CountStack, MetricSpec, evaluate_counts, list_metrics
