@@ -52,7 +52,7 @@ def _float_proba(y_proba: Any) -> tuple[FloatArray, float]:
     eps = float(np.finfo(arr.dtype if arr.dtype.kind == "f" and arr.itemsize >= 4
                          else np.float64).eps)
     a = arr.astype(np.float64, copy=False)
-    if a.size and not np.isfinite(a).all():
+    if a.size and not (np.isfinite(a.min()) and np.isfinite(a.max())):  # NaN propagates
         raise InvalidInputError("Input contains NaN or infinity.")
     return a, eps
 
@@ -165,7 +165,8 @@ def _multiclass(y_true: Any, p: FloatArray, sample_weight: Any, labels: Any, eps
     if p.ndim == 2 and p.shape[1] == 1:
         p = p[:, 0]
     # 1-D: the columns [1 - p, p] (never built), which sum to one
-    if p.ndim == 2 and not np.allclose(p.sum(axis=1), 1.0, rtol=float(np.sqrt(eps)), atol=0.0):
+    # np.allclose(sums, 1, rtol, atol=0) without its temporaries
+    if p.ndim == 2 and p.size and not float(np.abs(p.sum(axis=1) - 1.0).max()) <= np.sqrt(eps):
         warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.",
                       UserWarning, stacklevel=3)
     n_cols = 2 if p.ndim == 1 else p.shape[1]

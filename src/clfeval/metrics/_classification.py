@@ -122,10 +122,11 @@ def _matrix(tg: Targets, classes: Array | None = None) -> Array:
 
 
 def _per_label_tables(
-    tg: Targets, labels: Any
+    tg: Targets, labels: Any, samples: bool = False
 ) -> tuple[str, Array, Array, Array, Array, Any]:
     """``(type, tp, fp, fn, tn, state)`` per selected label, as scikit-learn's
-    ``multilabel_confusion_matrix``; ``state`` is the multilabel state (or None)."""
+    ``multilabel_confusion_matrix``; ``state`` is the multilabel state when ``samples``
+    asks for the per-sample tallies of multilabel targets (else None)."""
     kind, present, t, p, w = tg.kind, tg.present, tg.t, tg.p, tg.w
     if kind == "multilabel-indicator":
         cols = present
@@ -143,8 +144,22 @@ def _per_label_tables(
                         f"Got {lab.min()} < 0"
                     )
             cols = lab.astype(np.int64)
-        state = MultilabelCounts.from_indicators(t[:, cols] != 0, p[:, cols] != 0, w)
-        return kind, state.tp, state.fp, state.fn, state.tn, state
+        tb = t[:, cols] != 0 if cols is not present else t != 0
+        pb = p[:, cols] != 0 if cols is not present else p != 0
+        if samples:
+            state = MultilabelCounts.from_indicators(tb, pb, w)
+            return kind, state.tp, state.fp, state.fn, state.tn, state
+        # the per-label columns only (the per-sample tallies are for average="samples")
+        if w is None:
+            tp = np.count_nonzero(tb & pb, axis=0)
+            pred, true = np.count_nonzero(pb, axis=0), np.count_nonzero(tb, axis=0)
+            total: Any = tb.shape[0]
+        else:
+            wf = np.asarray(w, dtype=np.float64)
+            tp, pred, true = wf @ (tb & pb), wf @ pb, wf @ tb
+            total = wf.sum()
+        fp, fn = pred - tp, true - tp
+        return kind, tp, fp, fn, total - tp - fp - fn, None
     if labels is None:
         selected = present
     else:
@@ -221,7 +236,7 @@ def _set_wise_tables(y_true: Any, y_pred: Any, average: Any, labels: Any, pos_la
     _check_average(average)
     tg = read_targets(y_true, y_pred, sample_weight)
     labels = _check_set_wise_labels(tg.kind, tg.present, average, labels, pos_label)
-    return _per_label_tables(tg, labels)
+    return _per_label_tables(tg, labels, samples=average == "samples")
 
 
 def _check_set_wise_labels(kind: str, present: Array, average: Any, labels: Any,
@@ -461,8 +476,12 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
         return float(np.average(t != p, weights=w))
     kind, _, t, p = check_targets(y_true, y_pred, sample_weight)
     w = check_sample_weight(sample_weight, t.shape[0])
-    if kind == "multilabel-indicator":
-        return MultilabelCounts.from_indicators(t != 0, p != 0, w).hamming_loss()
+    if kind == "multilabel-indicator":  # wrong (sample, label) cells, weighted by sample
+        wrong = np.count_nonzero((t != 0) != (p != 0), axis=1)
+        if w is None:
+            return float(wrong.sum() / (t.shape[0] * t.shape[1]))
+        wf = np.asarray(w, dtype=np.float64)
+        return float(np.dot(wrong, wf) / (wf.sum() * t.shape[1]))
     wrong = t != p
     return float(np.average(wrong, weights=w))
 
@@ -941,7 +960,8 @@ def classification_report(
     names = [f"{x}" for x in lab.tolist()] if target_names is None else list(target_names)
     headers = ["precision", "recall", "f1-score", "support"]
     _check_zero_division(zero_division)
-    tables = _per_label_tables(tg, lab)  # once: every row and average reads them
+    # once: every row and average reads them
+    tables = _per_label_tables(tg, lab, samples=kind.startswith("multilabel"))
     warn_for = ("precision", "recall", "f-score")
     pr, rc, f1, s = _prfs(tables, 1.0, None, warn_for, sample_weight, zero_division)
     rows = list(zip(names, pr, rc, f1, s, strict=False))
