@@ -309,10 +309,8 @@ def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any 
             tn = k - tp - fp - fn
         return np.stack([tn, fp, fn, tp], axis=1).reshape(-1, 2, 2)
     _, tp, fp, fn, tn, _ = _per_label_tables(read_targets(y_true, y_pred, sample_weight), labels)
-    out = np.stack([tn, fp, fn, tp], axis=1).reshape(-1, 2, 2)
-    if sample_weight is not None and np.asarray(sample_weight).dtype.kind in "iub":
-        out = out.astype(np.int64)
-    return out
+    # counts: int64 without weights, float64 with any weights (as scikit-learn 1.9)
+    return np.stack([tn, fp, fn, tp], axis=1).reshape(-1, 2, 2)
 
 
 def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None, sample_weight: Any = None,
@@ -558,7 +556,7 @@ def _prfs(tables: tuple[str, Array, Array, Array, Array, Any], beta: float, aver
     f = _fscore(tp, pred_sum, true_sum, p, r, beta, beta2, average, warn_for, zero_division)
     if average is None:
         support = true_sum
-        if sample_weight is None or np.asarray(sample_weight).dtype.kind in "iub":
+        if sample_weight is None:  # weighted supports are float64, as scikit-learn 1.9
             support = np.asarray(support).astype(np.int64)
         return p, r, f, support
     if average == "macro_pr":  # clfeval extra (Zhou): F-beta of macro-P and macro-R
