@@ -121,6 +121,28 @@ def _matrix(tg: Targets, classes: Array | None = None) -> Array:
     return _single_label_matrix(tg.t, tg.p, classes, tg.w)
 
 
+def _weighted_sums(tg: Targets) -> tuple[Array, Array, float] | None:
+    """Weighted support and predicted count of each present integer label, and the total
+    weight, summed sample by sample as scikit-learn's ``bincount`` sums them (the row
+    and column sums of the weighted matrix agree to rounding, not bit for bit)."""
+    if tg.w is None or tg.counts is None:
+        return None
+    t, p, present = tg.t, tg.p, tg.present
+    if t.dtype.kind == "b":
+        t, p, present = t.view(np.uint8), p.view(np.uint8), present.astype(np.uint8)
+    lo, hi = int(present[0]), int(present[-1])
+    if hi - lo >= 1 << 16:
+        return None
+    wf = np.asarray(tg.w, dtype=np.float64)
+    idx = (present.astype(np.int64) - lo).astype(np.intp)
+    out = []
+    for a in (t, p):
+        off = np.subtract(a, lo, dtype=np.intp, casting="unsafe") if lo else \
+            a.astype(np.intp, copy=False)
+        out.append(np.bincount(off, weights=wf, minlength=hi - lo + 1)[idx])
+    return out[0], out[1], float(wf.sum())
+
+
 def _per_label_tables(
     tg: Targets, labels: Any, samples: bool = False
 ) -> tuple[str, Array, Array, Array, Array, Any]:
@@ -171,6 +193,11 @@ def _per_label_tables(
         # the counts over the labels present, read with the targets; a selected label
         # absent from the data has tp = fp = fn = 0 and every sample as a true negative
         tp_a, fn_a, fp_a, tn_a = tallies(_matrix(tg))
+        sums = _weighted_sums(tg)
+        if sums is not None:  # scikit-learn's weighted sums, added in its order
+            true_sum, pred_sum, total_w = sums
+            fn_a, fp_a = true_sum - tp_a, pred_sum - tp_a
+            tn_a = total_w - tp_a - fp_a - fn_a
         if selected is present:
             return kind, tp_a, fp_a, fn_a, tn_a, None
         pos = np.minimum(np.searchsorted(present, selected), present.shape[0] - 1)
