@@ -24,7 +24,7 @@ from ..core.counts import ConfusionMatrix
 from ..core.divide import fill_undefined
 from ..core.labels import count_pairs
 from ..core.metric_spec import evaluate_counts, get_metric
-from ..core.multilabel import MultilabelCounts
+from ..core.multilabel import MultilabelCounts, _weighted_column_sums
 from ..core.tallies import tallies
 from ..exceptions import InvalidInputError, InvalidParameterError, undefined_metric_warning
 from ._targets import (
@@ -177,8 +177,9 @@ def _per_label_tables(
             pred, true = np.count_nonzero(pb, axis=0), np.count_nonzero(tb, axis=0)
             total: Any = tb.shape[0]
         else:
+            # per column, summed row by row as scikit-learn's sparse count does
             wf = np.asarray(w, dtype=np.float64)
-            tp, pred, true = wf @ (tb & pb), wf @ pb, wf @ tb
+            tp, pred, true = (_weighted_column_sums(wf, m) for m in (tb & pb, pb, tb))
             total = wf.sum()
         fp, fn = pred - tp, true - tp
         return kind, tp, fp, fn, total - tp - fp - fn, None

@@ -125,7 +125,7 @@ def top_k_accuracy_score(y_true: Any, y_score: Any, *, k: int = 2, normalize: bo
         kind = "multiclass"
     if kind not in ("binary", "multiclass"):
         raise InvalidInputError(f"y type must be 'binary' or 'multiclass', got '{kind}' instead.")
-    s = as_array(y_score, "y_score").astype(np.float64)
+    s = as_array(y_score, "y_score").astype(np.float64, copy=False)
     check_finite(s, "y_score")
     if kind == "binary":
         if s.ndim == 2 and s.shape[1] != 1:
@@ -194,11 +194,12 @@ def top_k_accuracy_score(y_true: Any, y_score: Any, *, k: int = 2, normalize: bo
         # scikit-learn ranks the columns by a stable ascending sort, reversed: the true
         # class is among the top k when fewer than k columns score higher or score the
         # same with a higher index (no sort)
-        st = np.take_along_axis(s, enc[:, None], axis=1)
-        ahead = np.count_nonzero(s > st, axis=1)
-        ties = s == st
-        ties &= np.arange(s.shape[1]) > enc[:, None]
-        ahead += np.count_nonzero(ties, axis=1)
+        st = np.take_along_axis(s, enc[:, None], axis=1)[:, 0]
+        ahead = np.zeros(s.shape[0], dtype=np.intp)
+        for j in range(s.shape[1]):  # one column at a time: no N×K temporaries
+            col = s[:, j]
+            ahead += col > st
+            ahead += (col == st) & (enc < j)
         hits = ahead < k
     if normalize:
         return float(np.average(hits, weights=w))
