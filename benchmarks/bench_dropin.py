@@ -181,6 +181,7 @@ def load() -> str:
 
 
 def main() -> None:
+    global K
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true",
                     help="plain variant only, 3 rounds (labels= and weights left out)")
@@ -194,7 +195,6 @@ def main() -> None:
     ap.add_argument("--classes", type=int, default=K,
                     help=f"classes (multiclass) and labels (multilabel), default {K}")
     args = ap.parse_args()
-    global K
     K = args.classes
     import sklearn
     import sklearn.metrics as skm
