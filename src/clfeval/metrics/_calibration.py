@@ -2,17 +2,22 @@
 
 Same names, signatures, results, warnings and error messages as scikit-learn 1.9
 (``sklearn.metrics.brier_score_loss``, ``sklearn.metrics.log_loss``,
-``sklearn.calibration.calibration_curve``). Each builds a
-:class:`~clfeval.core.calibration.CalibrationCounts` once and reads the answer from
-it, so the numbers agree with :func:`clfeval.calibration.calibration_report` and the
-streaming engines (to floating-point rounding: the sums are accumulated per bin).
-Errors are clfeval's typed errors, which are ``ValueError`` as scikit-learn's.
+``sklearn.calibration.calibration_curve``). Errors are clfeval's typed errors, which
+are ``ValueError`` as scikit-learn's.
+
+``log_loss`` and ``brier_score_loss`` return one number, so they run in one pass over
+the rows and build no state: each sample's class index (integer labels through the
+core's lookup table, :func:`clfeval.core.labels.int_codes`), then scikit-learn's own
+arithmetic — the clipped log-probability of the true class, the row sums of squared
+errors against the one-hot truth — averaged as scikit-learn averages (equal bit for
+bit on float64 input). ``calibration_curve`` builds a
+:class:`~clfeval.core.calibration.CalibrationCounts` and reads the curve from it, so
+it agrees with :func:`clfeval.calibration.calibration_report` and the streaming
+engines.
 
 The log loss clips probabilities to ``[eps, 1 - eps]`` with ``eps`` the machine
-epsilon of the input's float type, exactly as scikit-learn; the arithmetic is float64.
-
-Not supported: a label-indicator matrix as ``y_true`` of ``log_loss`` (scikit-learn
-accepts one); pass the labels instead.
+epsilon of the input's float type, exactly as scikit-learn; the arithmetic is float64
+(scikit-learn computes float32 input in float32).
 """
 
 from __future__ import annotations
