@@ -219,3 +219,17 @@ def test_core_encoders() -> None:
     codes2 = coded2[1]
     np.testing.assert_array_equal(codes2, np.select([t == 0, t == 3], [0, 1], -1))
     assert int_codes(np.array([0, 1 << 40])) is None  # too wide: the caller sorts
+
+
+def test_string_labels_skip_the_label_set_where_unneeded() -> None:
+    rng = np.random.default_rng(13)
+    names = np.array(["cat", "dog", "eel"])
+    t, p = names[rng.integers(0, 3, 400)], names[rng.integers(0, 3, 400)]
+    w = rng.uniform(0, 2, 400)
+    for kw in ({}, {"sample_weight": w}):
+        _both("accuracy_score", t, p, **kw)
+        _both("accuracy_score", t[:, None], p, normalize=False, **kw)
+        _both("hamming_loss", t, p, **kw)
+        _both("zero_one_loss", t, p, **kw)
+    with pytest.raises(ValueError):  # a mix of label types, as scikit-learn
+        cm.accuracy_score(t, rng.integers(0, 3, 400))

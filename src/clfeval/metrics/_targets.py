@@ -252,9 +252,10 @@ class Targets:
 
 
 def _int_1d(y: Any, name: str) -> Array | None:
-    """``y`` as a 1-D integer or boolean array (a column vector flattened), or None."""
+    """``y`` as a 1-D integer, boolean or string array (a column vector flattened), or
+    None."""
     a = as_array(y, name)
-    if a.dtype.kind not in "biu":
+    if a.dtype.kind not in "biuU":
         return None
     if a.ndim == 2 and a.shape[1] == 1:
         return a.ravel()
@@ -264,15 +265,16 @@ def _int_1d(y: Any, name: str) -> Array | None:
 def simple_1d(y_true: Any, y_pred: Any, sample_weight: Any
               ) -> tuple[Array, Array, Array | None] | None:
     """``(y_true, y_pred, weights)`` when both targets are non-empty 1-D integer arrays
-    (or both boolean) of one length: then scikit-learn's target checks can only answer
-    "binary" or "multiclass", and a function that does not need the label set
-    (accuracy, Hamming loss) skips them. ``None`` otherwise."""
+    (or both boolean, or both strings) of one length: then scikit-learn's target checks
+    can only answer "binary" or "multiclass", and a function that does not need the
+    label set (accuracy, Hamming loss) skips them. ``None`` otherwise."""
     t = _int_1d(y_true, "y_true")
     if t is None:
         return None
     p = _int_1d(y_pred, "y_pred")
     if p is None or p.shape != t.shape or not t.size or \
-            (t.dtype.kind == "b") != (p.dtype.kind == "b"):
+            (t.dtype.kind == "b") != (p.dtype.kind == "b") or \
+            (t.dtype.kind == "U") != (p.dtype.kind == "U"):
         return None
     return t, p, check_sample_weight(sample_weight, t.shape[0])
 
