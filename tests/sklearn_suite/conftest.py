@@ -12,8 +12,10 @@ Accounting, printed at the end of the run:
 * a test parametrized only by metrics clfeval does not claim is deselected at
   collection; a test that never called a claimed function is reported as skipped
   (it tests scikit-learn only) — its outcome says nothing about clfeval;
-* the array-API tests (``*array_api*``) are deselected: a deliberate exception,
-  clfeval.metrics converts array-API inputs to NumPy and returns NumPy results;
+* the array-API tests (``*array_api*``) run with ``SCIPY_ARRAY_API=1`` (set here, as
+  scikit-learn's own CI does) when ``array_api_strict`` is installed; those for
+  libraries that are not installed (PyTorch, CuPy …) skip themselves. Without
+  ``array_api_strict`` they are deselected;
 * ``pytest.raises(..., match=...)`` and ``pytest.warns(..., match=...)`` inside the
   copies check the exception / warning *class* strictly; when only the message text
   differs the test is recorded as a *message-text-only difference* and listed by
@@ -44,6 +46,9 @@ HERE = Path(__file__).parent
 COPIES = HERE / "_copies"
 FILES = ("test_classification.py", "test_ranking.py", "test_common.py")
 STRICT = os.environ.get("CLFEVAL_SKLEARN_STRICT_MESSAGES", "") not in ("", "0")
+ARRAY_API = importlib.util.find_spec("array_api_strict") is not None
+if ARRAY_API:  # scikit-learn's array-API tests skip themselves without it
+    os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
 
 def _sklearn_tests_dir() -> Path | None:
@@ -204,7 +209,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                     if v is not None]
         if verdicts and not any(verdicts):
             drop.append(item)
-        elif "array_api" in item.name:
+        elif "array_api" in item.name and not ARRAY_API:
             # deliberate exception: clfeval.metrics accepts array-API inputs but returns
             # NumPy results; scikit-learn's array-API tests check the namespace kept
             array_api.append(item)
@@ -288,8 +293,9 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     tr.write_line(f"tests calling no claimed function (reported skipped): "
                   f"{len(_STATS['not_claimed'])}; deselected at collection (parametrized "
                   f"only by unclaimed metrics): {len(_STATS['deselected'])}")
-    tr.write_line(f"array-API tests deselected (deliberate exception: results come back as "
-                  f"NumPy, not in the input's namespace): {len(_STATS['array_api'])}")
+    if _STATS["array_api"]:
+        tr.write_line(f"array-API tests deselected (array_api_strict is not installed): "
+                      f"{len(_STATS['array_api'])}")
     if _STATS["relaxed"] and os.environ.get("CLFEVAL_SKLEARN_LIST_RELAXED"):
         tr.write_line("message-text-only differences:")
         for line in _STATS["relaxed"]:

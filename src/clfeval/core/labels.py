@@ -19,8 +19,8 @@ from .._validation import (
 )
 from ..exceptions import InvalidInputError, InvalidParameterError
 
-__all__ = ["combine_codes", "count_pairs", "group_codes", "resolve_pos_label", "sorted_unique",
-           "to_python", "validate_labels"]
+__all__ = ["combine_codes", "count_int_pairs", "count_pairs", "group_codes", "int_codes",
+           "resolve_pos_label", "sorted_unique", "to_python", "validate_labels"]
 
 # Integer labels whose range R satisfies R*R <= this (a cache-sized matrix) are counted
 # block by block with direct cell indices; wider ranges are compacted to ranks first.
@@ -89,6 +89,89 @@ def count_pairs(
         if got is not None:
             return _finish(got[0], got[1], declared, y_true.dtype.kind == "b")
     return _count_generic(y_true, y_pred, sample_weight, declared)
+
+
+def count_int_pairs(
+    yt: npt.NDArray[Any], yp: npt.NDArray[Any], w: npt.NDArray[np.float64] | None = None
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64] | None] | None:
+    """The sorted values occurring in two non-empty 1-D integer (or two boolean) arrays,
+    their unweighted K×K matrix over those values and, given non-negative weights, the
+    weighted matrix: :func:`count_pairs`' encoder without a declared label list.
+
+    The unweighted matrix says which values each array holds (rows: ``yt``, columns:
+    ``yp``) even where weights are zero. ``None`` when the encoder does not apply (other
+    dtypes, negative weights, a value range it leaves to a sort); the caller then
+    encodes another way.
+
+    Examples
+    --------
+    >>> values, counts, _ = count_int_pairs(np.array([3, 1, 3]), np.array([3, 3, 1]))
+    >>> values.tolist(), counts.tolist()
+    ([1, 3], [[0, 1], [1, 1]])
+    """
+    if yt.ndim != 1 or yp.ndim != 1 or not yt.size or yt.size != yp.size:
+        return None
+    kinds = yt.dtype.kind + yp.dtype.kind
+    if not (kinds == "bb" or (kinds[0] in "iu" and kinds[1] in "iu")):
+        return None
+    if w is not None and (w.shape != yt.shape or w.dtype.kind != "f" or not w.min() >= 0):
+        return None
+    got = _count_ints(yt, yp, None)
+    if got is None:
+        return None
+    values, counts = got
+    if w is None:
+        return values.astype(np.int64, copy=False), counts, None
+    wgot = _count_ints(yt, yp, w)
+    if wgot is None or not np.array_equal(wgot[0], values):
+        return None
+    return values.astype(np.int64, copy=False), counts, wgot[1]
+
+
+#: the widest value range :func:`int_codes` maps through a lookup table
+_CODES_RANGE = 1 << 16
+
+
+def int_codes(
+    a: npt.NDArray[Any], values: npt.NDArray[Any] | None = None
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.intp]] | None:
+    """``(sorted values, codes)`` of a non-empty 1-D integer or boolean array over a short
+    value range, by a presence count and a lookup table (no sort, no hash). With sorted
+    ``values`` given, the codes index them and a value of ``a`` not among them codes
+    ``-1``. ``None`` when the range is too wide (the caller sorts).
+
+    Examples
+    --------
+    >>> vals, codes = int_codes(np.array([7, 5, 7]))
+    >>> vals.tolist(), codes.tolist()
+    ([5, 7], [1, 0, 1])
+    >>> int_codes(np.array([7, 5, 7]), np.array([5, 6]))[1].tolist()
+    [-1, 0, -1]
+    """
+    if a.ndim != 1 or not a.size or a.dtype.kind not in "biu":
+        return None
+    src = a.view(np.uint8) if a.dtype.kind == "b" else a
+    lo, hi = int(src.min()), int(src.max())
+    if hi - lo >= _CODES_RANGE or lo <= -(1 << 62) or hi >= 1 << 62:
+        return None
+    if lo:
+        off = np.subtract(src, lo, dtype=np.intp, casting="unsafe")
+    else:
+        off = src.astype(np.intp, copy=False)
+    if values is None:
+        present = np.flatnonzero(np.bincount(off, minlength=hi - lo + 1))
+        lut = np.zeros(hi - lo + 1, dtype=np.intp)
+        lut[present] = np.arange(present.size, dtype=np.intp)
+        vals = (present + lo).astype(np.int64)
+        return (vals.astype(bool) if a.dtype.kind == "b" else vals), lut[off]
+    lut = np.full(hi - lo + 1, -1, dtype=np.intp)
+    v = np.asarray(values)
+    vi = v.astype(np.int64) if v.dtype.kind in "biu" else None
+    if vi is None:
+        return None
+    inside = (vi >= lo) & (vi <= hi)
+    lut[vi[inside] - lo] = np.flatnonzero(inside)
+    return v, lut[off]
 
 
 def _count_ints(

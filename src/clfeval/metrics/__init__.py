@@ -14,15 +14,19 @@ read the answers from them. clfeval's own API keeps its stricter rules:
 from ``labels=`` instead of dropping those rows, refuse mixed label types, and apply
 the ``zero_division`` policy where these functions return scikit-learn's NaN.
 
-Deliberate exceptions: array-API inputs (``array_api_strict`` …) are converted to
-NumPy and results come back as NumPy; error and warning texts may differ in wording
-(never in class). A few clfeval extras with the same calling convention
+Array-API inputs (``array_api_strict``, PyTorch, CuPy …) are brought to NumPy (through
+DLPack where the memory allows) and array results go back to the namespace and device
+of the predictions, as scikit-learn 1.9 returns them; the computation runs on NumPy on
+the host. Deliberate exception: error and warning texts may differ in wording (never
+in class). A few clfeval extras with the same calling convention
 (``specificity_score``, ``npv_score``, ``g_mean_score``, ``average="macro_pr"`` …) sit
 beside them.
 """
 
 from __future__ import annotations
 
+# array-API inputs (array_api_strict, PyTorch, CuPy …): results in the input's namespace
+from ._array_api import array_api_aware as _array_api_aware
 from ._calibration import brier_score_loss as brier_score_loss
 from ._calibration import calibration_curve as calibration_curve
 from ._calibration import log_loss as log_loss
@@ -63,6 +67,41 @@ from ._ranking import (
     roc_auc_score,
     roc_curve,
 )
+
+accuracy_score = _array_api_aware(accuracy_score)
+auc = _array_api_aware(auc)
+average_precision_score = _array_api_aware(average_precision_score)
+balanced_accuracy_score = _array_api_aware(balanced_accuracy_score)
+brier_score_loss = _array_api_aware(brier_score_loss)
+calibration_curve = _array_api_aware(calibration_curve)
+class_likelihood_ratios = _array_api_aware(class_likelihood_ratios)
+classification_report = _array_api_aware(classification_report)
+cohen_kappa_score = _array_api_aware(cohen_kappa_score)
+confusion_matrix = _array_api_aware(confusion_matrix)
+coverage_error = _array_api_aware(coverage_error)
+det_curve = _array_api_aware(det_curve)
+f1_score = _array_api_aware(f1_score)
+fbeta_score = _array_api_aware(fbeta_score)
+g_mean_score = _array_api_aware(g_mean_score)
+hamming_loss = _array_api_aware(hamming_loss)
+informedness_score = _array_api_aware(informedness_score)
+jaccard_score = _array_api_aware(jaccard_score)
+label_ranking_average_precision_score = _array_api_aware(label_ranking_average_precision_score)
+label_ranking_loss = _array_api_aware(label_ranking_loss)
+log_loss = _array_api_aware(log_loss)
+markedness_score = _array_api_aware(markedness_score)
+matthews_corrcoef = _array_api_aware(matthews_corrcoef)
+multilabel_confusion_matrix = _array_api_aware(multilabel_confusion_matrix)
+npv_score = _array_api_aware(npv_score)
+precision_recall_curve = _array_api_aware(precision_recall_curve)
+precision_recall_fscore_support = _array_api_aware(precision_recall_fscore_support)
+precision_score = _array_api_aware(precision_score)
+recall_score = _array_api_aware(recall_score)
+roc_auc_score = _array_api_aware(roc_auc_score)
+roc_curve = _array_api_aware(roc_curve)
+specificity_score = _array_api_aware(specificity_score)
+top_k_accuracy_score = _array_api_aware(top_k_accuracy_score)
+zero_one_loss = _array_api_aware(zero_one_loss)
 
 __all__ = [
     "accuracy_score",

@@ -2,17 +2,22 @@
 
 Same names, signatures, results, warnings and error messages as scikit-learn 1.9
 (``sklearn.metrics.brier_score_loss``, ``sklearn.metrics.log_loss``,
-``sklearn.calibration.calibration_curve``). Each builds a
-:class:`~clfeval.core.calibration.CalibrationCounts` once and reads the answer from
-it, so the numbers agree with :func:`clfeval.calibration.calibration_report` and the
-streaming engines (to floating-point rounding: the sums are accumulated per bin).
-Errors are clfeval's typed errors, which are ``ValueError`` as scikit-learn's.
+``sklearn.calibration.calibration_curve``). Errors are clfeval's typed errors, which
+are ``ValueError`` as scikit-learn's.
+
+``log_loss`` and ``brier_score_loss`` return one number, so they run in one pass over
+the rows and build no state: each sample's class index (integer labels through the
+core's lookup table, :func:`clfeval.core.labels.int_codes`), then scikit-learn's own
+arithmetic — the clipped log-probability of the true class, the row sums of squared
+errors against the one-hot truth — averaged as scikit-learn averages (equal bit for
+bit on float64 input). ``calibration_curve`` builds a
+:class:`~clfeval.core.calibration.CalibrationCounts` and reads the curve from it, so
+it agrees with :func:`clfeval.calibration.calibration_report` and the streaming
+engines.
 
 The log loss clips probabilities to ``[eps, 1 - eps]`` with ``eps`` the machine
-epsilon of the input's float type, exactly as scikit-learn; the arithmetic is float64.
-
-Not supported: a label-indicator matrix as ``y_true`` of ``log_loss`` (scikit-learn
-accepts one); pass the labels instead.
+epsilon of the input's float type, exactly as scikit-learn; the arithmetic is float64
+(scikit-learn computes float32 input in float32).
 """
 
 from __future__ import annotations
@@ -25,8 +30,10 @@ import numpy.typing as npt
 
 from .._validation import as_1d_labels
 from ..calibration import calibration_curve_of
-from ..core.calibration import SSE, CalibrationCounts
+from ..core.calibration import CalibrationCounts
+from ..core.labels import int_codes, sorted_unique
 from ..exceptions import InvalidInputError, InvalidParameterError
+from ._targets import check_sample_weight
 
 __all__ = ["brier_score_loss", "calibration_curve", "log_loss"]
 
@@ -50,7 +57,7 @@ def _float_proba(y_proba: Any) -> tuple[FloatArray, float]:
     eps = float(np.finfo(arr.dtype if arr.dtype.kind == "f" and arr.itemsize >= 4
                          else np.float64).eps)
     a = arr.astype(np.float64, copy=False)
-    if a.size and not np.isfinite(a).all():
+    if a.size and not (np.isfinite(a.min()) and np.isfinite(a.max())):  # NaN propagates
         raise InvalidInputError("Input contains NaN or infinity.")
     return a, eps
 
@@ -65,7 +72,7 @@ def _check_length(*arrays: Any) -> int:
 
 
 def _classes(y: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    return np.unique(as_1d_labels(y, "y_true"))
+    return sorted_unique(as_1d_labels(y, "y_true"))
 
 
 def _pos_label_consistency(pos_label: Any, classes: npt.NDArray[Any]) -> Any:
@@ -90,15 +97,12 @@ def _binary_state(y_true: npt.NDArray[Any], p: FloatArray, pos_label: Any,
                                               sample_weight=sample_weight, bins=bins, **kw)
 
 
-def _multiclass(y_true: Any, p: FloatArray, sample_weight: Any, labels: Any, eps: float
-                ) -> CalibrationCounts:
-    """scikit-learn's ``_validate_multiclass_probabilistic_prediction``, then the state."""
-    if p.size and p.max() > 1:
-        raise InvalidInputError(f"y_prob contains values greater than 1: {p.max()}")
-    if p.size and p.min() < 0:
-        raise InvalidInputError(f"y_prob contains values lower than 0: {p.min()}")
-    yt = np.asarray(y_true)
-    _check_length(p, yt, sample_weight)
+def _codes(yt: npt.NDArray[Any], labels: Any) -> tuple[npt.NDArray[Any], npt.NDArray[np.intp]]:
+    """The sorted classes (``labels`` sorted, else those of ``y_true``) and each sample's
+    index among them, with scikit-learn's warning for unsorted ``labels`` and its error
+    for a ``y_true`` value outside them. Integer labels are encoded by the core's lookup
+    table (one pass, no sort)."""
+    ints = yt if yt.ndim == 1 and yt.size and yt.dtype.kind in "biu" else None
     if labels is not None:
         lab = np.asarray(labels)
         classes = np.unique(lab)
@@ -107,14 +111,55 @@ def _multiclass(y_true: Any, p: FloatArray, sample_weight: Any, labels: Any, eps
                 f"Labels passed were {labels}. But this function assumes labels are ordered "
                 f"lexicographically. Pass the ordered labels={classes.tolist()} and ensure "
                 "that the columns of y_prob correspond to this ordering.", UserWarning,
-                stacklevel=3)
-        unknown = set(np.unique(yt).tolist()) - set(classes.tolist())
+                stacklevel=4)
+        got = int_codes(ints, classes) if ints is not None else None
+        if got is not None:
+            codes = got[1]
+            unknown = set(np.unique(yt[codes < 0]).tolist())
+        else:
+            y1 = as_1d_labels(yt, "y_true")
+            unknown = set(np.unique(y1).tolist()) - set(classes.tolist())
+            codes = np.searchsorted(classes, y1)
         if unknown:
             raise InvalidInputError(
                 f"y_true contains values {unknown} not belonging to the passed labels "
                 f"{labels}.")
-    else:
-        classes = _classes(yt)
+        return classes, codes
+    got = int_codes(ints) if ints is not None else None
+    if got is not None:
+        return got
+    y1 = as_1d_labels(yt, "y_true")
+    classes, inv = np.unique(y1, return_inverse=True)
+    return classes, inv.reshape(-1).astype(np.intp, copy=False)
+
+
+def _average(loss: FloatArray, w: npt.NDArray[Any] | None, normalize: bool = True) -> float:
+    """scikit-learn's ``_average``: the (weighted) mean, or with ``normalize=False`` the sum."""
+    if w is None:
+        return float(loss.mean() if normalize else loss.sum())
+    wf = w.astype(np.float64, copy=False)
+    total = float(np.sum(np.multiply(loss, wf)))
+    if not normalize:
+        return total
+    scale = float(np.sum(wf))
+    if scale == 0.0:
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    return total / scale
+
+
+def _multiclass(y_true: Any, p: FloatArray, sample_weight: Any, labels: Any, eps: float
+                ) -> tuple[npt.NDArray[np.intp], FloatArray, npt.NDArray[Any] | None]:
+    """scikit-learn's ``_validate_multiclass_probabilistic_prediction``: each sample's
+    class index, the probabilities (N×K, or 1-D: the second of two classes) and the
+    checked weights."""
+    if p.size and p.max() > 1:
+        raise InvalidInputError(f"y_prob contains values greater than 1: {p.max()}")
+    if p.size and p.min() < 0:
+        raise InvalidInputError(f"y_prob contains values lower than 0: {p.min()}")
+    yt = np.asarray(y_true)
+    _check_length(p, yt, sample_weight)
+    w = check_sample_weight(sample_weight, yt.shape[0] if yt.ndim else 1)
+    classes, codes = _codes(yt, labels)
     if classes.shape[0] == 1:
         if labels is None:
             raise InvalidInputError(
@@ -122,35 +167,31 @@ def _multiclass(y_true: Any, p: FloatArray, sample_weight: Any, labels: Any, eps
                 "expected class labels explicitly through the labels argument.")
         raise InvalidInputError(
             f"The labels array needs to contain at least two labels, got {classes}.")
-    if p.ndim == 1:
-        p = p[:, None]
-    if p.shape[1] == 1:
-        p = np.concatenate([1.0 - p, p], axis=1)
-    sums = p.sum(axis=1)
-    if not np.allclose(sums, 1.0, rtol=float(np.sqrt(eps)), atol=0.0):
+    if p.ndim == 2 and p.shape[1] == 1:
+        p = p[:, 0]
+    # 1-D: the columns [1 - p, p] (never built), which sum to one
+    # np.allclose(sums, 1, rtol, atol=0) without its temporaries
+    if p.ndim == 2 and p.size and not float(np.abs(p.sum(axis=1) - 1.0).max()) <= np.sqrt(eps):
         warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.",
                       UserWarning, stacklevel=3)
-    if classes.shape[0] != p.shape[1]:
+    n_cols = 2 if p.ndim == 1 else p.shape[1]
+    if classes.shape[0] != n_cols:
         if labels is None:
             raise InvalidInputError(
                 "y_true and y_prob contain different number of classes: "
-                f"{classes.shape[0]} vs {p.shape[1]}. Please provide the true labels explicitly "
+                f"{classes.shape[0]} vs {n_cols}. Please provide the true labels explicitly "
                 f"through the labels argument. Classes found in y_true: {classes}")
         raise InvalidInputError(
             "The number of classes in labels is different from that in y_prob. Classes found "
             f"in labels: {classes}")
-    labs = [c.item() if isinstance(c, np.generic) else c for c in classes]
-    return CalibrationCounts.from_predictions(yt, p, labels=labs, sample_weight=sample_weight,
-                                              eps=eps)
+    return codes, p, w
 
 
-def _mean(total: float, state: CalibrationCounts, normalize: bool = True) -> float:
-    if not normalize:
-        return total
-    w = state.total_weight()
-    if w == 0:
-        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-    return total / w
+def _true_class_proba(codes: npt.NDArray[np.intp], p: FloatArray) -> FloatArray:
+    """Each sample's probability of its true class (1-D ``p``: ``1 - p`` for class 0)."""
+    if p.ndim == 1:
+        return np.where(codes == 1, p, 1.0 - p)
+    return np.take_along_axis(p, codes[:, None], axis=1)[:, 0]
 
 
 def _indicator(y_true: Any, p: FloatArray) -> npt.NDArray[np.float64] | None:
@@ -240,15 +281,26 @@ def brier_score_loss(
             if classes.dtype.kind in "OUS":
                 raise
             pl = classes[-1].item()
-        state = _binary_state(yt, pv, pl, sample_weight)
-        # scikit-learn sums the squared errors of both columns, then halves
-        total = 2.0 * state.brier_sum(0)
+        w = check_sample_weight(sample_weight, pv.shape[0])
+        y01 = (as_1d_labels(yt, "y_true") == pl).astype(np.float64)
+        # scikit-learn's squared errors of both columns [1 - y, y] - [1 - p, p], summed
+        a = np.subtract(1.0, y01)
+        a -= np.subtract(1.0, pv)
+        a *= a
+        b = y01 - pv
+        b *= b
+        a += b
+        score = _average(a, w)
         scale = True if scale_by_half == "auto" else bool(scale_by_half)
     else:
-        state = _multiclass(y_true, p, sample_weight, labels, eps)
-        total = float(state.cell_sums(state.main_table)[:, :, SSE].sum())
+        codes, p2, w = _multiclass(y_true, p, sample_weight, labels, eps)
+        # scikit-learn's sum over the columns of (one-hot - p)^2, row by row: the
+        # one-hot column differs only in sign from p - 1
+        d = np.array(p2, dtype=np.float64, order="C")
+        d[np.arange(d.shape[0]), codes] -= 1.0
+        d *= d
+        score = _average(d.sum(axis=1), w)
         scale = p.shape[1] < 3 if scale_by_half == "auto" else bool(scale_by_half)
-    score = _mean(total, state)
     return float(score * 0.5 if scale else score)
 
 
@@ -291,8 +343,11 @@ def log_loss(
         q = np.clip(p, eps, 1.0 - eps)
         return _per_sample_mean(-(ind * np.log(q)).sum(axis=1), sample_weight,
                                 bool(normalize))
-    state = _multiclass(_flat(y_true), p, sample_weight, labels, eps)
-    return float(_mean(state.log_loss_sum(state.main_table), state, bool(normalize)))
+    codes, p2, w = _multiclass(_flat(y_true), p, sample_weight, labels, eps)
+    # one pass: the clipped probability of each sample's true class (scikit-learn's
+    # row sums of y * log(p) hold that one term)
+    q = np.clip(_true_class_proba(codes, p2), eps, 1.0 - eps)
+    return _average(-np.log(q), w, bool(normalize))
 
 
 def calibration_curve(

@@ -24,9 +24,17 @@ from ..core.counts import ConfusionMatrix
 from ..core.divide import fill_undefined
 from ..core.labels import count_pairs
 from ..core.metric_spec import evaluate_counts, get_metric
-from ..core.multilabel import MultilabelCounts
+from ..core.multilabel import MultilabelCounts, _weighted_column_sums
+from ..core.tallies import tallies
 from ..exceptions import InvalidInputError, InvalidParameterError, undefined_metric_warning
-from ._targets import as_array, check_sample_weight, check_targets
+from ._targets import (
+    Targets,
+    as_array,
+    check_sample_weight,
+    check_targets,
+    read_targets,
+    simple_1d,
+)
 
 __all__ = [
     "accuracy_score",
@@ -102,13 +110,46 @@ def _single_label_matrix(t: Array, p: Array, classes: Array, w: Array | None) ->
     return counts
 
 
+def _matrix(tg: Targets, classes: Array | None = None) -> Array:
+    """K×K counts of a single-label call over ``classes`` (default: the labels present;
+    int64, or float64 with weights), from the counts read with the targets when there
+    are some."""
+    if classes is None:
+        if tg.counts is not None:
+            return tg.counts if tg.w is None else tg.wcounts  # type: ignore[return-value]
+        classes = tg.present
+    return _single_label_matrix(tg.t, tg.p, classes, tg.w)
+
+
+def _weighted_sums(tg: Targets) -> tuple[Array, Array, float] | None:
+    """Weighted support and predicted count of each present integer label, and the total
+    weight, summed sample by sample as scikit-learn's ``bincount`` sums them (the row
+    and column sums of the weighted matrix agree to rounding, not bit for bit)."""
+    if tg.w is None or tg.counts is None:
+        return None
+    t, p, present = tg.t, tg.p, tg.present
+    if t.dtype.kind == "b":
+        t, p, present = t.view(np.uint8), p.view(np.uint8), present.astype(np.uint8)
+    lo, hi = int(present[0]), int(present[-1])
+    if hi - lo >= 1 << 16:
+        return None
+    wf = np.asarray(tg.w, dtype=np.float64)
+    idx = (present.astype(np.int64) - lo).astype(np.intp)
+    out = []
+    for a in (t, p):
+        off = np.subtract(a, lo, dtype=np.intp, casting="unsafe") if lo else \
+            a.astype(np.intp, copy=False)
+        out.append(np.bincount(off, weights=wf, minlength=hi - lo + 1)[idx])
+    return out[0], out[1], float(wf.sum())
+
+
 def _per_label_tables(
-    y_true: Any, y_pred: Any, sample_weight: Any, labels: Any
+    tg: Targets, labels: Any, samples: bool = False
 ) -> tuple[str, Array, Array, Array, Array, Any]:
     """``(type, tp, fp, fn, tn, state)`` per selected label, as scikit-learn's
-    ``multilabel_confusion_matrix``; ``state`` is the multilabel state (or None)."""
-    kind, present, t, p = check_targets(y_true, y_pred, sample_weight)
-    w = check_sample_weight(sample_weight, t.shape[0])
+    ``multilabel_confusion_matrix``; ``state`` is the multilabel state when ``samples``
+    asks for the per-sample tallies of multilabel targets (else None)."""
+    kind, present, t, p, w = tg.kind, tg.present, tg.t, tg.p, tg.w
     if kind == "multilabel-indicator":
         cols = present
         if labels is not None:
@@ -125,19 +166,50 @@ def _per_label_tables(
                         f"Got {lab.min()} < 0"
                     )
             cols = lab.astype(np.int64)
-        state = MultilabelCounts.from_indicators(t[:, cols] != 0, p[:, cols] != 0, w)
-        return kind, state.tp, state.fp, state.fn, state.tn, state
+        tb = t[:, cols] != 0 if cols is not present else t != 0
+        pb = p[:, cols] != 0 if cols is not present else p != 0
+        if samples:
+            state = MultilabelCounts.from_indicators(tb, pb, w)
+            return kind, state.tp, state.fp, state.fn, state.tn, state
+        # the per-label columns only (the per-sample tallies are for average="samples")
+        if w is None:
+            tp = np.count_nonzero(tb & pb, axis=0)
+            pred, true = np.count_nonzero(pb, axis=0), np.count_nonzero(tb, axis=0)
+            total: Any = tb.shape[0]
+        else:
+            # per column, summed row by row as scikit-learn's sparse count does
+            wf = np.asarray(w, dtype=np.float64)
+            tp, pred, true = (_weighted_column_sums(wf, m) for m in (tb & pb, pb, tb))
+            total = wf.sum()
+        fp, fn = pred - tp, true - tp
+        return kind, tp, fp, fn, total - tp - fp - fn, None
     if labels is None:
         selected = present
     else:
         selected = np.asarray(labels)
         if selected.dtype.kind in "US" and present.dtype == object:
             selected = selected.astype(object)
+    if tg.counts is not None and selected.dtype.kind in (
+            "b" if present.dtype.kind == "b" else "iu"):
+        # the counts over the labels present, read with the targets; a selected label
+        # absent from the data has tp = fp = fn = 0 and every sample as a true negative
+        tp_a, fn_a, fp_a, tn_a = tallies(_matrix(tg))
+        sums = _weighted_sums(tg)
+        if sums is not None:  # scikit-learn's weighted sums, added in its order
+            true_sum, pred_sum, total_w = sums
+            fn_a, fp_a = true_sum - tp_a, pred_sum - tp_a
+            tn_a = total_w - tp_a - fp_a - fn_a
+        if selected is present:
+            return kind, tp_a, fp_a, fn_a, tn_a, None
+        pos = np.minimum(np.searchsorted(present, selected), present.shape[0] - 1)
+        found = present[pos] == selected
+        total = tp_a[0] + fn_a[0] + fp_a[0] + tn_a[0]
+        return (kind, np.where(found, tp_a[pos], 0), np.where(found, fp_a[pos], 0),
+                np.where(found, fn_a[pos], 0), np.where(found, tn_a[pos], total), None)
     classes = _sorted_union(selected, present)
-    cm = ConfusionMatrix(_single_label_matrix(t, p, classes, w), tuple(range(classes.shape[0])))
-    ovr = cm.one_vs_rest()
+    tp_c, fn_c, fp_c, tn_c = tallies(_matrix(tg, classes))
     idx = _encode(classes, selected) if selected.size else np.zeros(0, np.int64)
-    return kind, ovr.tp[idx], ovr.fp[idx], ovr.fn[idx], ovr.tn[idx], None
+    return kind, tp_c[idx], fp_c[idx], fn_c[idx], tn_c[idx], None
 
 
 def _warn_prf(average: Any, modifier: str, msg_start: str, result_size: int) -> None:
@@ -180,11 +252,23 @@ def _nanaverage(a: Array, weights: Any = None) -> float:
     return float(np.average(a[~mask], weights=wts))
 
 
-def _check_set_wise_labels(y_true: Any, y_pred: Any, average: Any, labels: Any,
-                           pos_label: Any) -> Any:
+def _check_average(average: Any) -> None:
     if average not in _AVERAGES and average not in ("binary", "macro_pr"):
         raise InvalidParameterError(f"average has to be one of {_AVERAGES}")
-    kind, present, _, _ = check_targets(y_true, y_pred)
+
+
+def _set_wise_tables(y_true: Any, y_pred: Any, average: Any, labels: Any, pos_label: Any,
+                     sample_weight: Any) -> tuple[str, Array, Array, Array, Array, Any]:
+    """scikit-learn's checks of ``average``, the targets and ``pos_label``, then the
+    per-label tables of the selected labels: the targets are read once."""
+    _check_average(average)
+    tg = read_targets(y_true, y_pred, sample_weight)
+    labels = _check_set_wise_labels(tg.kind, tg.present, average, labels, pos_label)
+    return _per_label_tables(tg, labels, samples=average == "samples")
+
+
+def _check_set_wise_labels(kind: str, present: Array, average: Any, labels: Any,
+                           pos_label: Any) -> Any:
     if average == "binary":
         if kind == "binary":
             if pos_label not in present.tolist() and len(present) >= 2:
@@ -252,11 +336,9 @@ def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any 
         else:
             tn = k - tp - fp - fn
         return np.stack([tn, fp, fn, tp], axis=1).reshape(-1, 2, 2)
-    _, tp, fp, fn, tn, _ = _per_label_tables(y_true, y_pred, sample_weight, labels)
-    out = np.stack([tn, fp, fn, tp], axis=1).reshape(-1, 2, 2)
-    if sample_weight is not None and np.asarray(sample_weight).dtype.kind in "iub":
-        out = out.astype(np.int64)
-    return out
+    _, tp, fp, fn, tn, _ = _per_label_tables(read_targets(y_true, y_pred, sample_weight), labels)
+    # counts: int64 without weights, float64 with any weights (as scikit-learn 1.9)
+    return np.stack([tn, fp, fn, tp], axis=1).reshape(-1, 2, 2)
 
 
 def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None, sample_weight: Any = None,
@@ -272,19 +354,63 @@ def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None, sample_wei
     [[2, 0], [1, 0]]
     """
     check_choice("normalize", normalize, ("true", "pred", "all", None))
-    kind, present, t, p = check_targets(y_true, y_pred, sample_weight)
+    cm = _confusion(read_targets(y_true, y_pred, sample_weight), labels)
+    if normalize is not None:
+        with np.errstate(all="ignore"):
+            if normalize == "true":
+                cm = cm / cm.sum(axis=1, keepdims=True)
+            elif normalize == "pred":
+                cm = cm / cm.sum(axis=0, keepdims=True)
+            else:
+                cm = cm / cm.sum()
+        cm = np.nan_to_num(cm)
+    _warn_single(cm)
+    return cm
+
+
+def _warn_single(cm: Array) -> None:
+    if cm.shape == (1, 1):
+        warnings.warn(
+            "A single label was found in 'y_true' and 'y_pred'. For the confusion matrix "
+            "to have the correct shape, use the 'labels' parameter to pass all known labels.",
+            UserWarning, stacklevel=3,
+        )
+
+
+def _confusion(tg: Targets, labels: Any) -> Array:
+    """scikit-learn's confusion matrix of targets read once (``labels=`` selects and
+    orders), before normalisation."""
+    kind, present, t, p, w = tg.kind, tg.present, tg.t, tg.p, tg.w
     if kind not in ("binary", "multiclass"):
         raise InvalidInputError(f"{kind} is not supported")
-    w = check_sample_weight(sample_weight, t.shape[0])
     if labels is None:
         lab = present
     else:
         lab = np.asarray(labels)
         if lab.size == 0:
             raise InvalidParameterError("'labels' should contain at least one label.")
-        if not np.isin(t, lab).any() if t.dtype != object and lab.dtype != object else \
-                not set(t.tolist()) & set(lab.tolist()):
+    fast = tg.counts is not None and (w is None or w.dtype.kind == "f")
+    if fast and labels is None:
+        return _matrix(tg)
+    if fast and lab.ndim == 1 and lab.dtype.kind in ("b" if present.dtype.kind == "b"
+                                                     else "iu") \
+            and np.unique(lab).shape[0] == lab.shape[0]:
+        # the counts over the labels present, read with the targets: a sample whose
+        # true or predicted label is not selected is left out, as scikit-learn does
+        pos = np.minimum(np.searchsorted(present, lab), present.shape[0] - 1)
+        found = present[pos] == lab
+        in_true = tg.counts.sum(axis=1) > 0  # type: ignore[union-attr]
+        if not (found & in_true[pos]).any():
             raise InvalidInputError("At least one label specified must be in y_true")
+        full = _matrix(tg)
+        sel = np.flatnonzero(found)
+        out = np.zeros((lab.shape[0], lab.shape[0]), dtype=full.dtype)
+        out[np.ix_(sel, sel)] = full[np.ix_(pos[sel], pos[sel])]
+        return out
+    if labels is not None and (
+            not np.isin(t, lab).any() if t.dtype != object and lab.dtype != object
+            else not set(t.tolist()) & set(lab.tolist())):
+        raise InvalidInputError("At least one label specified must be in y_true")
     inside = np.isin(t, lab) & np.isin(p, lab)
     if t.dtype == object or lab.dtype == object:
         labset = set(lab.tolist())
@@ -304,23 +430,7 @@ def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None, sample_wei
     else:
         cm = _single_label_matrix(t_in, p_in, classes, w_in)
     perm = _encode(classes, order)
-    cm = cm[np.ix_(perm, perm)]
-    if normalize is not None:
-        with np.errstate(all="ignore"):
-            if normalize == "true":
-                cm = cm / cm.sum(axis=1, keepdims=True)
-            elif normalize == "pred":
-                cm = cm / cm.sum(axis=0, keepdims=True)
-            else:
-                cm = cm / cm.sum()
-        cm = np.nan_to_num(cm)
-    if cm.shape == (1, 1):
-        warnings.warn(
-            "A single label was found in 'y_true' and 'y_pred'. For the confusion matrix "
-            "to have the correct shape, use the 'labels' parameter to pass all known labels.",
-            UserWarning, stacklevel=2,
-        )
-    return cm
+    return cm[np.ix_(perm, perm)]
 
 
 def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
@@ -335,16 +445,28 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
     >>> accuracy_score([[0, 1], [1, 1]], [[1, 1], [1, 1]])
     0.5
     """
-    kind, _, t, p = check_targets(y_true, y_pred, sample_weight)
-    w = check_sample_weight(sample_weight, t.shape[0])
+    simple = simple_1d(y_true, y_pred, sample_weight)
+    if simple is not None:  # integer labels: the target checks cannot fail
+        t, p, w = simple
+        correct = t == p
+    else:
+        kind, _, t, p = check_targets(y_true, y_pred, sample_weight)
+        w = check_sample_weight(sample_weight, t.shape[0])
+        correct = _correct(kind, t, p)
+    if not normalize:
+        return float(correct.sum() if w is None else np.dot(correct, w))
+    if w is None:
+        return float(np.count_nonzero(correct) / correct.shape[0])
+    return float(np.average(correct, weights=w))
+
+
+def _correct(kind: str, t: Array, p: Array) -> Array:
     if kind == "multilabel-indicator":
         correct = (t != p).sum(axis=1) == 0
     else:
         correct = t == p if t.dtype != object else np.array(
             [a == b for a, b in zip(t.tolist(), p.tolist(), strict=True)], bool)
-    if not normalize:
-        return float(correct.sum() if w is None else np.dot(correct, w))
-    return float(np.average(correct, weights=w))
+    return correct
 
 
 def zero_one_loss(y_true: Any, y_pred: Any, *, normalize: bool = True,
@@ -372,10 +494,20 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
     >>> hamming_loss([[0, 1], [1, 1]], [[0, 0], [1, 1]])
     0.25
     """
+    simple = simple_1d(y_true, y_pred, sample_weight)
+    if simple is not None:  # integer labels: the target checks cannot fail
+        t, p, w = simple
+        if w is None:
+            return float(np.count_nonzero(t != p) / t.shape[0])
+        return float(np.average(t != p, weights=w))
     kind, _, t, p = check_targets(y_true, y_pred, sample_weight)
     w = check_sample_weight(sample_weight, t.shape[0])
-    if kind == "multilabel-indicator":
-        return MultilabelCounts.from_indicators(t != 0, p != 0, w).hamming_loss()
+    if kind == "multilabel-indicator":  # wrong (sample, label) cells, weighted by sample
+        wrong = np.count_nonzero((t != 0) != (p != 0), axis=1)
+        if w is None:
+            return float(wrong.sum() / (t.shape[0] * t.shape[1]))
+        wf = np.asarray(w, dtype=np.float64)
+        return float(np.dot(wrong, wf) / (wf.sum() * t.shape[1]))
     wrong = t != p
     return float(np.average(wrong, weights=w))
 
@@ -421,8 +553,15 @@ def precision_recall_fscore_support(
     if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)) \
             or np.isnan(beta) or beta < 0:
         raise InvalidParameterError(f"beta should be a number >=0, got {beta!r}")
-    labels = _check_set_wise_labels(y_true, y_pred, average, labels, pos_label)
-    _, tp, fp, fn, _, state = _per_label_tables(y_true, y_pred, sample_weight, labels)
+    tables = _set_wise_tables(y_true, y_pred, average, labels, pos_label, sample_weight)
+    return _prfs(tables, beta, average, warn_for, sample_weight, zero_division)
+
+
+def _prfs(tables: tuple[str, Array, Array, Array, Array, Any], beta: float, average: Any,
+          warn_for: Sequence[str], sample_weight: Any, zero_division: Any
+          ) -> tuple[Any, Any, Any, Any]:
+    """Precision, recall, F-beta and support from the per-label tables."""
+    _, tp, fp, fn, _, state = tables
     beta2 = float(np.float64(beta) ** 2) if beta < 1e150 else float("inf")
     if average == "samples":
         if state is None:
@@ -445,7 +584,7 @@ def precision_recall_fscore_support(
     f = _fscore(tp, pred_sum, true_sum, p, r, beta, beta2, average, warn_for, zero_division)
     if average is None:
         support = true_sum
-        if sample_weight is None or np.asarray(sample_weight).dtype.kind in "iub":
+        if sample_weight is None:  # weighted supports are float64, as scikit-learn 1.9
             support = np.asarray(support).astype(np.int64)
         return p, r, f, support
     if average == "macro_pr":  # clfeval extra (Zhou): F-beta of macro-P and macro-R
@@ -552,8 +691,8 @@ def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: An
     0.3333333333333333
     """
     _check_zero_division(zero_division)
-    labels = _check_set_wise_labels(y_true, y_pred, average, labels, pos_label)
-    _, tp, fp, fn, _, state = _per_label_tables(y_true, y_pred, sample_weight, labels)
+    _, tp, fp, fn, _, state = _set_wise_tables(y_true, y_pred, average, labels, pos_label,
+                                               sample_weight)
     warn_for = ("jaccard",)
     if average == "samples":
         if state is None:
@@ -590,7 +729,8 @@ def class_likelihood_ratios(y_true: Any, y_pred: Any, *, labels: Any = None,
     >>> class_likelihood_ratios([0, 1, 0, 1, 0], [1, 1, 0, 0, 0])
     (1.5, 0.75)
     """
-    kind, _, _, _ = check_targets(y_true, y_pred)
+    tg = read_targets(y_true, y_pred, sample_weight)
+    kind = tg.kind
     if kind != "binary":
         raise InvalidInputError(
             "class_likelihood_ratios only supports binary classification problems, got "
@@ -611,7 +751,8 @@ def class_likelihood_ratios(y_true: Any, y_pred: Any, *, labels: Any = None,
                 "`{'LR+': `value_1`, 'LR-': `value_2`}` where the value for `LR+` ranges "
                 "from `1.0` to `np.inf` or is `np.nan` and the value for `LR-` ranges from "
                 f"`0.0` to `1.0` or is `np.nan`; got `{replace_undefined_by}`.")
-    cm = confusion_matrix(y_true, y_pred, sample_weight=sample_weight, labels=labels)
+    cm = _confusion(tg, labels)
+    _warn_single(cm)
     tn, fp, fn, tp = (float(v) for v in cm.ravel())
     support_pos, support_neg = tp + fn, tn + fp
     if isinstance(replace_undefined_by, dict):
@@ -660,11 +801,10 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     0.5774
     """
     check_choice("variant", variant, ("r_k", "product"))
-    kind, present, t, p = check_targets(y_true, y_pred, sample_weight)
-    if kind not in ("binary", "multiclass"):
-        raise InvalidInputError(f"{kind} is not supported")
-    w = check_sample_weight(sample_weight, t.shape[0])
-    cm = ConfusionMatrix(_single_label_matrix(t, p, present, w), tuple(range(len(present))))
+    tg = read_targets(y_true, y_pred, sample_weight)
+    if tg.kind not in ("binary", "multiclass"):
+        raise InvalidInputError(f"{tg.kind} is not supported")
+    cm = ConfusionMatrix(_matrix(tg), tuple(range(len(tg.present))))
     name = "mcc" if variant == "r_k" else "mcc_product"
     return float(cm.metric(name, zero_division=zero_division))
 
@@ -717,8 +857,8 @@ def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: str | No
 def _binary_extra(name: str, y_true: Any, y_pred: Any, labels: Any, pos_label: Any,
                   average: str | None, sample_weight: Any, zero_division: Any) -> Any:
     """clfeval's extra rates (specificity, NPV, …) with the calling convention above."""
-    labels = _check_set_wise_labels(y_true, y_pred, average, labels, pos_label)
-    _, tp, fp, fn, tn, _ = _per_label_tables(y_true, y_pred, sample_weight, labels)
+    _, tp, fp, fn, tn, _ = _set_wise_tables(y_true, y_pred, average, labels, pos_label,
+                                            sample_weight)
     tables = np.stack([np.stack([tp, fn], -1), np.stack([fp, tn], -1)], -2)
     avg = None if average == "binary" else average
     if avg == "samples":
@@ -824,7 +964,8 @@ def classification_report(
     weighted avg       0.83      0.67      0.67         3
     <BLANKLINE>
     """
-    kind, present, t, p = check_targets(y_true, y_pred)
+    tg = read_targets(y_true, y_pred, sample_weight)
+    kind, present = tg.kind, tg.present
     labels_given = labels is not None
     lab = present if labels is None else np.asarray(labels)
     micro_is_accuracy = kind in ("multiclass", "binary") and (
@@ -844,8 +985,11 @@ def classification_report(
                 f"{len(target_names)}. Try specifying the labels parameter")
     names = [f"{x}" for x in lab.tolist()] if target_names is None else list(target_names)
     headers = ["precision", "recall", "f1-score", "support"]
-    pr, rc, f1, s = precision_recall_fscore_support(
-        t, p, labels=lab, average=None, sample_weight=sample_weight, zero_division=zero_division)
+    _check_zero_division(zero_division)
+    # once: every row and average reads them
+    tables = _per_label_tables(tg, lab, samples=kind.startswith("multilabel"))
+    warn_for = ("precision", "recall", "f-score")
+    pr, rc, f1, s = _prfs(tables, 1.0, None, warn_for, sample_weight, zero_division)
     rows = list(zip(names, pr, rc, f1, s, strict=False))
     averages = ("micro", "macro", "weighted", "samples") if kind.startswith("multilabel") \
         else ("micro", "macro", "weighted")
@@ -864,9 +1008,7 @@ def classification_report(
         text += "\n"
     for average in averages:
         heading = "accuracy" if average == "micro" and micro_is_accuracy else average + " avg"
-        ap, ar, af, _ = precision_recall_fscore_support(
-            t, p, labels=lab, average=average, sample_weight=sample_weight,
-            zero_division=zero_division)
+        ap, ar, af, _ = _prfs(tables, 1.0, average, warn_for, sample_weight, zero_division)
         avg = [ap, ar, af, np.sum(s)]
         if output_dict:
             report_dict[heading] = dict(zip(headers, [float(v) for v in avg], strict=True))

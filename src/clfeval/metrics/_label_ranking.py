@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..core.labels import int_codes
 from ..core.multilabel_scores import label_coverage, label_ranking_per_sample
 from ..exceptions import InvalidInputError, InvalidParameterError, undefined_metric_warning
 from ._targets import (
@@ -114,12 +115,17 @@ def top_k_accuracy_score(y_true: Any, y_score: Any, *, k: int = 2, normalize: bo
     0.75
     """
     t = column_or_1d(y_true, "y_true")
-    kind = type_of_target(t, "y_true")
+    # integer labels: the classes present and each sample's index, in one pass
+    coded = int_codes(t) if t.dtype.kind in "biu" else None
+    if coded is not None:
+        kind = "multiclass" if coded[0].shape[0] > 2 else "binary"
+    else:
+        kind = type_of_target(t, "y_true")
     if kind == "binary" and labels is not None and len(labels) > 2:
         kind = "multiclass"
     if kind not in ("binary", "multiclass"):
         raise InvalidInputError(f"y type must be 'binary' or 'multiclass', got '{kind}' instead.")
-    s = as_array(y_score, "y_score").astype(np.float64)
+    s = as_array(y_score, "y_score").astype(np.float64, copy=False)
     check_finite(s, "y_score")
     if kind == "binary":
         if s.ndim == 2 and s.shape[1] != 1:
@@ -138,9 +144,13 @@ def top_k_accuracy_score(y_true: Any, y_score: Any, *, k: int = 2, normalize: bo
             f"Found input variables with inconsistent numbers of samples: {lengths}")
     w = check_sample_weight(sample_weight, t.shape[0])
     n_score_classes = s.shape[1] if s.ndim == 2 else 2
+    enc: Array | None = None
     if labels is None:
-        classes = np.unique(t) if t.dtype != object else np.array(sorted(set(t.tolist())),
-                                                                   dtype=object)
+        if coded is not None:
+            classes, enc = coded
+        else:
+            classes = np.unique(t) if t.dtype != object else np.array(
+                sorted(set(t.tolist())), dtype=object)
         if len(classes) != n_score_classes:
             raise InvalidInputError(
                 f"Number of classes in 'y_true' ({len(classes)}) not equal to the number of "
@@ -158,16 +168,22 @@ def top_k_accuracy_score(y_true: Any, y_score: Any, *, k: int = 2, normalize: bo
             raise InvalidParameterError(
                 f"Number of given labels ({len(classes)}) not equal to the number of classes "
                 f"in 'y_score' ({n_score_classes}).")
-        if set(t.tolist()) - set(classes.tolist()):
+        got = int_codes(t, classes) if coded is not None else None
+        if got is not None:
+            enc = got[1]
+            if (enc < 0).any():
+                raise InvalidInputError("'y_true' contains labels not in parameter 'labels'.")
+        elif set(t.tolist()) - set(classes.tolist()):
             raise InvalidInputError("'y_true' contains labels not in parameter 'labels'.")
     n_classes = len(classes)
     if k >= n_classes:
         warnings.warn(f"'k' ({k}) greater than or equal to 'n_classes' ({n_classes}) will "
                       "result in a perfect score and is therefore meaningless.",
                       undefined_metric_warning(), stacklevel=2)
-    lookup = {v: i for i, v in enumerate(classes.tolist())}
-    enc = np.array([lookup[v] for v in t.tolist()], dtype=np.int64) if t.dtype == object \
-        else np.searchsorted(classes, t)
+    if enc is None:
+        lookup = {v: i for i, v in enumerate(classes.tolist())}
+        enc = np.array([lookup[v] for v in t.tolist()], dtype=np.int64) \
+            if t.dtype == object else np.searchsorted(classes, t)
     if kind == "binary":
         if k == 1:
             threshold = 0.5 if s.min() >= 0 and s.max() <= 1 else 0
@@ -175,8 +191,16 @@ def top_k_accuracy_score(y_true: Any, y_score: Any, *, k: int = 2, normalize: bo
         else:
             hits = np.ones(s.shape, dtype=bool)
     else:
-        order = np.argsort(s, axis=1, kind="mergesort")[:, ::-1]
-        hits = (order[:, :k] == enc[:, None]).any(axis=1)
+        # scikit-learn ranks the columns by a stable ascending sort, reversed: the true
+        # class is among the top k when fewer than k columns score higher or score the
+        # same with a higher index (no sort)
+        st = np.take_along_axis(s, enc[:, None], axis=1)[:, 0]
+        ahead = np.zeros(s.shape[0], dtype=np.intp)
+        for j in range(s.shape[1]):  # one column at a time: no N×K temporaries
+            col = s[:, j]
+            ahead += col > st
+            ahead += (col == st) & (enc < j)
+        hits = ahead < k
     if normalize:
         return float(np.average(hits, weights=w))
     return float(np.sum(hits) if w is None else np.dot(hits, w))

@@ -248,3 +248,75 @@ def check_sample_weight(sample_weight: Any, n: int) -> Array | None:
                 "common factor")
         check_weight_size(float(a.sum()))
     return w
+
+
+class Targets:
+    """One call's targets, read once: scikit-learn's type, the sorted labels present,
+    the (flattened) arrays, the checked weights and — for integer or boolean labels —
+    the counts over the present labels from the core's encoder.
+
+    ``counts`` (unweighted, int64) and ``wcounts`` (weighted, float64; only with
+    weights) are K×K over ``present``; both are ``None`` where the encoder does not
+    apply (strings, floats, objects, negative weights, multilabel targets).
+    """
+
+    __slots__ = ("counts", "kind", "p", "present", "t", "w", "wcounts")
+
+    def __init__(self, kind: str, present: Array, t: Array, p: Array, w: Array | None,
+                 counts: Array | None = None, wcounts: Array | None = None) -> None:
+        self.kind, self.present, self.t, self.p, self.w = kind, present, t, p, w
+        self.counts, self.wcounts = counts, wcounts
+
+
+def _int_1d(y: Any, name: str) -> Array | None:
+    """``y`` as a 1-D integer, boolean or string array (a column vector flattened), or
+    None."""
+    a = as_array(y, name)
+    if a.dtype.kind not in "biuU":
+        return None
+    if a.ndim == 2 and a.shape[1] == 1:
+        return a.ravel()
+    return a if a.ndim == 1 else None
+
+
+def simple_1d(y_true: Any, y_pred: Any, sample_weight: Any
+              ) -> tuple[Array, Array, Array | None] | None:
+    """``(y_true, y_pred, weights)`` when both targets are non-empty 1-D integer arrays
+    (or both boolean, or both strings) of one length: then scikit-learn's target checks
+    can only answer "binary" or "multiclass", and a function that does not need the
+    label set (accuracy, Hamming loss) skips them. ``None`` otherwise."""
+    t = _int_1d(y_true, "y_true")
+    if t is None:
+        return None
+    p = _int_1d(y_pred, "y_pred")
+    if p is None or p.shape != t.shape or not t.size or \
+            (t.dtype.kind == "b") != (p.dtype.kind == "b") or \
+            (t.dtype.kind == "U") != (p.dtype.kind == "U"):
+        return None
+    return t, p, check_sample_weight(sample_weight, t.shape[0])
+
+
+def read_targets(y_true: Any, y_pred: Any, sample_weight: Any = None) -> Targets:
+    """scikit-learn's target checks and the weights' checks, once per call.
+
+    Integer (or boolean) labels are counted by the core's encoder
+    (:func:`clfeval.core.labels.count_int_pairs`) in the same pass that finds the
+    label set, and the type is read from that set (more than two labels: multiclass);
+    other targets go through :func:`check_targets`.
+    """
+    from ..core.labels import count_int_pairs
+
+    simple = simple_1d(y_true, y_pred, sample_weight)
+    if simple is not None:
+        t, p, w = simple
+        wf = None if w is None else w.astype(np.float64, copy=False)
+        got = count_int_pairs(t, p, wf)
+        if got is not None:
+            values, counts, wcounts = got
+            present = values.astype(bool) if t.dtype.kind == "b" else \
+                values.astype(np.concatenate([t[:0], p[:0]]).dtype, copy=False)
+            kind = "multiclass" if present.shape[0] > 2 else "binary"
+            return Targets(kind, present, t, p, w, counts, wcounts)
+    kind, present, t, p = check_targets(y_true, y_pred, sample_weight)
+    w = check_sample_weight(sample_weight, t.shape[0])
+    return Targets(kind, present, t, p, w)
