@@ -37,6 +37,7 @@ from .exceptions import (
     InvalidParameterError,
     MissingDependencyError,
     UndefinedMetricWarning,
+    WorkerError,
 )
 from .registry import MetricSpec, get_metric, list_metrics
 from .report import (
@@ -73,6 +74,7 @@ __all__ = [
     "ScoreCounts",
     "TestResult",
     "UndefinedMetricWarning",
+    "WorkerError",
     "__version__",
     "compare",
     "compare_datasets",

@@ -385,9 +385,13 @@ def _row(name: str, names: tuple[str, ...], values: FloatArray, low: FloatArray,
     worst = None
     if v.size:
         hi, lo = float(v.max()), float(v.min())
-        diff = hi - lo
+        # a gap between slices needs two slices large enough to count (else NaN, not 0);
+        # among those, an undefined value is left out as fairlearn leaves it out
+        if int(np.count_nonzero(~small)) >= 2:
+            diff = hi - lo
+            with np.errstate(invalid="ignore", divide="ignore"):
+                ratio = float(np.float64(lo) / np.float64(hi))
         with np.errstate(invalid="ignore", divide="ignore"):
-            ratio = float(np.float64(lo) / np.float64(hi))
             d_all = float(np.max(np.abs(v - overall)))
             r = v / overall
             r_all = float(np.min(np.where(r > 1, 1 / r, r)))
