@@ -13,8 +13,8 @@ import math
 import warnings
 
 import numpy as np
-import scipy.stats
 import pytest
+import scipy.stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
