@@ -32,7 +32,7 @@ from ..core.calibration import (
 from ..core.labels import encode_binary_true
 from ..exceptions import InvalidInputError, InvalidParameterError
 from ..stats._results import ConfidenceInterval, TestResult
-from ..stats._scipy import st as _st
+from ..stats._scipy import chi2_sf, normal_quantile, normal_two_sided_p
 from ..stats.bootstrap import _check_resamples, _interval_from_replicates, _nanstd, _rng
 from ._results import (
     BrierDecomposition,
@@ -413,7 +413,7 @@ def spiegelhalter_test(state: CalibrationCounts, table: int | None = None) -> Te
     t = _table(state, table)
     num, var = state.spiegelhalter_sums(t)
     z = num / math.sqrt(var) if var > 0 else NAN
-    p = float(2.0 * _st.norm.sf(abs(z))) if not math.isnan(z) else NAN
+    p = normal_two_sided_p(z)
     return TestResult(float(z), p, "Spiegelhalter z test", "two-sided", n=state.n_samples)
 
 
@@ -433,7 +433,7 @@ def _hl(o: FloatArray, e: FloatArray, n: FloatArray, method: str, n_samples: int
         terms[ok] += d2[ok] / exp[ok]
         terms[~ok & (obs > 1e-12 * n)] = np.inf
     stat = float(np.sum(terms))
-    p = float(_st.chi2.sf(stat, df))
+    p = chi2_sf(stat, df)
     return TestResult(stat, p, method, "greater", df=float(df), n=n_samples)
 
 
@@ -640,5 +640,5 @@ def _ece_interval(c: FloatArray, tot: float, level: float, b: int,
                            .sum(axis=1) for i in range(0, b, step)])
     low = max(0.0, est - float(np.quantile(sums, level)))
     total_sd = float(math.sqrt(v.sum()))
-    high = est + float(_st.norm.ppf(level)) * total_sd
+    high = est + normal_quantile(level) * total_sd
     return ConfidenceInterval(est, low, high, level, ECE_INTERVAL_METHOD, std_err=total_sd)

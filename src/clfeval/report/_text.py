@@ -123,14 +123,12 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, width: 
 
 
 def _use_rich(color: bool | None) -> bool:
-    if color is False:
-        return False
+    if color is False or (color is None and not sys.stdout.isatty()):
+        return False  # (without importing rich: a tenth of a second)
     try:
         import rich  # noqa: F401
     except ImportError:
         return False
-    if color is None:
-        return sys.stdout.isatty()
     return True
 
 
