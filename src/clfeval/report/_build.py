@@ -31,7 +31,13 @@ from .._validation import (
     same_label,
 )
 from ..core.counts import ConfusionMatrix
-from ..core.metric_spec import CountStack, MetricSpec, evaluate_counts, list_metrics
+from ..core.metric_spec import (
+    CountStack,
+    MetricSpec,
+    evaluate_counts,
+    list_metrics,
+    per_class_averages,
+)
 from ..curves.cost import CostCurve, cost_analysis
 from ..curves.multiclass import average_precision_multiclass, ovr_auc
 from ..curves.pr import PrecisionRecallCurve
@@ -850,24 +856,28 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
     def booted(spec: MetricSpec, average: str | None) -> list[ConfidenceInterval | None]:
         return [b.get((spec.name, average)) for b in boot]
 
+    specs = [spec for spec in list_metrics() if (spec.multiclass or k <= 2) and (
+        only is None or any(n == spec.name or n.startswith(spec.name + "_") for n in only))]
+    # the Wilson intervals of every proportion row at once
+    wilson.prepare([(spec, avg, i) for spec in specs if spec.ratio is not None
+                    for name, avg, i in (
+                        ((spec.name, "binary", pos_index), (f"{spec.name}_micro", "micro", None))
+                        if spec.per_class else ((spec.name, None, None),))
+                    if (avg != "binary" or pos_index is not None)
+                    and (only is None or name in only)])
     pc_names: list[str] = []
     pc_vals: list[Array] = []
-    for spec in list_metrics():
-        if not spec.multiclass and k > 2:
-            continue
-        if only is not None and not any(
-                n == spec.name or n.startswith(spec.name + "_") for n in only):
-            continue
+    for spec in specs:
         if spec.per_class:
-            vals = evaluate_counts(spec, stack, average=None, zero_division=NAN)
+            # one call of the metric for the classes and the micro sums (the same numbers)
+            vals, micro, macro, weighted = per_class_averages(spec, stack)
             pc_names.append(spec.name)
-            pc_vals.append(np.asarray(vals, dtype=np.float64))
+            pc_vals.append(vals)
             if pos_index is not None:
                 add(spec.name, spec, "binary", vals[:, pos_index],
                     wilson.row(spec, "binary", pos_index) if spec.ratio is not None
                     else booted(spec, "binary"))
-            for avg in ("macro", "micro", "weighted"):
-                v = evaluate_counts(spec, stack, average=avg, zero_division=NAN)
+            for avg, v in (("macro", macro), ("micro", micro), ("weighted", weighted)):
                 add(f"{spec.name}_{avg}", spec, avg, v,
                     wilson.row(spec, avg, None) if spec.ratio is not None and avg == "micro"
                     else booted(spec, avg))
@@ -900,6 +910,8 @@ class _StackedWilson:
         self.level = level
         self.n = stack.counts.shape[0]
         self.weighting = weighting  # one matrix when weighted (see _metric_rows)
+        self._ready: dict[tuple[str, str | None, int | None],
+                          list[ConfidenceInterval | None]] = {}
 
     def _interval(self, spec: MetricSpec, average: str | None,
                   pos_index: int | None) -> ConfidenceInterval:
@@ -929,11 +941,59 @@ class _StackedWilson:
         return effective_interval(x, n, wt.factor, wt.note, level=self.level,
                                   zero_division=math.nan)
 
+    def _ratios(self, spec: MetricSpec, average: str | None,
+                pos_index: int | None) -> tuple[Array, Array]:
+        """The (successes, trials) of a row's proportion, each ``(S,)``."""
+        assert spec.ratio is not None
+        if not spec.per_class:
+            x, n = spec.ratio(self.stack.counts)
+        else:
+            tp, fn, fp, tn = self.stack.tallies
+            if average == "micro":
+                x, n = spec.ratio(tp.sum(-1), fn.sum(-1), fp.sum(-1), tn.sum(-1))
+            else:
+                i = pos_index
+                x, n = spec.ratio(tp[:, i], fn[:, i], fp[:, i], tn[:, i])
+        return x, n
+
+    def prepare(self, requests: Sequence[tuple[MetricSpec, str | None, int | None]]) -> None:
+        """Compute the intervals of these rows (``(spec, average, pos_index)``, averages
+        None, ``"binary"`` or ``"micro"``) in one call of the interval over all their
+        proportions, for :meth:`row` to hand out: the Wilson interval is element-wise,
+        so each is the interval of its own proportion (the same numbers)."""
+        if self.level is None or not requests:
+            return
+        from ..stats import proportion_interval
+
+        pairs = [self._ratios(*r) for r in requests]
+        x = np.concatenate([np.asarray(a, dtype=np.float64).reshape(-1) for a, _ in pairs])
+        n = np.concatenate([np.asarray(b, dtype=np.float64).reshape(-1) for _, b in pairs])
+        wt = self.weighting
+        if wt is None:
+            ci = proportion_interval(x, n, level=self.level, zero_division=math.nan)
+        else:
+            from ..stats.intervals import effective_interval
+
+            ci = effective_interval(x, n, wt.factor, wt.note, level=self.level,
+                                    zero_division=math.nan)
+        est, low, high = (np.asarray(a, dtype=np.float64).reshape(len(requests), self.n)
+                          for a in (ci.estimate, ci.low, ci.high))
+        ok = np.isfinite(low) & np.isfinite(high)
+        for j, (spec, average, pos_index) in enumerate(requests):
+            self._ready[(spec.name, average, pos_index)] = [
+                ConfidenceInterval(float(e), float(lo), float(hi), ci.level, ci.method)
+                if defined else None
+                for e, lo, hi, defined in zip(est[j].tolist(), low[j].tolist(),
+                                              high[j].tolist(), ok[j].tolist(), strict=True)]
+
     def row(self, spec: MetricSpec, average: str | None,
             pos_index: int | None) -> list[ConfidenceInterval | None]:
         """Each matrix's interval of a report row (``None``: no level, or undefined)."""
         if self.level is None:
             return [None] * self.n
+        ready = self._ready.get((spec.name, average, pos_index))
+        if ready is not None:
+            return ready
         ci = self._interval(spec, average, pos_index)
         out: list[ConfidenceInterval | None] = []
         for e, lo, hi in zip(ci.estimate, ci.low, ci.high, strict=True):

@@ -17,6 +17,7 @@ Three resampling engines, one interval code path (percentile or BCa):
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -333,14 +334,20 @@ class _CountMetric:
 def _count_interval(cm: ConfusionMatrix, c: npt.NDArray[Any], f: _CountMetric,
                     reps: Array, level: float, method: str,
                     zero_division: Any, jack: tuple[Array, Array] | None,
-                    n_eff: float | None = None) -> ConfidenceInterval:
+                    n_eff: float | None = None,
+                    bounds: tuple[Array, Array] | None = None) -> ConfidenceInterval:
     """The interval from the metric's values ``reps`` on the replicate tables (``c``: the
-    observed counts the estimate is computed from)."""
-    est = f(c.astype(np.float64), zero_division)
-    theta = f(c.astype(np.float64), NAN)
+    observed counts the estimate is computed from; ``bounds``: the percentile bounds,
+    when already computed by :func:`_percentile_bounds`)."""
+    c64 = c.astype(np.float64)
+    theta = f(c64, NAN)
+    est = theta if _is_nan(zero_division) else f(c64, zero_division)
     reps = _drop_undefined(reps, f.spec.name, zero_division)
-    jv, jw = (f(jack[0]), jack[1]) if jack is not None else (None, None)
-    lo, hi = _interval_from_replicates(theta, reps, level, method, jv, jw)
+    if bounds is not None:
+        lo, hi = bounds
+    else:
+        jv, jw = (f(jack[0]), jack[1]) if jack is not None else (None, None)
+        lo, hi = _interval_from_replicates(theta, reps, level, method, jv, jw)
     if np.isnan(theta).any():  # undefined estimate: bounds follow the same policy
         lo = np.where(np.isnan(theta), est, lo)
         hi = np.where(np.isnan(theta), est, hi)
@@ -514,9 +521,57 @@ def bootstrap_interval_table(
     c, obs = _resampled(cm, n_eff)
     fs = [_CountMetric(cm, get_metric(name), average, None, {}) for name, average in requests]
     all_reps = _count_replicates(c, b, _rng(seed), False, fs)
+    bounds: list[tuple[Array, Array] | None] = [None] * len(fs)
+    if _is_nan(zero_division):  # (a report's policy: the replicates are kept as they are)
+        obs64 = obs.astype(np.float64)
+        bounds = list(_percentile_bounds([f(obs64, NAN) for f in fs], all_reps, level))
     return {(name, average): _count_interval(cm, obs, f, reps, level, "percentile",
-                                             zero_division, None, n_eff)
-            for (name, average), f, reps in zip(requests, fs, all_reps, strict=True)}
+                                             zero_division, None, n_eff, bound)
+            for (name, average), f, reps, bound in zip(requests, fs, all_reps, bounds,
+                                                       strict=True)}
+
+
+def _is_nan(zero_division: Any) -> bool:
+    return isinstance(zero_division, float) and math.isnan(zero_division)
+
+
+def _percentile_bounds(thetas: Sequence[Array], all_reps: Sequence[Array],
+                       level: float) -> list[tuple[Array, Array]]:
+    """:func:`_interval_from_replicates` (percentile) of several metrics at once: the
+    replicate columns without undefined values share one ``np.quantile`` call (the same
+    order statistics and the same interpolation, column by column); the others are
+    taken one by one as there."""
+    alpha = 1.0 - level
+    q = np.array([alpha / 2, 1 - alpha / 2])
+    out: list[tuple[Array, Array]] = []
+    full: list[Array] = []
+    where: list[tuple[int, int]] = []
+    for i, (theta, reps) in enumerate(zip(thetas, all_reps, strict=True)):
+        theta = np.asarray(theta, dtype=np.float64)
+        r = reps.reshape(len(reps), -1)
+        t = theta.reshape(-1)
+        lo = np.full(t.shape, NAN)
+        hi = np.full(t.shape, NAN)
+        for j in range(r.shape[1]):
+            col = r[:, j]
+            if np.isnan(t[j]):
+                continue
+            nan = np.isnan(col)
+            if not nan.any():
+                full.append(col)
+                where.append((i, j))
+                continue
+            col = col[~nan]
+            if len(col):
+                lo[j], hi[j] = np.quantile(col, q)
+        out.append((lo, hi))
+    if full:
+        both = np.quantile(np.stack(full, axis=1), q, axis=0)
+        for (i, j), a, b in zip(where, both[0], both[1], strict=True):
+            out[i][0][j] = a
+            out[i][1][j] = b
+    return [(lo.reshape(np.shape(t)), hi.reshape(np.shape(t)))
+            for (lo, hi), t in zip(out, thetas, strict=True)]
 
 
 def bootstrap_interval_stack(
