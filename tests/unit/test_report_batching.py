@@ -40,9 +40,12 @@ def _stacks() -> list[np.ndarray]:
 @pytest.mark.parametrize("c", _stacks(), ids=lambda c: f"K{c.shape[-1]}-{c.dtype.kind}")
 def test_per_class_averages_are_evaluate_counts(c: np.ndarray) -> None:
     stack = CountStack(c)
-    for spec in list_metrics(per_class=True):
-        got = per_class_averages(spec, stack)
-        for v, avg in zip(got, (None, "micro", "macro", "weighted"), strict=True):
+    specs = list_metrics(per_class=True)
+    together = per_class_averages(specs, stack)  # all metrics' averages at once
+    for spec, got in zip(specs, together, strict=True):
+        [alone] = per_class_averages(spec, CountStack(c))
+        for v, w, avg in zip(got, alone, (None, "micro", "macro", "weighted"), strict=True):
+            assert np.array_equal(v, w, equal_nan=True), (spec.name, avg)
             ref = evaluate_counts(spec, CountStack(c), average=avg, zero_division=NAN)
             assert np.array_equal(v, ref, equal_nan=True), (spec.name, avg)
 
@@ -52,7 +55,7 @@ def test_per_class_averages_refuses_what_it_cannot_batch() -> None:
 
     stack = CountStack([[[1, 2], [3, 4]]])
     with pytest.raises(InvalidParameterError, match="overall metric"):
-        per_class_averages(get_metric("accuracy"), stack)
+        per_class_averages([get_metric("f1"), get_metric("accuracy")], stack)
     with pytest.raises(InvalidParameterError, match="numeric zero_division"):
         per_class_averages(get_metric("f1"), stack, zero_division="warn")  # type: ignore[arg-type]
 

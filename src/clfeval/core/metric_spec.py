@@ -15,7 +15,7 @@ reads it directly (core imports nothing above it); the built-in metrics are the
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -267,19 +267,21 @@ def evaluate_counts(
     return _nanmean(vals, tp + fn, zd, spec.name)  # weighted by support
 
 
-def per_class_averages(spec: MetricSpec, stack: CountStack, *, zero_division: float = math.nan,
-                       **params: Any) -> tuple[Array, Array, Array, Array]:
-    """A per-class metric's values per class ``(..., K)`` and its micro, macro and
+def per_class_averages(specs: MetricSpec | Sequence[MetricSpec], stack: CountStack, *,
+                       zero_division: float = math.nan,
+                       ) -> list[tuple[Array, Array, Array, Array]]:
+    """Per-class metrics' values per class ``(..., K)`` and their micro, macro and
     weighted averages ``(...)`` under a numeric ``zero_division`` (a report's NaN): the
     numbers :func:`evaluate_counts` gives for ``average=None, "micro", "macro",
-    "weighted"``, from one call of the metric's function — over the classes' tallies
-    with their sums appended as one more column (the function is element-wise), the
-    averages then read from the per-class values.
+    "weighted"``, from one call of each metric's function — over the classes' tallies
+    with their sums appended as one more column (the functions are element-wise) — and
+    the macro and weighted means of all the metrics taken together (each row of the
+    stack averaged over its classes as alone).
 
     Examples
     --------
     >>> stack = CountStack([[[5, 1, 0], [2, 7, 1], [0, 3, 4]]])
-    >>> vals, micro, macro, weighted = per_class_averages(get_metric("f1"), stack)
+    >>> [(vals, micro, macro, weighted)] = per_class_averages(get_metric("f1"), stack)
     >>> bool(np.array_equal(vals, evaluate_counts(get_metric("f1"), stack,
     ...                                           zero_division=math.nan)))
     True
@@ -290,22 +292,26 @@ def per_class_averages(spec: MetricSpec, stack: CountStack, *, zero_division: fl
     ...     for v, a in ((micro, "micro"), (macro, "macro"), (weighted, "weighted")))
     True
     """
-    if not spec.per_class:
-        raise InvalidParameterError(f"{spec.name} is an overall metric; it takes no average")
+    specs = [specs] if isinstance(specs, MetricSpec) else list(specs)
+    for spec in specs:
+        if not spec.per_class:
+            raise InvalidParameterError(
+                f"{spec.name} is an overall metric; it takes no average")
     zd = check_zero_division(zero_division)
     if not isinstance(zd, float):  # ("warn": each average warns on its own)
         raise InvalidParameterError("per_class_averages takes a numeric zero_division")
-    kw = {**spec.params, **params}
+    if not specs:
+        return []
     tp, fn, fp, tn = stack.tallies
     k = tp.shape[-1]
-    both = spec.func(*(np.concatenate([t, t.sum(-1, keepdims=True)], axis=-1)
-                       for t in (tp, fn, fp, tn)), zero_division=zd, **kw)
-    both = np.asarray(both, dtype=np.float64)
-    vals = np.ascontiguousarray(both[..., :k])
+    ext = [np.concatenate([t, t.sum(-1, keepdims=True)], axis=-1) for t in (tp, fn, fp, tn)]
+    both = np.stack([np.asarray(spec.func(*ext, zero_division=zd, **spec.params),
+                                dtype=np.float64) for spec in specs])
+    vals = np.ascontiguousarray(both[..., :k])  # (P, ..., K)
     micro = np.ascontiguousarray(both[..., k])
-    macro = _nanmean(vals, np.ones_like(vals), zd, spec.name)
-    weighted = _nanmean(vals, tp + fn, zd, spec.name)
-    return vals, micro, macro, weighted
+    macro = _nanmean(vals, np.ones_like(vals), zd, "metric")
+    weighted = _nanmean(vals, np.broadcast_to(tp + fn, vals.shape), zd, "metric")
+    return [(vals[i], micro[i], macro[i], weighted[i]) for i in range(len(specs))]
 
 
 def _nanmean(vals: Array, w: Array, zd: Any, name: str) -> Array:

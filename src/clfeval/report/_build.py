@@ -865,12 +865,14 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
                         if spec.per_class else ((spec.name, None, None),))
                     if (avg != "binary" or pos_index is not None)
                     and (only is None or name in only)])
+    # one call of each per-class metric for the classes and the micro sums, the macro and
+    # weighted means of them all at once (the same numbers)
+    averaged = iter(per_class_averages([spec for spec in specs if spec.per_class], stack))
     pc_names: list[str] = []
     pc_vals: list[Array] = []
     for spec in specs:
         if spec.per_class:
-            # one call of the metric for the classes and the micro sums (the same numbers)
-            vals, micro, macro, weighted = per_class_averages(spec, stack)
+            vals, micro, macro, weighted = next(averaged)
             pc_names.append(spec.name)
             pc_vals.append(vals)
             if pos_index is not None:
