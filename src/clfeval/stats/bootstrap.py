@@ -335,12 +335,15 @@ def _count_interval(cm: ConfusionMatrix, c: npt.NDArray[Any], f: _CountMetric,
                     reps: Array, level: float, method: str,
                     zero_division: Any, jack: tuple[Array, Array] | None,
                     n_eff: float | None = None,
-                    bounds: tuple[Array, Array] | None = None) -> ConfidenceInterval:
+                    bounds: tuple[Array, Array] | None = None,
+                    theta: Array | None = None) -> ConfidenceInterval:
     """The interval from the metric's values ``reps`` on the replicate tables (``c``: the
     observed counts the estimate is computed from; ``bounds``: the percentile bounds,
-    when already computed by :func:`_percentile_bounds`)."""
+    when already computed by :func:`_percentile_bounds`, from ``theta``: the metric of
+    ``c`` under a NaN policy)."""
     c64 = c.astype(np.float64)
-    theta = f(c64, NAN)
+    if theta is None:
+        theta = f(c64, NAN)
     est = theta if _is_nan(zero_division) else f(c64, zero_division)
     reps = _drop_undefined(reps, f.spec.name, zero_division)
     if bounds is not None:
@@ -522,13 +525,15 @@ def bootstrap_interval_table(
     fs = [_CountMetric(cm, get_metric(name), average, None, {}) for name, average in requests]
     all_reps = _count_replicates(c, b, _rng(seed), False, fs)
     bounds: list[tuple[Array, Array] | None] = [None] * len(fs)
+    thetas: list[Array | None] = [None] * len(fs)
     if _is_nan(zero_division):  # (a report's policy: the replicates are kept as they are)
         obs64 = obs.astype(np.float64)
-        bounds = list(_percentile_bounds([f(obs64, NAN) for f in fs], all_reps, level))
+        thetas = [f(obs64, NAN) for f in fs]
+        bounds = list(_percentile_bounds(thetas, all_reps, level))
     return {(name, average): _count_interval(cm, obs, f, reps, level, "percentile",
-                                             zero_division, None, n_eff, bound)
-            for (name, average), f, reps, bound in zip(requests, fs, all_reps, bounds,
-                                                       strict=True)}
+                                             zero_division, None, n_eff, bound, theta)
+            for (name, average), f, reps, bound, theta in zip(
+                requests, fs, all_reps, bounds, thetas, strict=True)}
 
 
 def _is_nan(zero_division: Any) -> bool:
