@@ -112,8 +112,8 @@ def chi2_sf(x: float, df: int) -> float:
 
     Closed forms: for even ``df = 2k``, ``e^{-x/2} Σ_{i<k} (x/2)^i / i!``; for odd
     ``df = 2k + 1``, ``erfc(√(x/2)) + e^{-x/2} Σ_{i=1..k} (x/2)^{i-1/2} / Γ(i + 1/2)``
-    (Abramowitz & Stegun 26.4.4–26.4.5) — sums of positive terms, so no cancellation.
-    Past ``x = 1400``, where ``e^{-x/2}`` underflows, scipy computes it.
+    (Abramowitz & Stegun 26.4.4–26.4.5) — sums of positive terms, so no cancellation;
+    past ``x = 1400``, where ``e^{-x/2}`` underflows, each term from its logarithm.
 
     Examples
     --------
@@ -129,9 +129,16 @@ def chi2_sf(x: float, df: int) -> float:
     if math.isinf(x):
         return 0.0
     h = 0.5 * x
-    if h > 700.0:  # e^{-x/2} underflows: scipy's series (a tail below 1e-290 for small df)
-        return float(st.chi2.sf(x, df))
     df = int(df)
+    if h > 700.0:  # e^{-x/2} would underflow: each term from its logarithm
+        log_h = math.log(h)
+        if df % 2 == 0:
+            total = math.fsum(math.exp(-h + i * log_h - math.lgamma(i + 1.0))
+                              for i in range(df // 2))
+        else:
+            total = math.fsum(math.exp(-h + (i - 0.5) * log_h - math.lgamma(i + 0.5))
+                              for i in range(1, (df + 1) // 2)) + math.erfc(math.sqrt(h))
+        return min(total, 1.0)
     if df % 2 == 0:
         term = math.exp(-h)
         total = term
