@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
+import threading
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any, TypeVar
@@ -38,17 +39,37 @@ MIN_SIZE = 1 << 16
 _LOADED: dict[str, ModuleType | None] = {}
 
 
+#: why the compiled kernels are not used although numba is installed (empty when they are)
+_WHY_NOT: list[str] = []
+_LOCK = threading.Lock()  # (the calibration fold loads the kernels from a worker thread)
+
+
 def _load() -> ModuleType | None:
     if "k" not in _LOADED:
-        try:
-            import numba  # noqa: F401
-        except ImportError:
-            _LOADED["k"] = None
-        else:
-            from . import _kernels
-
-            _LOADED["k"] = _kernels
+        with _LOCK:
+            if "k" not in _LOADED:
+                _LOADED["k"] = _import_kernels()
     return _LOADED["k"]
+
+
+def _import_kernels() -> ModuleType | None:
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return None
+    try:
+        from . import _kernels
+    except RuntimeError as exc:
+        # numba caches each kernel's machine code beside its source, else in the user's
+        # cache directory; with neither writable (a read-only install, no home) it
+        # refuses cache=True. Compiling afresh in every process would cost seconds per
+        # call, so the numpy path runs instead.
+        if "cannot cache function" not in str(exc):
+            raise
+        _WHY_NOT.append("numba cannot cache its compiled kernels here (no writable cache "
+                        "directory): set NUMBA_CACHE_DIR to a writable one")
+        return None
+    return _kernels
 
 
 def _enabled() -> bool:
@@ -70,7 +91,8 @@ def kernels(size: int) -> ModuleType | None:
 
 def accelerator() -> str:
     """Which path large inputs take: ``"numba <version>"`` (with ``", radix sort"`` where
-    the compiled radix sort replaces numpy's, :func:`radix_wins`) or ``"numpy"``.
+    the compiled radix sort replaces numpy's, :func:`radix_wins`) or ``"numpy"`` (with
+    the reason in parentheses when numba is installed but cannot cache its kernels).
 
     Examples
     --------
@@ -78,7 +100,7 @@ def accelerator() -> str:
     True
     """
     if not _enabled() or _load() is None:
-        return "numpy"
+        return f"numpy ({_WHY_NOT[0]})" if _WHY_NOT else "numpy"
     import numba
 
     return f"numba {numba.__version__}" + (", radix sort" if radix_wins() else "")
