@@ -64,6 +64,34 @@ def _pyarrow(feature: str) -> Any:
     return pyarrow
 
 
+def _numpy_of(arr: Any, fill_null: bool = False) -> npt.NDArray[Any]:
+    """``arr.to_numpy(zero_copy_only=False)`` of an arrow array (``fill_null``: of
+    ``pc.fill_null(arr, 0)``); integers, floats and booleans read straight from the
+    array's data buffer — pyarrow's ``to_numpy`` (and any conversion of a Python value,
+    such as ``pa.scalar`` or ``fill_null``'s 0) imports pandas, half a second of a small
+    file's read."""
+    import pyarrow as pa
+
+    t = arr.type
+    n = len(arr)
+    numeric = pa.types.is_integer(t) or pa.types.is_floating(t)
+    if n and numeric and (arr.null_count == 0 or fill_null):
+        dt = np.dtype(("f" if pa.types.is_floating(t) else
+                       "i" if pa.types.is_signed_integer(t) else "u") + str(t.bit_width // 8))
+        raw = np.frombuffer(arr.buffers()[1], dtype=dt, count=n, offset=arr.offset * dt.itemsize)
+        if arr.null_count == 0:
+            return raw
+        return np.where(_numpy_of(arr.is_null()), dt.type(0), raw)
+    if n and pa.types.is_boolean(t) and arr.null_count == 0:
+        bits = np.frombuffer(arr.buffers()[1], dtype=np.uint8)
+        return np.unpackbits(bits, bitorder="little")[arr.offset:arr.offset + n].view(bool)
+    if fill_null and arr.null_count:
+        import pyarrow.compute as pc
+
+        arr = pc.fill_null(arr, 0)
+    return np.asarray(arr.to_numpy(zero_copy_only=False))
+
+
 def detect_format(path: str | os.PathLike[str], fmt: str | None = None) -> str:
     """The file format, from ``fmt`` or the file name's extension.
 
@@ -198,7 +226,7 @@ def _arrow_label(arr: Any, *, text: bool, decimal: str = ".") -> Column:
 
     missing = None
     if arr.null_count:
-        missing = np.asarray(arr.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+        missing = np.asarray(_numpy_of(arr.is_null()), dtype=bool)
     t = arr.type
     if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_binary(t):
         arr = pc.dictionary_encode(arr)
@@ -208,7 +236,7 @@ def _arrow_label(arr: Any, *, text: bool, decimal: str = ".") -> Column:
         idx = arr.indices
         if idx.null_count:
             idx = pc.fill_null(idx, 0)
-        codes = np.asarray(idx.to_numpy(zero_copy_only=False))
+        codes = _numpy_of(idx)
         vals = []
         for j, v in enumerate(dic):
             try:
@@ -225,7 +253,7 @@ def _arrow_label(arr: Any, *, text: bool, decimal: str = ".") -> Column:
     if arr.null_count:
         fill = False if pa.types.is_boolean(t) else 0
         arr = pc.fill_null(arr, fill)
-    v = np.asarray(arr.to_numpy(zero_copy_only=False))
+    v = _numpy_of(arr)
     if v.dtype.kind == "f":  # NaN labels (pandas' missing values) are missing labels
         nan = np.isnan(v)
         if nan.any():
@@ -275,12 +303,13 @@ def _arrow_number(arr: Any, *, text: bool, decimal: str = ".") -> Column:
         if decimal != ".":
             arr = pc.replace_substring(arr, decimal, ".")
         ok = pc.match_substring_regex(arr, _FLOAT_RE)
-        empty = pc.equal(pc.utf8_trim_whitespace(arr), "")
+        # (no Python values passed to pyarrow: converting one imports pandas)
+        empty = pc.invert(pc.cast(pc.utf8_length(pc.utf8_trim_whitespace(arr)), pa.bool_()))
         badm = pc.and_(pc.invert(ok), pc.invert(empty))
-        badm = pc.fill_null(badm, False)
+        badm = pc.and_kleene(badm, pc.is_valid(badm))  # (null → False)
         if pc.any(badm).as_py():
-            bad = np.asarray(badm.to_numpy(zero_copy_only=False), dtype=bool)
-        keep = pc.if_else(ok, arr, pa.scalar(None, pa.string()))
+            bad = np.asarray(_numpy_of(badm), dtype=bool)
+        keep = pc.if_else(ok, arr, pa.nulls(len(arr), pa.string()))
         arr = pc.cast(pc.utf8_trim_whitespace(keep), pa.float64())
     elif pa.types.is_boolean(t):
         arr = arr.cast(pa.int8())
@@ -294,12 +323,11 @@ def _arrow_number(arr: Any, *, text: bool, decimal: str = ".") -> Column:
         raise TypeError(f"type {t}")
     missing = None
     if arr.null_count:
-        m = np.asarray(arr.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+        m = np.asarray(_numpy_of(arr.is_null()), dtype=bool)
         if bad is not None:  # a bad value is reported as bad, not also as missing
             m &= ~bad
         missing = m if m.any() else None
-        arr = pc.fill_null(arr, 0)
-    return Column(np.asarray(arr.to_numpy(zero_copy_only=False)), None, missing, bad)
+    return Column(_numpy_of(arr, fill_null=True), None, missing, bad)
 
 
 def _roles(columns: ColumnMap | Sequence[str]) -> tuple[list[str], set[str]]:
