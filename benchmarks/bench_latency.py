@@ -54,7 +54,7 @@ from typing import Any
 
 import numpy as np
 
-HEAVY = ("scipy", "pandas", "matplotlib", "sklearn", "numba")
+HEAVY = ("scipy.stats", "scipy.special", "pandas", "matplotlib", "sklearn", "numba")
 
 _CHILD = r"""
 import sys, time, json
