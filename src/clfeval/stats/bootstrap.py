@@ -528,8 +528,9 @@ def bootstrap_interval_table(
     thetas: list[Array | None] = [None] * len(fs)
     if _is_nan(zero_division):  # (a report's policy: the replicates are kept as they are)
         obs64 = obs.astype(np.float64)
-        thetas = [f(obs64, NAN) for f in fs]
-        bounds = list(_percentile_bounds(thetas, all_reps, level))
+        observed = [f(obs64, NAN) for f in fs]
+        bounds = list(_percentile_bounds(observed, all_reps, level))
+        thetas = list(observed)
     return {(name, average): _count_interval(cm, obs, f, reps, level, "percentile",
                                              zero_division, None, n_eff, bound, theta)
             for (name, average), f, reps, bound, theta in zip(
