@@ -453,6 +453,57 @@ def bit_bin_add(s: Any, is_pos: Any, start: int, shift: int, bits: int, low: int
 
 
 @_jit
+def union_size(a: Any, b: Any) -> int:  # pragma: no cover - compiled
+    """The number of distinct values in two strictly increasing arrays together, by a
+    merge without branches on the data (equal values advance both sides). Twin:
+    ``np.union1d(a, b).size``."""
+    na = a.size
+    nb = b.size
+    i = 0
+    j = 0
+    u = 0
+    while i < na and j < nb:
+        x = a[i]
+        y = b[j]
+        i += np.int64(x <= y)
+        j += np.int64(y <= x)
+        u += 1
+    return u + (na - i) + (nb - j)
+
+
+@_jit
+def rebin_counts(values: Any, w: Any, shift: int, keys: Any,
+                 out: Any) -> int:  # pragma: no cover - compiled
+    """An exact table (strictly increasing float64 ``values``, (K, U) integer ``w``) on
+    bit bins: the order key of each value shifted right by ``shift``, equal keys (runs:
+    the values are sorted) summed. The distinct keys go to ``keys`` and their counts to
+    ``out`` (K, U); returns their number. Twin: :func:`clfeval.core.scores._rebin`
+    (``Binning.keys``, runs, ``np.add.reduceat``)."""
+    k = w.shape[0]
+    low63 = np.int64(0x7FFFFFFFFFFFFFFF)
+    sign = np.int64(-1) ^ low63
+    bits = values.view(np.int64)
+    u = -1
+    last = np.int64(0)
+    for i in range(values.size):
+        b = bits[i]
+        if b == sign:  # -0.0: the key of +0.0
+            b = np.int64(0)
+        key = (b ^ ((b >> 63) & low63)) ^ sign  # order key, as a signed integer
+        kb = np.int64(np.uint64(key) >> np.uint64(shift))
+        if u < 0 or kb != last:
+            u += 1
+            last = kb
+            keys[u] = kb
+            for r in range(k):
+                out[r, u] = w[r, i]
+        else:
+            for r in range(k):
+                out[r, u] += w[r, i]
+    return u + 1
+
+
+@_jit
 def merge_tables(a: Any, wa: Any, b: Any, wb: Any, values: Any,
                  w: Any) -> int:  # pragma: no cover - compiled
     """Merge two score tables (strictly increasing values, (K, U) weights) by value into

@@ -148,3 +148,63 @@ def test_report_of_the_default_stream_is_unchanged(
         want = clfeval.evaluate_files(f, y_true="y_true", y_score="score", chunk_rows=3_000,
                                       max_distinct=9_000)
     assert got == want
+
+
+# ------------------------------------------------- the exact state's switch to bins
+@pytest.mark.parametrize("kind", ["prob", "signed", "heavy"])
+@pytest.mark.parametrize("bits", [24, 9, 63])
+def test_rebin_of_counts_is_the_numpy_rebin(kind: str, bits: int) -> None:
+    from clfeval.core.scores import _rebin
+
+    rng = np.random.default_rng(bits)
+    values = np.unique(np.concatenate([_scores(kind, 5000, rng), [0.0]]))
+    w = rng.integers(0, 4, (2, values.size)).astype(np.int64)
+    with path("numba"):
+        fast = _rebin(values, w, Binning.from_bits(bits))
+    with path("numpy"):
+        slow = _rebin(values, w, Binning.from_bits(bits))
+    np.testing.assert_array_equal(fast[0], slow[0])
+    np.testing.assert_array_equal(fast[1], slow[1])
+    assert fast[1].dtype == slow[1].dtype == np.int64
+
+
+@pytest.mark.parametrize("accel", ["numba", "numpy"])
+def test_union_size(accel: str) -> None:
+    from clfeval._accel import kernels
+
+    rng = np.random.default_rng(4)
+    for na, nb in [(0, 0), (0, 5), (7, 0), (300, 200), (1000, 1000)]:
+        a = np.unique(np.round(rng.normal(size=na), 2))
+        b = np.unique(np.round(rng.normal(size=nb), 2))
+        want = np.union1d(a, b).size
+        with path(accel):
+            fast = kernels(1)
+            if fast is not None:
+                assert fast.union_size(a, b) == want
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_switch_to_bins_in_a_sum_equals_the_state_sum(weighted: bool) -> None:
+    """The fold's sum of two exact tables that together exceed max_distinct bins each
+    table first: the same state (and the same warning) as binning their union; weighted
+    float tables take the state's own sum."""
+    from clfeval.core.fold import _converted_sum
+
+    rng = np.random.default_rng(6)
+    ya, yb = rng.random(3000) < 0.3, rng.random(2500) < 0.3
+    sa, sb = rng.standard_cauchy(3000), np.round(rng.standard_cauchy(2500), 2)
+    wa = rng.random(3000) if weighted else None
+    wb = rng.random(2500) if weighted else None
+    a = ScoreCounts.from_scores(ya, sa, sample_weight=wa, max_distinct=3500)
+    b = ScoreCounts.from_scores(yb, sb, sample_weight=wb, max_distinct=3500)
+    with pytest.warns(clfeval.ScoreBinningWarning) as want_w:
+        want = a + b
+    with pytest.warns(clfeval.ScoreBinningWarning) if not weighted else _nothing() as got_w:
+        got = _converted_sum(a, b)
+    if weighted:
+        assert got is None
+        return
+    assert got == want and got.converted and got.n_omitted == want.n_omitted
+    assert [str(w.message) for w in got_w] == [str(w.message) for w in want_w]
+    small = ScoreCounts.from_scores(yb[:10], sb[:10], max_distinct=3500)
+    assert _converted_sum(a, small) is None  # together within the budget

@@ -830,7 +830,39 @@ def _with_table(state: Any, tables: list[tuple[Any, Any]]) -> Any:
         [t[0] for t in tables], [t[1] for t in tables], state.labels,
         pos_label=state.pos_label, multiclass=state.is_multiclass, binning=state.binning,
         max_distinct=state.max_distinct, convert_bits=DEFAULT_CONVERT_BITS, _trusted=True)
-    return state + batch
+    early = _converted_sum(state, batch)
+    return state + batch if early is None else early
+
+
+def _converted_sum(a: Any, b: Any) -> Any:
+    """``a + b`` for two exact binary states of counts whose scores together exceed
+    ``max_distinct`` — each table binned first, then the (small) binned tables merged —
+    or ``None`` for any other pair. The sum would bin the union of both exact tables
+    (as large as both: the merge a stream's second chunk pays once, a few times the
+    cost of a chunk); the bins' counts are the same integers either way, and the state
+    warns as the sum would."""
+    from .._accel import kernels
+    from .scores import Binning, ScoreCounts, _merge, _rebin, binning_warning
+
+    md = a.max_distinct
+    if a.binning is not None or b.binning is not None or md is None or a.is_multiclass \
+            or b.max_distinct != md:
+        return None
+    (va,), (wa,) = a._values, a._weights
+    (vb,), (wb,) = b._values, b._weights
+    if va.size + vb.size <= md or wa.dtype != np.int64 or wb.dtype != np.int64:
+        return None
+    fast = kernels(va.size + vb.size)
+    u = fast.union_size(va, vb) if fast is not None else np.union1d(va, vb).size
+    if u <= md:
+        return None
+    bits = a._convert_bits
+    binning = Binning.from_bits(bits)
+    values, w = _merge(*_rebin(va, wa, binning), *_rebin(vb, wb, binning))
+    binning_warning(int(u), md, bits, stacklevel=5)
+    return ScoreCounts([values], [w], a.labels, pos_label=a.pos_label, binning=binning,
+                       max_distinct=md, convert_bits=bits,
+                       n_omitted=a.n_omitted + b.n_omitted, converted=True, _trusted=True)
 
 
 #: the most leading bits a :class:`BitBinCounts` keeps (a binade then holds at most
