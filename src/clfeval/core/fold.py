@@ -536,10 +536,12 @@ class Folder:
         from .calibration import is_probability
 
         if len(scores) == 1:
-            s = np.asarray(scores[0], dtype=np.float64)  # one conversion for both steps
-            if not is_probability(s):
+            # (the check reads the scores as they are — min and max compare exactly in
+            # any float width — then one conversion for the fold)
+            if not is_probability(scores[0]):
                 self.calibration = None
                 return
+            s = np.asarray(scores[0], dtype=np.float64)
             if is_pos is None:
                 assert gt is not None
                 pos_code = self.space.code(_binary_pos_label_value(self.spec, self.space))
