@@ -36,8 +36,12 @@ ratios to the floor and to clfeval: on a shared machine the CPU column is the fa
 Usage::
 
     python benchmarks/bench_stream.py [--rows 2e7] [--scores prob signed heavy]
-        [--repeat 3] [--no-peers] [--binned] [--pool] [--memory] [--dask] [--spark]
-        [--mllib 1e7]
+        [--repeat 3] [--no-peers] [--baseline OTHER/src] [--binned] [--pool] [--memory]
+        [--dask] [--spark] [--mllib 1e7]
+
+``--baseline SRC`` adds the same ``evaluate_files`` call of another clfeval (its ``src``
+folder, e.g. ``git archive REV src | tar -x -C /tmp/base``) to the interleaved runs: a
+before/after under the same load.
 
 ``--calls C`` times C consecutive calls in each process (after the same warm-up): the
 table shows the fastest, the notes the first.
@@ -62,6 +66,7 @@ ROW_GROUP = 1 << 20
 
 SCORE_KINDS = ("prob", "signed", "heavy")
 CALLS = 1  # timed consecutive calls per process (--calls)
+BASELINE = ""  # --baseline: the source folder of another clfeval
 
 
 def make_scores(kind: str, y: Any, rng: Any) -> Any:
@@ -141,11 +146,12 @@ def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
     process tree over the timed call, and peak RSS."""
     warnings.simplefilter("ignore")
     out: dict[str, float] = {}
-    if kind in ("stream", "pool", "default"):
+    if kind in ("stream", "pool", "default", "baseline"):
         from clfeval import evaluate_files
 
         workers = 2 if kind == "pool" else 1
-        opts: dict[str, Any] = {} if kind == "default" else {"bins": bits, "threshold": 0.5}
+        opts: dict[str, Any] = {} if kind in ("default", "baseline") else {
+            "bins": bits, "threshold": 0.5}
         # warm-up on a small file (100,000 rows: past the compiled kernels' threshold):
         # imports, thread pools, kernel loading (one-off costs, not per row)
         warm = os.path.join(os.path.dirname(path), "warm-up-100k.parquet")
@@ -405,6 +411,8 @@ def measure(kind: str, path: str, bits: int) -> dict[str, float]:
     cmd = [sys.executable, __file__, "--one", kind, path, "--bits", str(bits),
            "--calls", str(CALLS)]
     env = dict(os.environ)
+    if kind == "baseline":  # the same call, another clfeval (--baseline SRC)
+        env["PYTHONPATH"] = BASELINE
     if kind.startswith("fold-pinned"):
         env["MALLOC_TRIM_THRESHOLD_"] = "65536"  # as Dask's nanny starts its workers
     else:
@@ -430,6 +438,10 @@ def main() -> None:
     ap.add_argument("--binned", action="store_true",
                     help="also evaluate_files with bins=BITS and threshold=0.5")
     ap.add_argument("--default", action="store_true", help=argparse.SUPPRESS)  # (always)
+    ap.add_argument("--baseline", metavar="SRC", default="",
+                    help="also evaluate_files (default options) of the clfeval in SRC (its "
+                         "src folder, e.g. from `git archive REV src`): before/after in the "
+                         "same interleaved runs")
     ap.add_argument("--memory", action="store_true",
                     help="also the in-memory reference (pyarrow + ScoreCounts.from_scores)")
     ap.add_argument("--pool", action="store_true", help="also time workers=2")
@@ -448,8 +460,9 @@ def main() -> None:
                          "the fastest is shown, the first in the notes")
     ap.add_argument("--one", nargs=2, metavar=("KIND", "PATH"), help=argparse.SUPPRESS)
     args = ap.parse_args()
-    global CALLS
+    global CALLS, BASELINE
     CALLS = max(1, args.calls)
+    BASELINE = os.path.abspath(args.baseline) if args.baseline else ""
     if args.one:
         print(json.dumps(run_one(args.one[0], args.one[1], args.bits)))
         return
@@ -479,6 +492,8 @@ def run_size(n: int, scores: str, args: Any) -> dict[str, dict[str, float]]:
         print(f"{n:>14,} (generated {scores} in {time.perf_counter() - t0:.1f} s, "
               f"{os.path.getsize(path) / 2**20:,.0f} MiB)")
     kinds = ["default"]
+    if args.baseline:
+        kinds.append("baseline")
     if args.peers:
         kinds += list(PEERS)
     if args.binned:
@@ -527,8 +542,9 @@ def summary_table(summary: list[tuple[int, str, dict[str, dict[str, float]]]]) -
         floor = best.get("floor", {})
         ours = best.get("default", {})
         for kind, r in best.items():
-            what = PEERS.get(kind, "clfeval evaluate_files, " + (
-                "default options" if kind == "default" else kind))
+            what = PEERS.get(kind, "clfeval evaluate_files, " + {
+                "default": "default options",
+                "baseline": "default options, --baseline"}.get(kind, kind))
             wall, cpu = r["seconds"], r.get("cpu", float("nan"))
 
             def ratio(a: float, b: float) -> str:
