@@ -542,9 +542,13 @@ def summary_table(summary: list[tuple[int, str, dict[str, dict[str, float]]]]) -
         floor = best.get("floor", {})
         ours = best.get("default", {})
         for kind, r in best.items():
-            what = PEERS.get(kind, "clfeval evaluate_files, " + {
-                "default": "default options",
-                "baseline": "default options, --baseline"}.get(kind, kind))
+            what = PEERS.get(kind) or {
+                "default": "clfeval evaluate_files, default options",
+                "baseline": "clfeval evaluate_files, default options, --baseline",
+                "stream": "clfeval evaluate_files, bins=BITS, threshold=0.5",
+                "pool": "clfeval evaluate_files, bins=BITS, threshold=0.5, workers=2",
+                "memory": "in memory: pyarrow read + ScoreCounts.from_scores",
+            }.get(kind, kind)
             wall, cpu = r["seconds"], r.get("cpu", float("nan"))
 
             def ratio(a: float, b: float) -> str:
