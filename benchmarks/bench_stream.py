@@ -1,37 +1,50 @@
-"""Streaming benchmark: rows/s and peak memory of ``clfeval.evaluate_files`` (run by hand).
+"""Streaming benchmark: ``clfeval.evaluate_files`` against a reading floor and its peers
+(run by hand).
 
 Writes Parquet files of (int8 label, float32 score) with 2**20-row row groups — one per
 score kind: probabilities, signed decision values, heavy-tailed (Cauchy) scores — then
-times, each in a fresh subprocess (so the peak RSS is that run's own):
+times, each in a fresh subprocess (so the peak RSS is that run's own), after one warm-up
+call on a small file (imports, thread pools, compiled kernels: once per process):
 
-* the single-process streamer: counts at a threshold + a binned score state
-  (``bins=BITS`` leading bits of the float; no score range needed);
-* the process pool (``workers=2``) and its speed-up;
-* optionally Dask (``LocalCluster``, 2 worker processes; ``dask``: one partition per row
-  group, ``split_row_groups=True``; ``dask-one``: the file as one partition;
-  ``dask-one-read``: Dask reading that one partition and counting its rows, nothing
-  else) and Spark (``local[2]``,
-  both engines, plus two lower bounds: a bare scan summing both columns and a
-  ``groupBy`` on the label alone), and Spark MLlib's ``BinaryClassificationEvaluator`` AUROC;
+* ``default``: ``evaluate_files`` with no options (the report a user gets: exact score
+  table until ``max_distinct`` distinct scores, then 24-bit bins; calibration for
+  probabilities);
+* ``floor``: only the reading — pyarrow decoding both columns of every row group to
+  numpy, as the streamer reads them (``read_row_group(..., use_threads=True)``);
+* the tools a user would pick to count the same file, **at their default thread count**
+  (every core, as clfeval's reader and kernels use): DuckDB and polars doing (a) the
+  coarse 4,096-bin histogram ``GROUP BY y_true, floor(score * 4096)`` and (b) the exact
+  per-score table ``GROUP BY y_true, score``, each result fetched (DuckDB:
+  ``fetchnumpy``; polars: ``collect``);
+* optionally (``--binned``) the streamer with ``bins=BITS`` and a threshold, the process
+  pool (``--pool``), Dask (``--dask``: ``LocalCluster``, 2 worker processes; ``dask``:
+  one partition per row group, ``split_row_groups=True``; ``dask-one``: the file as one
+  partition; ``dask-one-read``: Dask reading that one partition and counting its rows,
+  nothing else) and Spark (``--spark``: ``local[2]``, both engines, plus two lower
+  bounds: a bare scan summing both columns and a ``groupBy`` on the label alone), and
+  Spark MLlib's ``BinaryClassificationEvaluator`` AUROC (``--mllib N``);
 * for reference, reading the file into memory with pyarrow and building the same
-  state with ``ScoreCounts.from_scores`` in one shot (memory grows with N);
-* ``--default``: ``evaluate_files`` with no options (the default score state);
-* ``--peers``: the floor of any reader (pyarrow decoding both columns to numpy) and the
-  tools a user would pick to count the same file (DuckDB and polars, one thread each,
-  ``GROUP BY y_true, floor(score * 4096)``).
+  state with ``ScoreCounts.from_scores`` in one shot (memory grows with N; ``--memory``).
+
+Every measurement records wall time and the CPU time of the process (user + system of
+all its threads: ``time.process_time``; the pool and Dask count their worker processes
+too, with psutil). ``--repeat R`` alternates the tools R times (interleaved, so a load
+change hits every tool alike) and keeps each one's best; the 1-minute load average is
+read before and after every round. The closing Markdown table gives both times and their
+ratios to the floor and to clfeval: on a shared machine the CPU column is the fairer one.
 
 Usage::
 
-    python benchmarks/bench_stream.py --sizes 1e6 1e7 1e8 [--scores prob signed heavy]
-        [--default] [--peers] [--dask] [--spark] [--mllib 1e7] [--repeat 3]
+    python benchmarks/bench_stream.py [--rows 2e7] [--scores prob signed heavy]
+        [--repeat 3] [--no-peers] [--baseline OTHER/src] [--binned] [--pool] [--memory]
+        [--dask] [--spark] [--mllib 1e7]
 
-Results print as a table with rows/s, ns/row (flat = cost per row independent of N),
-peak RSS (of the measuring process; Dask runs add each worker's) and the CPU seconds of
-the process tree over the timed call (needs psutil; steadier than wall time on a loaded
-machine). ``--repeat R`` alternates the engines R times and adds each one's best.
-``--calls C`` times C consecutive calls of the streamer and Dask in each process (after
-the same warm-up): the table shows the fastest, the notes the first (fresh memory in a new
-process or worker).
+``--baseline SRC`` adds the same ``evaluate_files`` call of another clfeval (its ``src``
+folder, e.g. ``git archive REV src | tar -x -C /tmp/base``) to the interleaved runs: a
+before/after under the same load.
+
+``--calls C`` times C consecutive calls in each process (after the same warm-up): the
+table shows the fastest, the notes the first.
 """
 
 from __future__ import annotations
@@ -46,11 +59,14 @@ import time
 import warnings
 from typing import Any
 
+from _timing import load_average, markdown_table
+
 ROW_GROUP = 1 << 20
 
 
 SCORE_KINDS = ("prob", "signed", "heavy")
 CALLS = 1  # timed consecutive calls per process (--calls)
+BASELINE = ""  # --baseline: the source folder of another clfeval
 
 
 def make_scores(kind: str, y: Any, rng: Any) -> Any:
@@ -130,11 +146,12 @@ def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
     process tree over the timed call, and peak RSS."""
     warnings.simplefilter("ignore")
     out: dict[str, float] = {}
-    if kind in ("stream", "pool", "default"):
+    if kind in ("stream", "pool", "default", "baseline"):
         from clfeval import evaluate_files
 
         workers = 2 if kind == "pool" else 1
-        opts: dict[str, Any] = {} if kind == "default" else {"bins": bits, "threshold": 0.5}
+        opts: dict[str, Any] = {} if kind in ("default", "baseline") else {
+            "bins": bits, "threshold": 0.5}
         # warm-up on a small file (100,000 rows: past the compiled kernels' threshold):
         # imports, thread pools, kernel loading (one-off costs, not per row)
         warm = os.path.join(os.path.dirname(path), "warm-up-100k.parquet")
@@ -142,51 +159,17 @@ def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
             generate(warm, 100_000)
         evaluate_files([warm, warm], y_true="y_true", y_score="score", workers=workers,
                        chunk_rows=100_000, **opts)  # starts the pool, loads the kernels
+        cpu = tree_cpu if workers > 1 else time.process_time  # (a pool: its workers too)
         for _ in range(CALLS):
-            c0, t0 = tree_cpu(), time.perf_counter()
+            c0, t0 = cpu(), time.perf_counter()
             res = evaluate_files(path, y_true="y_true", y_score="score", workers=workers,
                                  **opts)
-            _record(out, time.perf_counter() - t0, tree_cpu() - c0)
+            _record(out, time.perf_counter() - t0, cpu() - c0)
         state = getattr(res, "state", res)  # (an EvalState, or a report holding one)
         out["rows"] = state.n_rows
         out["bins"] = state.scores.values().size
-    elif kind == "arrow-scan":
-        # the floor for any reader: decode both columns of every row group to numpy
-        import pyarrow.parquet as pq
-
-        t0 = time.perf_counter()
-        pf = pq.ParquetFile(path)
-        rows = 0
-        for i in range(pf.num_row_groups):
-            tab = pf.read_row_group(i, columns=["y_true", "score"])
-            y = tab.column("y_true").to_numpy()
-            s = tab.column("score").to_numpy()
-            rows += len(y) + 0 * len(s)
-        out["seconds"] = time.perf_counter() - t0
-        out["rows"] = rows
-    elif kind == "duckdb":
-        import duckdb
-
-        con = duckdb.connect()
-        con.execute("PRAGMA threads=1")  # one core, as the streamer
-        q = (f"SELECT y_true, floor(score * 4096) AS b, count(*) FROM read_parquet('{path}') "
-             "GROUP BY y_true, b")
-        t0 = time.perf_counter()
-        got = con.execute(q).fetchall()
-        out["seconds"] = time.perf_counter() - t0
-        out["bins"] = len(got)
-        out["rows"] = float("nan")
-    elif kind == "polars":
-        os.environ["POLARS_MAX_THREADS"] = "1"
-        import polars as pl
-
-        t0 = time.perf_counter()
-        got = (pl.scan_parquet(path)
-               .group_by(pl.col("y_true"), (pl.col("score") * 4096).floor().alias("b"))
-               .agg(pl.len()).collect())
-        out["seconds"] = time.perf_counter() - t0
-        out["bins"] = got.height
-        out["rows"] = float("nan")
+    elif kind in PEERS:
+        run_peer(kind, path, out)
     elif kind == "memory":
         import pyarrow.parquet as pq
 
@@ -326,6 +309,97 @@ def run_one(kind: str, path: str, bits: int) -> dict[str, float]:
     return out
 
 
+#: the peers and what each does (all in this process, at the tool's default threads)
+PEERS = {
+    "floor": "pyarrow: read both columns to numpy",
+    "duckdb-hist": "DuckDB: 4,096-bin histogram GROUP BY",
+    "polars-hist": "polars: 4,096-bin histogram group_by",
+    "duckdb-exact": "DuckDB: exact per-score table, fetched",
+    "polars-exact": "polars: exact per-score table, collected",
+}
+
+
+def _peer_call(kind: str, path: str) -> Any:
+    """A function doing the peer's job on ``path`` once (its result fetched), returning
+    the number of groups (the floor: of rows)."""
+    if kind == "floor":
+        import pyarrow.parquet as pq
+
+        def floor() -> int:
+            # what the streamer's reader does, and nothing else: each row group decoded
+            # (pyarrow's threads) and both columns turned into numpy arrays
+            pf = pq.ParquetFile(path)
+            rows = 0
+            for g in range(pf.num_row_groups):
+                tab = pf.read_row_group(g, columns=["y_true", "score"], use_threads=True)
+                y = tab.column("y_true").to_numpy()
+                s = tab.column("score").to_numpy()
+                rows += min(len(y), len(s))
+            return rows
+        return floor
+    exact = kind.endswith("-exact")
+    if kind.startswith("duckdb"):
+        import duckdb
+
+        con = duckdb.connect()  # default threads: every core
+        key = "score" if exact else "floor(score * 4096)"
+        q = (f"SELECT y_true, {key} AS b, count(*) AS n FROM read_parquet('{path}') "
+             "GROUP BY y_true, b")
+
+        def duck() -> int:
+            got = con.execute(q).fetchnumpy()
+            return len(got["n"])
+        return duck
+    import polars as pl  # default threads (POLARS_MAX_THREADS unset: every core)
+
+    key = pl.col("score") if exact else (pl.col("score") * 4096).floor()
+
+    def polars() -> int:
+        got = (pl.scan_parquet(path).group_by(pl.col("y_true"), key.alias("b"))
+               .agg(pl.len()).collect())
+        return int(got.height)
+    return polars
+
+
+def run_peer(kind: str, path: str, out: dict[str, float]) -> None:
+    """Time a peer as the streamer is timed: one warm-up call on the small file, then
+    ``CALLS`` calls, wall and process CPU time (the peer's own threads included)."""
+    warm = os.path.join(os.path.dirname(path), "warm-up-100k.parquet")
+    if not os.path.exists(warm):
+        generate(warm, 100_000)
+    _peer_call(kind, warm)()
+    fn = _peer_call(kind, path)
+    for _ in range(CALLS):
+        c0, t0 = time.process_time(), time.perf_counter()
+        got = fn()
+        _record(out, time.perf_counter() - t0, time.process_time() - c0)
+    if kind == "floor":
+        out["rows"] = got
+    else:
+        out["bins"] = got
+        out["rows"] = float("nan")
+    out["threads"] = _threads(kind)
+
+
+def _threads(kind: str) -> float:
+    """The thread count the peer ran with (its default)."""
+    try:
+        if kind.startswith("duckdb"):
+            import duckdb
+
+            return float(duckdb.connect().execute(
+                "SELECT current_setting('threads')").fetchone()[0])
+        if kind.startswith("polars"):
+            import polars as pl
+
+            return float(pl.thread_pool_size())
+        import pyarrow as pa
+
+        return float(pa.cpu_count())
+    except Exception:  # (a version without the call: the table says nan)
+        return float("nan")
+
+
 def _record(out: dict[str, float], seconds: float, cpu: float) -> None:
     """Keep the fastest of consecutive calls (and the first one's time apart)."""
     out.setdefault("first", seconds)
@@ -337,6 +411,8 @@ def measure(kind: str, path: str, bits: int) -> dict[str, float]:
     cmd = [sys.executable, __file__, "--one", kind, path, "--bits", str(bits),
            "--calls", str(CALLS)]
     env = dict(os.environ)
+    if kind == "baseline":  # the same call, another clfeval (--baseline SRC)
+        env["PYTHONPATH"] = BASELINE
     if kind.startswith("fold-pinned"):
         env["MALLOC_TRIM_THRESHOLD_"] = "65536"  # as Dask's nanny starts its workers
     else:
@@ -351,17 +427,23 @@ def measure(kind: str, path: str, bits: int) -> dict[str, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sizes", nargs="*", default=["1e6", "1e7", "1e8"])
+    ap.add_argument("--rows", "--sizes", dest="sizes", nargs="*", default=["2e7"],
+                    help="rows per file (several: one file each)")
     ap.add_argument("--dir", default="/tmp/clfeval-bench")
     ap.add_argument("--bits", type=int, default=24)
     ap.add_argument("--scores", nargs="*", default=list(SCORE_KINDS), choices=SCORE_KINDS,
                     help="score distributions (one file each)")
-    ap.add_argument("--peers", action="store_true",
-                    help="also a pyarrow scan, DuckDB and polars GROUP BY (one thread each)")
-    ap.add_argument("--default", action="store_true",
-                    help="also evaluate_files with default options (no bins=, no threshold)")
-    ap.add_argument("--memory-max", type=float, default=1e8,
-                    help="largest N for the in-memory reference")
+    ap.add_argument("--no-peers", dest="peers", action="store_false",
+                    help="leave out the floor, DuckDB and polars")
+    ap.add_argument("--binned", action="store_true",
+                    help="also evaluate_files with bins=BITS and threshold=0.5")
+    ap.add_argument("--default", action="store_true", help=argparse.SUPPRESS)  # (always)
+    ap.add_argument("--baseline", metavar="SRC", default="",
+                    help="also evaluate_files (default options) of the clfeval in SRC (its "
+                         "src folder, e.g. from `git archive REV src`): before/after in the "
+                         "same interleaved runs")
+    ap.add_argument("--memory", action="store_true",
+                    help="also the in-memory reference (pyarrow + ScoreCounts.from_scores)")
     ap.add_argument("--pool", action="store_true", help="also time workers=2")
     ap.add_argument("--dask", action="store_true")
     ap.add_argument("--fold-faults", action="store_true",
@@ -378,40 +460,47 @@ def main() -> None:
                          "the fastest is shown, the first in the notes")
     ap.add_argument("--one", nargs=2, metavar=("KIND", "PATH"), help=argparse.SUPPRESS)
     args = ap.parse_args()
-    global CALLS
+    global CALLS, BASELINE
     CALLS = max(1, args.calls)
+    BASELINE = os.path.abspath(args.baseline) if args.baseline else ""
     if args.one:
         print(json.dumps(run_one(args.one[0], args.one[1], args.bits)))
         return
     os.makedirs(args.dir, exist_ok=True)
     print(f"clfeval streaming benchmark: Parquet (int8 label, float32 score), row groups of "
-          f"{ROW_GROUP:,}; counts at a threshold + {args.bits}-bit binned score state; "
-          f"{os.cpu_count()} cores")
+          f"{ROW_GROUP:,}; {os.cpu_count()} cores; load average {load_average():.2f}")
     print(f"{'N':>14} {'engine':<18} {'seconds':>9} {'M rows/s':>9} {'ns/row':>7} "
           f"{'peak RSS MiB':>12} {'vs stream':>9}  notes")
     sizes = sorted({int(float(s)) for s in args.sizes})
     if args.mllib:
         sizes = sorted(set(sizes) | {int(args.mllib)})
+    summary: list[tuple[int, str, dict[str, dict[str, float]]]] = []
     for n in sizes:
         for scores in args.scores:
-            run_size(n, scores, args)
+            summary.append((n, scores, run_size(n, scores, args)))
+    print()
+    print(f"Best of {args.repeat} interleaved run(s) each (wall and process CPU seconds); "
+          f"load average {load_average():.2f} at the end.")
+    print(summary_table(summary))
 
 
-def run_size(n: int, scores: str, args: Any) -> None:
+def run_size(n: int, scores: str, args: Any) -> dict[str, dict[str, float]]:
     path = os.path.join(args.dir, f"preds-{scores}-{n}.parquet")
     if not os.path.exists(path):
         t0 = time.perf_counter()
         generate(path, n, scores)
         print(f"{n:>14,} (generated {scores} in {time.perf_counter() - t0:.1f} s, "
               f"{os.path.getsize(path) / 2**20:,.0f} MiB)")
-    kinds = ["stream"]
-    if args.default:
-        kinds.append("default")
+    kinds = ["default"]
+    if args.baseline:
+        kinds.append("baseline")
     if args.peers:
-        kinds += ["arrow-scan", "duckdb", "polars"]
+        kinds += list(PEERS)
+    if args.binned:
+        kinds.append("stream")
     if args.pool:
         kinds.append("pool")
-    if n <= args.memory_max:
+    if args.memory:
         kinds.append("memory")
     if args.dask and n >= 10**7:
         kinds += ["dask", "dask-one", "dask-one-read"]
@@ -424,26 +513,64 @@ def run_size(n: int, scores: str, args: Any) -> None:
     best: dict[str, dict[str, float]] = {}
     for rep in range(args.repeat):
         base = None
+        load0 = load_average()
         for kind in kinds:
             try:
                 r = measure(kind, path, args.bits)
             except RuntimeError as exc:
                 print(f"{n:>14,} {kind:<18} failed: {str(exc).splitlines()[-1]}")
                 continue
-            if kind == "stream":
+            if kind == "default":
                 base = r["seconds"]
-            if kind not in best or r["seconds"] < best[kind]["seconds"]:
-                best[kind] = r
+            if kind not in best:
+                best[kind] = dict(r)
+            else:  # the best wall and the best CPU time, each over the runs
+                for key in ("seconds", "cpu"):
+                    if key in r:
+                        best[kind][key] = min(best[kind].get(key, r[key]), r[key])
             show(n, kind, r, base, scores, f"run {rep + 1}" if args.repeat > 1 else "")
-    if args.repeat > 1:  # the best of the alternated runs, each against the best stream
-        base = best["stream"]["seconds"] if "stream" in best else None
-        for kind in kinds:
-            if kind in best:
-                show(n, kind, best[kind], base, scores, f"best of {args.repeat}")
+        print(f"{'':>14} (load average {load0:.2f} before run {rep + 1}, "
+              f"{load_average():.2f} after)", flush=True)
+    return best
+
+
+def summary_table(summary: list[tuple[int, str, dict[str, dict[str, float]]]]) -> str:
+    """The Markdown table of the closing note: per file and tool, the best wall and CPU
+    seconds, their ratio to the floor (reading only) and clfeval's ratio to the tool."""
+    rows = []
+    for n, scores, best in summary:
+        floor = best.get("floor", {})
+        ours = best.get("default", {})
+        for kind, r in best.items():
+            what = PEERS.get(kind) or {
+                "default": "clfeval evaluate_files, default options",
+                "baseline": "clfeval evaluate_files, default options, --baseline",
+                "stream": "clfeval evaluate_files, bins=BITS, threshold=0.5",
+                "pool": "clfeval evaluate_files, bins=BITS, threshold=0.5, workers=2",
+                "memory": "in memory: pyarrow read + ScoreCounts.from_scores",
+            }.get(kind, kind)
+            wall, cpu = r["seconds"], r.get("cpu", float("nan"))
+
+            def ratio(a: float, b: float) -> str:
+                return f"{a / b:.2f}x" if b and b == b and a == a else ""
+
+            threads = r.get("threads")
+            rows.append([
+                f"{scores} {n:.0e}".replace("e+0", "e"), what,
+                "" if threads is None or threads != threads else f"{threads:.0f}",
+                f"{wall:.3f}", f"{cpu:.3f}",
+                ratio(wall, floor.get("seconds", float("nan"))),
+                ratio(cpu, floor.get("cpu", float("nan"))),
+                "" if kind == "default" else ratio(ours.get("seconds", float("nan")), wall),
+                "" if kind == "default" else ratio(ours.get("cpu", float("nan")), cpu),
+            ])
+    return markdown_table(
+        ["file", "job", "threads", "wall s", "CPU s", "wall / floor", "CPU / floor",
+         "clfeval / it (wall)", "clfeval / it (CPU)"], rows)
 
 
 #: optional fields of a result and how they are printed
-_NOTES = (("cpu", "CPU {:.2f} s"), ("faults", "{:,.0f} page faults"), ("bins", "{:,.0f} bins"),
+_NOTES = (("cpu", "CPU {:.2f} s"), ("threads", "{:.0f} threads"), ("faults", "{:,.0f} page faults"), ("bins", "{:,.0f} bins"),
           ("worker_rss_mib", "worker peak RSS {:.0f} MiB"), ("partitions", "{:.0f} partition(s)"),
           ("startup", "startup {:.1f} s"), ("auc", "AUROC {:.6f}"),
           ("first", "first call {:.3f} s"))

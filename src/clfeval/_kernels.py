@@ -71,28 +71,55 @@ def delong_sums(p: Any, q: Any, m: float, n: float) -> Any:  # pragma: no cover 
 
 
 @_jit
-def calibration_cells(p: Any, is_pos: Any, x: Any, ext: Any, uniform: bool,
-                      fine_limit: float, fine_scale: float, n_fine: int,
-                      q: Any, cell: Any, fcell: Any) -> None:  # pragma: no cover - compiled
-    """The cells of one block of the binary calibration fold (for uniform bins, the
-    default, without branches on the data): ``cell`` (int32) gets ``2 * bin + outcome``
-    of each row's reliability bin
-    (``ext`` holds the bin edges with the outer two replaced by -inf and +inf, so bin
-    ``k`` is ``(ext[k], ext[k + 1]]``: ``searchsorted(inner, p, "left")``), ``fcell``
-    the same of its fine logit bin (``floor((x + fine_limit) * fine_scale)`` clipped),
-    and ``q`` the probability given to the observed outcome (``p`` or ``1 - p``), whose
-    log loss the caller takes with numpy. Twin: :func:`clfeval.core.calibration._fold_tables`
-    (``_bin_index`` and the fine index) via ``_fold_binary``."""
+def calibration_prep(p: Any, is_pos: Any, eps: float, x: Any,
+                     q: Any) -> None:  # pragma: no cover - compiled
+    """The two arguments of the binary calibration fold's logs, for one block: ``x``
+    gets ``clip(p) / (1 - clip(p))`` (the logit's, ``clip`` to ``[eps, 1 - eps]``) and
+    ``q`` gets ``clip(p if positive else 1 - p)`` (the log loss's); the caller takes
+    both logs with numpy. Twin: :func:`clfeval.core.calibration._logit_clipped` and
+    :func:`clfeval.core.calibration._neg_log` (``np.clip`` is ``min(max(v, lo), hi)``
+    for the finite probabilities folded)."""
+    hi = 1.0 - eps
+    flag = is_pos.view(np.uint8)
+    for i in range(p.size):
+        pi = p[i]
+        c = min(max(pi, eps), hi)
+        x[i] = c / (1.0 - c)
+        o = pi if flag[i] else 1.0 - pi
+        q[i] = min(max(o, eps), hi)
+
+
+@_jit
+def calibration_fold(p: Any, is_pos: Any, log_q: Any, x: Any, ext: Any, uniform: bool,
+                     fine_limit: float, fine_scale: float, n_fine: int, w: Any,
+                     weighted: bool, counts: Any, sums: Any, fine_counts: Any, fine: Any,
+                     z_num: Any, z_var: Any) -> None:  # pragma: no cover - compiled
+    """One block of the binary calibration fold, added into zeroed tables ``counts``
+    (B, 2), ``sums`` (B, 2, 5: weight, Σwp, Σwp², Σw·nll, Σw·sse), ``fine_counts``
+    (F, 2) and ``fine`` (F, 2, 3: weight, Σwp, Σw·logit). ``log_q`` and ``x`` are each
+    row's ``log(clip(q))`` (the log loss is its negation) and clipped logit, from
+    :func:`calibration_prep` and numpy's log. Each row's reliability bin is ``k`` with
+    ``ext[k] < p <= ext[k + 1]`` (``ext``: the edges with the outer two replaced by -inf
+    and +inf: ``searchsorted(inner, p, "left")``; for uniform bins, the default, an
+    estimate ``ceil(p * n_bins) - 1`` corrected by one comparison each side, exact
+    whatever the rounding), its fine bin ``floor((x + fine_limit) * fine_scale)``
+    clipped; ``z_num``/``z_var`` receive each row's Spiegelhalter terms (summed by the
+    caller, as its twin does). Rows are added in order, as ``np.bincount`` adds them,
+    so the sums equal the twin's bit for bit; unweighted, the weight columns are the
+    counts, as in the twin. Twin: :func:`clfeval.core.calibration._fold_tables` via
+    ``_fold_binary``."""
     n = p.size
     n_inner = ext.size - 2
     nb = float(n_inner + 1)
     flag = is_pos.view(np.uint8)
+    cf = counts.reshape(counts.size)
+    sf = sums.reshape(counts.size, 5)
+    fcf = fine_counts.reshape(fine_counts.size)
+    ff = fine.reshape(fine_counts.size, 3)
     for i in range(n):
         pi = p[i]
-        c = np.int32(flag[i])
+        c = np.int64(flag[i])
         if uniform:
-            # the estimate ceil(p * n_bins) - 1, corrected by one comparison each side:
-            # exact whatever the rounding of the estimate or of the edges
             v = pi * nb
             k = np.int64(v)
             k = k + np.int64(v > k) - 1
@@ -112,74 +139,44 @@ def calibration_cells(p: Any, is_pos: Any, x: Any, ext: Any, uniform: bool,
                 else:
                     up = mid
             k = lo
-        cell[i] = 2 * k + c
-        v = (x[i] + fine_limit) * fine_scale  # finite: x is a clipped logit
-        f = np.int64(v)
-        f -= np.int64(v < f)  # floor
-        fcell[i] = 2 * min(max(f, 0), n_fine - 1) + c
-        q[i] = pi if c else 1.0 - pi
-
-
-@_jit
-def calibration_sums(p: Any, nll: Any, x: Any, w: Any, weighted: bool, cell: Any, fcell: Any,
-                     counts: Any, sums: Any, fine_counts: Any, fine: Any,
-                     z_num: Any, z_var: Any) -> None:  # pragma: no cover - compiled
-    """One block of the binary calibration fold, added into zeroed tables ``counts``
-    (B, 2), ``sums`` (B, 2, 5: weight, Σwp, Σwp², Σw·nll, Σw·sse), ``fine_counts``
-    (F, 2) and ``fine`` (F, 2, 3: weight, Σwp, Σw·logit), at the cells from
-    :func:`calibration_cells`. ``nll`` and ``x`` (each row's clipped log loss and logit)
-    come from the twin's own numpy code; ``z_num``/``z_var`` receive each row's
-    Spiegelhalter terms (summed by the caller, as its twin does). Rows are added in
-    order, as ``np.bincount`` adds them, so the sums equal the twin's bit for bit;
-    unweighted, the weight columns are the counts, as in the twin. Twin:
-    :func:`clfeval.core.calibration._fold_tables` via ``_fold_binary``."""
-    n = p.size
-    cf = counts.reshape(counts.size)
-    sf = sums.reshape(counts.size, 5)
-    fcf = fine_counts.reshape(fine_counts.size)
-    ff = fine.reshape(fine_counts.size, 3)
-    if weighted:
-        for i in range(n):
-            pi = p[i]
-            b = cell[i]
-            e = float(b & 1) - pi
+        b = 2 * k + c
+        xi = x[i]
+        fv = (xi + fine_limit) * fine_scale  # finite: x is a clipped logit
+        f = np.int64(fv)
+        f -= np.int64(fv < f)  # floor
+        g = 2 * min(max(f, 0), n_fine - 1) + c
+        e = float(c) - pi
+        nll = -log_q[i]
+        one_m2p = 1.0 - 2.0 * pi
+        cf[b] += 1
+        fcf[g] += 1
+        if weighted:
             wi = w[i]
             wp = wi * pi
-            cf[b] += 1
             sf[b, 0] += wi
             sf[b, 1] += wp
             sf[b, 2] += wp * pi
-            sf[b, 3] += wi * nll[i]
+            sf[b, 3] += wi * nll
             sf[b, 4] += wi * (e * e)
-            g = fcell[i]
-            fcf[g] += 1
             ff[g, 0] += wi
             ff[g, 1] += wp
-            ff[g, 2] += wi * x[i]
-            one_m2p = 1.0 - 2.0 * pi
+            ff[g, 2] += wi * xi
             z_num[i] = (e * wi) * one_m2p
             z_var[i] = ((one_m2p * one_m2p) * wi) * pi * (1.0 - pi)
-        return
-    for i in range(n):
-        pi = p[i]
-        b = cell[i]
-        e = float(b & 1) - pi
-        cf[b] += 1
-        sf[b, 1] += pi
-        sf[b, 2] += pi * pi
-        sf[b, 3] += nll[i]
-        sf[b, 4] += e * e
-        g = fcell[i]
-        fcf[g] += 1
-        ff[g, 1] += pi
-        ff[g, 2] += x[i]
-        one_m2p = 1.0 - 2.0 * pi
-        z_num[i] = e * one_m2p
-        z_var[i] = (one_m2p * one_m2p) * pi * (1.0 - pi)
-    for j in range(cf.size):
-        sf[j, 0] = float(cf[j])
-    for j in range(fcf.size):
-        ff[j, 0] = float(fcf[j])
+        else:
+            sf[b, 1] += pi
+            sf[b, 2] += pi * pi
+            sf[b, 3] += nll
+            sf[b, 4] += e * e
+            ff[g, 1] += pi
+            ff[g, 2] += xi
+            z_num[i] = e * one_m2p
+            z_var[i] = (one_m2p * one_m2p) * pi * (1.0 - pi)
+    if not weighted:
+        for j in range(cf.size):
+            sf[j, 0] = float(cf[j])
+        for j in range(fcf.size):
+            ff[j, 0] = float(fcf[j])
 
 
 @_jit
@@ -395,6 +392,115 @@ def dense_counts(idx: Any, codes: Any, w: Any, weighted: bool, k: int, lut: Any,
         else:
             counts[j] += 1
     return True
+
+
+_KEY_BLOCK = 512  # scores turned into float64 bits a block at a time (vectorised)
+
+
+@_jit
+def bit_binades(s: Any, start: int, shift: int, bits: int, low: int,
+                seen: Any) -> None:  # pragma: no cover - compiled
+    """Mark in ``seen`` (bool, ``2 ** (bits - low)``) the leading ``bits - low`` bits of
+    the ``bits``-bit bin key (``order_key(s) >> (64 - bits)``) of each score from
+    ``start`` on: the binades the scores fall in. Twin: the numpy pass of
+    :meth:`clfeval.core.fold.BitBinCounts.add`."""
+    low63 = np.int64(0x7FFFFFFFFFFFFFFF)
+    half = np.int64(1) << (bits - 1)
+    buf = np.empty(_KEY_BLOCK, np.float64)
+    bi = buf.view(np.int64)
+    n = s.size
+    for a in range(start, n, _KEY_BLOCK):
+        m = min(_KEY_BLOCK, n - a)
+        for j in range(m):
+            buf[j] = np.float64(s[a + j]) + 0.0  # (-0.0 -> +0.0)
+        for j in range(m):
+            o = bi[j]
+            o ^= (o >> 63) & low63
+            seen[((o >> shift) + half) >> low] = True
+
+
+@_jit
+def bit_bin_add(s: Any, is_pos: Any, start: int, shift: int, bits: int, low: int,
+                slot: Any, counts: Any) -> int:  # pragma: no cover - compiled
+    """Add the rows from ``start`` on to their (bit bin, class) cells of ``counts``
+    (uint32, one block of ``2 ** low`` bins x 2 classes per binade, the block given by
+    ``slot[binade]``): the cell of bin key ``k`` is ``(slot[k >> low] << low | k & mask)
+    * 2 + class``. Returns the row it stopped at: ``s.size``, or the first row whose
+    binade has no block yet (rows before it are added). Twin: the ``bincount`` of
+    :meth:`clfeval.core.fold.BitBinCounts.add`."""
+    low63 = np.int64(0x7FFFFFFFFFFFFFFF)
+    half = np.int64(1) << (bits - 1)
+    mask = (np.int64(1) << low) - 1
+    flag = is_pos.view(np.uint8)
+    buf = np.empty(_KEY_BLOCK, np.float64)
+    bi = buf.view(np.int64)
+    n = s.size
+    for a in range(start, n, _KEY_BLOCK):
+        m = min(_KEY_BLOCK, n - a)
+        for j in range(m):
+            buf[j] = np.float64(s[a + j]) + 0.0
+        for j in range(m):  # (the keys in place: vectorised)
+            o = bi[j]
+            o ^= (o >> 63) & low63
+            bi[j] = (o >> shift) + half
+        for j in range(m):
+            k = bi[j]
+            b = slot[k >> low]
+            if b < 0:
+                return a + j
+            counts[(((b << low) | (k & mask)) << 1) + np.int64(flag[a + j])] += np.uint32(1)
+    return n
+
+
+@_jit
+def union_size(a: Any, b: Any) -> int:  # pragma: no cover - compiled
+    """The number of distinct values in two strictly increasing arrays together, by a
+    merge without branches on the data (equal values advance both sides). Twin:
+    ``np.union1d(a, b).size``."""
+    na = a.size
+    nb = b.size
+    i = 0
+    j = 0
+    u = 0
+    while i < na and j < nb:
+        x = a[i]
+        y = b[j]
+        i += np.int64(x <= y)
+        j += np.int64(y <= x)
+        u += 1
+    return u + (na - i) + (nb - j)
+
+
+@_jit
+def rebin_counts(values: Any, w: Any, shift: int, keys: Any,
+                 out: Any) -> int:  # pragma: no cover - compiled
+    """An exact table (strictly increasing float64 ``values``, (K, U) integer ``w``) on
+    bit bins: the order key of each value shifted right by ``shift``, equal keys (runs:
+    the values are sorted) summed. The distinct keys go to ``keys`` and their counts to
+    ``out`` (K, U); returns their number. Twin: :func:`clfeval.core.scores._rebin`
+    (``Binning.keys``, runs, ``np.add.reduceat``)."""
+    k = w.shape[0]
+    low63 = np.int64(0x7FFFFFFFFFFFFFFF)
+    sign = np.int64(-1) ^ low63
+    bits = values.view(np.int64)
+    u = -1
+    last = np.int64(0)
+    for i in range(values.size):
+        b = bits[i]
+        if b == sign:  # -0.0: the key of +0.0
+            b = np.int64(0)
+        key = (b ^ ((b >> 63) & low63)) ^ sign  # order key, as a signed integer
+        kb = np.int64(np.uint64(key) >> np.uint64(shift))
+        if u < 0 or kb != last:
+            u += 1
+            last = kb
+            keys[u] = kb
+            for r in range(k):
+                out[r, u] = w[r, i]
+        else:
+            for r in range(k):
+                out[r, u] += w[r, i]
+    return u + 1
 
 
 @_jit

@@ -280,8 +280,7 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
 
     def fold(mine: list[int]) -> list[tuple[Array, ...]]:
         size = min(n, _BINARY_BLOCK)
-        nll, x, z_num, z_var = (np.empty(size) for _ in range(4))
-        cell, fcell = np.empty(size, np.int32), np.empty(size, np.int32)
+        q, x, z_num, z_var = (np.empty(size) for _ in range(4))
         parts = []
         for s0 in mine:
             pb = np.ascontiguousarray(p[s0:s0 + _BINARY_BLOCK])
@@ -290,14 +289,16 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
             part: tuple[Array, ...] = (
                 np.zeros((1, b, 2), np.int64), np.zeros((1, b, 2, N_FIELDS)),
                 np.zeros((1, N_FINE, 2), np.int64), np.zeros((1, N_FINE, 2, N_FINE_FIELDS)))
-            xb = _logit_clipped(pb, eps, out=x[:m])
-            q = nll[:m]  # p or 1 - p, then -log(clip(q)): _fold_binary's numbers
-            fast.calibration_cells(pb, cb, xb, ext, uniform, float(FINE_LIMIT),
-                                   float(FINE_SCALE), N_FINE, q, cell[:m], fcell[:m])
-            _neg_log(q, eps)
+            # the logs' arguments in one compiled pass, the logs by numpy (_fold_binary's
+            # numbers), then the cells and sums in one more
+            xb, qb = x[:m], q[:m]
+            fast.calibration_prep(pb, cb, eps, xb, qb)
+            np.log(xb, out=xb)
+            np.log(qb, out=qb)
             wb = np.zeros(0) if w is None else np.ascontiguousarray(w[s0:s0 + m],
                                                                     dtype=np.float64)
-            fast.calibration_sums(pb, q, xb, wb, w is not None, cell[:m], fcell[:m],
+            fast.calibration_fold(pb, cb, qb, xb, ext, uniform, float(FINE_LIMIT),
+                                  float(FINE_SCALE), N_FINE, wb, w is not None,
                                   part[0][0], part[1][0], part[2][0], part[3][0],
                                   z_num[:m], z_var[:m])
             parts.append((*part, np.array([[z_num[:m].sum(), z_var[:m].sum()]])))

@@ -417,9 +417,21 @@ class Folder:
         #: the rows the last chunk excluded, per reason (index into REASONS, mask)
         self.last_excluded: list[tuple[int, npt.NDArray[np.bool_]]] = []
         self.sources: list[str] = []
+        #: an engine that reads the state only through :meth:`partial` sets this: the
+        #: bit-binned score state of a binary unweighted column then folds through a
+        #: :class:`BitBinCounts` (the same state, made once at the end)
+        self.defer_scores = False
+        self._bins: BitBinCounts | None = None
 
     # ------------------------------------------------------------------ result
+    def flush_scores(self) -> None:
+        """Add the rows :class:`BitBinCounts` holds to ``self.scores``."""
+        if self._bins is not None and self._bins.rows:
+            self.scores = _with_table(self.scores, [self._bins.table()])
+            self._bins.reset()
+
     def partial(self) -> Partial:
+        self.flush_scores()
         return Partial(list(self.space.labels), self.space.declared, self.weighted,
                        None if self.cm is None else self.cm.copy(),
                        None if self.tallies is None else self.tallies.copy(),
@@ -524,10 +536,12 @@ class Folder:
         from .calibration import is_probability
 
         if len(scores) == 1:
-            s = np.asarray(scores[0], dtype=np.float64)  # one conversion for both steps
-            if not is_probability(s):
+            # (the check reads the scores as they are — min and max compare exactly in
+            # any float width — then one conversion for the fold)
+            if not is_probability(scores[0]):
                 self.calibration = None
                 return
+            s = np.asarray(scores[0], dtype=np.float64)
             if is_pos is None:
                 assert gt is not None
                 pos_code = self.space.code(_binary_pos_label_value(self.spec, self.space))
@@ -634,10 +648,30 @@ class Folder:
                     idx = is_pos.astype(np.intp) * 2
                     idx += pred
                     self.tallies += _bincount(idx, w, 4).reshape(2, 2)
-            self.scores = _update_binary(self.scores, is_pos, s, w)
+            if self._deferred(w):
+                assert self._bins is not None
+                if self._bins.rows + s.size > _U32_ROOM:
+                    self.flush_scores()
+                self._bins.add(s, is_pos)
+            else:
+                self.flush_scores()
+                self.scores = _update_binary(self.scores, is_pos, s, w)
         else:
             assert gt is not None
             self.scores = _update_multi(self.scores, gt, np.column_stack(scores), w)
+
+    def _deferred(self, w: npt.NDArray[np.float64] | None) -> bool:
+        """Whether a binary chunk's scores go to :class:`BitBinCounts` (see
+        ``defer_scores``): unweighted rows, a state binned on at most
+        :data:`MAX_DEFERRED_BITS` leading bits."""
+        if not self.defer_scores or w is not None:
+            return False
+        if self._bins is None:
+            b = self.scores.binning
+            if b is None or b.kind != "bits" or b.bits > MAX_DEFERRED_BITS:
+                return False
+            self._bins = BitBinCounts(b.bits)
+        return True
 
 
 def _binary_pos_label_value(spec: Spec, space: LabelSpace) -> Any:
@@ -798,7 +832,134 @@ def _with_table(state: Any, tables: list[tuple[Any, Any]]) -> Any:
         [t[0] for t in tables], [t[1] for t in tables], state.labels,
         pos_label=state.pos_label, multiclass=state.is_multiclass, binning=state.binning,
         max_distinct=state.max_distinct, convert_bits=DEFAULT_CONVERT_BITS, _trusted=True)
-    return state + batch
+    early = _converted_sum(state, batch)
+    return state + batch if early is None else early
+
+
+def _converted_sum(a: Any, b: Any) -> Any:
+    """``a + b`` for two exact binary states of counts whose scores together exceed
+    ``max_distinct`` — each table binned first, then the (small) binned tables merged —
+    or ``None`` for any other pair. The sum would bin the union of both exact tables
+    (as large as both: the merge a stream's second chunk pays once, a few times the
+    cost of a chunk); the bins' counts are the same integers either way, and the state
+    warns as the sum would."""
+    from .._accel import kernels
+    from .scores import Binning, ScoreCounts, _merge, _rebin, binning_warning
+
+    md = a.max_distinct
+    if a.binning is not None or b.binning is not None or md is None or a.is_multiclass \
+            or b.max_distinct != md:
+        return None
+    (va,), (wa,) = a._values, a._weights
+    (vb,), (wb,) = b._values, b._weights
+    if va.size + vb.size <= md or wa.dtype != np.int64 or wb.dtype != np.int64:
+        return None
+    fast = kernels(va.size + vb.size)
+    u = fast.union_size(va, vb) if fast is not None else np.union1d(va, vb).size
+    if u <= md:
+        return None
+    bits = a._convert_bits
+    binning = Binning.from_bits(bits)
+    values, w = _merge(*_rebin(va, wa, binning), *_rebin(vb, wb, binning))
+    binning_warning(int(u), md, bits, stacklevel=5)
+    return ScoreCounts([values], [w], a.labels, pos_label=a.pos_label, binning=binning,
+                       max_distinct=md, convert_bits=bits,
+                       n_omitted=a.n_omitted + b.n_omitted, converted=True, _trusted=True)
+
+
+#: the most leading bits a :class:`BitBinCounts` keeps (a binade then holds at most
+#: 2**12 bins, 32 KiB of counts); finer bins fold chunk by chunk
+MAX_DEFERRED_BITS = 24
+_BINADE = 12
+_U32_ROOM = (1 << 32) - 1
+
+
+class BitBinCounts:
+    """Bit-binned counts of one binary score column, added in place chunk after chunk —
+    the streaming fold's fast path for the (default, converted) bit-binned state.
+
+    Folding each chunk into a table of its own and merging it into the state costs a
+    table per chunk (its bins found, their floors computed, a merge with every bin the
+    state holds); here the rows go into one dense array of counts kept across chunks,
+    and the table is made once, when the fold ends. Cells are uint32 (the caller flushes
+    before 2**32 rows), one block of ``2**low`` bins x 2 classes per binade (the leading
+    ``bits - low`` bits of the bin key) that holds a score, in the order binades are first
+    seen; the table lists them in key order. Counts are integers: the state equals the
+    chunk-by-chunk one exactly.
+    """
+
+    def __init__(self, bits: int) -> None:
+        assert 1 <= bits <= MAX_DEFERRED_BITS
+        self.bits = bits
+        self.low = max(bits - _BINADE, 0)
+        self.shift = 64 - bits
+        self.slot = np.full(1 << (bits - self.low), -1, dtype=np.int64)
+        self.counts = np.zeros(0, dtype=np.uint32)
+        self.n_slots = 0
+        self.rows = 0
+
+    def _keys(self, s: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
+        from .scores import order_keys
+
+        return (order_keys(s) >> np.uint64(self.shift)).astype(np.int64)
+
+    def add(self, s: npt.NDArray[Any], is_pos: npt.NDArray[np.bool_]) -> None:
+        """Count finite scores ``s`` (float32 or float64) of rows of class ``is_pos``."""
+        from .._accel import kernels
+
+        n = s.size
+        assert self.rows + n <= _U32_ROOM
+        fast = kernels(n)
+        if fast is None:
+            keys = self._keys(s)
+            seen = np.zeros(self.slot.size, dtype=bool)
+            seen[keys >> self.low] = True
+            self._grow(seen)
+            cell = self.slot[keys >> self.low] << self.low
+            cell |= keys & ((1 << self.low) - 1)
+            cell <<= 1
+            cell += is_pos
+            self.counts += np.bincount(cell, minlength=self.counts.size).astype(np.uint32)
+        else:  # one pass while every binade has its block (after the first chunks)
+            i = 0
+            while i < n:
+                i = fast.bit_bin_add(s, is_pos, i, self.shift, self.bits, self.low,
+                                     self.slot, self.counts)
+                if i < n:
+                    seen = np.zeros(self.slot.size, dtype=bool)
+                    fast.bit_binades(s, i, self.shift, self.bits, self.low, seen)
+                    self._grow(seen)
+        self.rows += n
+
+    def _grow(self, seen: npt.NDArray[np.bool_]) -> None:
+        """Give a block of counts to each binade in ``seen`` that has none."""
+        new = np.flatnonzero(seen & (self.slot < 0))
+        if new.size:
+            self.slot[new] = np.arange(self.n_slots, self.n_slots + new.size)
+            self.n_slots += int(new.size)
+            grown = np.zeros(self.n_slots << (self.low + 1), dtype=np.uint32)
+            grown[:self.counts.size] = self.counts
+            self.counts = grown
+
+    def table(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+        """(bin floors ascending, (2, U) counts: negatives, positives) of the occupied
+        bins — :func:`clfeval.core.scores.score_tables`' table of the same rows."""
+        from .scores import Binning
+
+        binades = np.flatnonzero(self.slot >= 0)  # ascending key order
+        per = 1 << self.low
+        c = self.counts.reshape(self.n_slots, per, 2)[self.slot[binades]].reshape(-1, 2)
+        nz = np.flatnonzero(c[:, 0] | c[:, 1])
+        keys = (binades[nz >> self.low] << self.low) | (nz & (per - 1))
+        w = np.empty((2, nz.size), dtype=np.int64)
+        w[0] = c[nz, 0]
+        w[1] = c[nz, 1]
+        return Binning.from_bits(self.bits).floors(keys.astype(np.uint64)), w
+
+    def reset(self) -> None:
+        """Forget the counts (the binades' blocks stay)."""
+        self.counts[:] = 0
+        self.rows = 0
 
 
 def _update_binary(state: Any, is_pos: npt.NDArray[np.bool_], s: npt.NDArray[Any],

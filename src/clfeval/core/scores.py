@@ -673,12 +673,30 @@ def score_tables(
     return out
 
 
+def binning_warning(n: int, max_distinct: int | None, bits: int, *, stacklevel: int) -> None:
+    """The warning of a score state that switched to bins (``n`` distinct scores)."""
+    warnings.warn(
+        f"{n} distinct scores exceed max_distinct={max_distinct}; the score state "
+        f"switched to binned mode ({bits} leading key bits). AUCs now carry "
+        "a certified error bound; pass max_distinct=None to stay exact.",
+        ScoreBinningWarning,
+        stacklevel=stacklevel,
+    )
+
+
 def _rebin(values: FloatArray, w: Any, binning: Binning) -> tuple[FloatArray, Any]:
     """Map an exact (sorted) table onto bins: sorted keys, summed per run."""
     if isinstance(w, _Sparse):
         return _rebin_sparse(values, w, binning)
     if values.size == 0:
         return values, w
+    fast = kernels(values.size)
+    if fast is not None and binning.kind == "bits" and w.dtype == np.int64 and \
+            values.dtype == np.float64 and binning.bits < 64:  # counts: one pass
+        keys = np.empty(values.size, dtype=np.int64)
+        out = np.empty(w.shape, dtype=np.int64)
+        u = fast.rebin_counts(np.ascontiguousarray(values), w, 64 - binning.bits, keys, out)
+        return binning.floors(keys[:u].view(np.uint64)), np.ascontiguousarray(out[:, :u])
     fl = binning.floors(binning.keys(values))
     starts = _runs(fl)
     return fl[starts], np.add.reduceat(w, starts, axis=1)
@@ -1035,13 +1053,7 @@ class ScoreCounts:
         self._weights = tuple(t[1] for t in tables)
         self._binning = binning
         self._converted = True
-        warnings.warn(
-            f"{n} distinct scores exceed max_distinct={self._max_distinct}; the score state "
-            f"switched to binned mode ({self._convert_bits} leading key bits). AUCs now carry "
-            "a certified error bound; pass max_distinct=None to stay exact.",
-            ScoreBinningWarning,
-            stacklevel=3,
-        )
+        binning_warning(n, self._max_distinct, self._convert_bits, stacklevel=4)
 
     # ------------------------------------------------------------------ builders
     @classmethod
