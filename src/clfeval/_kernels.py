@@ -280,14 +280,20 @@ def corners(fps: Any, tps: Any, c: Any, x: Any, y: Any) -> int:  # pragma: no co
     and ``y``; returns their number. Twin: :func:`clfeval.curves.roc._corners` and the
     gathers of :func:`clfeval.curves.roc._hull_of_points`."""
     n = fps.size
+    if n == 0:
+        return 0
+    # without branches on the data (a corner is about one point in five, at random):
+    # every point is written at the next free place, which moves on past a corner
     k = 0
-    for i in range(n):
-        if i == n - 1 or (fps[i + 1] != fps[i] and (i == 0 or tps[i] != tps[i - 1])):
-            c[k] = i
-            x[k] = float(fps[i])
-            y[k] = float(tps[i])
-            k += 1
-    return k
+    for i in range(n - 1):
+        c[k] = i
+        x[k] = float(fps[i])
+        y[k] = float(tps[i])
+        k += (fps[i + 1] != fps[i]) & ((i == 0) | (tps[i] != tps[max(i, 1) - 1]))
+    c[k] = n - 1
+    x[k] = float(fps[n - 1])
+    y[k] = float(tps[n - 1])
+    return k + 1
 
 
 @_jit
@@ -503,3 +509,4 @@ def keys_to_float(keys: Any) -> None:  # pragma: no cover - compiled
     for i in range(bits.size):
         b = bits[i] ^ (np.int64(-1) ^ low63)
         bits[i] = b ^ ((b >> 63) & low63)
+
