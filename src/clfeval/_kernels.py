@@ -185,12 +185,12 @@ def calibration_sums(p: Any, nll: Any, x: Any, w: Any, weighted: bool, cell: Any
 
 
 @_jit
-def descending_counts(values: Any, pos: Any, neg: Any, v: Any, p: Any, q: Any, tp: Any,
+def descending_counts(values: Any, pos: Any, neg: Any, v: Any, tp: Any,
                       fp: Any) -> bool:  # pragma: no cover - compiled
-    """The ascending table reversed into ``v``, ``p``, ``q``, with the running sums of
-    each class from the top in ``tp`` and ``fp``. False (and the outputs unfinished)
-    when a row has no weight: the caller drops those first. Twin:
-    :meth:`clfeval.curves.thresholds.ThresholdCounts.from_table`."""
+    """The ascending table's values reversed into ``v``, with the running sums of each
+    class from the top in ``tp`` and ``fp`` (the reversed counts themselves are views
+    the caller takes). False (and the outputs unfinished) when a row has no weight: the
+    caller drops those first. Twin: :meth:`clfeval.curves.thresholds.ThresholdCounts.from_table`."""
     n = values.size
     if n == 0:
         return True
@@ -203,8 +203,6 @@ def descending_counts(values: Any, pos: Any, neg: Any, v: Any, p: Any, q: Any, t
         if pj + qj <= 0:
             return False
         v[i] = values[j]
-        p[i] = pj
-        q[i] = qj
         a += pj
         b += qj
         tp[i] = a
@@ -510,3 +508,51 @@ def keys_to_float(keys: Any) -> None:  # pragma: no cover - compiled
         b = bits[i] ^ (np.int64(-1) ^ low63)
         bits[i] = b ^ ((b >> 63) & low63)
 
+
+
+@_jit
+def class_keys(bits: Any, is_pos: Any, key: Any) -> None:  # pragma: no cover - compiled
+    """The sort keys of non-negative float64 scores (``bits``: their uint64 view) with
+    the class in the freed last bit: ``bits << 1 | is_pos`` (the shift drops the sign
+    bit, so negative zero keys as zero), in one pass. Twin: the key of
+    :func:`clfeval.core.scores._table_binary_nonnegative`."""
+    flag = is_pos.view(np.uint8)
+    one = np.uint64(1)
+    for i in range(bits.size):
+        key[i] = (bits[i] << one) | np.uint64(flag[i])
+
+
+@_jit
+def key_runs_count(key: Any) -> int:  # pragma: no cover - compiled
+    """The number of distinct scores among sorted class keys (:func:`class_keys`)."""
+    one = np.uint64(1)
+    prev = np.uint64(0xFFFFFFFFFFFFFFFF)  # no key shifted down is this
+    u = 0
+    for i in range(key.size):
+        v = key[i] >> one
+        u += v != prev
+        prev = v
+    return u
+
+
+@_jit
+def key_runs(key: Any, values: Any, wp: Any, wn: Any) -> None:  # pragma: no cover
+    """The table of sorted class keys (:func:`class_keys`) in one pass without branches
+    on the data: each distinct score's bits into ``values`` (a uint64 view of the
+    float64 output) and its positives and negatives into ``wp`` and ``wn`` (int64, of
+    :func:`key_runs_count` entries; not zeroed: a run's first key sets them). Twin: the
+    table of :func:`clfeval.core.scores._table_binary_nonnegative` (its sorted keys,
+    then :func:`clfeval.core.scores._runs_table`)."""
+    one = np.uint64(1)
+    prev = np.uint64(0xFFFFFFFFFFFFFFFF)
+    k = -1
+    for i in range(key.size):
+        kk = key[i]
+        v = kk >> one
+        b = np.int64(kk & one)
+        new = np.int64(v != prev)
+        k += new
+        values[k] = v
+        wp[k] = wp[k] * (1 - new) + b
+        wn[k] = wn[k] * (1 - new) + (1 - b)
+        prev = v
