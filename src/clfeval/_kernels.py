@@ -556,3 +556,104 @@ def key_runs(key: Any, values: Any, wp: Any, wn: Any) -> None:  # pragma: no cov
         wp[k] = wp[k] * (1 - new) + b
         wn[k] = wn[k] * (1 - new) + (1 - b)
         prev = v
+
+
+@_jit
+def _pairwise_leaf(a: Any, lo: int, n: int) -> float:  # pragma: no cover - compiled
+    """numpy's pairwise sum of at most 128 values (:func:`pairwise_sum`)."""
+    if n < 8:
+        res = 0.0
+        for i in range(lo, lo + n):
+            res += a[i]
+        return res
+    r0 = a[lo]
+    r1 = a[lo + 1]
+    r2 = a[lo + 2]
+    r3 = a[lo + 3]
+    r4 = a[lo + 4]
+    r5 = a[lo + 5]
+    r6 = a[lo + 6]
+    r7 = a[lo + 7]
+    i = 8
+    m = n - (n % 8)
+    while i < m:
+        r0 += a[lo + i]
+        r1 += a[lo + i + 1]
+        r2 += a[lo + i + 2]
+        r3 += a[lo + i + 3]
+        r4 += a[lo + i + 4]
+        r5 += a[lo + i + 5]
+        r6 += a[lo + i + 6]
+        r7 += a[lo + i + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[lo + i]
+        i += 1
+    return res
+
+
+@_jit
+def pairwise_sum(a: Any, lo: int, n: int) -> float:  # pragma: no cover - compiled
+    """``a[lo:lo + n].sum()`` as numpy adds a contiguous float64 array: its pairwise
+    summation (eight running sums over blocks of at most 128, longer runs split in two
+    halves at a multiple of eight, each half summed so and the two added), so the same
+    number bit for bit. (The halving is walked with an explicit stack: numba's cache
+    does not keep recursive functions.)"""
+    if n <= 128:
+        return _pairwise_leaf(a, lo, n)
+    los = np.empty(128, np.int64)
+    ns = np.empty(128, np.int64)
+    stage = np.zeros(128, np.int64)
+    vals = np.empty(128)
+    sp = 0
+    vp = 0
+    los[0] = lo
+    ns[0] = n
+    while sp >= 0:
+        m = ns[sp]
+        if m <= 128:
+            vals[vp] = _pairwise_leaf(a, los[sp], m)
+            vp += 1
+            sp -= 1
+            continue
+        half = m // 2
+        half -= half % 8
+        if stage[sp] == 0:  # the first half
+            stage[sp] = 1
+            los[sp + 1] = los[sp]
+            ns[sp + 1] = half
+            stage[sp + 1] = 0
+            sp += 1
+        elif stage[sp] == 1:  # then the second
+            stage[sp] = 2
+            los[sp + 1] = los[sp] + half
+            ns[sp + 1] = m - half
+            stage[sp + 1] = 0
+            sp += 1
+        else:  # both summed: first + second
+            vp -= 1
+            vals[vp - 1] = vals[vp - 1] + vals[vp]
+            sp -= 1
+    return vals[0]
+
+
+@_jit
+def precision_dot(tps: Any, fps: Any, pos: Any, block: int,
+                  buf: Any) -> float:  # pragma: no cover - compiled
+    """``sum_i precision_i * pos_i`` over every threshold, block by block as its twin
+    adds them (each block's products summed as numpy sums them, the blocks' sums added
+    in order): the same number bit for bit. NaN when a block starts with nothing
+    predicted positive (the twin then divides with its zero-division rule). Twin:
+    :func:`clfeval.curves.pr._precision_dot`."""
+    n = tps.size
+    total = 0.0
+    for i0 in range(0, n, block):
+        m = min(n, i0 + block) - i0
+        if not float(fps[i0]) + float(tps[i0]) > 0:
+            return np.nan
+        for t in range(m):
+            tp = float(tps[i0 + t])
+            buf[t] = (tp / (float(fps[i0 + t]) + tp)) * float(pos[i0 + t])
+        total += pairwise_sum(buf, 0, m)
+    return total
