@@ -309,13 +309,14 @@ def merged_runs(a: Any, b: Any, values: Any, wa: Any, wb: Any,
     j = 0
     k = -1
     last = 0.0
-    while i < na or j < nb:
-        if j >= nb or (i < na and a[i] <= b[j]):
-            v = a[i]
-            from_a = True
-        else:
-            v = b[j]
-            from_a = False
+    # while both sides last, the side is chosen without a branch (a select): which side
+    # comes next is random, a new run is not (scores are mostly distinct, or in long
+    # runs of ties)
+    while i < na and j < nb:
+        x = a[i]
+        y = b[j]
+        ta = np.int64(x <= y)
+        v = x if ta else y
         if k < 0 or v != last:
             k += 1
             last = v
@@ -323,14 +324,35 @@ def merged_runs(a: Any, b: Any, values: Any, wa: Any, wb: Any,
                 values[k] = v
                 wa[k] = 0
                 wb[k] = 0
-        if from_a:
-            i += 1
+        if fill:
+            wa[k] += ta
+            wb[k] += 1 - ta
+        i += ta
+        j += 1 - ta
+    while i < na:
+        v = a[i]
+        if k < 0 or v != last:
+            k += 1
+            last = v
             if fill:
-                wa[k] += 1
-        else:
-            j += 1
+                values[k] = v
+                wa[k] = 0
+                wb[k] = 0
+        if fill:
+            wa[k] += 1
+        i += 1
+    while j < nb:
+        v = b[j]
+        if k < 0 or v != last:
+            k += 1
+            last = v
             if fill:
-                wb[k] += 1
+                values[k] = v
+                wa[k] = 0
+                wb[k] = 0
+        if fill:
+            wb[k] += 1
+        j += 1
     return k + 1
 
 
