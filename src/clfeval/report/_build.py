@@ -291,9 +291,16 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
     from ..core.scores import ScoreCounts
     from ..core.state import EvalState
 
+    # the resolved 1-D scores are finite: their range, read once, says both whether they
+    # are probabilities and the default threshold (what is_probability and
+    # default_threshold would each read again)
+    unit: bool | None = None
+    if s is not None and s.ndim == 1 and s.size:
+        unit = bool(s.min() >= 0.0 and s.max() <= 1.0)
     thr_used: float | None = None
     if call.y_pred is None and s is not None and s.ndim == 1:
-        thr_used = default_threshold(s) if call.threshold is None else call.threshold
+        thr_used = (0.5 if unit or unit is None else 0.0) if call.threshold is None \
+            else call.threshold
     yp_all = call.y_pred
 
     def state_of(rows: npt.NDArray[np.intp] | None) -> EvalState:
@@ -314,7 +321,7 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
         if s_ is not None:
             from ..calibration import is_probability
 
-            probabilities = is_probability(s_)
+            probabilities = unit if rows is None and unit is not None else is_probability(s_)
             if probabilities and s_.ndim == 1 and s_.size >= _accel.MIN_SIZE:
                 # the calibration fold and the score table's sort are independent passes
                 # over the same rows: on a second core they overlap
