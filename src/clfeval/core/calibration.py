@@ -554,6 +554,25 @@ class CalibrationCounts:
             stacked = _binary_tables(p, is_pos, w, edges, eps)
         return cls(labs, *stacked, edges=edges, pos_label=pl, multiclass=multiclass, eps=eps)
 
+    @classmethod
+    def _from_encoded(cls, labels: tuple[Any, ...], is_pos: npt.NDArray[np.bool_],
+                      p: FloatArray, w: FloatArray | None, pos_label: Any
+                      ) -> CalibrationCounts:
+        """The binary state (default bins) of rows already read and encoded by the
+        caller — ``labels, is_pos`` as :func:`~clfeval.core.labels.encode_binary_true`
+        returns them for ``pos_label``, ``p`` float64 probabilities in [0, 1], ``w``
+        validated weights or ``None`` — without reading them again:
+        ``from_predictions(y_true, p, labels=labels, pos_label=pos_label,
+        sample_weight=w)``."""
+        if len(labels) != 2:
+            raise InvalidInputError(
+                f"y_true contains only the class {labels[0]!r}; pass labels=(negative, "
+                "positive) so the state knows both classes")
+        pl = labels[resolve_pos_label(labels, pos_label)]
+        edges = uniform_edges(DEFAULT_N_BINS)
+        return cls(labels, *_binary_tables(p, is_pos, w, edges, EPS), edges=edges,
+                   pos_label=pl, multiclass=False, eps=EPS)
+
     def _update_checked(self, is_pos: npt.NDArray[np.bool_], p: FloatArray,
                         w: FloatArray | None) -> CalibrationCounts:
         """This binary state plus rows its caller has already checked — ``is_pos`` a bool

@@ -1153,6 +1153,26 @@ class ScoreCounts:
         )
 
     @classmethod
+    def _from_encoded(cls, labels: tuple[Any, ...], is_pos: npt.NDArray[np.bool_],
+                      s: FloatArray, w: FloatArray | None, pos_label: Any) -> ScoreCounts:
+        """The exact binary state of rows already read and encoded by the caller —
+        ``labels, is_pos`` as :func:`~clfeval.core.labels.encode_binary_true` returns
+        them for ``pos_label``, ``s`` finite 1-D float scores, ``w`` validated weights or
+        ``None`` — without reading them again: ``from_scores(y_true, s, labels=labels,
+        pos_label=pos_label, sample_weight=w, max_distinct=None)`` (the report's fold,
+        which encodes the labels once for the score table and the calibration fold)."""
+        if len(labels) != 2:
+            raise InvalidInputError(
+                f"y_true contains only the class {labels[0]!r}; pass labels=(negative, positive) "
+                "so the state knows both classes"
+            )
+        pos_i = resolve_pos_label(labels, pos_label)
+        rows = is_pos if pos_i == 1 else ~is_pos
+        (v, wt), = score_tables(s, rows, 2, w, None)
+        return cls([v], [wt], labels, pos_label=labels[pos_i], max_distinct=None,
+                   _trusted=True)
+
+    @classmethod
     def empty(
         cls,
         labels: Sequence[Any],

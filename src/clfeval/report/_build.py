@@ -309,10 +309,19 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
             return a if a is None or rows is None else a[rows]
 
         yt_, s_, w_, yp_ = sub(yt), sub(s), sub(w), sub(yp_all)
+        # binary scores: the labels are encoded once, for the score table and the
+        # calibration fold alike (each would encode them again)
+        enc = None
+        if s_ is not None and s_.ndim == 1:
+            from ..core.labels import encode_binary_true
+
+            enc = encode_binary_true(yt_, pos_label, labs)
 
         def calibration_of(pl: Any) -> Any:
             from ..core.calibration import CalibrationCounts
 
+            if enc is not None and (pl is pos_label or same_label(pl, pos_label)):
+                return CalibrationCounts._from_encoded(*enc, s_, w_, pl)
             return CalibrationCounts.from_predictions(yt_, s_, labels=labs, pos_label=pl,
                                                       sample_weight=w_)
 
@@ -327,9 +336,8 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
                 # over the same rows: on a second core they overlap
                 cal_job = _background(calibration_of, pos_label)
             try:
-                if s_.ndim == 1:
-                    sc = ScoreCounts.from_scores(yt_, s_, labels=labs, pos_label=pos_label,
-                                                 sample_weight=w_, max_distinct=None)
+                if enc is not None:
+                    sc = ScoreCounts._from_encoded(*enc, s_, w_, pos_label)
                 else:
                     sc = ScoreCounts.from_scores(yt_, s_, labels=labs, sample_weight=w_,
                                                  max_distinct=None)
