@@ -317,11 +317,14 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
 
             enc = encode_binary_true(yt_, pos_label, labs)
 
-        def calibration_of(pl: Any) -> Any:
+        def calibration_of(pl: Any, beside: bool = False) -> Any:
             from ..core.calibration import CalibrationCounts
 
             if enc is not None and (pl is pos_label or same_label(pl, pos_label)):
-                return CalibrationCounts._from_encoded(*enc, s_, w_, pl)
+                # beside the score table (on the report's worker thread): the fold
+                # leaves the calling thread its core
+                return CalibrationCounts._from_encoded(
+                    *enc, s_, w_, pl, max(1, _accel.threads() - 1) if beside else None)
             return CalibrationCounts.from_predictions(yt_, s_, labels=labs, pos_label=pl,
                                                       sample_weight=w_)
 
@@ -334,7 +337,7 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
             if probabilities and s_.ndim == 1 and s_.size >= _accel.MIN_SIZE:
                 # the calibration fold and the score table's sort are independent passes
                 # over the same rows: on a second core they overlap
-                cal_job = _background(calibration_of, pos_label)
+                cal_job = _background(calibration_of, pos_label, True)
             try:
                 if enc is not None:
                     sc = ScoreCounts._from_encoded(*enc, s_, w_, pos_label)
