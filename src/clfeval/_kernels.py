@@ -211,16 +211,20 @@ def descending_counts(values: Any, pos: Any, neg: Any, v: Any, tp: Any,
 
 
 @_jit
-def pair_sum(pos: Any, neg: Any) -> int:  # pragma: no cover - compiled
+def pair_sum(pos: Any, neg: Any) -> Any:  # pragma: no cover - compiled
     """``sum_i pos_i (2 * neg below i + neg_i)`` of an ascending table of integer counts,
-    in int64 (the caller checks that P·N leaves room). Twin: :func:`table_auc`."""
+    in int64, with the two classes' totals P and N, in one pass (the caller uses the sum
+    only when P·N leaves room). Twin: :func:`table_auc`."""
     total = 0
     below = 0
+    p = 0
     for i in range(pos.size):
         qi = np.int64(neg[i])
-        total += np.int64(pos[i]) * (2 * below + qi)
+        pi = np.int64(pos[i])
+        total += pi * (2 * below + qi)
         below += qi
-    return total
+        p += pi
+    return total, p, below
 
 
 @_jit
@@ -558,13 +562,14 @@ def key_runs_count(key: Any) -> int:  # pragma: no cover - compiled
 
 
 @_jit
-def key_runs(key: Any, values: Any, wp: Any, wn: Any) -> None:  # pragma: no cover
+def key_runs(key: Any, wp: Any, wn: Any) -> None:  # pragma: no cover - compiled
     """The table of sorted class keys (:func:`class_keys`) in one pass without branches
-    on the data: each distinct score's bits into ``values`` (a uint64 view of the
-    float64 output) and its positives and negatives into ``wp`` and ``wn`` (int64, of
-    :func:`key_runs_count` entries; not zeroed: a run's first key sets them). Twin: the
-    table of :func:`clfeval.core.scores._table_binary_nonnegative` (its sorted keys,
-    then :func:`clfeval.core.scores._runs_table`)."""
+    on the data: each distinct score's bits over the start of ``key`` itself (the k-th
+    run's bits go to ``key[k]``, never past the key being read) and its positives and
+    negatives into ``wp`` and ``wn`` (int64, of :func:`key_runs_count` entries; not
+    zeroed: a run's first key sets them). Twin: the table of
+    :func:`clfeval.core.scores._table_binary_nonnegative` (its sorted keys, then
+    :func:`clfeval.core.scores._runs_table`)."""
     one = np.uint64(1)
     prev = np.uint64(0xFFFFFFFFFFFFFFFF)
     k = -1
@@ -574,11 +579,10 @@ def key_runs(key: Any, values: Any, wp: Any, wn: Any) -> None:  # pragma: no cov
         b = np.int64(kk & one)
         new = np.int64(v != prev)
         k += new
-        values[k] = v
+        key[k] = v
         wp[k] = wp[k] * (1 - new) + b
         wn[k] = wn[k] * (1 - new) + (1 - b)
         prev = v
-
 
 @_jit
 def _pairwise_leaf(a: Any, lo: int, n: int) -> float:  # pragma: no cover - compiled

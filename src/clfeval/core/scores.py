@@ -436,10 +436,11 @@ def _table_binary_nonnegative(
                         np.ascontiguousarray(is_pos), key)
         _sort(key)
         u = fast.key_runs_count(key)
-        values = np.empty(u)
         w = np.empty((2, u), np.int64)
-        fast.key_runs(key, values.view(np.uint64), w[pos_i], w[1 - pos_i])
-        return values, w
+        fast.key_runs(key, w[pos_i], w[1 - pos_i])  # the values over the keys' start
+        values = key.view(np.float64)[:u]
+        # (mostly distinct scores keep the keys' buffer; many ties, a copy of its start)
+        return (values, w) if 2 * u >= key.size else (values.copy(), w)
     n_pos = int(np.count_nonzero(is_pos))
     ut = np.uint64 if s.dtype == np.float64 else np.uint32
     key = np.add(s, s.dtype.type(0)).view(ut)  # -0.0 + 0.0 is +0.0

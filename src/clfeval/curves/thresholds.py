@@ -156,13 +156,16 @@ def table_auc(pos: Array, neg: Array) -> float:
     0.75
     """
     if pos.dtype.kind in "iu" and neg.dtype.kind in "iu":
-        p, n = int(pos.sum()), int(neg.sum())
+        fast = kernels(pos.size)
+        if fast is not None:  # the totals and the pair count in one pass
+            total, p, n = (int(v) for v in fast.pair_sum(pos, neg))
+        else:
+            p, n = int(pos.sum()), int(neg.sum())
         if p <= 0 or n <= 0:
             return float("nan")
         if p * n < 1 << 61:
-            fast = kernels(pos.size)
             if fast is not None:
-                return int(fast.pair_sum(pos, neg)) / (2.0 * p * n)
+                return total / (2.0 * p * n)
             below2 = np.cumsum(neg, dtype=np.int64)  # 2 * (neg below) + neg, in place
             below2 <<= 1
             below2 -= neg
