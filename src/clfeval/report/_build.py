@@ -7,6 +7,7 @@ import concurrent.futures
 import contextlib
 import contextvars
 import math
+import threading
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
@@ -546,6 +547,13 @@ def from_state(
     auc_rows: tuple[MetricRow, ...] = ()
     if tc is not None:
         name = title or "model"
+        auc_job = None
+        if lvl is not None and tc.thresholds.size >= _accel.MIN_SIZE \
+                and not threading.current_thread().name.startswith("clfeval"):
+            # DeLong's interval reads only the score state: on the report's worker
+            # thread it overlaps the curves and the sweep (the same interval)
+            auc_job = _background(_auc_interval, scores, tc, lvl,
+                                  getattr(state, "weights", "importance"))
         # the curves are formed at their displayed points only; areas, AP, the
         # break-even point, the hull and the sweep's optima are the full curves'
         roc_shown = RocCurve.from_threshold_counts(tc, zero_division=np.nan,
@@ -557,7 +565,8 @@ def from_state(
                              chosen=threshold, optimize=SWEEP_OPTIMA, max_points=max_points)
         if tc.n_pos > 0 and tc.n_neg > 0:
             ccurve = CostCurve.from_threshold_counts(tc, max_lines=COST_CURVE_LINES)
-        auc_rows = _binary_auc_rows(roc_shown, pr_shown, _auc_interval(
+        auc_rows = _binary_auc_rows(roc_shown, pr_shown, auc_job.result() if auc_job
+                                    is not None else _auc_interval(
             scores, tc, lvl, getattr(state, "weights", "importance")))
     elif scores is not None:
         rocs, prs = [], []
