@@ -17,7 +17,14 @@ The path that ran is printed first: with the ``fast`` extra (numba) the compiled
 else numpy; ``CLFEVAL_ACCEL=numpy`` forces numpy. Times are the best of a few repeats
 (one at N >= 10^7); ratio = scikit-learn time /
 clfeval time; "/sort" = the report with intervals over one ``np.sort`` of the scores
-(the curves need one sort; the target is 6x).
+(the curves need one sort).
+
+``--sorts`` is the floor comparison: the default report (intervals, calibration,
+curves, sweep, cost curve) over one ``np.sort`` of the same scores, probabilities and
+signed scores (``--scores both``), wall and CPU time, alternated rounds, the load
+average before and after; the target is 3x::
+
+    .venv/bin/python benchmarks/bench_report.py --sorts --scores both --rounds 5
 """
 
 from __future__ import annotations
@@ -102,6 +109,47 @@ def paths_table(args: Any, clock: Callable[[], float]) -> None:
         print(row, flush=True)
 
 
+def sorts_table(args: Any) -> None:
+    """The default report (``evaluate(y, y_score=s)``: intervals, calibration, curves,
+    sweep, cost curve) against one ``np.sort`` of the same scores, probabilities and
+    signed scores: the two alternated ``--rounds`` times after a warm-up call each, the
+    best (min) of each in wall time and in CPU time (``process_time``: every thread of
+    the process — the report folds calibration on a second thread), and the ratios.
+    The load average is read before and after (a shared machine makes wall times noisy;
+    CPU ratios are steadier)."""
+    import os
+
+    from clfeval._accel import accelerator, threads
+
+    sizes = [int(float(v)) for v in args.sizes] if args.sizes else [10**6, 10**7]
+    kinds = ("prob", "signed") if args.scores == "both" else (args.scores,)
+    print(f"path: {accelerator()}; accelerator threads: {threads()}; cores: {os.cpu_count()}; "
+          f"best of {args.rounds} alternated rounds after a warm-up call each")
+    print(f"load average before: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    print(f"{'N':>9}  {'scores':>6}  {'sort wall':>9}  {'sort cpu':>8}  {'report wall':>11}  "
+          f"{'report cpu':>10}  {'wall/sort':>9}  {'cpu/sort':>8}")
+    rng = np.random.default_rng(0)
+    for n in sizes:
+        for kind in kinds:
+            y, s = scores_of(kind, n, rng)
+            clfeval.evaluate(y, y_score=s)  # warm-up: fresh pages, compiled kernels
+            np.sort(s)
+            wall: dict[str, list[float]] = {"sort": [], "report": []}
+            cpu: dict[str, list[float]] = {"sort": [], "report": []}
+            for _ in range(args.rounds):
+                for key, fn in (("sort", lambda: np.sort(s)),
+                                ("report", lambda: clfeval.evaluate(y, y_score=s))):
+                    w0, c0 = time.perf_counter(), time.process_time()
+                    fn()
+                    wall[key].append(time.perf_counter() - w0)
+                    cpu[key].append(time.process_time() - c0)
+            sw, sc = min(wall["sort"]), min(cpu["sort"])
+            rw, rc = min(wall["report"]), min(cpu["report"])
+            print(f"{n:>9}  {kind:>6}  {sw:9.4f}  {sc:8.4f}  {rw:11.4f}  {rc:10.4f}  "
+                  f"{rw / sw:8.1f}x  {rc / sc:7.1f}x", flush=True)
+    print(f"load average after:  {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
@@ -109,15 +157,23 @@ def main() -> None:
     ap.add_argument("--no-sklearn", action="store_true", help="skip the scikit-learn calls")
     ap.add_argument("--cpu", action="store_true",
                     help="time CPU (process_time) instead of wall time: steadier under load")
-    ap.add_argument("--scores", choices=("prob", "signed"), default="prob",
+    ap.add_argument("--scores", choices=("prob", "signed", "both"), default="prob",
                     help="probabilities (with a calibration section) or signed decision "
-                         "values (heavy-tailed margins; no calibration)")
+                         "values (heavy-tailed margins; no calibration); both: --sorts only")
+    ap.add_argument("--sorts", action="store_true",
+                    help="the default report against one np.sort of the same scores, wall "
+                         "and CPU time, alternated --rounds times (default sizes 1e6 1e7)")
     ap.add_argument("--paths", action="store_true",
                     help="time the report with intervals on the compiled (numba) and the numpy "
                          "path alternately in one process: best and median of --rounds")
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args()
     clock = time.process_time if args.cpu else time.perf_counter
+    if args.sorts:
+        sorts_table(args)
+        return
+    if args.scores == "both":
+        raise SystemExit("--scores both goes with --sorts")
     if args.paths:
         paths_table(args, clock)
         return

@@ -170,11 +170,11 @@ def threads() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
-def share(items: Sequence[T], fn: Callable[[list[T]], Any]
+def share(items: Sequence[T], fn: Callable[[list[T]], Any], workers: int | None = None
           ) -> tuple[list[list[T]], list[Any]]:
-    """Deal ``items`` round-robin to the accelerator's threads and run ``fn`` on each
-    hand (the kernels release the GIL). Returns the hands and ``fn`` of each, in order;
-    a single hand runs in the calling thread.
+    """Deal ``items`` round-robin to the accelerator's threads (at most ``workers`` of
+    them) and run ``fn`` on each hand (the kernels release the GIL). Returns the hands
+    and ``fn`` of each, in order; a single hand runs in the calling thread.
 
     Examples
     --------
@@ -182,7 +182,7 @@ def share(items: Sequence[T], fn: Callable[[list[T]], Any]
     >>> sorted(x for h in hands for x in h), sum(sums)
     ([1, 2, 3], 6)
     """
-    k = min(threads(), len(items))
+    k = min(threads() if workers is None else max(1, workers), len(items))
     if k <= 1:
         return [list(items)], [fn(list(items))]
     hands = [list(items[i::k]) for i in range(k)]

@@ -42,14 +42,18 @@ def upper_hull(x: Any, y: Any, out: Any) -> int:  # pragma: no cover - compiled
 def delong_sums(p: Any, q: Any, m: float, n: float) -> Any:  # pragma: no cover - compiled
     """(AUC, Σ pos·(v10 - AUC)², Σ neg·(v01 - AUC)²) from the positive and negative
     counts at each distinct score, ascending. Twin:
-    :func:`clfeval.stats.delong.delong_of_counts`."""
+    :func:`clfeval.stats.delong.delong_of_counts`.
+
+    Without branches on the data: a zero count adds ``0 * (finite)``, which is ``+0.0``
+    and leaves a sum of non-negative terms as it was, so every row is added (the same
+    sums, bit for bit, as skipping those rows; mispredicted branches cost more than the
+    divisions)."""
     total = 0.0
     below_q = 0.0
     for i in range(p.size):
         pi = float(p[i])
         qi = float(q[i])
-        if pi != 0.0:
-            total += pi * ((below_q + 0.5 * qi) / n)
+        total += pi * ((below_q + 0.5 * qi) / n)
         below_q += qi
     auc = total / m
     s10 = 0.0
@@ -59,12 +63,10 @@ def delong_sums(p: Any, q: Any, m: float, n: float) -> Any:  # pragma: no cover 
     for i in range(p.size):
         pi = float(p[i])
         qi = float(q[i])
-        if pi != 0.0:
-            d = (below_q + 0.5 * qi) / n - auc
-            s10 += pi * d * d
-        if qi != 0.0:
-            d = (1.0 - (below_p + 0.5 * pi) / m) - auc
-            s01 += qi * d * d
+        d = (below_q + 0.5 * qi) / n - auc
+        s10 += pi * d * d
+        e = (1.0 - (below_p + 0.5 * pi) / m) - auc
+        s01 += qi * e * e
         below_q += qi
         below_p += pi
     return auc, s10, s01
@@ -180,12 +182,12 @@ def calibration_fold(p: Any, is_pos: Any, log_q: Any, x: Any, ext: Any, uniform:
 
 
 @_jit
-def descending_counts(values: Any, pos: Any, neg: Any, v: Any, p: Any, q: Any, tp: Any,
+def descending_counts(values: Any, pos: Any, neg: Any, v: Any, tp: Any,
                       fp: Any) -> bool:  # pragma: no cover - compiled
-    """The ascending table reversed into ``v``, ``p``, ``q``, with the running sums of
-    each class from the top in ``tp`` and ``fp``. False (and the outputs unfinished)
-    when a row has no weight: the caller drops those first. Twin:
-    :meth:`clfeval.curves.thresholds.ThresholdCounts.from_table`."""
+    """The ascending table's values reversed into ``v``, with the running sums of each
+    class from the top in ``tp`` and ``fp`` (the reversed counts themselves are views
+    the caller takes). False (and the outputs unfinished) when a row has no weight: the
+    caller drops those first. Twin: :meth:`clfeval.curves.thresholds.ThresholdCounts.from_table`."""
     n = values.size
     if n == 0:
         return True
@@ -198,8 +200,6 @@ def descending_counts(values: Any, pos: Any, neg: Any, v: Any, p: Any, q: Any, t
         if pj + qj <= 0:
             return False
         v[i] = values[j]
-        p[i] = pj
-        q[i] = qj
         a += pj
         b += qj
         tp[i] = a
@@ -208,16 +208,20 @@ def descending_counts(values: Any, pos: Any, neg: Any, v: Any, p: Any, q: Any, t
 
 
 @_jit
-def pair_sum(pos: Any, neg: Any) -> int:  # pragma: no cover - compiled
+def pair_sum(pos: Any, neg: Any) -> Any:  # pragma: no cover - compiled
     """``sum_i pos_i (2 * neg below i + neg_i)`` of an ascending table of integer counts,
-    in int64 (the caller checks that P·N leaves room). Twin: :func:`table_auc`."""
+    in int64, with the two classes' totals P and N, in one pass (the caller uses the sum
+    only when P·N leaves room). Twin: :func:`table_auc`."""
     total = 0
     below = 0
+    p = 0
     for i in range(pos.size):
         qi = np.int64(neg[i])
-        total += np.int64(pos[i]) * (2 * below + qi)
+        pi = np.int64(pos[i])
+        total += pi * (2 * below + qi)
         below += qi
-    return total
+        p += pi
+    return total, p, below
 
 
 @_jit
@@ -275,14 +279,20 @@ def corners(fps: Any, tps: Any, c: Any, x: Any, y: Any) -> int:  # pragma: no co
     and ``y``; returns their number. Twin: :func:`clfeval.curves.roc._corners` and the
     gathers of :func:`clfeval.curves.roc._hull_of_points`."""
     n = fps.size
+    if n == 0:
+        return 0
+    # without branches on the data (a corner is about one point in five, at random):
+    # every point is written at the next free place, which moves on past a corner
     k = 0
-    for i in range(n):
-        if i == n - 1 or (fps[i + 1] != fps[i] and (i == 0 or tps[i] != tps[i - 1])):
-            c[k] = i
-            x[k] = float(fps[i])
-            y[k] = float(tps[i])
-            k += 1
-    return k
+    for i in range(n - 1):
+        c[k] = i
+        x[k] = float(fps[i])
+        y[k] = float(tps[i])
+        k += (fps[i + 1] != fps[i]) & ((i == 0) | (tps[i] != tps[max(i, 1) - 1]))
+    c[k] = n - 1
+    x[k] = float(fps[n - 1])
+    y[k] = float(tps[n - 1])
+    return k + 1
 
 
 @_jit
@@ -300,13 +310,14 @@ def merged_runs(a: Any, b: Any, values: Any, wa: Any, wb: Any,
     j = 0
     k = -1
     last = 0.0
-    while i < na or j < nb:
-        if j >= nb or (i < na and a[i] <= b[j]):
-            v = a[i]
-            from_a = True
-        else:
-            v = b[j]
-            from_a = False
+    # while both sides last, the side is chosen without a branch (a select): which side
+    # comes next is random, a new run is not (scores are mostly distinct, or in long
+    # runs of ties)
+    while i < na and j < nb:
+        x = a[i]
+        y = b[j]
+        ta = np.int64(x <= y)
+        v = x if ta else y
         if k < 0 or v != last:
             k += 1
             last = v
@@ -314,14 +325,35 @@ def merged_runs(a: Any, b: Any, values: Any, wa: Any, wb: Any,
                 values[k] = v
                 wa[k] = 0
                 wb[k] = 0
-        if from_a:
-            i += 1
+        if fill:
+            wa[k] += ta
+            wb[k] += 1 - ta
+        i += ta
+        j += 1 - ta
+    while i < na:
+        v = a[i]
+        if k < 0 or v != last:
+            k += 1
+            last = v
             if fill:
-                wa[k] += 1
-        else:
-            j += 1
+                values[k] = v
+                wa[k] = 0
+                wb[k] = 0
+        if fill:
+            wa[k] += 1
+        i += 1
+    while j < nb:
+        v = b[j]
+        if k < 0 or v != last:
+            k += 1
+            last = v
             if fill:
-                wb[k] += 1
+                values[k] = v
+                wa[k] = 0
+                wb[k] = 0
+        if fill:
+            wb[k] += 1
+        j += 1
     return k + 1
 
 
@@ -607,3 +639,153 @@ def keys_to_float(keys: Any) -> None:  # pragma: no cover - compiled
     for i in range(bits.size):
         b = bits[i] ^ (np.int64(-1) ^ low63)
         bits[i] = b ^ ((b >> 63) & low63)
+
+
+
+@_jit
+def class_keys(bits: Any, is_pos: Any, key: Any) -> None:  # pragma: no cover - compiled
+    """The sort keys of non-negative float64 scores (``bits``: their uint64 view) with
+    the class in the freed last bit: ``bits << 1 | is_pos`` (the shift drops the sign
+    bit, so negative zero keys as zero), in one pass. Twin: the key of
+    :func:`clfeval.core.scores._table_binary_nonnegative`."""
+    flag = is_pos.view(np.uint8)
+    one = np.uint64(1)
+    for i in range(bits.size):
+        key[i] = (bits[i] << one) | np.uint64(flag[i])
+
+
+@_jit
+def key_runs_count(key: Any) -> int:  # pragma: no cover - compiled
+    """The number of distinct scores among sorted class keys (:func:`class_keys`)."""
+    one = np.uint64(1)
+    prev = np.uint64(0xFFFFFFFFFFFFFFFF)  # no key shifted down is this
+    u = 0
+    for i in range(key.size):
+        v = key[i] >> one
+        u += v != prev
+        prev = v
+    return u
+
+
+@_jit
+def key_runs(key: Any, wp: Any, wn: Any) -> None:  # pragma: no cover - compiled
+    """The table of sorted class keys (:func:`class_keys`) in one pass without branches
+    on the data: each distinct score's bits over the start of ``key`` itself (the k-th
+    run's bits go to ``key[k]``, never past the key being read) and its positives and
+    negatives into ``wp`` and ``wn`` (int64, of :func:`key_runs_count` entries; not
+    zeroed: a run's first key sets them). Twin: the table of
+    :func:`clfeval.core.scores._table_binary_nonnegative` (its sorted keys, then
+    :func:`clfeval.core.scores._runs_table`)."""
+    one = np.uint64(1)
+    prev = np.uint64(0xFFFFFFFFFFFFFFFF)
+    k = -1
+    for i in range(key.size):
+        kk = key[i]
+        v = kk >> one
+        b = np.int64(kk & one)
+        new = np.int64(v != prev)
+        k += new
+        key[k] = v
+        wp[k] = wp[k] * (1 - new) + b
+        wn[k] = wn[k] * (1 - new) + (1 - b)
+        prev = v
+
+@_jit
+def _pairwise_leaf(a: Any, lo: int, n: int) -> float:  # pragma: no cover - compiled
+    """numpy's pairwise sum of at most 128 values (:func:`pairwise_sum`)."""
+    if n < 8:
+        res = 0.0
+        for i in range(lo, lo + n):
+            res += a[i]
+        return res
+    r0 = a[lo]
+    r1 = a[lo + 1]
+    r2 = a[lo + 2]
+    r3 = a[lo + 3]
+    r4 = a[lo + 4]
+    r5 = a[lo + 5]
+    r6 = a[lo + 6]
+    r7 = a[lo + 7]
+    i = 8
+    m = n - (n % 8)
+    while i < m:
+        r0 += a[lo + i]
+        r1 += a[lo + i + 1]
+        r2 += a[lo + i + 2]
+        r3 += a[lo + i + 3]
+        r4 += a[lo + i + 4]
+        r5 += a[lo + i + 5]
+        r6 += a[lo + i + 6]
+        r7 += a[lo + i + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[lo + i]
+        i += 1
+    return res
+
+
+@_jit
+def pairwise_sum(a: Any, lo: int, n: int) -> float:  # pragma: no cover - compiled
+    """``a[lo:lo + n].sum()`` as numpy adds a contiguous float64 array: its pairwise
+    summation (eight running sums over blocks of at most 128, longer runs split in two
+    halves at a multiple of eight, each half summed so and the two added), so the same
+    number bit for bit. (The halving is walked with an explicit stack: numba's cache
+    does not keep recursive functions.)"""
+    if n <= 128:
+        return _pairwise_leaf(a, lo, n)
+    los = np.empty(128, np.int64)
+    ns = np.empty(128, np.int64)
+    stage = np.zeros(128, np.int64)
+    vals = np.empty(128)
+    sp = 0
+    vp = 0
+    los[0] = lo
+    ns[0] = n
+    while sp >= 0:
+        m = ns[sp]
+        if m <= 128:
+            vals[vp] = _pairwise_leaf(a, los[sp], m)
+            vp += 1
+            sp -= 1
+            continue
+        half = m // 2
+        half -= half % 8
+        if stage[sp] == 0:  # the first half
+            stage[sp] = 1
+            los[sp + 1] = los[sp]
+            ns[sp + 1] = half
+            stage[sp + 1] = 0
+            sp += 1
+        elif stage[sp] == 1:  # then the second
+            stage[sp] = 2
+            los[sp + 1] = los[sp] + half
+            ns[sp + 1] = m - half
+            stage[sp + 1] = 0
+            sp += 1
+        else:  # both summed: first + second
+            vp -= 1
+            vals[vp - 1] = vals[vp - 1] + vals[vp]
+            sp -= 1
+    return vals[0]
+
+
+@_jit
+def precision_dot(tps: Any, fps: Any, pos: Any, block: int,
+                  buf: Any) -> float:  # pragma: no cover - compiled
+    """``sum_i precision_i * pos_i`` over every threshold, block by block as its twin
+    adds them (each block's products summed as numpy sums them, the blocks' sums added
+    in order): the same number bit for bit. NaN when a block starts with nothing
+    predicted positive (the twin then divides with its zero-division rule). Twin:
+    :func:`clfeval.curves.pr._precision_dot`."""
+    n = tps.size
+    total = 0.0
+    for i0 in range(0, n, block):
+        m = min(n, i0 + block) - i0
+        if not float(fps[i0]) + float(tps[i0]) > 0:
+            return np.nan
+        for t in range(m):
+            tp = float(tps[i0 + t])
+            buf[t] = (tp / (float(fps[i0 + t]) + tp)) * float(pos[i0 + t])
+        total += pairwise_sum(buf, 0, m)
+    return total

@@ -176,6 +176,31 @@ def test_hull_is_identical(pts: Any) -> None:
     assert np.array_equal(u1, u2)
 
 
+@pytest.mark.parametrize("weighted", [False, True])
+def test_hull_of_many_corners_is_identical(weighted: bool) -> None:
+    """More corners than the accelerator's minimum, at its real minimum (the hull and
+    the candidates are then the kernels'): numpy's hull and candidates."""
+    rng = np.random.default_rng(7)
+    n = 8 * _accel.MIN_SIZE  # about a quarter of the points are corners
+    y = rng.integers(0, 2, n).astype(bool)
+    s = np.round(y * 0.8 + rng.standard_normal(n), 6)  # (some ties)
+    w = rng.uniform(0.5, 2.0, n) if weighted else None
+    tc = clfeval.curves.thresholds.threshold_counts(
+        ScoreCounts.from_scores(y, s, sample_weight=w, max_distinct=None))
+    got = {}
+    for name in ("numba", "numpy"):
+        os.environ["CLFEVAL_ACCEL"] = name
+        try:
+            fps, tps = tc.fps.copy(), tc.tps.copy()
+            got[name] = (hull_index(fps, tps), hull_candidates(fps, tps),
+                         hull_candidates(fps, tps))
+        finally:
+            del os.environ["CLFEVAL_ACCEL"]
+    for a, b in zip(got["numba"], got["numpy"], strict=True):
+        assert np.array_equal(a, b)
+    assert got["numba"][1].size > 2
+
+
 @SETTINGS
 @given(st.integers(1, 400), st.sampled_from(["prob", "signed", "float32", "ties"]),
        st.integers(0, 2**32 - 1))
@@ -353,3 +378,27 @@ def test_report_keeps_the_score_error_first() -> None:
     with path("numpy"), pytest.raises(clfeval.exceptions.InvalidInputError) as e2:
         clfeval.evaluate([0, 1, 2, 1], y_score=[0.1, 0.2, 0.3, 0.9])
     assert str(e1.value) == str(e2.value)
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 127, 128, 129, 1000, 65535, 65536, 65537, 200_003])
+def test_pairwise_sum_is_numpys_sum(n: int) -> None:
+    from clfeval import _kernels
+
+    rng = np.random.default_rng(n)
+    for a in (rng.random(n), rng.standard_normal(n) * 10.0 ** rng.uniform(-8, 8, n)):
+        assert _kernels.pairwise_sum(a, 0, n) == a.sum()
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("n", [50, 70_000, 300_000])
+def test_average_precision_sum_is_identical(n: int, weighted: bool) -> None:
+    from clfeval.curves.pr import _precision_dot
+
+    rng = np.random.default_rng(n)
+    y = rng.integers(0, 2, n)
+    s = np.round(y + rng.standard_normal(n), 3)
+    w = rng.uniform(0.1, 3.0, n) if weighted else None
+    tc = clfeval.curves.thresholds.threshold_counts(
+        ScoreCounts.from_scores(y, s, sample_weight=w, max_distinct=None))
+    fast, slow = both(lambda: _precision_dot(tc.tps, tc.fps, tc.pos))
+    assert fast == slow

@@ -445,3 +445,26 @@ def test_float32_scores_give_the_state_of_their_float64_values(kind, weighted):
     a = ScoreCounts.from_scores(y, s, sample_weight=w, max_distinct=None)
     b = ScoreCounts.from_scores(y, s.astype(np.float64), sample_weight=w, max_distinct=None)
     assert a == b and a.values().dtype == np.float64
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("pos_label", ["b", "a"])
+def test_states_from_encoded_rows_equal_the_folds(weighted: bool, pos_label: str) -> None:
+    """The report's fold encodes the labels once for both states: the same states as
+    from_scores and from_predictions reading the rows themselves."""
+    from clfeval.core.calibration import CalibrationCounts
+    from clfeval.core.labels import encode_binary_true
+
+    rng = np.random.default_rng(3)
+    n = 70_000  # past the accelerator's minimum: the compiled table and fold
+    y = np.where(rng.integers(0, 2, n) == 1, "b", "a")
+    p = np.round(rng.random(n), 4)
+    w = rng.uniform(0.5, 2.0, n) if weighted else None
+    labs = ("a", "b")
+    enc = encode_binary_true(y, pos_label, labs)
+    sc = ScoreCounts._from_encoded(*enc, p, w, pos_label)
+    assert sc == ScoreCounts.from_scores(y, p, labels=labs, pos_label=pos_label,
+                                         sample_weight=w, max_distinct=None)
+    cal = CalibrationCounts._from_encoded(*enc, p, w, pos_label, 1)
+    assert cal == CalibrationCounts.from_predictions(y, p, labels=labs, pos_label=pos_label,
+                                                     sample_weight=w)

@@ -246,12 +246,14 @@ def _fold_binary(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | N
 
 
 def _binary_tables(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | None,
-                   edges: FloatArray, eps: float) -> tuple[Array, ...]:
+                   edges: FloatArray, eps: float, workers: int | None = None
+                   ) -> tuple[Array, ...]:
     """The binary fold's tables, in blocks of rows (they bound the temporaries and keep
-    them in cache), on the compiled path for large inputs."""
+    them in cache), on the compiled path for large inputs (on at most ``workers`` of
+    the accelerator's threads: the same tables whatever their number)."""
     n = p.size
     if kernels(n) is not None:
-        return _fold_binary_compiled(p, is_pos, w, edges, eps)
+        return _fold_binary_compiled(p, is_pos, w, edges, eps, workers)
     stacked: tuple[Array, ...] | None = None
     for s0 in range(0, max(n, 1), _BINARY_BLOCK):
         sl = slice(s0, s0 + _BINARY_BLOCK)
@@ -263,7 +265,8 @@ def _binary_tables(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray |
 
 
 def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | None,
-                          edges: FloatArray, eps: float) -> tuple[Array, ...]:
+                          edges: FloatArray, eps: float, workers: int | None = None
+                          ) -> tuple[Array, ...]:
     """The blocks of :func:`_fold_binary` (as ``from_predictions`` folds them) by the
     compiled kernel of the ``fast`` extra: the same cells and the same sums, bit for bit
     (the logs are numpy's, each block's rows are added in order, the blocks' tables are
@@ -305,7 +308,7 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
         return parts
 
     done: dict[int, tuple[Array, ...]] = {}
-    for mine, parts in zip(*share(starts, fold), strict=True):
+    for mine, parts in zip(*share(starts, fold, workers), strict=True):
         done.update(zip(mine, parts, strict=True))
     out: tuple[Array, ...] | None = None
     for s0 in starts:  # in the order of the numpy path
@@ -554,6 +557,25 @@ class CalibrationCounts:
         else:
             stacked = _binary_tables(p, is_pos, w, edges, eps)
         return cls(labs, *stacked, edges=edges, pos_label=pl, multiclass=multiclass, eps=eps)
+
+    @classmethod
+    def _from_encoded(cls, labels: tuple[Any, ...], is_pos: npt.NDArray[np.bool_],
+                      p: FloatArray, w: FloatArray | None, pos_label: Any,
+                      workers: int | None = None) -> CalibrationCounts:
+        """The binary state (default bins) of rows already read and encoded by the
+        caller — ``labels, is_pos`` as :func:`~clfeval.core.labels.encode_binary_true`
+        returns them for ``pos_label``, ``p`` float64 probabilities in [0, 1], ``w``
+        validated weights or ``None`` — without reading them again:
+        ``from_predictions(y_true, p, labels=labels, pos_label=pos_label,
+        sample_weight=w)``, folded on at most ``workers`` of the accelerator's threads."""
+        if len(labels) != 2:
+            raise InvalidInputError(
+                f"y_true contains only the class {labels[0]!r}; pass labels=(negative, "
+                "positive) so the state knows both classes")
+        pl = labels[resolve_pos_label(labels, pos_label)]
+        edges = uniform_edges(DEFAULT_N_BINS)
+        return cls(labels, *_binary_tables(p, is_pos, w, edges, EPS, workers), edges=edges,
+                   pos_label=pl, multiclass=False, eps=EPS)
 
     def _update_checked(self, is_pos: npt.NDArray[np.bool_], p: FloatArray,
                         w: FloatArray | None) -> CalibrationCounts:

@@ -427,6 +427,20 @@ def _table_binary_nonnegative(
     the freed last bit takes the class, and one integer sort orders the scores with the
     two classes of equal scores side by side. (Negative zero is made positive first.)
     """
+    fast = kernels(s.size)
+    if fast is not None and s.dtype == np.float64:
+        # compiled: the keys in one pass, the same sort, the table in one pass without
+        # branches on the data (the same keys, the same order, the same table)
+        key = np.empty(s.size, np.uint64)
+        fast.class_keys(np.ascontiguousarray(s).view(np.uint64),
+                        np.ascontiguousarray(is_pos), key)
+        _sort(key)
+        u = fast.key_runs_count(key)
+        w = np.empty((2, u), np.int64)
+        fast.key_runs(key, w[pos_i], w[1 - pos_i])  # the values over the keys' start
+        values = key.view(np.float64)[:u]
+        # (mostly distinct scores keep the keys' buffer; many ties, a copy of its start)
+        return (values, w) if 2 * u >= key.size else (values.copy(), w)
     n_pos = int(np.count_nonzero(is_pos))
     ut = np.uint64 if s.dtype == np.float64 else np.uint32
     key = np.add(s, s.dtype.type(0)).view(ut)  # -0.0 + 0.0 is +0.0
@@ -1150,6 +1164,26 @@ class ScoreCounts:
             max_distinct=max_distinct, convert_bits=convert_bits, n_omitted=n_omitted,
             _trusted=True,
         )
+
+    @classmethod
+    def _from_encoded(cls, labels: tuple[Any, ...], is_pos: npt.NDArray[np.bool_],
+                      s: FloatArray, w: FloatArray | None, pos_label: Any) -> ScoreCounts:
+        """The exact binary state of rows already read and encoded by the caller —
+        ``labels, is_pos`` as :func:`~clfeval.core.labels.encode_binary_true` returns
+        them for ``pos_label``, ``s`` finite 1-D float scores, ``w`` validated weights or
+        ``None`` — without reading them again: ``from_scores(y_true, s, labels=labels,
+        pos_label=pos_label, sample_weight=w, max_distinct=None)`` (the report's fold,
+        which encodes the labels once for the score table and the calibration fold)."""
+        if len(labels) != 2:
+            raise InvalidInputError(
+                f"y_true contains only the class {labels[0]!r}; pass labels=(negative, positive) "
+                "so the state knows both classes"
+            )
+        pos_i = resolve_pos_label(labels, pos_label)
+        rows = is_pos if pos_i == 1 else ~is_pos
+        (v, wt), = score_tables(s, rows, 2, w, None)
+        return cls([v], [wt], labels, pos_label=labels[pos_i], max_distinct=None,
+                   _trusted=True)
 
     @classmethod
     def empty(

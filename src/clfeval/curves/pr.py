@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
+from .._accel import kernels
 from .._display import frame, short_repr
 from .._serial import Result
 from .._validation import check_choice
@@ -283,6 +285,11 @@ def _precision(tps: Any, fps: Any) -> FloatArray:
 def _precision_dot(tps: Any, fps: Any, pos: Any) -> float:
     """``sum_i precision_i * pos_i`` over every threshold, in blocks (``tps + fps > 0``
     at every threshold but possibly the first)."""
+    fast = kernels(len(tps))
+    if fast is not None and np.ndim(tps) == 1:  # one compiled pass, the same sum
+        got = float(fast.precision_dot(tps, fps, pos, _BLOCK, np.empty(_BLOCK)))
+        if not math.isnan(got):
+            return got
     total = 0.0
     for i in range(0, len(tps), _BLOCK):
         j = i + _BLOCK

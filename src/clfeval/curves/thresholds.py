@@ -67,13 +67,14 @@ class ThresholdCounts:
         if (fast is not None and pos.dtype == neg.dtype
                 and pos.dtype in (np.dtype(np.int64), np.dtype(np.float64))):
             m = values.size  # (outputs made by numpy: its large arrays get huge pages)
-            v_d, p_d, q_d = np.empty(m), np.empty(m, pos.dtype), np.empty(m, pos.dtype)
-            tps_d, fps_d = np.empty(m, pos.dtype), np.empty(m, pos.dtype)
+            v_d, tps_d, fps_d = np.empty(m), np.empty(m, pos.dtype), np.empty(m, pos.dtype)
             if fast.descending_counts(np.ascontiguousarray(values, dtype=np.float64),
-                                      np.ascontiguousarray(pos), np.ascontiguousarray(neg),
-                                      v_d, p_d, q_d, tps_d, fps_d):
-                return cls(v_d, tps_d, fps_d, p_d, q_d, float(tps_d[-1]) if m else 0.0,
-                           float(fps_d[-1]) if m else 0.0, binned)
+                                      pos, neg, v_d, tps_d, fps_d):
+                # the counts at each threshold are the table's, read backwards (views:
+                # equal to the numpy path's reversed copies, without writing them)
+                return cls(v_d, tps_d, fps_d, pos[::-1], neg[::-1],
+                           float(tps_d[-1]) if m else 0.0, float(fps_d[-1]) if m else 0.0,
+                           binned)
             # (else some rows have no weight: the numpy path drops them)
         if skip_empty:
             keep = (pos + neg) > 0
@@ -155,13 +156,16 @@ def table_auc(pos: Array, neg: Array) -> float:
     0.75
     """
     if pos.dtype.kind in "iu" and neg.dtype.kind in "iu":
-        p, n = int(pos.sum()), int(neg.sum())
+        fast = kernels(pos.size)
+        if fast is not None:  # the totals and the pair count in one pass
+            total, p, n = (int(v) for v in fast.pair_sum(pos, neg))
+        else:
+            p, n = int(pos.sum()), int(neg.sum())
         if p <= 0 or n <= 0:
             return float("nan")
         if p * n < 1 << 61:
-            fast = kernels(pos.size)
             if fast is not None:
-                return int(fast.pair_sum(pos, neg)) / (2.0 * p * n)
+                return total / (2.0 * p * n)
             below2 = np.cumsum(neg, dtype=np.int64)  # 2 * (neg below) + neg, in place
             below2 <<= 1
             below2 -= neg

@@ -7,6 +7,7 @@ import concurrent.futures
 import contextlib
 import contextvars
 import math
+import threading
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
@@ -297,9 +298,16 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
     from ..core.scores import ScoreCounts
     from ..core.state import EvalState
 
+    # the resolved 1-D scores are finite: their range, read once, says both whether they
+    # are probabilities and the default threshold (what is_probability and
+    # default_threshold would each read again)
+    unit: bool | None = None
+    if s is not None and s.ndim == 1 and s.size:
+        unit = bool(s.min() >= 0.0 and s.max() <= 1.0)
     thr_used: float | None = None
     if call.y_pred is None and s is not None and s.ndim == 1:
-        thr_used = default_threshold(s) if call.threshold is None else call.threshold
+        thr_used = (0.5 if unit or unit is None else 0.0) if call.threshold is None \
+            else call.threshold
     yp_all = call.y_pred
 
     def state_of(rows: npt.NDArray[np.intp] | None) -> EvalState:
@@ -308,10 +316,22 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
             return a if a is None or rows is None else a[rows]
 
         yt_, s_, w_, yp_ = sub(yt), sub(s), sub(w), sub(yp_all)
+        # binary scores: the labels are encoded once, for the score table and the
+        # calibration fold alike (each would encode them again)
+        enc = None
+        if s_ is not None and s_.ndim == 1:
+            from ..core.labels import encode_binary_true
 
-        def calibration_of(pl: Any) -> Any:
+            enc = encode_binary_true(yt_, pos_label, labs)
+
+        def calibration_of(pl: Any, beside: bool = False) -> Any:
             from ..core.calibration import CalibrationCounts
 
+            if enc is not None and (pl is pos_label or same_label(pl, pos_label)):
+                # beside the score table (on the report's worker thread): the fold
+                # leaves the calling thread its core
+                return CalibrationCounts._from_encoded(
+                    *enc, s_, w_, pl, max(1, _accel.threads() - 1) if beside else None)
             return CalibrationCounts.from_predictions(yt_, s_, labels=labs, pos_label=pl,
                                                       sample_weight=w_)
 
@@ -320,15 +340,14 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
         if s_ is not None:
             from ..calibration import is_probability
 
-            probabilities = is_probability(s_)
+            probabilities = unit if rows is None and unit is not None else is_probability(s_)
             if probabilities and s_.ndim == 1 and s_.size >= _accel.MIN_SIZE:
                 # the calibration fold and the score table's sort are independent passes
                 # over the same rows: on a second core they overlap
-                cal_job = _background(calibration_of, pos_label)
+                cal_job = _background(calibration_of, pos_label, True)
             try:
-                if s_.ndim == 1:
-                    sc = ScoreCounts.from_scores(yt_, s_, labels=labs, pos_label=pos_label,
-                                                 sample_weight=w_, max_distinct=None)
+                if enc is not None:
+                    sc = ScoreCounts._from_encoded(*enc, s_, w_, pos_label)
                 else:
                     sc = ScoreCounts.from_scores(yt_, s_, labels=labs, sample_weight=w_,
                                                  max_distinct=None)
@@ -534,6 +553,13 @@ def from_state(
     auc_rows: tuple[MetricRow, ...] = ()
     if tc is not None:
         name = title or "model"
+        auc_job = None
+        if lvl is not None and tc.thresholds.size >= _accel.MIN_SIZE \
+                and not threading.current_thread().name.startswith("clfeval"):
+            # DeLong's interval reads only the score state: on the report's worker
+            # thread it overlaps the curves and the sweep (the same interval)
+            auc_job = _background(_auc_interval, scores, tc, lvl,
+                                  getattr(state, "weights", "importance"))
         # the curves are formed at their displayed points only; areas, AP, the
         # break-even point, the hull and the sweep's optima are the full curves'
         roc_shown = RocCurve.from_threshold_counts(tc, zero_division=np.nan,
@@ -545,7 +571,8 @@ def from_state(
                              chosen=threshold, optimize=SWEEP_OPTIMA, max_points=max_points)
         if tc.n_pos > 0 and tc.n_neg > 0:
             ccurve = CostCurve.from_threshold_counts(tc, max_lines=COST_CURVE_LINES)
-        auc_rows = _binary_auc_rows(roc_shown, pr_shown, _auc_interval(
+        auc_rows = _binary_auc_rows(roc_shown, pr_shown, auc_job.result() if auc_job
+                                    is not None else _auc_interval(
             scores, tc, lvl, getattr(state, "weights", "importance")))
     elif scores is not None:
         rocs, prs = [], []
