@@ -947,8 +947,10 @@ class ScoreCounts:
         n_omitted: int = 0,
         converted: bool = False,
         _trusted: bool = False,
+        _resolved: bool = False,
     ) -> None:
-        labs = tuple(to_python(v) for v in validate_labels(labels))
+        # _resolved: the labels of a resolved call (or of a state), validated already
+        labs = tuple(labels) if _resolved else tuple(to_python(v) for v in validate_labels(labels))
         k = len(labs)
         if multiclass:
             if k < 2:
@@ -1137,6 +1139,37 @@ class ScoreCounts:
             values, weights, labs, pos_label=pl, multiclass=multiclass, binning=binning,
             max_distinct=max_distinct, convert_bits=convert_bits, n_omitted=n_omitted,
             _trusted=True,
+        )
+
+    @classmethod
+    def _from_resolved(
+        cls,
+        y_score: FloatArray,
+        codes: Array,
+        labels: tuple[Any, ...],
+        *,
+        pos_label: Any = None,
+        sample_weight: FloatArray | None = None,
+        max_distinct: int | None = DEFAULT_MAX_DISTINCT,
+    ) -> ScoreCounts:
+        """:meth:`from_scores` of a resolved call (:func:`clfeval._validation.resolve_call`):
+        finite float64 scores (1-D: the score of ``pos_label``; 2-D: one column per
+        class), the code of each row's true class in ``labels`` (intp, or bool for two
+        classes: ``labels[1]``), checked weights. Folded, not checked again."""
+        k = len(labels)
+        multiclass = y_score.ndim == 2
+        if not multiclass:
+            if k != 2:
+                raise InvalidInputError(
+                    f"y_true contains only the class {labels[0]!r}; pass labels=(negative, "
+                    "positive) so the state knows both classes"
+                )
+            pos_label = labels[resolve_pos_label(labels, pos_label)]
+        tables = score_tables(y_score, codes, k, sample_weight, None)
+        return cls(
+            [t[0] for t in tables], [t[1] for t in tables], labels,
+            pos_label=None if multiclass else pos_label, multiclass=multiclass,
+            max_distinct=max_distinct, _trusted=True, _resolved=True,
         )
 
     @classmethod
@@ -1335,7 +1368,7 @@ class ScoreCounts:
         mat = np.array([[tn, fp], [fn, tp]])
         if labels.index(pl) == 0:  # matrix rows follow the label order
             mat = mat[::-1, ::-1]
-        return ConfusionMatrix(mat, labels, pos_label=pl)
+        return ConfusionMatrix(mat, labels, pos_label=pl, _resolved=True)
 
     def _with_labels(self, labels: tuple[Any, ...]) -> ScoreCounts:
         """The same K-class tables over other labels (engines fold over placeholders)."""
@@ -1388,7 +1421,7 @@ class ScoreCounts:
             pos_label=self._pos_label, multiclass=self.is_multiclass, binning=a._binning,
             max_distinct=md, convert_bits=self._convert_bits,
             n_omitted=a._n_omitted + b._n_omitted, converted=a._converted or b._converted,
-            _trusted=True,
+            _trusted=True, _resolved=True,
         )
 
     def __radd__(self, other: object) -> ScoreCounts:
@@ -1403,7 +1436,7 @@ class ScoreCounts:
             [t[0] for t in tables], [t[1] for t in tables], self._labels,
             pos_label=self._pos_label, multiclass=self.is_multiclass, binning=binning,
             max_distinct=self._max_distinct, convert_bits=self._convert_bits,
-            n_omitted=self._n_omitted, converted=True, _trusted=True,
+            n_omitted=self._n_omitted, converted=True, _trusted=True, _resolved=True,
         )
 
     def __eq__(self, other: object) -> bool:

@@ -288,6 +288,7 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
     # the matrix's positive class, as the streaming doors set it: given, or a score's
     cm_pos = pos_label if pos_given or (s is not None and s.ndim == 1) else None
 
+    from ..core.labels import resolved_codes
     from ..core.scores import ScoreCounts
     from ..core.state import EvalState
 
@@ -295,19 +296,32 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
     if call.y_pred is None and s is not None and s.ndim == 1:
         thr_used = default_threshold(s) if call.threshold is None else call.threshold
     yp_all = call.y_pred
+    label_array = call.label_array
+    assert label_array is not None
+    # the states are built from the resolved call's arrays and never check them again;
+    # the true classes are encoded once for the score and calibration states (a bool for
+    # two classes: labels[1]; else the index in labels)
+    codes_all: Any = None
+    if s is not None:
+        if len(labs) == 2 and s.ndim == 1:  # (the label in y_true's own dtype, as
+            # encode_binary_true compares them)
+            codes_all = yt == np.asarray(labs[1], dtype=None if yt.dtype.kind == "U"
+                                         else yt.dtype)
+        else:
+            codes_all = resolved_codes(yt, label_array)
 
     def state_of(rows: npt.NDArray[np.intp] | None) -> EvalState:
         """The state of all rows, or of ``rows`` (a slice) over the same labels."""
         def sub(a: Any) -> Any:
             return a if a is None or rows is None else a[rows]
 
-        yt_, s_, w_, yp_ = sub(yt), sub(s), sub(w), sub(yp_all)
+        yt_, s_, w_, yp_, codes_ = sub(yt), sub(s), sub(w), sub(yp_all), sub(codes_all)
 
         def calibration_of(pl: Any) -> Any:
             from ..core.calibration import CalibrationCounts
 
-            return CalibrationCounts.from_predictions(yt_, s_, labels=labs, pos_label=pl,
-                                                      sample_weight=w_)
+            return CalibrationCounts._from_resolved(s_, codes_, labs, pos_label=pl,
+                                                    sample_weight=w_)
 
         sc = None
         cal = cal_job = None
@@ -320,12 +334,8 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
                 # over the same rows: on a second core they overlap
                 cal_job = _background(calibration_of, pos_label)
             try:
-                if s_.ndim == 1:
-                    sc = ScoreCounts.from_scores(yt_, s_, labels=labs, pos_label=pos_label,
-                                                 sample_weight=w_, max_distinct=None)
-                else:
-                    sc = ScoreCounts.from_scores(yt_, s_, labels=labs, sample_weight=w_,
-                                                 max_distinct=None)
+                sc = ScoreCounts._from_resolved(s_, codes_, labs, pos_label=pos_label,
+                                                sample_weight=w_, max_distinct=None)
             finally:  # (on an error here, the job is still waited for)
                 if cal_job is not None and sc is None:
                     concurrent.futures.wait([cal_job])
@@ -335,15 +345,16 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
                     cal = cal.result()
             elif probabilities:
                 cal = calibration_of(None if sc.is_multiclass else sc.pos_label)
-        if yp_ is None:
+        if yp_ is not None:
+            cm = ConfusionMatrix._from_resolved(yt_, yp_, w_, labs, label_array,
+                                                pos_label=cm_pos)
+        else:
             assert s_ is not None
             if s_.ndim == 1:
                 cm = None  # read off the score state at the threshold, by from_state
-            else:
-                yp_ = np.asarray(np.asarray(labs, dtype=object)[np.argmax(s_, axis=1)].tolist())
-        if yp_ is not None:
-            cm = ConfusionMatrix.from_predictions(yt_, yp_, labels=labs, sample_weight=w_,
-                                                  pos_label=cm_pos)
+            else:  # the arg-max class
+                cm = ConfusionMatrix._from_codes(codes_, np.argmax(s_, axis=1), w_, labs,
+                                                 pos_label=cm_pos)
         rse = None
         if s_ is not None and s_.ndim == 2:
             from ..core.fold import max_row_sum_error
