@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -21,7 +20,7 @@ VALIDATORS = ("as_1d_labels", "as_weights", "as_scores", "check_label_array")
 
 
 @pytest.fixture
-def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[tuple[str, str]]]:
+def calls(monkeypatch: pytest.MonkeyPatch) -> Counter[tuple[str, str]]:
     """Count each validator's calls by (function, argument name), wherever it was
     imported from."""
     seen: Counter[tuple[str, str]] = Counter()
@@ -47,7 +46,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[tuple[str, str]]]
             if getattr(mod, "__name__", "").startswith("clfeval") and \
                     getattr(mod, fname, None) is orig:
                 monkeypatch.setattr(mod, fname, counting)
-    yield seen
+    return seen
 
 
 def _data() -> dict[str, Any]:
