@@ -413,7 +413,8 @@ def fold_files(
         spec = multilabel_spec(names, y_true=y_true, y_pred=y_pred, y_score=y_score,
                                weight=weight, labels=labels, threshold=threshold,
                                on_invalid=on_invalid, bins=bins, max_distinct=max_distinct,
-                               chunk_rows=chunk_rows, format=format, path=paths[0])
+                               chunk_rows=chunk_rows, format=format, path=paths[0],
+                               weights=weights)
         return _fold_spec(paths, spec, workers, progress)
     assert y_pred is None or isinstance(y_pred, str)
     assert y_true is None or isinstance(y_true, str)

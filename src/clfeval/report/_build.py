@@ -256,7 +256,7 @@ def evaluate(
         return evaluate_multilabel(y_true, y_pred, y_score, labels=labels,
                                    sample_weight=sample_weight, threshold=threshold,
                                    level=level, response_method=response_method, title=title,
-                                   source=source, max_points=max_points)
+                                   source=source, max_points=max_points, weights=weights)
     score_labels: list[Any] | None = None
     if _is_estimator(y_true):
         est, X, y = y_true, y_pred, y_score
