@@ -47,8 +47,9 @@ def test_weighted_point_estimates_are_scikit_learns(average: str) -> None:
 
 
 def _intervals(r: clfeval.Report) -> list[tuple[float, float, str]]:
-    out = [(r.row("subset_accuracy").interval.low, r.row("subset_accuracy").interval.high,
-            r.row("subset_accuracy").interval.method)]
+    sub = r.row("subset_accuracy").interval
+    assert sub is not None
+    out = [(sub.low, sub.high, sub.method)]
     for name, ci in sorted(r.per_class.intervals.items()):
         if name != "roc_auc":
             out += list(zip(np.atleast_1d(ci.low), np.atleast_1d(ci.high),
@@ -68,6 +69,7 @@ def test_importance_intervals_do_not_change_with_a_common_factor() -> None:
     f100 = clfeval.evaluate(Y, P, sample_weight=W * 100, weights="frequency")
     w1 = f1.row("subset_accuracy").interval
     w100 = f100.row("subset_accuracy").interval
+    assert w1 is not None and w100 is not None
     assert (w100.high - w100.low) < 0.2 * (w1.high - w1.low)
 
 
