@@ -116,3 +116,22 @@ def test_importance_weighted_interval_covers_the_target_auc() -> None:
         hits += ci.low <= truth <= ci.high
     coverage = hits / reps
     assert 0.92 <= coverage <= 0.98, coverage
+
+
+def test_fractional_frequency_weights_from_a_state_and_in_the_report() -> None:
+    """A weighted score state read as frequency weights gives the interval of the
+    weighted arrays (Σw as the sample size), fractional weights included; the report's
+    AUC row has it (importance weights: the state lacks Σw², no interval)."""
+    from clfeval import ScoreCounts, evaluate
+
+    w = np.round(W, 3)
+    sc = ScoreCounts.from_scores(Y, SA, sample_weight=w, max_distinct=None)
+    got = delong_interval(sc, weights="frequency")
+    want = delong_interval(Y, SA, sample_weight=w, weights="frequency")
+    assert (got.estimate, got.std_err) == pytest.approx((want.estimate, want.std_err),
+                                                        rel=1e-10)
+    r = evaluate(Y, y_score=SA, sample_weight=w, weights="frequency")
+    iv = r.row("roc_auc").interval
+    assert iv is not None and "frequency weights" in iv.method
+    assert iv.std_err == pytest.approx(want.std_err, rel=1e-10)
+    assert evaluate(Y, y_score=SA, sample_weight=w).row("roc_auc").interval is None

@@ -763,7 +763,7 @@ def _weighting_warning(wt: Weighting, state: Any) -> ReportWarning:
             "weighted_intervals",
             f"sample weights are read as frequency weights (weights='frequency': a weight "
             f"of w is the row seen w times): the intervals take Σw = {wt.n_eff:.6g} as the "
-            "sample size (the AUC's DeLong interval needs integer weights)", 3)
+            "sample size", 3)
     return ReportWarning(
         "weighted_intervals",
         f"sample weights are read as importance weights (weights='importance', the "
@@ -1072,19 +1072,20 @@ def _defined(ci: ConfidenceInterval) -> bool:
 def _auc_interval(scores: Any, tc: ThresholdCounts, level: float | None,
                   weights: str = "importance") -> ConfidenceInterval | None:
     """DeLong's interval of a binary AUC, read from the score state: unweighted, or
-    integer frequency weights (the repeated rows' interval)."""
+    frequency weights (the repeated rows' interval; fractional weights too)."""
     if level is None or tc.n_pos < 2 or tc.n_neg < 2:
         return None  # DeLong's variance needs two of each class
     note = ""
     if scores.is_weighted:
+        if weights != "frequency":
+            return None  # importance weights: see the weights warning
         _, pw, nw = scores.binary_table()
-        if weights != "frequency" or not (np.all(pw == np.round(pw))
-                                          and np.all(nw == np.round(nw))):
-            return None  # importance (or fractional) weights: see the weights warning
+        if float(pw.sum()) < 2 or float(nw.sum()) < 2:
+            return None
         note = f" (frequency weights: n = Σw = {float(pw.sum() + nw.sum()):.6g})"
     from ..stats import delong_interval
 
-    ci = delong_interval(scores, level=level)
+    ci = delong_interval(scores, level=level, weights=weights)
     if note:
         ci = ConfidenceInterval(ci.estimate, ci.low, ci.high, ci.level, ci.method + note,
                                 std_err=ci.std_err)

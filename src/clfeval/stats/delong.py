@@ -240,21 +240,23 @@ def delong_covariance(y_true: Any, y_scores: Any, *, pos_label: Any = None,
     return DeLongCovariance(auc, _cov(v10, v01), int(is_pos.sum()), int((~is_pos).sum()))
 
 
-def _from_score_counts(sc: Any) -> tuple[float, float]:
+def _from_score_counts(sc: Any, frequency: bool = False) -> tuple[float, float]:
     """(AUC, DeLong variance) from per-distinct-score class counts (a binary ScoreCounts)."""
     if sc.is_multiclass:
         raise InvalidInputError("DeLong's variance needs a binary ScoreCounts state")
     _, pw, nw = sc.binary_table()
-    return delong_of_counts(pw, nw)
+    return delong_of_counts(pw, nw, frequency=frequency)
 
 
-def delong_of_counts(pos: Any, neg: Any) -> tuple[float, float]:
+def delong_of_counts(pos: Any, neg: Any, *, frequency: bool = False) -> tuple[float, float]:
     """(AUC, DeLong variance) from the positive and negative counts at each distinct
-    score, in ascending score order (tied samples share a score)."""
+    score, in ascending score order (tied samples share a score). ``frequency``: the
+    counts may be fractional frequency weights (the same formula, Σw as the sample
+    size); else they must be integers."""
     p, q = np.asarray(pos), np.asarray(neg)  # converted to float64 block by block
     if not (p.dtype.kind in "iu" and q.dtype.kind in "iu"):
         p, q = p.astype(np.float64, copy=False), q.astype(np.float64, copy=False)
-        if not (np.all(p == np.round(p)) and np.all(q == np.round(q))):
+        if not frequency and not (np.all(p == np.round(p)) and np.all(q == np.round(q))):
             raise InvalidInputError(
                 "DeLong's variance needs integer counts, not a weighted state")
     m, n = float(p.sum()), float(q.sum())
@@ -426,7 +428,9 @@ def delong_interval(
         Binary ground truth. A binary, unweighted :class:`~clfeval.ScoreCounts`
         state (with ``y_score`` omitted) gives the same answer from the mergeable
         per-score counts, so the interval can be computed on streamed or sharded
-        data (for a binned state, scores in one bin count as ties).
+        data (for a binned state, scores in one bin count as ties); a weighted state
+        with ``weights="frequency"`` (fractional weights too) gives the interval of
+        the repeated rows.
     y_score : array-like of shape (N,)
         Scores, higher meaning more likely positive.
     level : float, default 0.95
@@ -457,7 +461,11 @@ def delong_interval(
             raise InvalidInputError("pass either a ScoreCounts state or (y_true, y_score)")
         if sample_weight is not None:
             raise InvalidInputError("sample_weight goes with arrays, not a ScoreCounts state")
-        a, var = _from_score_counts(y_true)
+        from .._validation import check_weights
+
+        # a weighted state as frequency weights: Σw is the sample size (fractional
+        # weights too); as importance weights it lacks the Σw² DeLong's variance needs
+        a, var = _from_score_counts(y_true, check_weights(weights) == "frequency")
     elif sample_weight is not None:
         if y_score is None:
             raise InvalidInputError("y_score is required with array labels")
