@@ -10,7 +10,6 @@ import math
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -52,6 +51,7 @@ from ._model import (
     ReportWarning,
     derived_matrices,
 )
+from ._weighting import UNKNOWN_SQ, Weighting, _weighting, _weighting_warning
 
 __all__ = ["compare", "default_threshold", "evaluate", "from_state", "from_states",
            "stacked_metric_rows"]
@@ -700,79 +700,6 @@ def stacked_metric_rows(cms: Sequence[ConfusionMatrix],
         yield
     finally:
         _AHEAD.reset(token)
-
-
-@dataclass(frozen=True)
-class Weighting:
-    """How a report's intervals read weighted counts (private).
-
-    ``n_eff`` is the sample size the intervals assume: Kish's effective sample size
-    ``(Σw)² / Σw²`` for importance weights, Σw for frequency weights; every weighted
-    count is scaled by ``n_eff / Σw`` before a Wilson interval or a bootstrap draw, so
-    importance-weighted intervals do not change when every weight is multiplied by a
-    constant. ``note`` is appended to each interval's method.
-    """
-
-    meaning: str
-    n_eff: float
-    total: float
-
-    @property
-    def factor(self) -> float:
-        return self.n_eff / self.total if self.total > 0 else 1.0
-
-    @property
-    def note(self) -> str:
-        if self.meaning == "frequency":
-            return f"frequency weights: n = Σw = {self.n_eff:.6g}"
-        from ..stats.intervals import kish_note
-
-        return kish_note(self.n_eff)
-
-
-#: a weighted state without Σw² (saved by an older clfeval): importance intervals unknown
-UNKNOWN_SQ = Weighting("unknown", 0.0, 0.0)
-
-
-def _weighting(state: Any, cm: ConfusionMatrix) -> Weighting | None:
-    """``None`` for integer counts (no weights: the intervals need no note)."""
-    if not cm.is_weighted:
-        return None
-    total = float(cm.total)
-    meaning = getattr(state, "weights", "importance")
-    if meaning == "frequency":
-        return Weighting("frequency", total, total)
-    sq = state.squared_weight()
-    if sq is None:
-        return UNKNOWN_SQ
-    if sq <= 0 or total <= 0:
-        return Weighting("importance", 0.0, total)
-    return Weighting("importance", total * total / sq, total)
-
-
-def _weighting_warning(wt: Weighting, state: Any) -> ReportWarning:
-    if wt is UNKNOWN_SQ:
-        return ReportWarning(
-            "weighted_intervals",
-            "the state holds importance-weighted counts but not Σw² (it was saved by an "
-            "older clfeval), so Kish's effective sample size is unknown and the metrics "
-            "have no intervals here; evaluate again, or pass weights='frequency' if each "
-            "weight counts repeated rows", 3)
-    if wt.meaning == "frequency":
-        return ReportWarning(
-            "weighted_intervals",
-            f"sample weights are read as frequency weights (weights='frequency': a weight "
-            f"of w is the row seen w times): the intervals take Σw = {wt.n_eff:.6g} as the "
-            "sample size", 3)
-    return ReportWarning(
-        "weighted_intervals",
-        f"sample weights are read as importance weights (weights='importance', the "
-        f"default): the point estimates are weighted; the intervals use Kish's effective "
-        f"sample size n_eff = (Σw)²/Σw² = {wt.n_eff:.6g} of {int(state.n_used):,} rows "
-        "(Wilson intervals on n_eff trials, bootstrap replicates of n_eff rows, calibration "
-        "tests and intervals on n_eff rows), so they do not change when every weight is "
-        "multiplied by a constant; the AUC's DeLong interval needs unweighted rows and is "
-        "left out. Pass weights='frequency' if a weight counts repeated rows", 3)
 
 
 def _metric_rows(cm: ConfusionMatrix, level: float | None,

@@ -33,6 +33,7 @@ from ..exceptions import InvalidInputError, InvalidParameterError
 from ..stats._results import ConfidenceInterval
 from ._model import MetricRow, PerClassTable, Report, ReportWarning
 from ._multilabel_model import MultilabelResult
+from ._weighting import _weighting_warning, weighting_of
 
 __all__ = ["MULTILABEL_HEADLINE", "evaluate_multilabel", "is_multilabel_call",
            "multilabel_report"]
@@ -246,7 +247,7 @@ def multilabel_report(state: Any, *, cost_matrix: Any = None, level: float | Non
     rows: list[MetricRow] = []
     desc = _OVERALL["subset_accuracy"][0]
     sub_iv = None
-    wt = _weighting(state, c)
+    wt = weighting_of(state, c.is_weighted, float(c.total))
     if wt is not None and wt.meaning == "unknown":
         lvl = None  # importance weights without Σw²: no interval (the warning says why)
     if lvl is not None and c.total:
@@ -348,8 +349,6 @@ def multilabel_report(state: Any, *, cost_matrix: Any = None, level: float | Non
     overall = tuple(rows)
     warns = _warnings(state, c, labs)
     if wt is not None and level is not None:
-        from ._build import _weighting_warning
-
         warns = tuple(sorted((*warns, _weighting_warning(wt, state)), key=lambda w: w.rank))
     with np.errstate(invalid="ignore", divide="ignore"):
         acc = np.asarray(cm.accuracy_matrix(zero_division=NAN), dtype=np.float64)
@@ -362,25 +361,6 @@ def multilabel_report(state: Any, *, cost_matrix: Any = None, level: float | Non
         multilabel=MultilabelResult(labs, c, None if state.threshold is None
                                     else float(state.threshold)),
         state=state)
-
-
-def _weighting(state: Any, c: MultilabelCounts) -> Any:
-    """How the intervals read weighted counts (``None`` unweighted): importance weights
-    on Kish's effective sample size ``(Σw)²/Σw²`` of the samples, frequency weights on
-    Σw — as the single-label report reads them (:class:`clfeval.report._build.Weighting`)."""
-    if not c.is_weighted:
-        return None
-    from ._build import UNKNOWN_SQ, Weighting
-
-    total = float(c.total)
-    if getattr(state, "weights", "importance") == "frequency":
-        return Weighting("frequency", total, total)
-    sq = state.weight_sq
-    if sq is None:
-        return UNKNOWN_SQ
-    if sq <= 0 or total <= 0:
-        return Weighting("importance", 0.0, total)
-    return Weighting("importance", total * total / sq, total)
 
 
 def _proportion(x: Any, n: Any, level: float, wt: Any) -> ConfidenceInterval:
