@@ -85,9 +85,10 @@ def evaluate_files(
         the sorted labels found in the data.
     pos_label : label, optional
         Positive class for binary scores (default: as :func:`clfeval.evaluate` — the
-        greater of the two labels for one score column; for labels other than {0, 1},
-        {-1, 1} and bools the rows are then read twice, as the class is known only at
-        the end: pass ``pos_label`` or ``labels`` to read them once).
+        greater of the two labels for one score column, settled as the labels arrive,
+        so the rows are read once whatever the labels, {1, 2} and text included; with
+        ``by`` slices, labels other than {0, 1}, {-1, 1} and bools are still read
+        twice: pass ``pos_label`` or ``labels`` to read them once).
     threshold : float, optional
         With scores and no prediction column: the confusion matrix of
         ``score >= threshold`` (default 0.5 for probabilities, else 0).

@@ -7,7 +7,7 @@ validated, encoded arrays and never has to re-check them.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +24,7 @@ __all__ = [
     "as_weights",
     "check_bins",
     "check_consistent_length",
+    "check_label_array",
     "check_level",
     "check_pos_label",
     "check_seed",
@@ -37,6 +38,7 @@ __all__ = [
     "positive_label",
     "resolve_call",
     "same_label",
+    "unknown_labels_error",
     "weights_out_of_range",
 ]
 
@@ -345,6 +347,48 @@ def as_label_list(labels: Any, name: str = "labels") -> list[Any]:
     out = list(labels)
     _check_no_trailing_nul(out, name, InvalidParameterError)
     return out
+
+
+def check_label_array(labels: Any, data_kind: str | None = None) -> npt.NDArray[Any]:
+    """A declared label list as a validated array: 1-D, non-empty, unique, one kind of
+    value, and of ``data_kind`` when given (``"bool"``, ``"number"`` or ``"str"``).
+
+    Examples
+    --------
+    >>> check_label_array(["b", "a"]).tolist()
+    ['b', 'a']
+    >>> check_label_array([0, 0])
+    Traceback (most recent call last):
+    ...
+    clfeval.exceptions.InvalidParameterError: labels must be unique; repeated: [0]
+    """
+    if not isinstance(labels, np.ndarray):
+        if isinstance(labels, Iterable) and not isinstance(labels, (str, bytes, Mapping)):
+            labels = list(labels)  # sets, dict views, generators
+        labels = as_label_list(labels)  # a scalar (labels=3), a string or a mapping: refused
+    arr = as_1d_labels(labels, "labels")
+    uniq = np.unique(arr)
+    if len(uniq) != len(arr):
+        vals, cnt = np.unique(arr, return_counts=True)
+        dup = [_py(v) for v in vals[cnt > 1][:5]]
+        raise InvalidParameterError(f"labels must be unique; repeated: {dup}")
+    kind = label_kind(arr)
+    if data_kind is not None and kind != data_kind:
+        raise InvalidInputError(
+            f"declared labels are of kind {kind!r} but the data labels are {data_kind!r}"
+        )
+    return arr
+
+
+def unknown_labels_error(unknown: Sequence[Any], declared: Any) -> InvalidInputError:
+    """The refusal of data labels that are not among the declared ``labels``."""
+    shown = ", ".join(repr(_py(u)) for u in list(unknown)[:5])
+    more = f" (and {len(unknown) - 5} more)" if len(unknown) > 5 else ""
+    return InvalidInputError(
+        f"the data contain label(s) {shown}{more} not in the declared labels "
+        f"{[_py(d) for d in list(declared)[:10]]}; add them to labels= "
+        "(clfeval never drops rows silently)"
+    )
 
 
 def check_seed(seed: Any, name: str = "seed") -> Any:
@@ -665,6 +709,10 @@ class CallSpec:
     score_columns : tuple or None
         The class each given score column was matched to by its name (``None``: read
         by position).
+    label_array : ndarray or None
+        ``labels`` as a validated array (:func:`check_label_array`); every value of
+        ``y_true`` and ``y_pred`` is one of them. The states of a resolved call are built
+        from these fields without checking them again.
     """
 
     y_true: npt.NDArray[Any]
@@ -676,6 +724,7 @@ class CallSpec:
     pos_label: Any
     threshold: float | None
     score_columns: tuple[Any, ...] | None = None
+    label_array: npt.NDArray[Any] | None = None
 
     @property
     def n(self) -> int:
@@ -749,14 +798,26 @@ def resolve_call(y_true: Any, y_pred: Any = None, y_score: Any = None, *,
         yp = as_1d_labels(y_pred, "y_pred")
         check_consistent_length(("y_true", yt), ("y_pred", yp))
         _check_not_continuous(yp, yt, declared)
+        kt, kp = label_kind(yt), label_kind(yp)
+        if kt != kp:
+            raise InvalidInputError(
+                f"y_true has {kt} labels but y_pred has {kp} labels; "
+                "both must use the same label type")
+    label_array = None
     if declared is not None:
-        labs = tuple(declared)
+        label_array = check_label_array(declared, label_kind(yt))
+        labs = tuple(_py(v) for v in label_array)
+    pool = yt if yp is None else np.concatenate([yt, yp])
+    try:
+        present = distinct_sorted(pool)
+    except TypeError as exc:
+        raise InvalidInputError(f"y_true and y_pred mix label types: {exc}") from exc
+    if label_array is None:
+        labs = tuple(_py(v) for v in present)
     else:
-        pool = yt if yp is None else np.concatenate([yt, yp])
-        try:
-            labs = tuple(_py(v) for v in distinct_sorted(pool))
-        except TypeError as exc:
-            raise InvalidInputError(f"y_true and y_pred mix label types: {exc}") from exc
+        known = np.isin(present, label_array)
+        if not known.all():
+            raise unknown_labels_error(list(present[~known]), label_array)
     kind = label_kind(np.asarray(labs)) if labs else label_kind(yt)
     columns: tuple[Any, ...] | None = None
     if s is not None and s.ndim == 2 and names is not None and len(names) == 1 \
@@ -791,7 +852,9 @@ def resolve_call(y_true: Any, y_pred: Any = None, y_score: Any = None, *,
     if s is not None and s.ndim == 2 and k == 2:
         assert pl is not None
         s = np.ascontiguousarray(s[:, labs.index(pl)])
-    return CallSpec(yt, yp, s, w, labs, kind, pl, thr, columns)
+    if declared is None:  # the classes found (and those the score columns name)
+        label_array = check_label_array(list(labs))
+    return CallSpec(yt, yp, s, w, labs, kind, pl, thr, columns, label_array)
 
 
 def labels_differ(a: Any, b: Any) -> bool:

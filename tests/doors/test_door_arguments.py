@@ -260,11 +260,11 @@ def test_cli_process_refuses_in_one_line(files: dict[tuple[str, str], str]) -> N
         assert "Traceback" not in proc.stderr
 
 
-def test_files_fold_twice_only_when_the_positive_class_needs_it(
+def test_files_fold_once_whatever_the_labels(
         files: dict[tuple[str, str], str]) -> None:
-    """{1, 2} without pos_label or labels: the file door learns the positive class (2)
-    only at the end and reads the rows a second time; {0, 1}, a given pos_label or
-    declared labels need one pass (counted from the progress reports)."""
+    """{1, 2} or text without pos_label or labels: the file door settles the positive
+    class (the greater label) as the labels arrive and reads the rows once, as for
+    {0, 1}, a given pos_label or declared labels (counted from the progress reports)."""
     def passes(name: str, **opts: Any) -> tuple[int, Any]:
         rows: list[int] = []
         r = clfeval.evaluate_files(files[(name, "parquet")], y_true="y", y_score="p",
@@ -273,10 +273,10 @@ def test_files_fold_twice_only_when_the_positive_class_needs_it(
         return 1 + sum(b < a for a, b in zip(rows, rows[1:])), r.pos_label
 
     assert passes("01") == (1, 1)
-    assert passes("12") == (2, 2)
+    assert passes("12") == (1, 2)
     assert passes("12", pos_label=2) == (1, 2)
     assert passes("12", labels=(1, 2)) == (1, 2)
-    assert passes("text") == (2, "yes")
+    assert passes("text") == (1, "yes")
     assert passes("text", pos_label="no") == (1, "no")
 
 

@@ -453,18 +453,18 @@ def test_states_from_encoded_rows_equal_the_folds(weighted: bool, pos_label: str
     """The report's fold encodes the labels once for both states: the same states as
     from_scores and from_predictions reading the rows themselves."""
     from clfeval.core.calibration import CalibrationCounts
-    from clfeval.core.labels import encode_binary_true
-
     rng = np.random.default_rng(3)
     n = 70_000  # past the accelerator's minimum: the compiled table and fold
     y = np.where(rng.integers(0, 2, n) == 1, "b", "a")
     p = np.round(rng.random(n), 4)
     w = rng.uniform(0.5, 2.0, n) if weighted else None
     labs = ("a", "b")
-    enc = encode_binary_true(y, pos_label, labs)
-    sc = ScoreCounts._from_encoded(*enc, p, w, pos_label)
+    codes = y == "b"  # (the resolved call's code: the row's class is labels[1])
+    sc = ScoreCounts._from_resolved(p, codes, labs, pos_label=pos_label, sample_weight=w,
+                                    max_distinct=None)
     assert sc == ScoreCounts.from_scores(y, p, labels=labs, pos_label=pos_label,
                                          sample_weight=w, max_distinct=None)
-    cal = CalibrationCounts._from_encoded(*enc, p, w, pos_label, 1)
+    cal = CalibrationCounts._from_resolved(p, codes, labs, pos_label=pos_label,
+                                           sample_weight=w, workers=1)
     assert cal == CalibrationCounts.from_predictions(y, p, labels=labs, pos_label=pos_label,
                                                      sample_weight=w)

@@ -57,7 +57,7 @@ import numpy.typing as npt
 
 from .._accel import _load as _load_kernels
 from .._accel import kernels, share
-from .._validation import as_weights, check_consistent_length
+from .._validation import as_weights, check_consistent_length, same_label
 from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
 from ._state import check_header, label_types, restore_labels
 from .labels import encode_binary_true, resolve_pos_label, to_python, validate_labels
@@ -409,8 +409,10 @@ class CalibrationCounts:
         pos_label: Any = None,
         multiclass: bool = False,
         eps: float = EPS,
+        _resolved: bool = False,
     ) -> None:
-        labs = tuple(to_python(v) for v in validate_labels(labels))
+        # _resolved: the labels of a resolved call (or of a state), validated already
+        labs = tuple(labels) if _resolved else tuple(to_python(v) for v in validate_labels(labels))
         k = len(labs)
         if multiclass:
             if k < 2:
@@ -559,23 +561,35 @@ class CalibrationCounts:
         return cls(labs, *stacked, edges=edges, pos_label=pl, multiclass=multiclass, eps=eps)
 
     @classmethod
-    def _from_encoded(cls, labels: tuple[Any, ...], is_pos: npt.NDArray[np.bool_],
-                      p: FloatArray, w: FloatArray | None, pos_label: Any,
-                      workers: int | None = None) -> CalibrationCounts:
-        """The binary state (default bins) of rows already read and encoded by the
-        caller — ``labels, is_pos`` as :func:`~clfeval.core.labels.encode_binary_true`
-        returns them for ``pos_label``, ``p`` float64 probabilities in [0, 1], ``w``
-        validated weights or ``None`` — without reading them again:
-        ``from_predictions(y_true, p, labels=labels, pos_label=pos_label,
-        sample_weight=w)``, folded on at most ``workers`` of the accelerator's threads."""
+    def _from_resolved(
+        cls,
+        y_proba: FloatArray,
+        codes: npt.NDArray[Any],
+        labels: tuple[Any, ...],
+        *,
+        pos_label: Any = None,
+        sample_weight: FloatArray | None = None,
+        workers: int | None = None,
+    ) -> CalibrationCounts:
+        """:meth:`from_predictions` of a resolved call (:func:`clfeval._validation.
+        resolve_call`): float64 probabilities in [0, 1] (1-D: of ``pos_label``; 2-D: one
+        column per class), the code of each row's true class in ``labels`` (intp, or
+        bool for two classes: ``labels[1]``) and checked weights, with the default bins.
+        Folded, not checked again (the binary fold on at most ``workers`` of the
+        accelerator's threads)."""
+        edges = _check_edges(DEFAULT_N_BINS)
+        if y_proba.ndim == 2:
+            stacked: tuple[Array, ...] = _fold_multiclass(
+                y_proba, codes.astype(np.intp, copy=False), sample_weight, edges, EPS)
+            return cls(labels, *stacked, edges=edges, multiclass=True, _resolved=True)
         if len(labels) != 2:
             raise InvalidInputError(
                 f"y_true contains only the class {labels[0]!r}; pass labels=(negative, "
                 "positive) so the state knows both classes")
         pl = labels[resolve_pos_label(labels, pos_label)]
-        edges = uniform_edges(DEFAULT_N_BINS)
-        return cls(labels, *_binary_tables(p, is_pos, w, edges, EPS, workers), edges=edges,
-                   pos_label=pl, multiclass=False, eps=EPS)
+        is_pos = codes if same_label(pl, labels[1]) else ~codes
+        stacked = _binary_tables(y_proba, is_pos, sample_weight, edges, EPS, workers)
+        return cls(labels, *stacked, edges=edges, pos_label=pl, _resolved=True)
 
     def _update_checked(self, is_pos: npt.NDArray[np.bool_], p: FloatArray,
                         w: FloatArray | None) -> CalibrationCounts:
@@ -590,7 +604,8 @@ class CalibrationCounts:
             return self
         batch = CalibrationCounts(self._labels, *_binary_tables(p, is_pos, w, self._edges,
                                                                 self._eps),
-                                  edges=self._edges, pos_label=self._pos_label, eps=self._eps)
+                                  edges=self._edges, pos_label=self._pos_label, eps=self._eps,
+                                  _resolved=True)
         return self + batch
 
     def update(self, y_true: Any, y_proba: Any, sample_weight: Any = None) -> CalibrationCounts:
@@ -758,7 +773,7 @@ class CalibrationCounts:
             self._labels, self._counts + other._counts, self._cells + other._cells,
             self._fine_counts + other._fine_counts, self._fine + other._fine,
             self._spieg + other._spieg, edges=self._edges, pos_label=self._pos_label,
-            multiclass=self._multiclass, eps=self._eps)
+            multiclass=self._multiclass, eps=self._eps, _resolved=True)
 
     def __radd__(self, other: object) -> CalibrationCounts:
         if isinstance(other, int) and other == 0:  # sum([...])
@@ -799,7 +814,7 @@ class CalibrationCounts:
         return CalibrationCounts(self._labels, self._counts, self._cells * f,
                                  self._fine_counts, self._fine * f, self._spieg * f,
                                  edges=self._edges, pos_label=self._pos_label,
-                                 multiclass=self._multiclass, eps=self._eps)
+                                 multiclass=self._multiclass, eps=self._eps, _resolved=True)
 
     def __repr__(self) -> str:
         kind = "K-class" if self._multiclass else f"binary, pos_label={self._pos_label!r}"

@@ -20,7 +20,7 @@ from .._validation import (
 )
 from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
 from ._state import check_header, count_array, field, label_types, restore_labels
-from .labels import count_pairs, resolve_pos_label, to_python, validate_labels
+from .labels import count_pairs, count_resolved_pairs, resolve_pos_label, to_python, validate_labels
 
 __all__ = ["ConfusionMatrix", "OneVsRest"]
 
@@ -93,6 +93,7 @@ class ConfusionMatrix:
         labels: Sequence[Any] | None = None,
         *,
         pos_label: Any = None,
+        _resolved: bool = False,
     ) -> None:
         arr = np.asarray(counts)
         if arr.dtype.kind not in "biuf":
@@ -114,6 +115,10 @@ class ConfusionMatrix:
         k = arr.shape[0]
         if labels is None:
             labs: tuple[Any, ...] = tuple(range(k))
+        elif _resolved:  # a resolved call's labels, or a state's own: validated already
+            labs = tuple(labels)
+            if len(labs) != k:
+                raise InvalidInputError(f"{len(labs)} labels given for a {k}×{k} matrix")
         else:
             labs = tuple(to_python(v) for v in validate_labels(labels))
             if len(labs) != k:
@@ -149,6 +154,42 @@ class ConfusionMatrix:
         w = as_weights(sample_weight, n)
         labs, counts = count_pairs(yt, yp, w, labels)
         return cls(counts, labs, pos_label=pos_label)
+
+    @classmethod
+    def _from_resolved(
+        cls,
+        y_true: npt.NDArray[Any],
+        y_pred: npt.NDArray[Any],
+        sample_weight: npt.NDArray[np.float64] | None,
+        labels: tuple[Any, ...],
+        label_array: npt.NDArray[Any],
+        pos_label: Any = None,
+    ) -> ConfusionMatrix:
+        """:meth:`from_predictions` of a resolved call's arrays (validated once, by
+        :func:`clfeval._validation.resolve_call`): counted, not checked again."""
+        labs, counts = count_resolved_pairs(y_true, y_pred, sample_weight, label_array)
+        assert len(labs) == len(labels)
+        return cls(counts, labels, pos_label=pos_label, _resolved=True)
+
+    @classmethod
+    def _from_codes(
+        cls,
+        true_codes: npt.NDArray[np.intp],
+        pred_codes: npt.NDArray[np.intp],
+        sample_weight: npt.NDArray[np.float64] | None,
+        labels: tuple[Any, ...],
+        pos_label: Any = None,
+    ) -> ConfusionMatrix:
+        """The matrix of rows already encoded as indices into ``labels`` (a resolved
+        call's classes; e.g. the arg-max column of a score matrix)."""
+        k = len(labels)
+        idx = true_codes.astype(np.intp) * k
+        idx += pred_codes
+        if sample_weight is None:
+            counts = np.bincount(idx, minlength=k * k).astype(np.int64, copy=False)
+        else:
+            counts = np.bincount(idx, weights=sample_weight, minlength=k * k)
+        return cls(counts.reshape(k, k), labels, pos_label=pos_label, _resolved=True)
 
     @classmethod
     def from_binary(
@@ -292,7 +333,7 @@ class ConfusionMatrix:
 
     def with_pos_label(self, pos_label: Any) -> ConfusionMatrix:
         """The same counts with another positive class."""
-        return ConfusionMatrix(self._counts, self._labels, pos_label=pos_label)
+        return ConfusionMatrix(self._counts, self._labels, pos_label=pos_label, _resolved=True)
 
     def pos_index(self, pos_label: Any = None) -> int:
         """Index of the positive class (explicit argument, else the declared one)."""
@@ -440,7 +481,8 @@ class ConfusionMatrix:
             return NotImplemented
         self._check_compatible(other)
         pl = self._pos_label if self._pos_label is not None else other._pos_label
-        return ConfusionMatrix(self._counts + other._counts, self._labels, pos_label=pl)
+        return ConfusionMatrix(self._counts + other._counts, self._labels, pos_label=pl,
+                               _resolved=True)
 
     def __radd__(self, other: object) -> ConfusionMatrix:
         if isinstance(other, int) and other == 0:  # support sum([...])

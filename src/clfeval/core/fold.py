@@ -145,8 +145,38 @@ class Partial:
     row_sum_error: float | None = None
     #: weighted rows: Σw² of the rows used (Kish's effective sample size needs it)
     weight_sq: float | None = None
+    #: one score column, no pos_label, no declared labels: the fold settles the positive
+    #: class as the labels arrive (the greater label); ``assumed`` is the class its rows
+    #: were folded as positive (``None``: none yet) and ``alt_calibration`` the
+    #: calibration state of every row folded with the other class positive, kept while
+    #: one class only was seen (see :meth:`Folder._settle`)
+    settle: bool = False
+    assumed: Any = None
+    alt_calibration: Any = None
+
+    def _as_positive(self, pos: Any) -> Partial:
+        """This partial with its binary rows folded as ``pos`` positive (a settling
+        partial that assumed the other class is flipped, see :func:`_flip_binary`)."""
+        if not self.settle or self.assumed is None or pos is None or self.assumed is _STALE \
+                or same_label(self.assumed, pos):
+            return self
+        scores, tallies, cal, ok = _flip_binary(self.scores, self.tallies, self.calibration,
+                                                self.alt_calibration)
+        from dataclasses import replace
+
+        return replace(self, scores=scores, tallies=tallies, calibration=cal,
+                       assumed=pos if ok else _STALE, alt_calibration=None)
 
     def __add__(self, other: Partial) -> Partial:
+        if self.settle and other.settle:  # put both on the positive class of the merge
+            merged = LabelSpace(None)
+            merged.lookup(self.labels)
+            if merged.lookup(other.labels)[1] is None:
+                pos = _greater_label(merged.labels)
+                return self._as_positive(pos)._add(other._as_positive(pos), pos)
+        return self._add(other, None)
+
+    def _add(self, other: Partial, pos: Any) -> Partial:
         labels = list(self.labels)
         space = LabelSpace(None)
         for v in labels:
@@ -176,9 +206,17 @@ class Partial:
         sq = None
         if self.weight_sq is not None and other.weight_sq is not None:
             sq = self.weight_sq + other.weight_sq
+        settle = self.settle and other.settle
+        assumed = alt = None
+        if settle:
+            seen = [p.assumed for p in (self, other) if p.assumed is not None]
+            assumed = _STALE if any(a is _STALE for a in seen) else (pos if seen else None)
+            if len(space.labels) < 2 and self.alt_calibration is not None \
+                    and other.alt_calibration is not None:
+                alt = self.alt_calibration + other.alt_calibration
         return Partial(space.labels, self.declared, self.weighted, cm, tallies, scores,
                        self.n_rows + other.n_rows, self.excluded + other.excluded,
-                       self.sources + other.sources, cal, rse, sq)
+                       self.sources + other.sources, cal, rse, sq, settle, assumed, alt)
 
     def refold_pos_label(self, spec: Spec) -> Any:
         """The positive class the rows must be folded again with, or ``None``.
@@ -194,6 +232,9 @@ class Partial:
         if len(labs) != 2:
             return None
         want = positive_label(labs, None, scored=True)
+        if self.settle and self.assumed is not None:  # settled as the labels came
+            return None if self.assumed is not _STALE and same_label(self.assumed, want) \
+                else want
         space = LabelSpace(labs)
         assumed = _binary_pos_label_value(spec, space)
         return None if assumed is not None and same_label(want, assumed) else want
@@ -412,6 +453,13 @@ class Folder:
                     list(range(len(spec.columns.y_score))), multiclass=True)
             else:
                 self.calibration = CalibrationCounts.empty([False, True], pos_label=True)
+        #: one score column with neither pos_label nor declared labels: the positive class
+        #: is the greater label, settled as the labels arrive (:meth:`_settle`), so the
+        #: rows are read once
+        self.settles = bool(spec.has_scores and not spec.multiclass_scores
+                            and spec.pos_label is None and spec.labels is None)
+        self.assumed: Any = None
+        self.alt_calibration: Any = (self.calibration if self.settles else None)
         self.n_rows = 0
         self.excluded = np.zeros(len(_REASON_ORDER), np.int64)
         #: the rows the last chunk excluded, per reason (index into REASONS, mask)
@@ -436,7 +484,8 @@ class Folder:
                        None if self.cm is None else self.cm.copy(),
                        None if self.tallies is None else self.tallies.copy(),
                        self.scores, self.n_rows, self.excluded.copy(), tuple(self.sources),
-                       self.calibration, self.row_sum_error, self.weight_sq)
+                       self.calibration, self.row_sum_error, self.weight_sq, self.settles,
+                       self.assumed, self.alt_calibration)
 
     def add_source(self, name: str) -> None:
         self.sources.append(name)
@@ -504,6 +553,8 @@ class Folder:
                    w: npt.NDArray[np.float64] | None) -> None:
         """Add a chunk's encoded rows (those ``keep`` marks: the policy let them in) to
         the states; a sliced fold also splits them by slice here."""
+        if self.settles:
+            self._settle()
         if keep is not None and not keep.any():
             return
         if w is not None and self.weight_sq is not None:
@@ -526,6 +577,26 @@ class Folder:
             if self.row_sum_error is not None and len(scores) > 1:
                 self.row_sum_error = _max_row_sum_error(self.row_sum_error, scores)
 
+    def _settle(self) -> None:
+        """Settle the positive class of one score column by the labels seen so far (the
+        greater of two; the only one, tentatively, while one is). When a new label makes
+        the other class positive, the states folded so far are flipped
+        (:func:`_flip_binary`: the calibration state folded alongside with every row's
+        class the other way is kept while one class only is seen), so no row is read
+        twice."""
+        pos = _binary_pos_label_value(self.spec, self.space, True)
+        if self.assumed is not None and self.assumed is not _STALE and pos is not None \
+                and not same_label(pos, self.assumed):
+            self.flush_scores()  # (rows held in bit bins flip with the table)
+            self.scores, self.tallies, self.calibration, ok = _flip_binary(
+                self.scores, self.tallies, self.calibration, self.alt_calibration)
+            if not ok:
+                pos = _STALE
+        if self.assumed is not _STALE and pos is not None:
+            self.assumed = pos
+        if len(self.space.labels) >= 2:
+            self.alt_calibration = None
+
     def _fold_calibration(self, gt: npt.NDArray[np.intp] | None,
                           is_pos: npt.NDArray[np.bool_] | None, scores: list[npt.NDArray[Any]],
                           w: npt.NDArray[np.float64] | None) -> None:
@@ -539,18 +610,22 @@ class Folder:
             # (the check reads the scores as they are — min and max compare exactly in
             # any float width — then one conversion for the fold)
             if not is_probability(scores[0]):
-                self.calibration = None
+                self.calibration = self.alt_calibration = None
                 return
             s = np.asarray(scores[0], dtype=np.float64)
             if is_pos is None:
                 assert gt is not None
-                pos_code = self.space.code(_binary_pos_label_value(self.spec, self.space))
+                pos_code = self.space.code(
+                    _binary_pos_label_value(self.spec, self.space, self.settles))
                 is_pos = gt == pos_code if pos_code >= 0 else np.zeros(len(gt), bool)
             # rows, weights and probabilities were checked above and where the chunk was
             # read: the state's trusted path does not check them again
-            self.calibration = self.calibration._update_checked(
-                np.asarray(is_pos, dtype=bool), s,
-                None if w is None else np.asarray(w, dtype=np.float64))
+            is_pos = np.asarray(is_pos, dtype=bool)
+            w64 = None if w is None else np.asarray(w, dtype=np.float64)
+            self.calibration = self.calibration._update_checked(is_pos, s, w64)
+            if self.alt_calibration is not None:  # one class seen so far: the other
+                # reading too, should the class turn out negative (see _settle)
+                self.alt_calibration = self.alt_calibration._update_checked(~is_pos, s, w64)
         else:
             p = np.column_stack(scores)
             if not is_probability(p):
@@ -581,7 +656,7 @@ class Folder:
         codes, bad = self.space.lookup(present)
         if bad is not None or (codes < 0).any():
             return None
-        pos = _binary_pos_label_value(self.spec, self.space)
+        pos = _binary_pos_label_value(self.spec, self.space, self.settles)
         for x in present:
             if x == pos and _kind(x) == _kind(pos):
                 return v == (bool(x) if is_bool else x)
@@ -628,7 +703,8 @@ class Folder:
             s = scores[0]
             if is_pos is None:
                 assert gt is not None
-                pos_code = self.space.code(_binary_pos_label_value(self.spec, self.space))
+                pos_code = self.space.code(
+                    _binary_pos_label_value(self.spec, self.space, self.settles))
                 is_pos = gt == pos_code if pos_code >= 0 else np.zeros(len(gt), bool)
             if self.space.declared is False and len(self.space.labels) > 2:
                 raise InvalidInputError(
@@ -674,12 +750,16 @@ class Folder:
         return True
 
 
-def _binary_pos_label_value(spec: Spec, space: LabelSpace) -> Any:
+def _binary_pos_label_value(spec: Spec, space: LabelSpace, settle: bool = False) -> Any:
     """The class a chunk's rows are folded as positive: ``pos_label`` read as a label of
-    the labels' kind (``True`` is ``1`` among numbers), else the assumption ``True`` /
-    ``1`` (``None`` for text labels: no row is positive), which
+    the labels' kind (``True`` is ``1`` among numbers); else, with ``settle`` (a fold that
+    settles the positive class as its labels arrive, see :meth:`Folder._settle`), the
+    greater of the two labels seen (the only one, while one is); else the assumption
+    ``True`` / ``1`` (``None`` for text labels: no row is positive), which
     :meth:`Partial.refold_pos_label` checks once every label is seen."""
     pl = spec.pos_label
+    if pl is None and settle:
+        return _greater_label(space.labels)
     if pl is not None:
         i = label_position(space.labels, pl)
         if i >= 0:
@@ -694,6 +774,53 @@ def _binary_pos_label_value(spec: Spec, space: LabelSpace) -> Any:
     if space.kind in (None, "number"):
         return 1
     return None
+
+
+def _greater_label(labels: Sequence[Any]) -> Any:
+    """The positive class of one score column by the greater-label rule
+    (:func:`clfeval._validation.positive_label`) over the labels seen so far: the only
+    one while one is seen (a tentative class), ``None`` before any."""
+    if len(labels) == 1:
+        return labels[0]
+    if len(labels) == 2:
+        return sorted(labels)[-1]
+    return None
+
+
+#: a partial whose rows were folded as positive under a class it cannot flip any more
+#: (no complementary calibration state): the door folds again (refold_pos_label)
+class _Stale:
+    def __reduce__(self) -> str:  # unpickled as the one module-level sentinel
+        return "_STALE"
+
+    def __repr__(self) -> str:
+        return "<stale positive class>"
+
+
+_STALE = _Stale()
+
+
+def _flip_binary(scores: Any, tallies: npt.NDArray[Any] | None, calibration: Any,
+                 alt_calibration: Any) -> tuple[Any, npt.NDArray[Any] | None, Any, bool]:
+    """The binary states of rows folded as positive under one class, refolded as if
+    the other class were positive: the score table's two rows swap (the scores are the
+    same, the classes trade places), so do the threshold tallies' rows; the calibration
+    state is the complementary one folded alongside (its sums of log losses are not a
+    function of the first). Returns ``(scores, tallies, calibration, ok)``; ``ok`` is
+    False when a calibration state has no complement (the door then folds again)."""
+    from .scores import DEFAULT_CONVERT_BITS, ScoreCounts
+
+    if scores is not None:
+        scores = ScoreCounts(
+            [scores.values(0)], [scores.weights(0)[::-1]], scores.labels,
+            pos_label=scores.pos_label, binning=scores.binning,
+            max_distinct=scores.max_distinct, convert_bits=DEFAULT_CONVERT_BITS,
+            n_omitted=scores.n_omitted, converted=scores.converted, _trusted=True,
+            _resolved=True)
+    if tallies is not None:
+        tallies = np.ascontiguousarray(tallies[::-1])
+    ok = calibration is None or alt_calibration is not None
+    return scores, tallies, alt_calibration if ok else calibration, ok
 
 
 def resolve_spec(spec: Spec) -> Spec:

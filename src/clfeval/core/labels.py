@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -10,17 +10,19 @@ import numpy.typing as npt
 
 from .._validation import (
     as_1d_labels,
-    as_label_list,
+    check_label_array,
     check_matrix_size,
     distinct_sorted,
     label_kind,
     label_position,
     positive_label,
+    unknown_labels_error,
 )
 from ..exceptions import InvalidInputError, InvalidParameterError
 
-__all__ = ["combine_codes", "count_int_pairs", "count_pairs", "group_codes", "int_codes",
-           "resolve_pos_label", "sorted_unique", "to_python", "validate_labels"]
+__all__ = ["combine_codes", "count_int_pairs", "count_pairs", "count_resolved_pairs",
+           "group_codes", "int_codes", "resolve_pos_label", "resolved_codes", "sorted_unique",
+           "to_python", "validate_labels"]
 
 # Integer labels whose range R satisfies R*R <= this (a cache-sized matrix) are counted
 # block by block with direct cell indices; wider ranges are compacted to ranks first.
@@ -37,33 +39,13 @@ def to_python(v: Any) -> Any:
 
 
 def validate_labels(labels: Any, data_kind: str | None = None) -> npt.NDArray[Any]:
-    """Validate a declared label list: 1-D, non-empty, unique, one kind of value."""
-    if not isinstance(labels, np.ndarray):
-        if isinstance(labels, Iterable) and not isinstance(labels, (str, bytes, Mapping)):
-            labels = list(labels)  # sets, dict views, generators
-        labels = as_label_list(labels)  # a scalar (labels=3), a string or a mapping: refused
-    arr = as_1d_labels(labels, "labels")
-    uniq = np.unique(arr)
-    if len(uniq) != len(arr):
-        vals, cnt = np.unique(arr, return_counts=True)
-        dup = [to_python(v) for v in vals[cnt > 1][:5]]
-        raise InvalidParameterError(f"labels must be unique; repeated: {dup}")
-    kind = label_kind(arr)
-    if data_kind is not None and kind != data_kind:
-        raise InvalidInputError(
-            f"declared labels are of kind {kind!r} but the data labels are {data_kind!r}"
-        )
-    return arr
+    """Validate a declared label list: 1-D, non-empty, unique, one kind of value
+    (:func:`clfeval._validation.check_label_array`)."""
+    return check_label_array(labels, data_kind)
 
 
 def _unknown_error(unknown: Sequence[Any], declared: Any) -> InvalidInputError:
-    shown = ", ".join(repr(to_python(u)) for u in list(unknown)[:5])
-    more = f" (and {len(unknown) - 5} more)" if len(unknown) > 5 else ""
-    return InvalidInputError(
-        f"the data contain label(s) {shown}{more} not in the declared labels "
-        f"{[to_python(d) for d in list(declared)[:10]]}; add them to labels= "
-        "(clfeval never drops rows silently)"
-    )
+    return unknown_labels_error(unknown, declared)
 
 
 def count_pairs(
@@ -84,6 +66,20 @@ def count_pairs(
             "both must use the same label type"
         )
     declared = None if labels is None else validate_labels(labels, kt)
+    return count_resolved_pairs(y_true, y_pred, sample_weight, declared)
+
+
+def count_resolved_pairs(
+    y_true: npt.NDArray[Any],
+    y_pred: npt.NDArray[Any],
+    sample_weight: npt.NDArray[np.float64] | None,
+    declared: npt.NDArray[Any] | None,
+) -> tuple[tuple[Any, ...], npt.NDArray[Any]]:
+    """:func:`count_pairs` of arrays already validated together — label arrays of one
+    kind and equal length, weights checked, ``declared`` a validated label array
+    (:func:`clfeval._validation.check_label_array`) of that kind or ``None`` — as a
+    resolved call (:class:`clfeval._validation.CallSpec`) holds them: nothing is checked
+    again (a label outside ``declared`` is still refused: counting finds it)."""
     if y_true.dtype.kind in "iub" and y_pred.dtype.kind in "iub" and y_true.size:
         got = _count_ints(y_true, y_pred, sample_weight)
         if got is not None:
@@ -613,6 +609,32 @@ def encode_binary_true(y_true: Any, pos_label: Any, labels: Any = None) -> tuple
         )
     i = resolve_pos_label(labs, pos_label)
     return labs, yt == np.asarray(labs[i], dtype=yt.dtype if yt.dtype.kind != "U" else None)
+
+
+def resolved_codes(y: npt.NDArray[Any], label_array: npt.NDArray[Any]) -> npt.NDArray[np.intp]:
+    """The index in ``label_array`` of each value of ``y``: a resolved call's labels
+    (every value of ``y`` is one of ``label_array``, validated and of its kind). Short
+    integer ranges go through a lookup table, other labels a binary search in the K
+    sorted labels (no sort of the N values).
+
+    Examples
+    --------
+    >>> resolved_codes(np.array([5, 2, 5]), np.array([5, 2])).tolist()
+    [0, 1, 0]
+    >>> resolved_codes(np.array(["b", "a"]), np.array(["a", "b"])).tolist()
+    [1, 0]
+    """
+    got = int_codes(y, label_array) if label_array.dtype.kind in "biu" else None
+    if got is not None and not (got[1] < 0).any():
+        return got[1]
+    order = np.argsort(label_array, kind="stable")
+    codes = np.searchsorted(label_array[order], y)
+    np.minimum(codes, len(label_array) - 1, out=codes)
+    out = order[codes]
+    if not (label_array[out] == y).all():  # (not a resolved call's labels)
+        bad = np.unique(y[label_array[out] != y])
+        raise unknown_labels_error(list(bad), label_array)
+    return out.astype(np.intp, copy=False)
 
 
 def group_codes(by: Any, n: int, name: str = "by") -> tuple[npt.NDArray[np.intp], tuple[Any, ...]]:

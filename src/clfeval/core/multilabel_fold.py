@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .._validation import check_threshold
+from .._validation import check_threshold, check_weights
 from ..exceptions import (
     FileFormatError,
     InvalidInputError,
@@ -94,6 +94,8 @@ class MultilabelSpec:
     max_distinct: Any = None
     chunk_rows: int = 1 << 20
     format: str | None = None
+    #: what the weights mean: "importance" or "frequency" (as in clfeval.evaluate)
+    weights: str = "importance"
 
     @property
     def weighted(self) -> bool:
@@ -153,7 +155,8 @@ def detect_multilabel(names: Sequence[str]) -> tuple[tuple[str, ...], tuple[str,
 def multilabel_spec(names: Sequence[str], *, y_true: Any, y_pred: Any, y_score: Any,
                     weight: str | None, labels: Any, threshold: Any, on_invalid: str,
                     bins: Any, max_distinct: Any, chunk_rows: int = 1 << 20,
-                    format: str | None = None, path: str | None = None) -> MultilabelSpec:
+                    format: str | None = None, path: str | None = None,
+                    weights: str = "importance") -> MultilabelSpec:
     """Check the multilabel column arguments against the file's columns; build the spec."""
     def as_cols(v: Any, role: str) -> tuple[str, ...]:
         if v is None:
@@ -209,7 +212,7 @@ def multilabel_spec(names: Sequence[str], *, y_true: Any, y_pred: Any, y_score: 
         raise InvalidParameterError(
             f"on_invalid must be 'raise' or 'exclude', got {on_invalid!r}")
     spec = MultilabelSpec(MultilabelColumns(t, p, s, weight), labs, thr, on_invalid, bins,
-                          max_distinct, chunk_rows, format)
+                          max_distinct, chunk_rows, format, check_weights(weights))
     _binning(spec)  # validates bins
     return spec
 
@@ -229,13 +232,19 @@ class MultilabelPartial:
     excluded: npt.NDArray[np.int64] = field(
         default_factory=lambda: np.zeros(len(_REASON_ORDER), np.int64))
     sources: tuple[str, ...] = ()
+    #: weighted rows: Σw² of the rows used (Kish's effective sample size needs it)
+    weight_sq: float | None = None
 
     def __add__(self, other: MultilabelPartial) -> MultilabelPartial:
         sc = None
         if self.scores is not None and other.scores is not None:
             sc = self.scores + other.scores
+        sq = None
+        if self.weight_sq is not None and other.weight_sq is not None:
+            sq = self.weight_sq + other.weight_sq
         return MultilabelPartial(self.counts + other.counts, sc, self.n_rows + other.n_rows,
-                                 self.excluded + other.excluded, self.sources + other.sources)
+                                 self.excluded + other.excluded, self.sources + other.sources,
+                                 sq)
 
     def finalize(self, spec: MultilabelSpec) -> EvalState:
         """The public state."""
@@ -248,7 +257,8 @@ class MultilabelPartial:
                 f"({self.n_rows} read, {excl.total} excluded): there is nothing to evaluate")
         ml = MultilabelState(spec.labels, self.counts, self.scores)
         return EvalState(None, None, int(self.n_rows), int(n_used), excl, self.sources, True,
-                         None, spec.threshold, multilabel=ml)
+                         None, spec.threshold, multilabel=ml, weight_sq=self.weight_sq,
+                         weights=spec.weights)
 
 
 class MultilabelFolder:
@@ -265,13 +275,14 @@ class MultilabelFolder:
         self.n_rows = 0
         self.excluded = np.zeros(len(_REASON_ORDER), np.int64)
         self.sources: list[str] = []
+        self.weight_sq: float | None = 0.0 if spec.weighted else None
 
     def add_source(self, name: str) -> None:
         self.sources.append(name)
 
     def partial(self) -> MultilabelPartial:
         return MultilabelPartial(self.counts, self.scores, self.n_rows, self.excluded.copy(),
-                                 tuple(self.sources))
+                                 tuple(self.sources), self.weight_sq)
 
     def fold(self, chunk: Chunk) -> None:
         """Fold one chunk; invalid rows raise (naming file, row, column) or are counted."""
@@ -329,6 +340,8 @@ class MultilabelFolder:
             assert s is not None
             assert spec.threshold is not None
             p = s >= spec.threshold
+        if w is not None and self.weight_sq is not None:
+            self.weight_sq += float(np.dot(w, w))
         self.counts = self.counts + MultilabelCounts.from_indicators(t, p, w)
         if s is not None and self.scores is not None:
             self.scores = self.scores + MultilabelScores.from_scores(

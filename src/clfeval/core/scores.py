@@ -979,8 +979,10 @@ class ScoreCounts:
         n_omitted: int = 0,
         converted: bool = False,
         _trusted: bool = False,
+        _resolved: bool = False,
     ) -> None:
-        labs = tuple(to_python(v) for v in validate_labels(labels))
+        # _resolved: the labels of a resolved call (or of a state), validated already
+        labs = tuple(labels) if _resolved else tuple(to_python(v) for v in validate_labels(labels))
         k = len(labs)
         if multiclass:
             if k < 2:
@@ -1166,24 +1168,35 @@ class ScoreCounts:
         )
 
     @classmethod
-    def _from_encoded(cls, labels: tuple[Any, ...], is_pos: npt.NDArray[np.bool_],
-                      s: FloatArray, w: FloatArray | None, pos_label: Any) -> ScoreCounts:
-        """The exact binary state of rows already read and encoded by the caller —
-        ``labels, is_pos`` as :func:`~clfeval.core.labels.encode_binary_true` returns
-        them for ``pos_label``, ``s`` finite 1-D float scores, ``w`` validated weights or
-        ``None`` — without reading them again: ``from_scores(y_true, s, labels=labels,
-        pos_label=pos_label, sample_weight=w, max_distinct=None)`` (the report's fold,
-        which encodes the labels once for the score table and the calibration fold)."""
-        if len(labels) != 2:
-            raise InvalidInputError(
-                f"y_true contains only the class {labels[0]!r}; pass labels=(negative, positive) "
-                "so the state knows both classes"
-            )
-        pos_i = resolve_pos_label(labels, pos_label)
-        rows = is_pos if pos_i == 1 else ~is_pos
-        (v, wt), = score_tables(s, rows, 2, w, None)
-        return cls([v], [wt], labels, pos_label=labels[pos_i], max_distinct=None,
-                   _trusted=True)
+    def _from_resolved(
+        cls,
+        y_score: FloatArray,
+        codes: Array,
+        labels: tuple[Any, ...],
+        *,
+        pos_label: Any = None,
+        sample_weight: FloatArray | None = None,
+        max_distinct: int | None = DEFAULT_MAX_DISTINCT,
+    ) -> ScoreCounts:
+        """:meth:`from_scores` of a resolved call (:func:`clfeval._validation.resolve_call`):
+        finite float64 scores (1-D: the score of ``pos_label``; 2-D: one column per
+        class), the code of each row's true class in ``labels`` (intp, or bool for two
+        classes: ``labels[1]``), checked weights. Folded, not checked again."""
+        k = len(labels)
+        multiclass = y_score.ndim == 2
+        if not multiclass:
+            if k != 2:
+                raise InvalidInputError(
+                    f"y_true contains only the class {labels[0]!r}; pass labels=(negative, "
+                    "positive) so the state knows both classes"
+                )
+            pos_label = labels[resolve_pos_label(labels, pos_label)]
+        tables = score_tables(y_score, codes, k, sample_weight, None)
+        return cls(
+            [t[0] for t in tables], [t[1] for t in tables], labels,
+            pos_label=None if multiclass else pos_label, multiclass=multiclass,
+            max_distinct=max_distinct, _trusted=True, _resolved=True,
+        )
 
     @classmethod
     def empty(
@@ -1381,7 +1394,7 @@ class ScoreCounts:
         mat = np.array([[tn, fp], [fn, tp]])
         if labels.index(pl) == 0:  # matrix rows follow the label order
             mat = mat[::-1, ::-1]
-        return ConfusionMatrix(mat, labels, pos_label=pl)
+        return ConfusionMatrix(mat, labels, pos_label=pl, _resolved=True)
 
     def _with_labels(self, labels: tuple[Any, ...]) -> ScoreCounts:
         """The same K-class tables over other labels (engines fold over placeholders)."""
@@ -1434,7 +1447,7 @@ class ScoreCounts:
             pos_label=self._pos_label, multiclass=self.is_multiclass, binning=a._binning,
             max_distinct=md, convert_bits=self._convert_bits,
             n_omitted=a._n_omitted + b._n_omitted, converted=a._converted or b._converted,
-            _trusted=True,
+            _trusted=True, _resolved=True,
         )
 
     def __radd__(self, other: object) -> ScoreCounts:
@@ -1449,7 +1462,7 @@ class ScoreCounts:
             [t[0] for t in tables], [t[1] for t in tables], self._labels,
             pos_label=self._pos_label, multiclass=self.is_multiclass, binning=binning,
             max_distinct=self._max_distinct, convert_bits=self._convert_bits,
-            n_omitted=self._n_omitted, converted=True, _trusted=True,
+            n_omitted=self._n_omitted, converted=True, _trusted=True, _resolved=True,
         )
 
     def __eq__(self, other: object) -> bool:

@@ -160,6 +160,9 @@ class SlicedFolder(Folder):
 
     def __init__(self, spec: Spec) -> None:
         super().__init__(spec)
+        # (slices read the positive class of the whole: a sliced fold assumes it and
+        # folds again when the labels say otherwise, Partial.refold_pos_label)
+        self.settles, self.alt_calibration = False, None
         cap = spec.max_slices
         if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
             from ..exceptions import InvalidParameterError
@@ -180,6 +183,7 @@ class SlicedFolder(Folder):
     def _new_sub(self) -> Folder:
         sub = Folder(self.spec)
         sub.space = self.space  # one label space: codes mean the same in every slice
+        sub.settles, sub.alt_calibration = False, None
         self.runs.append([])
         return sub
 

@@ -37,7 +37,7 @@ def make_spec(names: list[str], *, y_true: Any, y_pred: Any,
         return multilabel_spec(names, y_true=y_true, y_pred=y_pred, y_score=y_score,
                                weight=weight, labels=labels, threshold=threshold,
                                on_invalid=on_invalid, bins=bins, max_distinct=max_distinct,
-                               path=source)
+                               path=source, weights=weights)
 
     cmap: ColumnMap = detect_columns(names, y_true=y_true, y_pred=y_pred, y_score=y_score,
                                      weight=weight, path=source, by=by)

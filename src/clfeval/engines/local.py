@@ -338,9 +338,10 @@ def fold_files(
         the sorted labels found in the data.
     pos_label : label, optional
         Positive class for binary scores (default: as :func:`clfeval.evaluate` — the
-        greater of the two labels for one score column; for labels other than {0, 1},
-        {-1, 1} and bools the rows are then read twice, as the class is known only at
-        the end: pass ``pos_label`` or ``labels`` to read them once).
+        greater of the two labels for one score column, settled as the labels arrive,
+        so the rows are read once whatever the labels, {1, 2} and text included; with
+        ``by`` slices, labels other than {0, 1}, {-1, 1} and bools are still read
+        twice: pass ``pos_label`` or ``labels`` to read them once).
     threshold : float, optional
         With scores and no prediction column: the confusion matrix of
         ``score >= threshold``.
@@ -415,7 +416,8 @@ def fold_files(
         spec = multilabel_spec(names, y_true=y_true, y_pred=y_pred, y_score=y_score,
                                weight=weight, labels=labels, threshold=threshold,
                                on_invalid=on_invalid, bins=bins, max_distinct=max_distinct,
-                               chunk_rows=chunk_rows, format=format, path=paths[0])
+                               chunk_rows=chunk_rows, format=format, path=paths[0],
+                               weights=weights)
         return _fold_spec(paths, spec, workers, progress)
     assert y_pred is None or isinstance(y_pred, str)
     assert y_true is None or isinstance(y_true, str)

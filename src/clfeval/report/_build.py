@@ -11,7 +11,6 @@ import threading
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -59,6 +58,7 @@ from ._model import (
     ReportWarning,
     derived_matrices,
 )
+from ._weighting import UNKNOWN_SQ, Weighting, _weighting, _weighting_warning
 
 __all__ = ["compare", "default_threshold", "evaluate", "from_state", "from_states",
            "stacked_metric_rows"]
@@ -263,7 +263,7 @@ def evaluate(
         return evaluate_multilabel(y_true, y_pred, y_score, labels=labels,
                                    sample_weight=sample_weight, threshold=threshold,
                                    level=level, response_method=response_method, title=title,
-                                   source=source, max_points=max_points)
+                                   source=source, max_points=max_points, weights=weights)
     score_labels: list[Any] | None = None
     if _is_estimator(y_true):
         est, X, y = y_true, y_pred, y_score
@@ -295,6 +295,7 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
     # the matrix's positive class, as the streaming doors set it: given, or a score's
     cm_pos = pos_label if pos_given or (s is not None and s.ndim == 1) else None
 
+    from ..core.labels import resolved_codes
     from ..core.scores import ScoreCounts
     from ..core.state import EvalState
 
@@ -309,31 +310,35 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
         thr_used = (0.5 if unit or unit is None else 0.0) if call.threshold is None \
             else call.threshold
     yp_all = call.y_pred
+    label_array = call.label_array
+    assert label_array is not None
+    # the states are built from the resolved call's arrays and never check them again;
+    # the true classes are encoded once for the score and calibration states (a bool for
+    # two classes: labels[1]; else the index in labels)
+    codes_all: Any = None
+    if s is not None:
+        if len(labs) == 2 and s.ndim == 1:  # (the label in y_true's own dtype, as
+            # encode_binary_true compares them)
+            codes_all = yt == np.asarray(labs[1], dtype=None if yt.dtype.kind == "U"
+                                         else yt.dtype)
+        else:
+            codes_all = resolved_codes(yt, label_array)
 
     def state_of(rows: npt.NDArray[np.intp] | None) -> EvalState:
         """The state of all rows, or of ``rows`` (a slice) over the same labels."""
         def sub(a: Any) -> Any:
             return a if a is None or rows is None else a[rows]
 
-        yt_, s_, w_, yp_ = sub(yt), sub(s), sub(w), sub(yp_all)
-        # binary scores: the labels are encoded once, for the score table and the
-        # calibration fold alike (each would encode them again)
-        enc = None
-        if s_ is not None and s_.ndim == 1:
-            from ..core.labels import encode_binary_true
-
-            enc = encode_binary_true(yt_, pos_label, labs)
+        yt_, s_, w_, yp_, codes_ = sub(yt), sub(s), sub(w), sub(yp_all), sub(codes_all)
 
         def calibration_of(pl: Any, beside: bool = False) -> Any:
             from ..core.calibration import CalibrationCounts
 
-            if enc is not None and (pl is pos_label or same_label(pl, pos_label)):
+            return CalibrationCounts._from_resolved(
+                s_, codes_, labs, pos_label=pl, sample_weight=w_,
                 # beside the score table (on the report's worker thread): the fold
                 # leaves the calling thread its core
-                return CalibrationCounts._from_encoded(
-                    *enc, s_, w_, pl, max(1, _accel.threads() - 1) if beside else None)
-            return CalibrationCounts.from_predictions(yt_, s_, labels=labs, pos_label=pl,
-                                                      sample_weight=w_)
+                workers=max(1, _accel.threads() - 1) if beside else None)
 
         sc = None
         cal = cal_job = None
@@ -346,11 +351,8 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
                 # over the same rows: on a second core they overlap
                 cal_job = _background(calibration_of, pos_label, True)
             try:
-                if enc is not None:
-                    sc = ScoreCounts._from_encoded(*enc, s_, w_, pos_label)
-                else:
-                    sc = ScoreCounts.from_scores(yt_, s_, labels=labs, sample_weight=w_,
-                                                 max_distinct=None)
+                sc = ScoreCounts._from_resolved(s_, codes_, labs, pos_label=pos_label,
+                                                sample_weight=w_, max_distinct=None)
             finally:  # (on an error here, the job is still waited for)
                 if cal_job is not None and sc is None:
                     concurrent.futures.wait([cal_job])
@@ -360,15 +362,16 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
                     cal = cal.result()
             elif probabilities:
                 cal = calibration_of(None if sc.is_multiclass else sc.pos_label)
-        if yp_ is None:
+        if yp_ is not None:
+            cm = ConfusionMatrix._from_resolved(yt_, yp_, w_, labs, label_array,
+                                                pos_label=cm_pos)
+        else:
             assert s_ is not None
             if s_.ndim == 1:
                 cm = None  # read off the score state at the threshold, by from_state
-            else:
-                yp_ = np.asarray(np.asarray(labs, dtype=object)[np.argmax(s_, axis=1)].tolist())
-        if yp_ is not None:
-            cm = ConfusionMatrix.from_predictions(yt_, yp_, labels=labs, sample_weight=w_,
-                                                  pos_label=cm_pos)
+            else:  # the arg-max class
+                cm = ConfusionMatrix._from_codes(codes_, np.argmax(s_, axis=1), w_, labs,
+                                                 pos_label=cm_pos)
         rse = None
         if s_ is not None and s_.ndim == 2:
             from ..core.fold import max_row_sum_error
@@ -724,79 +727,6 @@ def stacked_metric_rows(cms: Sequence[ConfusionMatrix],
         _AHEAD.reset(token)
 
 
-@dataclass(frozen=True)
-class Weighting:
-    """How a report's intervals read weighted counts (private).
-
-    ``n_eff`` is the sample size the intervals assume: Kish's effective sample size
-    ``(Σw)² / Σw²`` for importance weights, Σw for frequency weights; every weighted
-    count is scaled by ``n_eff / Σw`` before a Wilson interval or a bootstrap draw, so
-    importance-weighted intervals do not change when every weight is multiplied by a
-    constant. ``note`` is appended to each interval's method.
-    """
-
-    meaning: str
-    n_eff: float
-    total: float
-
-    @property
-    def factor(self) -> float:
-        return self.n_eff / self.total if self.total > 0 else 1.0
-
-    @property
-    def note(self) -> str:
-        if self.meaning == "frequency":
-            return f"frequency weights: n = Σw = {self.n_eff:.6g}"
-        from ..stats.intervals import kish_note
-
-        return kish_note(self.n_eff)
-
-
-#: a weighted state without Σw² (saved by an older clfeval): importance intervals unknown
-UNKNOWN_SQ = Weighting("unknown", 0.0, 0.0)
-
-
-def _weighting(state: Any, cm: ConfusionMatrix) -> Weighting | None:
-    """``None`` for integer counts (no weights: the intervals need no note)."""
-    if not cm.is_weighted:
-        return None
-    total = float(cm.total)
-    meaning = getattr(state, "weights", "importance")
-    if meaning == "frequency":
-        return Weighting("frequency", total, total)
-    sq = state.squared_weight()
-    if sq is None:
-        return UNKNOWN_SQ
-    if sq <= 0 or total <= 0:
-        return Weighting("importance", 0.0, total)
-    return Weighting("importance", total * total / sq, total)
-
-
-def _weighting_warning(wt: Weighting, state: Any) -> ReportWarning:
-    if wt is UNKNOWN_SQ:
-        return ReportWarning(
-            "weighted_intervals",
-            "the state holds importance-weighted counts but not Σw² (it was saved by an "
-            "older clfeval), so Kish's effective sample size is unknown and the metrics "
-            "have no intervals here; evaluate again, or pass weights='frequency' if each "
-            "weight counts repeated rows", 3)
-    if wt.meaning == "frequency":
-        return ReportWarning(
-            "weighted_intervals",
-            f"sample weights are read as frequency weights (weights='frequency': a weight "
-            f"of w is the row seen w times): the intervals take Σw = {wt.n_eff:.6g} as the "
-            "sample size (the AUC's DeLong interval needs integer weights)", 3)
-    return ReportWarning(
-        "weighted_intervals",
-        f"sample weights are read as importance weights (weights='importance', the "
-        f"default): the point estimates are weighted; the intervals use Kish's effective "
-        f"sample size n_eff = (Σw)²/Σw² = {wt.n_eff:.6g} of {int(state.n_used):,} rows "
-        "(Wilson intervals on n_eff trials, bootstrap replicates of n_eff rows, calibration "
-        "tests and intervals on n_eff rows), so they do not change when every weight is "
-        "multiplied by a constant; the AUC's DeLong interval needs unweighted rows and is "
-        "left out. Pass weights='frequency' if a weight counts repeated rows", 3)
-
-
 def _metric_rows(cm: ConfusionMatrix, level: float | None,
                  weighting: Weighting | None = None) -> Rows:
     ahead = _AHEAD.get()
@@ -1150,19 +1080,20 @@ def _defined(ci: ConfidenceInterval) -> bool:
 def _auc_interval(scores: Any, tc: ThresholdCounts, level: float | None,
                   weights: str = "importance") -> ConfidenceInterval | None:
     """DeLong's interval of a binary AUC, read from the score state: unweighted, or
-    integer frequency weights (the repeated rows' interval)."""
+    frequency weights (the repeated rows' interval; fractional weights too)."""
     if level is None or tc.n_pos < 2 or tc.n_neg < 2:
         return None  # DeLong's variance needs two of each class
     note = ""
     if scores.is_weighted:
+        if weights != "frequency":
+            return None  # importance weights: see the weights warning
         _, pw, nw = scores.binary_table()
-        if weights != "frequency" or not (np.all(pw == np.round(pw))
-                                          and np.all(nw == np.round(nw))):
-            return None  # importance (or fractional) weights: see the weights warning
+        if float(pw.sum()) < 2 or float(nw.sum()) < 2:
+            return None
         note = f" (frequency weights: n = Σw = {float(pw.sum() + nw.sum()):.6g})"
     from ..stats import delong_interval
 
-    ci = delong_interval(scores, level=level)
+    ci = delong_interval(scores, level=level, weights=weights)
     if note:
         ci = ConfidenceInterval(ci.estimate, ci.low, ci.high, ci.level, ci.method + note,
                                 std_err=ci.std_err)

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._serial import num
-from .._validation import check_choice, check_level, check_threshold
+from .._validation import check_choice, check_level, check_threshold, check_weights
 from ..core.counts import ConfusionMatrix
 from ..core.labels import to_python
 from ..core.metric_spec import _nanmean, evaluate_counts, list_metrics
@@ -33,6 +33,7 @@ from ..exceptions import InvalidInputError, InvalidParameterError
 from ..stats._results import ConfidenceInterval
 from ._model import MetricRow, PerClassTable, Report, ReportWarning
 from ._multilabel_model import MultilabelResult
+from ._weighting import _weighting_warning, weighting_of
 
 __all__ = ["MULTILABEL_HEADLINE", "evaluate_multilabel", "is_multilabel_call",
            "multilabel_report"]
@@ -146,10 +147,13 @@ def evaluate_multilabel(
     title: str = "",
     source: Mapping[str, str] | None = None,
     max_points: int = 400,
+    weights: str = "importance",
 ) -> Report:
     """:func:`clfeval.evaluate` for multilabel data (``n × L`` 0/1 indicator matrices).
 
     Predictions are ``y_pred``, or ``y_score >= threshold`` per label (default 0.5).
+    ``sample_weight`` weighs the point estimates as scikit-learn's multilabel metrics;
+    ``weights`` says what the intervals read them as (:func:`clfeval.evaluate`).
 
     Examples
     --------
@@ -195,13 +199,19 @@ def evaluate_multilabel(
         raise InvalidParameterError(f"labels= has {len(labs)} names for {k} label columns")
     if len(set(labs)) != k:
         raise InvalidParameterError("labels= repeats a label")
+    weights = check_weights(weights)
     counts = MultilabelCounts.from_indicators(t, p, sample_weight)
     scores = None if s is None else MultilabelScores.from_scores(t, s, sample_weight)
     from ..core._mlstate import MultilabelState
     from ..core.state import EvalState
 
+    w_sq = None
+    if sample_weight is not None:  # (checked by the counts above)
+        w = np.asarray(sample_weight, dtype=np.float64).ravel()
+        w_sq = float(np.dot(w, w))
     state = EvalState(None, None, n, n, labels_declared=True, threshold=thr,
-                      multilabel=MultilabelState(labs, counts, scores))
+                      multilabel=MultilabelState(labs, counts, scores), weight_sq=w_sq,
+                      weights=weights)
     return multilabel_report(state, level=level, title=title, source=source,
                              max_points=max_points)
 
@@ -237,11 +247,12 @@ def multilabel_report(state: Any, *, cost_matrix: Any = None, level: float | Non
     rows: list[MetricRow] = []
     desc = _OVERALL["subset_accuracy"][0]
     sub_iv = None
+    wt = weighting_of(state, c.is_weighted, float(c.total))
+    if wt is not None and wt.meaning == "unknown":
+        lvl = None  # importance weights without Σw²: no interval (the warning says why)
     if lvl is not None and c.total:
-        from ..stats import proportion_interval
-
         exact = c.subset_accuracy(normalize=False)
-        sub_iv = proportion_interval(exact, float(c.total), level=lvl, zero_division=NAN)
+        sub_iv = _proportion(exact, float(c.total), lvl, wt)
     rows.append(MetricRow("subset_accuracy", "subset_accuracy", None,
                           num(c.subset_accuracy()), desc, True, sub_iv))
     rows.append(MetricRow("hamming_loss", "hamming_loss", None, num(c.hamming_loss()),
@@ -275,15 +286,13 @@ def multilabel_report(state: Any, *, cost_matrix: Any = None, level: float | Non
     intervals = {}
     if lvl is not None:
         from ..registry import get_metric
-        from ..stats import proportion_interval
 
         for name in PER_LABEL_INTERVALS:
             ratio = get_metric(name).ratio
             assert ratio is not None
             succ, trials = ratio(tp, fn, fp, tn)
-            intervals[name] = proportion_interval(np.asarray(succ, np.float64),
-                                                  np.asarray(trials, np.float64), level=lvl,
-                                                  zero_division=NAN)
+            intervals[name] = _proportion(np.asarray(succ, np.float64),
+                                          np.asarray(trials, np.float64), lvl, wt)
     roc: tuple[RocCurve, ...] = ()
     pr: tuple[PrecisionRecallCurve, ...] = ()
     sc: MultilabelScores | None = ml.scores
@@ -339,6 +348,8 @@ def multilabel_report(state: Any, *, cost_matrix: Any = None, level: float | Non
     per_class = PerClassTable(tuple(pc_names), values, intervals)
     overall = tuple(rows)
     warns = _warnings(state, c, labs)
+    if wt is not None and level is not None:
+        warns = tuple(sorted((*warns, _weighting_warning(wt, state)), key=lambda w: w.rank))
     with np.errstate(invalid="ignore", divide="ignore"):
         acc = np.asarray(cm.accuracy_matrix(zero_division=NAN), dtype=np.float64)
         err = np.asarray(cm.error_matrix(zero_division=NAN), dtype=np.float64)
@@ -350,6 +361,16 @@ def multilabel_report(state: Any, *, cost_matrix: Any = None, level: float | Non
         multilabel=MultilabelResult(labs, c, None if state.threshold is None
                                     else float(state.threshold)),
         state=state)
+
+
+def _proportion(x: Any, n: Any, level: float, wt: Any) -> ConfidenceInterval:
+    """Wilson's interval of ``x / n``; weighted counts on ``n · n_eff/Σw`` trials."""
+    from ..stats import proportion_interval
+    from ..stats.intervals import effective_interval
+
+    if wt is None:
+        return proportion_interval(x, n, level=level, zero_division=NAN)
+    return effective_interval(x, n, wt.factor, wt.note, level=level, zero_division=NAN)
 
 
 def _label_auc_intervals(sc: MultilabelScores, level: float, labs: tuple[Any, ...]

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from .._accel import kernels
 from .._validation import as_scores, check_choice, check_consistent_length, check_level
 from ..core.labels import encode_binary_true
-from ..exceptions import InvalidInputError
+from ..exceptions import InvalidInputError, InvalidParameterError
 from ._results import ConfidenceInterval, Result, TestResult, jsonable
 from ._scipy import st as _st
 from ._scipy import two_sided_z
@@ -122,7 +122,93 @@ def _cov(v10: Array, v01: Array) -> Array:
     return s10 / m + s01 / n
 
 
-def delong_covariance(y_true: Any, y_scores: Any, *, pos_label: Any = None) -> DeLongCovariance:
+# ----------------------------------------------------------------- weighted samples
+def _weighted_placements(is_pos: npt.NDArray[np.bool_], s: Array, w: Array
+                         ) -> tuple[Array, Array, Array, Array, Array]:
+    """Weighted structural components of score columns ``s`` (N, M) with weights ``w``
+    (rows of weight 0 already dropped): (auc (M,), V10 (m, M), V01 (n, M), w of the
+    positives, w of the negatives). ``V10`` of a positive is the weighted share of the
+    negatives below its score (ties count one half), ``V01`` of a negative the weighted
+    share of the positives above it; the weighted AUC is the weighted mean of either."""
+    wp, wn = w[is_pos], w[~is_pos]
+    tp, tn = float(wp.sum()), float(wn.sum())
+    cols = s.shape[1]
+    v10 = np.empty((wp.size, cols))
+    v01 = np.empty((wn.size, cols))
+    for j in range(cols):  # a handful of models, never a loop over samples
+        x, y = s[is_pos, j], s[~is_pos, j]
+        oy = np.argsort(y, kind="stable")
+        ys = y[oy]
+        cy = np.concatenate([[0.0], np.cumsum(wn[oy])])
+        lo = np.searchsorted(ys, x, side="left")
+        hi = np.searchsorted(ys, x, side="right")
+        v10[:, j] = (cy[lo] + 0.5 * (cy[hi] - cy[lo])) / tn
+        ox = np.argsort(x, kind="stable")
+        xs = x[ox]
+        cx = np.concatenate([[0.0], np.cumsum(wp[ox])])
+        lo = np.searchsorted(xs, y, side="left")
+        hi = np.searchsorted(xs, y, side="right")
+        v01[:, j] = 1.0 - (cx[lo] + 0.5 * (cx[hi] - cx[lo])) / tp
+    auc = (wp @ v10) / tp
+    return auc, v10, v01, wp, wn
+
+
+def _weighted_cov(auc: Array, v10: Array, v01: Array, wp: Array, wn: Array,
+                  weights: str) -> Array:
+    """DeLong's covariance of weighted AUCs.
+
+    ``"importance"``: the linearisation (sandwich) variance of the ratio estimator,
+    ``m/(m-1) Σ (w_i/Σw)² (V10_i - A)(V10_i - A)ᵀ`` over the m positives plus the same
+    over the negatives — unchanged when every weight is multiplied by a constant, and
+    DeLong's own estimator when the weights are equal. ``"frequency"``: a weight of w
+    is the row seen w times, ``Σ w_i (V10_i - A)(…)ᵀ / (Σw (Σw - 1))`` plus the same over
+    the negatives — DeLong's estimator of the repeated rows."""
+    d10, d01 = v10 - auc, v01 - auc
+    m, n = len(wp), len(wn)
+    tp, tn = float(wp.sum()), float(wn.sum())
+    if weights == "frequency":
+        if tp <= 1 or tn <= 1:
+            raise InvalidInputError(
+                "DeLong's variance needs a total weight above 1 in each class (frequency "
+                f"weights count rows); got {tp:g} positive and {tn:g} negative")
+        return ((d10 * wp[:, None]).T @ d10) / (tp * (tp - 1)) + \
+            ((d01 * wn[:, None]).T @ d01) / (tn * (tn - 1))
+    a10 = d10 * (wp / tp)[:, None]
+    a01 = d01 * (wn / tn)[:, None]
+    return (a10.T @ a10) * (m / (m - 1)) + (a01.T @ a01) * (n / (n - 1))
+
+
+def _weighted(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any, weights: str,
+              ) -> tuple[Array, Array, int, int]:
+    """(AUCs, DeLong covariance, positive rows, negative rows) of weighted samples."""
+    from .._validation import as_weights, check_weights
+
+    weights = check_weights(weights)
+    _, is_pos = encode_binary_true(y_true, pos_label)
+    s = np.asarray(y_score)
+    s = as_scores(s, "y_score") if s.ndim <= 1 else as_scores(s, "y_score", ndim=2)
+    n_all = check_consistent_length(("y_true", is_pos), ("y_score", s))
+    w = as_weights(sample_weight, n_all)
+    assert w is not None
+    keep = w > 0  # a row of weight 0 is no row (as scikit-learn drops it)
+    is_pos, s2, w = is_pos[keep], s.reshape(n_all, -1)[keep], w[keep]
+    m = int(is_pos.sum())
+    n = len(is_pos) - m
+    if m < 2 or n < 2:
+        raise InvalidInputError(
+            f"DeLong's variance needs at least 2 positive and 2 negative samples of "
+            f"non-zero weight; got {m} positive and {n} negative")
+    if weights == "importance" and w.size and bool((w == w[0]).all()):
+        # equal importance weights are no weights: DeLong's own estimator, exactly
+        auc, v10, v01 = _placements(is_pos, s2)
+        return auc, _cov(v10, v01), m, n
+    auc, v10, v01, wp, wn = _weighted_placements(is_pos, s2, w)
+    return auc, _weighted_cov(auc, v10, v01, wp, wn, weights), m, n
+
+
+def delong_covariance(y_true: Any, y_scores: Any, *, pos_label: Any = None,
+                      sample_weight: Any = None, weights: str = "importance"
+                      ) -> DeLongCovariance:
     """AUCs of one or more score columns and their DeLong covariance matrix.
 
     Parameters
@@ -132,6 +218,11 @@ def delong_covariance(y_true: Any, y_scores: Any, *, pos_label: Any = None) -> D
     y_scores : array-like of shape (N,) or (N, M)
         Scores (higher means more likely positive), one column per model.
     pos_label : label, optional
+    sample_weight : array-like of shape (N,), optional
+        Sample weights: the weighted AUC (as scikit-learn's ``roc_auc_score``) and its
+        weighted DeLong covariance (see :func:`delong_interval`).
+    weights : {"importance", "frequency"}
+        What ``sample_weight`` means (as in :func:`clfeval.evaluate`).
 
     Examples
     --------
@@ -140,27 +231,32 @@ def delong_covariance(y_true: Any, y_scores: Any, *, pos_label: Any = None) -> D
     >>> r.auc.round(4).tolist()
     [0.8889, 0.7778]
     """
+    if sample_weight is not None:
+        auc, cov, m, n = _weighted(y_true, y_scores, pos_label, sample_weight, weights)
+        return DeLongCovariance(auc, cov, m, n)
     is_pos, s = _encode(y_true, y_scores, pos_label)
     s2 = s.reshape(len(s), -1)
     auc, v10, v01 = _placements(is_pos, s2)
     return DeLongCovariance(auc, _cov(v10, v01), int(is_pos.sum()), int((~is_pos).sum()))
 
 
-def _from_score_counts(sc: Any) -> tuple[float, float]:
+def _from_score_counts(sc: Any, frequency: bool = False) -> tuple[float, float]:
     """(AUC, DeLong variance) from per-distinct-score class counts (a binary ScoreCounts)."""
     if sc.is_multiclass:
         raise InvalidInputError("DeLong's variance needs a binary ScoreCounts state")
     _, pw, nw = sc.binary_table()
-    return delong_of_counts(pw, nw)
+    return delong_of_counts(pw, nw, frequency=frequency)
 
 
-def delong_of_counts(pos: Any, neg: Any) -> tuple[float, float]:
+def delong_of_counts(pos: Any, neg: Any, *, frequency: bool = False) -> tuple[float, float]:
     """(AUC, DeLong variance) from the positive and negative counts at each distinct
-    score, in ascending score order (tied samples share a score)."""
+    score, in ascending score order (tied samples share a score). ``frequency``: the
+    counts may be fractional frequency weights (the same formula, Σw as the sample
+    size); else they must be integers."""
     p, q = np.asarray(pos), np.asarray(neg)  # converted to float64 block by block
     if not (p.dtype.kind in "iu" and q.dtype.kind in "iu"):
         p, q = p.astype(np.float64, copy=False), q.astype(np.float64, copy=False)
-        if not (np.all(p == np.round(p)) and np.all(q == np.round(q))):
+        if not frequency and not (np.all(p == np.round(p)) and np.all(q == np.round(q))):
             raise InvalidInputError(
                 "DeLong's variance needs integer counts, not a weighted state")
     m, n = float(p.sum()), float(q.sum())
@@ -309,11 +405,22 @@ class DelongRest:
 
 
 def delong_interval(
-    y_true: Any, y_score: Any = None, *, level: float = 0.95, pos_label: Any = None
+    y_true: Any, y_score: Any = None, *, level: float = 0.95, pos_label: Any = None,
+    sample_weight: Any = None, weights: str = "importance",
 ) -> ConfidenceInterval:
     """ROC AUC with DeLong's standard error and normal confidence interval.
 
     The interval is ``auc ± z·se`` clipped to [0, 1] (as R's pROC ``ci.auc``).
+
+    With ``sample_weight`` the estimate is the weighted AUC (scikit-learn's
+    ``roc_auc_score(..., sample_weight=)``) and the variance is DeLong's with weighted
+    structural components ``V10_i`` (the weighted share of negatives below positive i)
+    and ``V01_j``: for importance weights (the default) the linearisation variance
+    ``m/(m-1) Σ (w_i/Σw)² (V10_i - A)² + n/(n-1) Σ (v_j/Σv)² (V01_j - A)²`` over the m
+    positive and n negative rows, which does not change when every weight is multiplied
+    by a constant and is DeLong's own when the weights are equal; for
+    ``weights="frequency"`` (a weight of w is the row seen w times) DeLong's variance of
+    the repeated rows, ``Σ w_i (V10_i - A)² / (Σw (Σw - 1)) + …``. The method says which.
 
     Parameters
     ----------
@@ -321,17 +428,30 @@ def delong_interval(
         Binary ground truth. A binary, unweighted :class:`~clfeval.ScoreCounts`
         state (with ``y_score`` omitted) gives the same answer from the mergeable
         per-score counts, so the interval can be computed on streamed or sharded
-        data (for a binned state, scores in one bin count as ties).
+        data (for a binned state, scores in one bin count as ties); a weighted state
+        with ``weights="frequency"`` (fractional weights too) gives the interval of
+        the repeated rows.
     y_score : array-like of shape (N,)
         Scores, higher meaning more likely positive.
     level : float, default 0.95
     pos_label : label, optional
+    sample_weight : array-like of shape (N,), optional
+        Sample weights (arrays only: a weighted state lacks the Σw² it needs).
+    weights : {"importance", "frequency"}
+        What ``sample_weight`` means (as in :func:`clfeval.evaluate`).
 
     Examples
     --------
     >>> ci = delong_interval([0, 0, 1, 1, 0, 1, 1, 0], [.1, .4, .35, .8, .2, .7, .5, .6])
     >>> round(ci.estimate, 4), ci.method
     (0.8125, 'delong')
+    >>> w = [1.0, 2.0, 1.0, 3.0, 1.0, 2.0, 1.0, 1.0]
+    >>> a = delong_interval([0, 0, 1, 1, 0, 1, 1, 0], [.1, .4, .35, .8, .2, .7, .5, .6],
+    ...                     sample_weight=w)
+    >>> b = delong_interval([0, 0, 1, 1, 0, 1, 1, 0], [.1, .4, .35, .8, .2, .7, .5, .6],
+    ...                     sample_weight=[10 * v for v in w])
+    >>> a.method, bool(np.isclose(a.std_err, b.std_err))
+    ('delong (importance weights)', True)
     """
     level = check_level(level)
     from ..core.scores import ScoreCounts
@@ -339,7 +459,24 @@ def delong_interval(
     if isinstance(y_true, ScoreCounts):
         if y_score is not None:
             raise InvalidInputError("pass either a ScoreCounts state or (y_true, y_score)")
-        a, var = _from_score_counts(y_true)
+        if sample_weight is not None:
+            raise InvalidInputError("sample_weight goes with arrays, not a ScoreCounts state")
+        from .._validation import check_weights
+
+        # a weighted state as frequency weights: Σw is the sample size (fractional
+        # weights too); as importance weights it lacks the Σw² DeLong's variance needs
+        a, var = _from_score_counts(y_true, check_weights(weights) == "frequency")
+    elif sample_weight is not None:
+        if y_score is None:
+            raise InvalidInputError("y_score is required with array labels")
+        if np.ndim(y_score) != 1:
+            raise InvalidInputError(f"y_score must be 1-D, got shape {np.shape(y_score)}")
+        auc_w, cov_w, _, _ = _weighted(y_true, y_score, pos_label, sample_weight, weights)
+        a, var = float(auc_w[0]), float(cov_w[0, 0])
+        se = float(np.sqrt(max(var, 0.0)))
+        z = two_sided_z(level)
+        return ConfidenceInterval(a, max(0.0, a - z * se), min(1.0, a + z * se), level,
+                                  f"delong ({weights} weights)", std_err=se)
     else:
         if y_score is None:
             raise InvalidInputError("y_score is required with array labels")
@@ -372,6 +509,8 @@ def delong_test(
     alternative: str = "two-sided",
     level: float = 0.95,
     pos_label: Any = None,
+    sample_weight: Any = None,
+    weights: str = "importance",
 ) -> TestResult:
     """DeLong's test of H0: AUC(a) = AUC(b).
 
@@ -385,6 +524,9 @@ def delong_test(
     (paired test only). When both AUC estimates and their variance of the
     difference are identical (e.g. the same scores twice), Z = 0 and p = 1.
 
+    ``sample_weight`` (paired test only): the weighted AUCs and their weighted DeLong
+    covariance (:func:`delong_interval`; ``weights`` says what the weights mean).
+
     Examples
     --------
     >>> y = [0, 0, 1, 1, 0, 1, 1, 0]
@@ -397,13 +539,21 @@ def delong_test(
     check_choice("alternative", alternative, ("two-sided", "greater", "less"))
     level = check_level(level)
     if y_true_b is None:
-        is_pos, a = _encode(y_true, y_score_a, pos_label)
         b = as_scores(y_score_b, "y_score_b", ndim=1)
-        if a.ndim != 1:
-            raise InvalidInputError(f"y_score_a must be 1-D, got shape {a.shape}")
-        check_consistent_length(("y_true", is_pos), ("y_score_a", a), ("y_score_b", b))
-        auc, v10, v01 = _placements(is_pos, np.column_stack([a, b]))
-        cov = _cov(v10, v01)
+        if np.ndim(y_score_a) != 1:
+            raise InvalidInputError(f"y_score_a must be 1-D, got shape {np.shape(y_score_a)}")
+        if sample_weight is not None:
+            a = as_scores(y_score_a, "y_score_a", ndim=1)
+            check_consistent_length(("y_score_a", a), ("y_score_b", b))
+            auc, cov, m_w, n_w = _weighted(y_true, np.column_stack([a, b]), pos_label,
+                                           sample_weight, weights)
+            n_rows = m_w + n_w
+        else:
+            is_pos, a = _encode(y_true, y_score_a, pos_label)
+            check_consistent_length(("y_true", is_pos), ("y_score_a", a), ("y_score_b", b))
+            auc, v10, v01 = _placements(is_pos, np.column_stack([a, b]))
+            cov = _cov(v10, v01)
+            n_rows = len(is_pos)
         diff = float(auc[0] - auc[1])
         var = float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])
         sd = float(np.sqrt(max(var, 0.0)))
@@ -412,7 +562,11 @@ def delong_test(
         ci = ConfidenceInterval(diff, diff - zq * sd, diff + zq * sd, level, "delong", std_err=sd)
         return TestResult(z, _pvalue(z, alternative, _st.norm),
                           "DeLong paired test for two correlated ROC AUCs", alternative,
-                          estimate=diff, interval=ci, n=len(is_pos))
+                          estimate=diff, interval=ci, n=n_rows)
+    if sample_weight is not None:
+        raise InvalidParameterError(
+            "sample_weight applies to the paired test (one y_true); the unpaired test "
+            "takes unweighted samples")
     pos_a, a = _encode(y_true, y_score_a, pos_label)
     pos_b, b = _encode(y_true_b, y_score_b, pos_label)
     if a.ndim != 1 or b.ndim != 1:
