@@ -379,12 +379,15 @@ def test_calibration_bins_on_their_edges(monkeypatch: pytest.MonkeyPatch, tmp_pa
         calls.append(real(*a))
         return calls[-1]
 
+    # exact scores: each group holds one score, whose bins numpy finds (no SQL bins)
+    exact = clfeval.sql.evaluate(path, "preds").state.calibration
+    # bit keys: the bins are computed in SQL (guessed, checked, corrected)
     monkeypatch.setattr(sql_engine, "_bins_hold", spy)
-    got = clfeval.sql.evaluate(path, "preds").state.calibration
+    got = clfeval.sql.evaluate(path, "preds", bins=40).state.calibration
     assert calls
     monkeypatch.setattr(sql_engine, "_bins_hold", lambda *a: False)  # always correct
-    forced = clfeval.sql.evaluate(path, "preds").state.calibration
-    for st in (got, forced):
+    forced = clfeval.sql.evaluate(path, "preds", bins=40).state.calibration
+    for st in (exact, got, forced):
         assert np.array_equal(st.bin_counts(0), want.bin_counts(0))
         assert np.array_equal(st.fine_counts(0), want.fine_counts(0))
 

@@ -39,6 +39,7 @@ with the same code.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import math
 import os
@@ -108,6 +109,8 @@ class Dialect:
     paramstyle: str
     quote_char: str = '"'
     double: str = "DOUBLE"
+    #: the 64-bit integer type name
+    bigint: str = "BIGINT"
     #: the engine's approximate distinct count (a sketch), if it has one
     approx_distinct: str = ""
 
@@ -194,44 +197,91 @@ class Params:
 Stage = list[tuple[str, str]]
 
 
-def bit_key_stages(d: Dialect, x: str, bits: int, name: str = "k") -> list[Stage]:
+def bit_key_stages(d: Dialect, x: str, bits: int, name: str = "k",
+                   window: tuple[int, int] | None = None) -> list[Stage]:
     """Projections computing ``name = Binning.from_bits(bits).keys(x)`` (a BIGINT) of
-    the finite float64 column ``x``, one stage per step (each value computed once).
+    the finite float64 column ``x``: exactly, bit for bit, in three stages.
 
-    For ``a = |x| > 0`` the IEEE-754 bits are ``E * 2**52 + m52`` with the biased
-    exponent ``E`` and the 52 mantissa bits ``m52``; both are computed exactly in
-    double arithmetic: ``e = floor(log2 a)`` from a logarithm (clamped to the float
-    exponents), corrected by exact comparisons with a power of two (``2**(g+1)`` is
-    not formed at ``g = 1023``: no overflow); ``m52 = (a / 2**e - 1) *
+    For ``a = |x|`` in the binade ``[2**e, 2**(e+1))`` the IEEE-754 bits are ``E *
+    2**52 + m52`` with the biased exponent ``E = e + 1023``, so for ``bits >= 12``
+    ``T = (E * 2**52 + m52) >> (64 - bits)`` is ``floor(a * 2**(bits-12-e)) + (e + 1022)
+    * 2**(bits-12)``: one exact multiplication by a power of two and a ``FLOOR`` (for
+    ``bits < 12``, ``T = E >> (12 - bits)``, a constant of the binade). The binade is
+    found by comparisons with powers of two, a balanced tree of nested ``CASE`` over the
+    binades of ``window`` (``(lowest, highest)`` exponents; by default 2**-40 … 2**24,
+    or the range of the data when it is known: 64 binades at most), so no logarithm
+    or power is evaluated for those rows. Any other value (zero, subnormals, values
+    outside the window) takes the general path: ``e = floor(log2 a)`` from a logarithm
+    (clamped to the float exponents), corrected by exact comparisons with a power of two
+    (``2**(g+1)`` is not formed at ``g = 1023``: no overflow); ``m52 = (a / 2**e - 1) *
     2**52`` (exact: a division by a power of two) for normal ``a``, and ``a * 2**1074``
     for subnormal ``a``. The order key's leading ``bits`` bits are ``2**(bits-1) + T``
-    for ``x >= 0`` and ``2**(bits-1) - 1 - T`` for ``x < 0``, with ``T = (E * 2**52 +
-    m52) >> (64 - bits)``. ``bits`` is 1 … 63.
+    for ``x >= 0`` and ``2**(bits-1) - 1 - T`` for ``x < 0``. ``bits`` is 1 … 63.
     """
     if not 1 <= bits <= 63:
         raise InvalidParameterError(f"SQL bit bins need 1 <= bits <= 63, got {bits}")
-    a, g, p, e, pe = (f"{name}_{v}" for v in ("a", "g", "p", "e", "pe"))
+    lo, hi = window if window is not None else (-40, 23)
+    # the scale 2**(bits-12-e) must be a finite normal float; at most 64 binades
+    lo, hi = max(lo, bits - 1035, -1022), min(hi, 1023)
+    lo = max(lo, hi - 63)
+    a = f"{name}_a"
+    big = d.bigint
+
+    def leaf(e: int) -> str:
+        if bits >= 12:
+            return (f"(CAST(FLOOR({a} * {d.lit(2.0 ** (bits - 12 - e))}) AS {big}) + "
+                    f"CAST({(e + 1022) << (bits - 12)} AS {big}))")
+        return f"CAST({(e + 1023) >> (12 - bits)} AS {big})"
+
+    def tree(e0: int, e1: int) -> str:  # a in [2**e0, 2**(e1+1))
+        if e0 == e1:
+            return leaf(e0)
+        mid = (e0 + e1 + 1) // 2
+        return (f"CASE WHEN {a} >= {d.lit(2.0 ** mid)} THEN {tree(mid, e1)} "
+                f"ELSE {tree(e0, mid - 1)} END")
+
     two = d.lit(2.0)
     tiny = d.lit(2.0 ** -1022)
-    s1 = [(a, f"ABS({x})")]
-    s2 = [(g, f"LEAST(GREATEST(FLOOR(LN(CASE WHEN {a} > 0 THEN {a} ELSE {d.lit(1.0)} END) / "
-              f"LN({two})), {d.lit(-1074.0)}), {d.lit(1023.0)})")]
-    s3 = [(p, f"POWER({two}, {g})")]
+    g = (f"LEAST(GREATEST(FLOOR(LN(CASE WHEN {a} > 0 THEN {a} ELSE {d.lit(1.0)} END) / "
+         f"LN({two})), {d.lit(-1074.0)}), {d.lit(1023.0)})")
+    p = f"POWER({two}, {g})"
     # e = g - [2**g > a] + [2**(g+1) <= a]; 2**e from 2**g by an exact factor of 2
     low = f"{p} > {a}"
     high = f"({g} < 1023 AND {p} * {two} <= {a})"
-    s4 = [(e, f"{g} + (CASE WHEN {low} THEN -1 WHEN {high} THEN 1 ELSE 0 END)"),
-          (pe, f"CASE WHEN {low} THEN {p} * {d.lit(0.5)} WHEN {high} THEN {p} * {two} "
-               f"ELSE {p} END")]
+    e = f"({g} + (CASE WHEN {low} THEN -1 WHEN {high} THEN 1 ELSE 0 END))"
+    pe = (f"(CASE WHEN {low} THEN {p} * {d.lit(0.5)} WHEN {high} THEN {p} * {two} "
+          f"ELSE {p} END)")
     normal = f"({a} >= {tiny})"
     m_normal = f"(GREATEST({a}, {tiny}) / {pe} - 1) * {d.lit(2.0 ** 52)}"
     m_sub = f"LEAST({a}, {tiny}) * {d.lit(2.0 ** 537)} * {d.lit(2.0 ** 537)}"
-    m52 = f"CAST(CASE WHEN {normal} THEN {m_normal} ELSE {m_sub} END AS BIGINT)"
-    big_e = f"CAST(CASE WHEN {normal} THEN {e} + 1023 ELSE 0 END AS BIGINT)"
-    t = d.shift_right(f"({big_e} * CAST({1 << 52} AS BIGINT) + {m52})", 64 - bits)
-    half = f"CAST({1 << (bits - 1)} AS BIGINT)"
-    s5 = [(name, f"(CASE WHEN {x} >= 0 THEN {half} + {t} ELSE {half} - 1 - {t} END)")]
-    return [s1, s2, s3, s4, s5]
+    m52 = f"CAST(CASE WHEN {normal} THEN {m_normal} ELSE {m_sub} END AS {big})"
+    big_e = f"CAST(CASE WHEN {normal} THEN {e} + 1023 ELSE 0 END AS {big})"
+    general = d.shift_right(f"({big_e} * CAST({1 << 52} AS {big}) + {m52})", 64 - bits)
+    t = f"{name}_t"
+    if lo <= hi:
+        inside = f"{a} >= {d.lit(2.0 ** lo)}"
+        if hi < 1023:  # (every finite float is below 2**1024)
+            inside += f" AND {a} < {d.lit(2.0 ** (hi + 1))}"
+        t_expr = f"CASE WHEN {inside} THEN {tree(lo, hi)} ELSE {general} END"
+    else:
+        t_expr = general
+    half = f"CAST({1 << (bits - 1)} AS {big})"
+    return [[(a, f"ABS({x})")], [(t, t_expr)],
+            [(name, f"(CASE WHEN {x} >= 0 THEN {half} + {t} ELSE {half} - 1 - {t} END)")]]
+
+
+def binade_window(lo: float, hi: float) -> tuple[int, int] | None:
+    """The binades (exponents) the finite values in ``[lo, hi]`` occupy, for
+    :func:`bit_key_stages` (``None`` without values)."""
+    if not (math.isfinite(lo) and math.isfinite(hi)) or lo > hi:
+        return None
+    top = max(abs(lo), abs(hi))
+    if top == 0:
+        return None
+    e_hi = math.frexp(top)[1] - 1
+    bottom = min(abs(lo), abs(hi)) if lo > 0 or hi < 0 else 0.0
+    e_lo = math.frexp(bottom)[1] - 1 if bottom > 0 else e_hi - 63
+    return max(e_lo, e_hi - 63), e_hi
 
 
 def pipeline(first: str, stages: Sequence[Stage]) -> tuple[str, str]:
@@ -464,6 +514,12 @@ class _Plan:
     key: str            # "exact" (the float itself), "bits" or "none"
     bits: int = 0
     minmax: bool = False
+    #: the calibration state's bins and sums in the same query (bit keys)
+    cal: bool = False
+    #: the calibration bins by comparisons (after a guess was off)
+    corrected: bool = False
+    #: the binades of the bit keys' comparison tree (see :func:`bit_key_stages`)
+    window: tuple[int, int] | None = None
 
 
 def _calibration_sql(d: Dialect, params: Params, edges: npt.NDArray[np.float64], eps: float,
@@ -575,14 +631,15 @@ def _bins_hold(cal: dict[str, Any], edges: npt.NDArray[np.float64], eps: float) 
                 and (floors[fb] <= lo).all() and (hi < floors[fb + 1]).all())
 
 
-def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
-           part: str = "counts") -> str:
-    """An aggregation query over ``relation`` (a quoted table or a wrapped query).
+def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params) -> str:
+    """The one aggregation query over ``relation`` (a quoted table or a wrapped query).
 
-    ``part="counts"``: every row per (reason, truth, prediction, slice, score key, side
-    of the threshold) — counts and weights. ``part="calibration"``: the valid rows per
-    (truth, prediction, slice, reliability bin, fine bin) — the calibration sums. Two
-    small hash tables are cheaper than one keyed by both.
+    Every row is counted per (reason, truth, prediction, slice, score key, side of the
+    threshold) — counts and weights, in one scan. With ``plan.cal`` the calibration
+    state's bins join the key and its sums the aggregates (a bin of scores rarely
+    straddles a calibration edge, so the groups are hardly more numerous); an exact plan
+    needs none of that: each group's score is its key, and Python derives the calibration
+    sums from the groups (:func:`_exact_calibration`).
     """
     cols = spec.columns
     q = d.quote
@@ -609,26 +666,10 @@ def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
     valid: Stage = []
     if has_x:
         valid.append(("xv", f"CASE WHEN {ok} THEN x ELSE {d.lit(0.0)} END"))
-    valid.append(("wv", f"CASE WHEN {ok} THEN w ELSE {d.lit(0.0)} END"
-                  if cols.weight is not None else d.lit(1.0)))
-    stages.append(valid)
-    if part in ("calibration", "calibration-corrected"):
-        from ..core.calibration import CalibrationCounts
-
-        empty = CalibrationCounts.empty([False, True], pos_label=True)
-        cal_stages, cal_keys, cal_sums = _calibration_sql(
-            d, params, empty.edges, empty.eps, corrected=part == "calibration-corrected",
-            weighted=cols.weight is not None)
-        stages += cal_stages
-        keys = ["t", *(["p"] if cols.y_pred is not None else []),
-                *[f"g{i}" for i in range(len(cols.by))], *cal_keys]
-        aggs = ["COUNT(*) AS n", *(["SUM(wv) AS w"] if cols.weight is not None else []),
-                *[f"SUM({e}) AS {name}" for name, e in cal_sums],
-                "MIN(xc) AS fmin", "MAX(xc) AS fmax", "MIN(xv) AS pmin", "MAX(xv) AS pmax"]
-        head, last = pipeline(f"SELECT {', '.join(sel)} FROM {relation}", stages)
-        group = ", ".join(str(i) for i in range(1, len(keys) + 1))
-        return (f"{head} SELECT {', '.join(keys)}, {', '.join(aggs)} FROM {last} "
-                f"WHERE {ok} GROUP BY {group}")
+    if cols.weight is not None:
+        valid.append(("wv", f"CASE WHEN {ok} THEN w ELSE {d.lit(0.0)} END"))
+    if valid:
+        stages.append(valid)
     keys = ["reason", "CASE WHEN reason = 0 THEN NULL ELSE t END AS t"]
     if cols.y_pred is not None:
         keys.append("CASE WHEN reason = 0 THEN NULL ELSE p END AS p")
@@ -640,13 +681,25 @@ def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
         if plan.key == "exact":
             keys.append("xv AS k")
         elif plan.key == "bits":
-            stages += bit_key_stages(d, "xv", plan.bits, "kb")
+            stages += bit_key_stages(d, "xv", plan.bits, "kb", plan.window)
             keys.append("kb AS k")
         if spec.threshold is not None:
             thr = params.add(float(spec.threshold))
             keys.append(f"CASE WHEN {ok} AND xv >= {thr} THEN 1 ELSE 0 END AS hit")
         if plan.minmax:
             aggs += ["MIN(xv) AS xmin", "MAX(xv) AS xmax"]
+        if plan.cal:
+            from ..core.calibration import CalibrationCounts
+
+            empty = CalibrationCounts.empty([False, True], pos_label=True)
+            cal_stages, cal_keys, cal_sums = _calibration_sql(
+                d, params, empty.edges, empty.eps, corrected=plan.corrected,
+                weighted=cols.weight is not None)
+            stages += cal_stages
+            keys += cal_keys
+            aggs += [*[f"SUM({e}) AS {name}" for name, e in cal_sums],
+                     "MIN(xc) AS fmin", "MAX(xc) AS fmax", "MIN(xv) AS pmin",
+                     "MAX(xv) AS pmax"]
     head, last = pipeline(f"SELECT {', '.join(sel)} FROM {relation}", stages)
     group = ", ".join(str(i) for i in range(1, len(keys) + 1))
     return f"{head} SELECT {', '.join(keys)}, {', '.join(aggs)} FROM {last} GROUP BY {group}"
@@ -654,14 +707,16 @@ def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
 
 def _count_distinct(d: Dialect, relation: str, spec: Spec, approx: bool = False) -> str:
     """The number of distinct valid scores (of rows with a positive weight: the only
-    ones a score state keeps), exact or the engine's sketch."""
+    ones a score state keeps), exact or the engine's sketch (then with the smallest and
+    largest score: the binades of the bit keys)."""
     x = d.cast_double(d.quote(spec.columns.y_score[0]))
     w = ""
     if spec.columns.weight is not None:
         wc = d.cast_double(d.quote(spec.columns.weight))
         w = f" AND {wc} IS NOT NULL AND NOT {d.nonfinite(wc)} AND {wc} > 0"
-    agg = f"{d.approx_distinct}({x})" if approx else f"COUNT(DISTINCT {x})"
-    return (f"SELECT {agg} AS n FROM {relation} WHERE {x} IS NOT NULL AND "
+    agg = (f"{d.approx_distinct}({x}) AS n, MIN({x}) AS xmin, MAX({x}) AS xmax" if approx
+           else f"COUNT(DISTINCT {x}) AS n")
+    return (f"SELECT {agg} FROM {relation} WHERE {x} IS NOT NULL AND "
             f"NOT {d.nonfinite(x)}{w}")
 
 
@@ -1069,67 +1124,115 @@ def _fold(src: SqlSource, table: str | None, query: str | None, **o: Any
             "clfeval.evaluate_frame)")
     numeric = [*spec.columns.y_score, *([spec.columns.weight] if spec.columns.weight else [])]
     _check_numeric(src, relation, what, numeric)
-    has_x = bool(spec.columns.y_score)
-    cal = None
-    if has_x:  # the calibration state: its own (small) aggregation
+    if not spec.columns.y_score:
         params = Params(d.paramstyle)
-        cal = _run(src, _query(d, relation, spec, _Plan("none"), params, "calibration"),
-                   params, what)
-        from ..core.calibration import CalibrationCounts
-
-        empty = CalibrationCounts.empty([False, True], pos_label=True)
-        if not _bins_hold(cal, empty.edges, empty.eps):  # a guessed bin was off by one
-            params = Params(d.paramstyle)
-            cal = _run(src, _query(d, relation, spec, _Plan("none"), params,
-                                   "calibration-corrected"), params, what)
-    plan = _Plan("none")
-    if has_x and not exact:
+        res = _run(src, _query(d, relation, spec, _Plan("none"), params), params, what)
+        return _finish(_partials(res, None, spec, _Plan("none"), what, False), spec)
+    if not exact:
         b = bit_bins(spec)
         assert b is not None
-        plan = _Plan("bits", bits=int(b))
-    elif has_x:
-        plan = _Plan("exact")
-        binned = _Plan("bits", bits=DEFAULT_CONVERT_BITS)
-        if spec.max_distinct is not None and d.approx_distinct:
-            # the engine's distinct-count sketch decides far from the budget (a margin
-            # of 1.5, dozens of the sketch's standard errors); near it, an exact count.
-            # An exact table that still outgrows the budget converts itself
-            params = Params(d.paramstyle)
-            guess = _scalar(src, _count_distinct(d, relation, spec, approx=True), params,
-                            what)
-            n_distinct = guess
-            if spec.max_distinct / 1.5 <= guess <= spec.max_distinct * 1.5:
-                params = Params(d.paramstyle)
-                n_distinct = _scalar(src, _count_distinct(d, relation, spec), params, what)
-            if n_distinct > spec.max_distinct:
-                _warn_converted(n_distinct, spec.max_distinct)
-                params = Params(d.paramstyle)
-                res = _run(src, _query(d, relation, spec, binned, params), params, what)
-                return _finish(_partials(res, cal, spec, binned, what, True), spec)
-        elif spec.max_distinct is not None:
-            # one pass in bins first: when no bin holds two distinct scores, it is the
-            # exact table already; when there are more bins than max_distinct, so are
-            # the distinct scores and the bins are the state (the conversion)
-            probe = _Plan("bits", bits=DEFAULT_CONVERT_BITS, minmax=True)
-            params = Params(d.paramstyle)
-            res = _run(src, _query(d, relation, spec, probe, params), params, what)
-            ok = _num(res, "reason", np.int64) < 0
-            n_bins = np.unique(_num(res, "k", np.int64)[ok]).size
-            xmin, xmax = _num(res, "xmin", np.float64)[ok], _num(res, "xmax", np.float64)[ok]
-            if n_bins > spec.max_distinct:
-                _warn_converted(n_bins, spec.max_distinct)
-                return _finish(_partials(res, cal, spec, binned, what, True), spec)
-            if np.array_equal(xmin, xmax):
-                res["k"] = _num(res, "xmin", np.float64)
-                return _finish(_partials(res, cal, spec, plan, what, False), spec)
+        plan = _Plan("bits", bits=int(b), cal=True)
+        res, cal = _binned(src, relation, spec, plan, what)
+        return _finish(_partials(res, cal, spec, plan, what, False), spec)
+    plan = _Plan("exact")
+    if spec.max_distinct is not None and d.approx_distinct:
+        # the engine's distinct-count sketch decides far from the budget (a margin
+        # of 1.5, dozens of the sketch's standard errors); near it, an exact count.
+        # An exact table that still outgrows the budget converts itself. The same scan
+        # gives the range of the scores: the binades of the bit keys
+        params = Params(d.paramstyle)
+        sketch = _run(src, _count_distinct(d, relation, spec, approx=True), params, what)
+        n_distinct = guess = int(_num(sketch, "n", np.int64)[0])
+        if spec.max_distinct / 1.5 <= guess <= spec.max_distinct * 1.5:
             params = Params(d.paramstyle)
             n_distinct = _scalar(src, _count_distinct(d, relation, spec), params, what)
-            if n_distinct > spec.max_distinct:
-                _warn_converted(n_distinct, spec.max_distinct)
-                return _finish(_partials(res, cal, spec, binned, what, True), spec)
+        if n_distinct > spec.max_distinct:
+            _warn_converted(n_distinct, spec.max_distinct)
+            lo, hi = (float(_num(sketch, c, np.float64)[0]) for c in ("xmin", "xmax"))
+            binned = _Plan("bits", bits=DEFAULT_CONVERT_BITS, cal=True,
+                           window=binade_window(lo, hi))
+            res, cal = _binned(src, relation, spec, binned, what)
+            return _finish(_partials(res, cal, spec, binned, what, True), spec)
+    elif spec.max_distinct is not None:
+        # one pass in bins first: when no bin holds two distinct scores, it is the
+        # exact table already; when there are more bins than max_distinct, so are
+        # the distinct scores and the bins are the state (the conversion)
+        probe = _Plan("bits", bits=DEFAULT_CONVERT_BITS, minmax=True, cal=True)
+        res, cal = _binned(src, relation, spec, probe, what)
+        ok = _num(res, "reason", np.int64) < 0
+        n_bins = np.unique(_num(res, "k", np.int64)[ok]).size
+        xmin, xmax = _num(res, "xmin", np.float64)[ok], _num(res, "xmax", np.float64)[ok]
+        if n_bins > spec.max_distinct:
+            _warn_converted(n_bins, spec.max_distinct)
+            return _finish(_partials(res, cal, spec, probe, what, True), spec)
+        if np.array_equal(xmin, xmax):
+            res["k"] = _num(res, "xmin", np.float64)
+            return _finish(_partials(res, cal, spec, plan, what, False), spec)
+        params = Params(d.paramstyle)
+        n_distinct = _scalar(src, _count_distinct(d, relation, spec), params, what)
+        if n_distinct > spec.max_distinct:
+            _warn_converted(n_distinct, spec.max_distinct)
+            return _finish(_partials(res, cal, spec, probe, what, True), spec)
     params = Params(d.paramstyle)
     res = _run(src, _query(d, relation, spec, plan, params), params, what)
+    cal = _exact_calibration(res, spec)
     return _finish(_partials(res, cal, spec, plan, what, False), spec)
+
+
+def _valid_groups(res: dict[str, Any]) -> dict[str, Any]:
+    """The groups of rows SQL found valid (labels are checked later, in Python)."""
+    ok = _num(res, "reason", np.int64) == -1
+    return {name: v[ok] for name, v in res.items()}
+
+
+def _binned(src: SqlSource, relation: str, spec: Spec, plan: _Plan, what: str
+            ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Run a plan in bit keys with the calibration state in the same query; run it
+    again with the calibration bins found by comparisons when a guessed one was off."""
+    from ..core.calibration import CalibrationCounts
+
+    d = src.dialect
+    params = Params(d.paramstyle)
+    res = _run(src, _query(d, relation, spec, plan, params), params, what)
+    cal = _valid_groups(res)
+    empty = CalibrationCounts.empty([False, True], pos_label=True)
+    if not _bins_hold(cal, empty.edges, empty.eps):
+        params = Params(d.paramstyle)
+        plan = dataclasses.replace(plan, corrected=True)
+        res = _run(src, _query(d, relation, spec, plan, params), params, what)
+        cal = _valid_groups(res)
+    return res, cal
+
+
+def _exact_calibration(res: dict[str, Any], spec: Spec) -> dict[str, Any]:
+    """The calibration groups of an exact plan, derived in Python: each group holds one
+    score (its key), so its bins are found by numpy exactly as the in-memory fold finds
+    them and its sums are the score's terms times the group's count or weight — the
+    terms of :func:`_calibration_sql`."""
+    from ..core.calibration import N_FINE, CalibrationCounts
+
+    empty = CalibrationCounts.empty([False, True], pos_label=True)
+    eps = empty.eps
+    out = _valid_groups(res)
+    x = _num(out, "k", np.float64)
+    n = _num(out, "n", np.int64)
+    weighted = spec.columns.weight is not None
+    m = _num(out, "w", np.float64) if weighted else n.astype(np.float64)
+    xc = np.where((x >= 0) & (x <= 1), x, 0.5)
+    xq = np.clip(xc, eps, 1.0 - eps)
+    om = 1.0 - 2.0 * xc
+    floors = np.asarray(_fine_floors(eps))
+    terms = {"sp": xc, "spp": xc * xc, "sse0": xc * xc, "sse1": (1.0 - xc) * (1.0 - xc),
+             "nll0": -np.log(np.clip(1.0 - xc, eps, 1.0 - eps)), "nll1": -np.log(xq),
+             "sx": np.log(xq / (1.0 - xq)), "z0": -xc * om, "z1": (1.0 - xc) * om,
+             "v": om * om * xc * (1.0 - xc)}
+    out.update({name: m * v for name, v in terms.items()})
+    out.update(n=n, cb=np.searchsorted(empty.edges[1:-1], xc, side="left"),
+               fb=np.clip(np.searchsorted(floors, xc, side="right") - 1, 0, N_FINE - 1),
+               fmin=xc, fmax=xc, pmin=x, pmax=x)
+    if weighted:
+        out["w"] = m
+    return out
 
 
 def _scalar(src: SqlSource, sql: str, params: Params, what: str) -> int:
