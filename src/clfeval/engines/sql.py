@@ -514,7 +514,7 @@ class _Plan:
     key: str            # "exact" (the float itself), "bits" or "none"
     bits: int = 0
     minmax: bool = False
-    #: the calibration state's bins and sums in the same query (bit keys)
+    #: the calibration state's query too (bit keys)
     cal: bool = False
     #: the calibration bins by comparisons (after a guess was off)
     corrected: bool = False
@@ -631,15 +631,17 @@ def _bins_hold(cal: dict[str, Any], edges: npt.NDArray[np.float64], eps: float) 
                 and (floors[fb] <= lo).all() and (hi < floors[fb + 1]).all())
 
 
-def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params) -> str:
-    """The one aggregation query over ``relation`` (a quoted table or a wrapped query).
+def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
+           part: str = "counts") -> str:
+    """An aggregation query over ``relation`` (a quoted table or a wrapped query).
 
-    Every row is counted per (reason, truth, prediction, slice, score key, side of the
-    threshold) — counts and weights, in one scan. With ``plan.cal`` the calibration
-    state's bins join the key and its sums the aggregates (a bin of scores rarely
-    straddles a calibration edge, so the groups are hardly more numerous); an exact plan
-    needs none of that: each group's score is its key, and Python derives the calibration
-    sums from the groups (:func:`_exact_calibration`).
+    ``part="counts"``: every row per (reason, truth, prediction, slice, score key, side
+    of the threshold) — counts and weights. ``part="calibration"`` (for bit keys): the
+    valid rows per (truth, prediction, slice, reliability bin, fine bin) — the
+    calibration sums. Two small hash tables are cheaper than one keyed by both (many
+    sums in a table of many groups miss the caches). An exact plan needs no calibration
+    query: each group's score is its key, and Python derives the calibration sums from
+    the groups (:func:`_exact_calibration`).
     """
     cols = spec.columns
     q = d.quote
@@ -688,18 +690,23 @@ def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params) -
             keys.append(f"CASE WHEN {ok} AND xv >= {thr} THEN 1 ELSE 0 END AS hit")
         if plan.minmax:
             aggs += ["MIN(xv) AS xmin", "MAX(xv) AS xmax"]
-        if plan.cal:
-            from ..core.calibration import CalibrationCounts
+    if part == "calibration":
+        from ..core.calibration import CalibrationCounts
 
-            empty = CalibrationCounts.empty([False, True], pos_label=True)
-            cal_stages, cal_keys, cal_sums = _calibration_sql(
-                d, params, empty.edges, empty.eps, corrected=plan.corrected,
-                weighted=cols.weight is not None)
-            stages += cal_stages
-            keys += cal_keys
-            aggs += [*[f"SUM({e}) AS {name}" for name, e in cal_sums],
-                     "MIN(xc) AS fmin", "MAX(xc) AS fmax", "MIN(xv) AS pmin",
-                     "MAX(xv) AS pmax"]
+        empty = CalibrationCounts.empty([False, True], pos_label=True)
+        cal_stages, cal_keys, cal_sums = _calibration_sql(
+            d, params, empty.edges, empty.eps, corrected=plan.corrected,
+            weighted=cols.weight is not None)
+        stages += cal_stages
+        keys = ["t", *(["p"] if cols.y_pred is not None else []),
+                *[f"g{i}" for i in range(len(cols.by))], *cal_keys]
+        aggs = ["COUNT(*) AS n", *(["SUM(wv) AS w"] if cols.weight is not None else []),
+                *[f"SUM({e}) AS {name}" for name, e in cal_sums],
+                "MIN(xc) AS fmin", "MAX(xc) AS fmax", "MIN(xv) AS pmin", "MAX(xv) AS pmax"]
+        head, last = pipeline(f"SELECT {', '.join(sel)} FROM {relation}", stages)
+        group = ", ".join(str(i) for i in range(1, len(keys) + 1))
+        return (f"{head} SELECT {', '.join(keys)}, {', '.join(aggs)} FROM {last} "
+                f"WHERE {ok} GROUP BY {group}")
     head, last = pipeline(f"SELECT {', '.join(sel)} FROM {relation}", stages)
     group = ", ".join(str(i) for i in range(1, len(keys) + 1))
     return f"{head} SELECT {', '.join(keys)}, {', '.join(aggs)} FROM {last} GROUP BY {group}"
@@ -1187,20 +1194,20 @@ def _valid_groups(res: dict[str, Any]) -> dict[str, Any]:
 
 def _binned(src: SqlSource, relation: str, spec: Spec, plan: _Plan, what: str
             ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Run a plan in bit keys with the calibration state in the same query; run it
-    again with the calibration bins found by comparisons when a guessed one was off."""
+    """Run a plan in bit keys and the calibration query (again with the calibration bins
+    found by comparisons when a guessed one was off)."""
     from ..core.calibration import CalibrationCounts
 
     d = src.dialect
     params = Params(d.paramstyle)
-    res = _run(src, _query(d, relation, spec, plan, params), params, what)
-    cal = _valid_groups(res)
+    cal = _run(src, _query(d, relation, spec, plan, params, "calibration"), params, what)
     empty = CalibrationCounts.empty([False, True], pos_label=True)
     if not _bins_hold(cal, empty.edges, empty.eps):
         params = Params(d.paramstyle)
         plan = dataclasses.replace(plan, corrected=True)
-        res = _run(src, _query(d, relation, spec, plan, params), params, what)
-        cal = _valid_groups(res)
+        cal = _run(src, _query(d, relation, spec, plan, params, "calibration"), params, what)
+    params = Params(d.paramstyle)
+    res = _run(src, _query(d, relation, spec, plan, params), params, what)
     return res, cal
 
 
