@@ -73,6 +73,7 @@ def make_db(path: str, n: int) -> None:
     if os.path.exists(path):
         return
     con = duckdb.connect(path)
+    con.execute("SET enable_progress_bar = false")
     con.execute("SELECT setseed(0.42)")
     con.execute(
         f"CREATE TABLE preds AS SELECT y_true, "

@@ -207,8 +207,9 @@ def bit_key_stages(d: Dialect, x: str, bits: int, name: str = "k",
     ``T = (E * 2**52 + m52) >> (64 - bits)`` is ``floor(a * 2**(bits-12-e)) + (e + 1022)
     * 2**(bits-12)``: one exact multiplication by a power of two and a ``FLOOR`` (for
     ``bits < 12``, ``T = E >> (12 - bits)``, a constant of the binade). The binade is
-    found by comparisons with powers of two, a balanced tree of nested ``CASE`` over the
-    binades of ``window`` (``(lowest, highest)`` exponents; by default 2**-40 … 2**24,
+    found by comparisons with powers of two: a chain of ``WHEN`` from the top binade
+    down (one or two comparisons for most rows of a spread of scores), then a balanced
+    tree of nested ``CASE`` over the rest of the binades of ``window`` (``(lowest, highest)`` exponents; by default 2**-40 … 2**24,
     or the range of the data when it is known: 64 binades at most), so no logarithm
     or power is evaluated for those rows. Any other value (zero, subnormals, values
     outside the window) takes the general path: ``e = floor(log2 a)`` from a logarithm
@@ -259,15 +260,23 @@ def bit_key_stages(d: Dialect, x: str, bits: int, name: str = "k",
     general = d.shift_right(f"({big_e} * CAST({1 << 52} AS {big}) + {m52})", 64 - bits)
     t = f"{name}_t"
     if lo <= hi:
-        inside = f"{a} >= {d.lit(2.0 ** lo)}"
-        if hi < 1023:  # (every finite float is below 2**1024)
-            inside += f" AND {a} < {d.lit(2.0 ** (hi + 1))}"
-        t_expr = f"CASE WHEN {inside} THEN {tree(lo, hi)} ELSE {general} END"
+        # the top binades in a chain (where a spread of scores has most of its mass:
+        # one or two comparisons), the rest in a tree
+        whens = [] if hi == 1023 else [f"WHEN {a} >= {d.lit(2.0 ** (hi + 1))} THEN {general}"]
+        top = max(lo, hi - _CHAIN + 1)
+        whens += [f"WHEN {a} >= {d.lit(2.0 ** e)} THEN {leaf(e)}" for e in range(hi, top - 1, -1)]
+        if top > lo:
+            whens.append(f"WHEN {a} >= {d.lit(2.0 ** lo)} THEN {tree(lo, top - 1)}")
+        t_expr = f"CASE {' '.join(whens)} ELSE {general} END"
     else:
         t_expr = general
     half = f"CAST({1 << (bits - 1)} AS {big})"
+    neg = f"CAST(CAST({x} < 0 AS INTEGER) AS {big})"  # (no CASE: half + T or half - 1 - T)
     return [[(a, f"ABS({x})")], [(t, t_expr)],
-            [(name, f"(CASE WHEN {x} >= 0 THEN {half} + {t} ELSE {half} - 1 - {t} END)")]]
+            [(name, f"({half} + {t} - {neg} * ({t} + {t} + 1))")]]
+
+
+_CHAIN = 16  # binades tested one after the other before the tree
 
 
 def binade_window(lo: float, hi: float) -> tuple[int, int] | None:
@@ -569,7 +578,8 @@ def _calibration_sql(d: Dialect, params: Params, edges: npt.NDArray[np.float64],
         stages.append([("fb", "fb0")])
     nll0 = f"-LN(LEAST(GREATEST({one} - xc, {lo}), {hi}))"
     om = f"({one} - {d.lit(2.0)} * xc)"
-    sums = [("sp", "xc"), ("spp", "xc * xc"), ("sse0", "xc * xc"),
+    # (the squared error of a negative outcome is spp's term: not summed twice)
+    sums = [("sp", "xc"), ("spp", "xc * xc"),
             ("sse1", f"({one} - xc) * ({one} - xc)"), ("nll0", nll0), ("nll1", "-LN(xq)"),
             ("sx", "lx"), ("z0", f"-xc * {om}"), ("z1", f"({one} - xc) * {om}"),
             ("v", f"{om} * {om} * xc * ({one} - xc)")]
@@ -624,7 +634,11 @@ def _bins_hold(cal: dict[str, Any], edges: npt.NDArray[np.float64], eps: float) 
         return True
     cb = _num(cal, "cb", np.intp)
     fb = _num(cal, "fb", np.intp)
-    lo, hi = _num(cal, "fmin", np.float64), _num(cal, "fmax", np.float64)
+    lo, hi = _num(cal, "pmin", np.float64), _num(cal, "pmax", np.float64)
+    # a group holding a score outside [0, 1] drops the calibration state (when its labels
+    # are valid) or the group (when they are not): its bins do not matter
+    prob = (lo >= 0) & (hi <= 1)
+    cb, fb, lo, hi = cb[prob], fb[prob], lo[prob], hi[prob]
     inner = np.concatenate([[-np.inf], edges[1:-1], [np.inf]])
     floors = np.asarray(_fine_floors(eps))
     return bool(((inner[cb] < lo) | (cb == 0)).all() and (hi <= inner[cb + 1]).all()
@@ -702,7 +716,7 @@ def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
                 *[f"g{i}" for i in range(len(cols.by))], *cal_keys]
         aggs = ["COUNT(*) AS n", *(["SUM(wv) AS w"] if cols.weight is not None else []),
                 *[f"SUM({e}) AS {name}" for name, e in cal_sums],
-                "MIN(xc) AS fmin", "MAX(xc) AS fmax", "MIN(xv) AS pmin", "MAX(xv) AS pmax"]
+                "MIN(xv) AS pmin", "MAX(xv) AS pmax"]
         head, last = pipeline(f"SELECT {', '.join(sel)} FROM {relation}", stages)
         group = ", ".join(str(i) for i in range(1, len(keys) + 1))
         return (f"{head} SELECT {', '.join(keys)}, {', '.join(aggs)} FROM {last} "
@@ -810,7 +824,7 @@ def _calibration_state(sums: dict[str, npt.NDArray[Any]], is_pos: npt.NDArray[np
     sp = sums["sp"]
     for field, v in ((W, wt), (SP, sp), (SPP, sums["spp"]),
                      (NLL, np.where(c, sums["nll1"], sums["nll0"])),
-                     (SSE, np.where(c, sums["sse1"], sums["sse0"]))):
+                     (SSE, np.where(c, sums["sse1"], sums.get("sse0", sums["spp"])))):
         np.add.at(cells[:, :, field], (cb, is_pos), v)
     fine_counts = np.zeros((N_FINE, 2), np.int64)
     np.add.at(fine_counts, (fb, is_pos), n)
@@ -859,7 +873,8 @@ def _calibrations(cal: dict[str, Any], spec: Spec, space: LabelSpace, pos_code: 
     keys, codes = _slice_keys(cal, cols.by)
     slice_of = np.asarray([slices[k] for k in keys], dtype=np.intp)[codes] if keys else codes
     weighted = cols.weight is not None
-    arrays = {name: _num(cal, name, np.float64) for name in (*_CAL_SUMS, "pmin", "pmax")}
+    arrays = {name: _num(cal, name, np.float64)
+              for name in (*_CAL_SUMS, "pmin", "pmax") if name in cal}
     arrays["n"] = _num(cal, "n", np.int64)
     arrays["cb"] = _num(cal, "cb", np.intp)
     arrays["fb"] = _num(cal, "fb", np.intp)
@@ -1229,14 +1244,14 @@ def _exact_calibration(res: dict[str, Any], spec: Spec) -> dict[str, Any]:
     xq = np.clip(xc, eps, 1.0 - eps)
     om = 1.0 - 2.0 * xc
     floors = np.asarray(_fine_floors(eps))
-    terms = {"sp": xc, "spp": xc * xc, "sse0": xc * xc, "sse1": (1.0 - xc) * (1.0 - xc),
+    terms = {"sp": xc, "spp": xc * xc, "sse1": (1.0 - xc) * (1.0 - xc),
              "nll0": -np.log(np.clip(1.0 - xc, eps, 1.0 - eps)), "nll1": -np.log(xq),
              "sx": np.log(xq / (1.0 - xq)), "z0": -xc * om, "z1": (1.0 - xc) * om,
              "v": om * om * xc * (1.0 - xc)}
     out.update({name: m * v for name, v in terms.items()})
     out.update(n=n, cb=np.searchsorted(empty.edges[1:-1], xc, side="left"),
                fb=np.clip(np.searchsorted(floors, xc, side="right") - 1, 0, N_FINE - 1),
-               fmin=xc, fmax=xc, pmin=x, pmax=x)
+               pmin=x, pmax=x)
     if weighted:
         out["w"] = m
     return out
