@@ -75,7 +75,7 @@ from ..core.state import REASONS, EvalState
 from ..exceptions import InvalidInputError, InvalidParameterError, MissingDependencyError
 from ._frames import make_spec
 
-__all__ = ["Dialect", "SqlSource", "bit_key_stages", "connect", "fold", "mask_password"]
+__all__ = ["DIALECTS", "Dialect", "SqlSource", "bit_key_stages", "connect", "fold", "mask_password"]
 
 _REASON_ORDER = tuple(REASONS)
 _R_MISSING_LABEL = _REASON_ORDER.index("missing_label")
@@ -95,12 +95,15 @@ class Dialect:
     Attributes
     ----------
     name : str
-        ``"duckdb"`` or ``"postgresql"``.
-    paramstyle : {"numeric", "pyformat", "named"}
-        Parameter markers: ``$1`` (DuckDB), ``%(p0)s`` (psycopg), ``:p0`` (named); each
-        may appear several times in a query.
+        ``"duckdb"``, ``"postgresql"``, ``"spark"``, ``"bigquery"``, ``"snowflake"`` or
+        ``"trino"``.
+    paramstyle : {"numeric", "pyformat", "named", "qmark", "at"}
+        The engine's own parameter markers: ``$1`` (DuckDB), ``%(p0)s`` (psycopg and
+        the BigQuery and Snowflake DB-API drivers), ``:p0`` (Spark SQL), ``?``
+        (Trino), ``@p0`` (BigQuery's client); a DB-API connection's driver may ask for
+        another (its module's ``paramstyle``).
     quote_char : str
-        The identifier quote (``"``, standard SQL).
+        The identifier quote (``"``, standard SQL; a backtick in Spark SQL and BigQuery).
     double : str
         The float64 type name.
     """
@@ -121,6 +124,8 @@ class Dialect:
         --------
         >>> DUCKDB.quote('my "odd" col')
         '"my ""odd"" col"'
+        >>> SPARK.quote("odd`name")
+        '`odd``name`'
         """
         if not isinstance(name, str) or not name:
             raise InvalidParameterError(f"a column or table name must be a non-empty str, "
@@ -129,6 +134,10 @@ class Dialect:
             raise InvalidParameterError(
                 f"the name {name!r} holds a control character (NUL, newline …); refused")
         q = self.quote_char
+        if self.name == "bigquery" and ("`" in name or "\\" in name):
+            # BigQuery escapes inside quoted identifiers with a backslash (no doubling)
+            raise InvalidParameterError(
+                f"the name {name!r} holds a backtick or backslash; BigQuery cannot quote it")
         return q + name.replace(q, q + q) + q
 
     def quote_string(self, text: str) -> str:
@@ -148,27 +157,76 @@ class Dialect:
         assert math.isfinite(v)
         return f"CAST({float(v)!r} AS {self.double})"
 
+    def special(self, v: float) -> str:
+        """A float constant that may be infinite (clfeval's, never a caller's)."""
+        if math.isfinite(v):
+            return self.lit(v)
+        text = {"postgresql": ("Infinity", "-Infinity"), "snowflake": ("inf", "-inf"),
+                "bigquery": ("inf", "-inf"), "trino": ("Infinity", "-Infinity"),
+                }.get(self.name, ("Infinity", "-Infinity"))[v < 0]
+        return f"CAST('{text}' AS {self.double})"
+
     def nonfinite(self, e: str) -> str:
-        if self.name == "postgresql":  # NaN = NaN is true in PostgreSQL
-            return (f"({e} = CAST('NaN' AS {self.double}) OR {e} = CAST('Infinity' AS "
-                    f"{self.double}) OR {e} = CAST('-Infinity' AS {self.double}))")
+        """Whether the float ``e`` is NaN or infinite."""
+        if self.name in ("postgresql", "snowflake"):  # NaN = NaN is true there
+            return (f"({e} = CAST('NaN' AS {self.double}) OR {e} = {self.special(math.inf)} "
+                    f"OR {e} = {self.special(-math.inf)})")
+        if self.name == "spark":
+            return (f"(isnan({e}) OR {e} = {self.special(math.inf)} OR "
+                    f"{e} = {self.special(-math.inf)})")
+        if self.name == "bigquery":
+            return f"(IS_NAN({e}) OR IS_INF({e}))"
+        if self.name == "trino":
+            return f"(is_nan({e}) OR is_infinite({e}))"
         return f"(isnan({e}) OR isinf({e}))"
 
     def shift_right(self, e: str, n: int) -> str:
+        """``e >> n`` of a non-negative BIGINT."""
+        if self.name == "spark":
+            return f"shiftright({e}, {int(n)})"
+        if self.name == "snowflake":
+            return f"BITSHIFTRIGHT({e}, {int(n)})"
+        if self.name == "trino":
+            return f"bitwise_right_shift({e}, {int(n)})"
         return f"({e} >> {int(n)})"
 
     def element(self, array: str, index: str) -> str:
         """The ``index``-th (1-based) element of an array expression."""
+        if self.name in ("spark", "trino"):
+            return f"element_at({array}, {index})"
+        if self.name == "bigquery":
+            return f"({array})[ORDINAL({index})]"
+        if self.name == "snowflake":
+            return f"CAST(GET({array}, {index} - 1) AS {self.double})"
         return f"({array})[{index}]"
 
     def float_array(self, values: Sequence[float], params: Params) -> str:
-        """An array of float64 constants (one array parameter)."""
+        """An array of float64 constants (one array parameter, or clfeval's constants
+        written out where arrays are not bound)."""
+        if self.name == "snowflake":
+            return "ARRAY_CONSTRUCT(" + ", ".join(self.special(v) for v in values) + ")"
+        if self.name in ("spark", "bigquery", "trino"):
+            head, tail = {"spark": ("array(", ")"), "bigquery": ("[", "]"),
+                          "trino": ("ARRAY[", "]")}[self.name]
+            return head + ", ".join(self.special(v) for v in values) + tail
         typ = "DOUBLE[]" if self.name == "duckdb" else "DOUBLE PRECISION[]"
         return f"CAST({params.add(list(values))} AS {typ})"
+
+    def bool_int(self, e: str) -> str:
+        """A condition as a BIGINT 0 or 1."""
+        return f"CAST(CAST({e} AS INTEGER) AS {self.bigint})"
 
 
 DUCKDB = Dialect("duckdb", "numeric", approx_distinct="approx_count_distinct")
 POSTGRESQL = Dialect("postgresql", "pyformat", double="DOUBLE PRECISION")
+#: Spark SQL (the Spark door's aggregation; ``spark.sql(text, args)``)
+SPARK = Dialect("spark", "named", quote_char="`", approx_distinct="approx_count_distinct")
+#: BigQuery's GoogleSQL (FLOAT64, INT64; backtick identifiers)
+BIGQUERY = Dialect("bigquery", "at", quote_char="`", double="FLOAT64", bigint="INT64",
+                   approx_distinct="APPROX_COUNT_DISTINCT")
+SNOWFLAKE = Dialect("snowflake", "pyformat", approx_distinct="APPROX_COUNT_DISTINCT")
+TRINO = Dialect("trino", "qmark", approx_distinct="approx_distinct")
+DIALECTS = {d.name: d for d in (DUCKDB, POSTGRESQL, SPARK, BIGQUERY, SNOWFLAKE, TRINO)}
 
 
 class Params:
@@ -185,10 +243,14 @@ class Params:
             return f"${i + 1}"
         if self.style == "pyformat":
             return f"%(p{i})s"
+        if self.style == "qmark":
+            return "?"
+        if self.style == "at":
+            return f"@p{i}"
         return f":p{i}"
 
     def bound(self) -> Any:
-        if self.style == "numeric":
+        if self.style in ("numeric", "qmark"):
             return list(self.values)
         return {f"p{i}": v for i, v in enumerate(self.values)}
 
@@ -209,8 +271,9 @@ def bit_key_stages(d: Dialect, x: str, bits: int, name: str = "k",
     ``bits < 12``, ``T = E >> (12 - bits)``, a constant of the binade). The binade is
     found by comparisons with powers of two: a chain of ``WHEN`` from the top binade
     down (one or two comparisons for most rows of a spread of scores), then a balanced
-    tree of nested ``CASE`` over the rest of the binades of ``window`` (``(lowest, highest)`` exponents; by default 2**-40 … 2**24,
-    or the range of the data when it is known: 64 binades at most), so no logarithm
+    tree of nested ``CASE`` over the rest of the binades of ``window`` (``(lowest,
+    highest)`` exponents; by default 2**-40 … 2**24, or the range of the data when it
+    is known: 64 binades at most), so no logarithm
     or power is evaluated for those rows. Any other value (zero, subnormals, values
     outside the window) takes the general path: ``e = floor(log2 a)`` from a logarithm
     (clamped to the float exponents), corrected by exact comparisons with a power of two
@@ -271,7 +334,7 @@ def bit_key_stages(d: Dialect, x: str, bits: int, name: str = "k",
     else:
         t_expr = general
     half = f"CAST({1 << (bits - 1)} AS {big})"
-    neg = f"CAST(CAST({x} < 0 AS INTEGER) AS {big})"  # (no CASE: half + T or half - 1 - T)
+    neg = d.bool_int(f"{x} < 0")  # (no CASE: half + T or half - 1 - T)
     return [[(a, f"ABS({x})")], [(t, t_expr)],
             [(name, f"({half} + {t} - {neg} * ({t} + {t} + 1))")]]
 
@@ -506,6 +569,51 @@ def connect(source: Any) -> SqlSource:
         f"or SQLAlchemy connection/engine, got {type(source).__name__}")
 
 
+class _SparkSource(SqlSource):
+    """A Spark DataFrame as a temporary view of its session, queried with Spark SQL
+    (``spark.sql(text, args=...)``: the parameters are bound by Spark)."""
+
+    def __init__(self, df: Any) -> None:
+        import uuid
+
+        self.df = df
+        self.view = f"clfeval_{uuid.uuid4().hex}"
+        df.createOrReplaceTempView(self.view)
+        super().__init__(df.sparkSession, SPARK, "the Spark DataFrame", owned=False)
+
+    def close(self) -> None:
+        self.conn.catalog.dropTempView(self.view)
+
+    def run(self, sql: str, params: Params) -> dict[str, Any]:
+        out = self.conn.sql(sql, args=params.bound() or None)
+        to_arrow = getattr(out, "toArrow", None)  # (Spark 4)
+        if to_arrow is not None:
+            return _arrow_columns(to_arrow())
+        rows = out.collect()  # pragma: no cover - Spark before 4
+        return {n: _as_array([r[i] for r in rows]) for i, n in enumerate(out.columns)}
+
+    def columns(self, relation: str) -> list[str]:
+        return [str(c) for c in self.df.columns]
+
+    def numeric(self, name: str) -> bool:
+        kind = dict(self.df.dtypes)[name]
+        return kind.startswith(("tinyint", "smallint", "int", "bigint", "float", "double",
+                                "decimal", "boolean"))
+
+    def rollback(self) -> None:
+        return None
+
+
+def fold_spark(df: Any, **options: Any) -> EvalState | SlicedState:
+    """Fold a Spark DataFrame with the generated SQL in the Spark SQL dialect (the Spark
+    door's ``engine="sql"``): the very queries and group assembly of the SQL door."""
+    src = _SparkSource(df)
+    try:
+        return _fold(src, src.view, None, what="the Spark DataFrame", **options)
+    finally:
+        src.close()
+
+
 class _SqlAlchemySource(SqlSource):
     def __init__(self, raw: Any, driver: Any, dialect: Dialect, label: str) -> None:
         super().__init__(driver, dialect, label, owned=False)
@@ -686,6 +794,23 @@ def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
         valid.append(("wv", f"CASE WHEN {ok} THEN w ELSE {d.lit(0.0)} END"))
     if valid:
         stages.append(valid)
+    if part == "calibration":
+        from ..core.calibration import CalibrationCounts
+
+        empty = CalibrationCounts.empty([False, True], pos_label=True)
+        cal_stages, cal_keys, cal_sums = _calibration_sql(
+            d, params, empty.edges, empty.eps, corrected=plan.corrected,
+            weighted=cols.weight is not None)
+        stages += cal_stages
+        keys = ["t", *(["p"] if cols.y_pred is not None else []),
+                *[f"g{i}" for i in range(len(cols.by))], *cal_keys]
+        aggs = ["COUNT(*) AS n", *(["SUM(wv) AS w"] if cols.weight is not None else []),
+                *[f"SUM({e}) AS {name}" for name, e in cal_sums],
+                "MIN(xv) AS pmin", "MAX(xv) AS pmax"]
+        head, last = pipeline(f"SELECT {', '.join(sel)} FROM {relation}", stages)
+        group = ", ".join(str(i) for i in range(1, len(keys) + 1))
+        return (f"{head} SELECT {', '.join(keys)}, {', '.join(aggs)} FROM {last} "
+                f"WHERE {ok} GROUP BY {group}")
     keys = ["reason", "CASE WHEN reason = 0 THEN NULL ELSE t END AS t"]
     if cols.y_pred is not None:
         keys.append("CASE WHEN reason = 0 THEN NULL ELSE p END AS p")
@@ -704,23 +829,6 @@ def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
             keys.append(f"CASE WHEN {ok} AND xv >= {thr} THEN 1 ELSE 0 END AS hit")
         if plan.minmax:
             aggs += ["MIN(xv) AS xmin", "MAX(xv) AS xmax"]
-    if part == "calibration":
-        from ..core.calibration import CalibrationCounts
-
-        empty = CalibrationCounts.empty([False, True], pos_label=True)
-        cal_stages, cal_keys, cal_sums = _calibration_sql(
-            d, params, empty.edges, empty.eps, corrected=plan.corrected,
-            weighted=cols.weight is not None)
-        stages += cal_stages
-        keys = ["t", *(["p"] if cols.y_pred is not None else []),
-                *[f"g{i}" for i in range(len(cols.by))], *cal_keys]
-        aggs = ["COUNT(*) AS n", *(["SUM(wv) AS w"] if cols.weight is not None else []),
-                *[f"SUM({e}) AS {name}" for name, e in cal_sums],
-                "MIN(xv) AS pmin", "MAX(xv) AS pmax"]
-        head, last = pipeline(f"SELECT {', '.join(sel)} FROM {relation}", stages)
-        group = ", ".join(str(i) for i in range(1, len(keys) + 1))
-        return (f"{head} SELECT {', '.join(keys)}, {', '.join(aggs)} FROM {last} "
-                f"WHERE {ok} GROUP BY {group}")
     head, last = pipeline(f"SELECT {', '.join(sel)} FROM {relation}", stages)
     group = ", ".join(str(i) for i in range(1, len(keys) + 1))
     return f"{head} SELECT {', '.join(keys)}, {', '.join(aggs)} FROM {last} GROUP BY {group}"
@@ -1059,13 +1167,18 @@ def _first_line(exc: BaseException) -> str:
 
 def _is_db_error(exc: Exception) -> bool:
     mod = type(exc).__module__
-    return mod.startswith(("duckdb", "_duckdb", "psycopg", "sqlalchemy"))
+    return mod.startswith(("duckdb", "_duckdb", "psycopg", "sqlalchemy", "pyspark", "py4j"))
 
 
 def _check_numeric(src: SqlSource, relation: str, what: str, names: Sequence[str]) -> None:
     """A score or weight column must be numeric (a typed probe, no rows read)."""
     d = src.dialect
     for name in names:
+        if isinstance(src, _SparkSource):
+            if not src.numeric(name):
+                raise InvalidInputError(f"column {name!r} of {what} is not numeric; scores "
+                                        "and weights must be numbers")
+            continue
         params = Params(d.paramstyle)
         sql = f"SELECT {d.quote(name)} + 0 AS probe FROM {relation} WHERE 1 = 0"
         try:
@@ -1119,10 +1232,11 @@ def fold(
         src.close()
 
 
-def _fold(src: SqlSource, table: str | None, query: str | None, **o: Any
-          ) -> EvalState | SlicedState:
+def _fold(src: SqlSource, table: str | None, query: str | None, what: str | None = None,
+          **o: Any) -> EvalState | SlicedState:
     d = src.dialect
-    relation, what = relation_sql(d, table, query)
+    relation, what_ = relation_sql(d, table, query)
+    what = what or what_
     try:
         names = [str(c) for c in src.columns(relation)]
     except Exception as exc:
@@ -1149,13 +1263,13 @@ def _fold(src: SqlSource, table: str | None, query: str | None, **o: Any
     if not spec.columns.y_score:
         params = Params(d.paramstyle)
         res = _run(src, _query(d, relation, spec, _Plan("none"), params), params, what)
-        return _finish(_partials(res, None, spec, _Plan("none"), what, False), spec)
+        return _finish(res, None, spec, _Plan("none"), what, False)
     if not exact:
         b = bit_bins(spec)
         assert b is not None
         plan = _Plan("bits", bits=int(b), cal=True)
         res, cal = _binned(src, relation, spec, plan, what)
-        return _finish(_partials(res, cal, spec, plan, what, False), spec)
+        return _finish(res, cal, spec, plan, what, False)
     plan = _Plan("exact")
     if spec.max_distinct is not None and d.approx_distinct:
         # the engine's distinct-count sketch decides far from the budget (a margin
@@ -1174,7 +1288,7 @@ def _fold(src: SqlSource, table: str | None, query: str | None, **o: Any
             binned = _Plan("bits", bits=DEFAULT_CONVERT_BITS, cal=True,
                            window=binade_window(lo, hi))
             res, cal = _binned(src, relation, spec, binned, what)
-            return _finish(_partials(res, cal, spec, binned, what, True), spec)
+            return _finish(res, cal, spec, binned, what, True)
     elif spec.max_distinct is not None:
         # one pass in bins first: when no bin holds two distinct scores, it is the
         # exact table already; when there are more bins than max_distinct, so are
@@ -1186,19 +1300,19 @@ def _fold(src: SqlSource, table: str | None, query: str | None, **o: Any
         xmin, xmax = _num(res, "xmin", np.float64)[ok], _num(res, "xmax", np.float64)[ok]
         if n_bins > spec.max_distinct:
             _warn_converted(n_bins, spec.max_distinct)
-            return _finish(_partials(res, cal, spec, probe, what, True), spec)
+            return _finish(res, cal, spec, probe, what, True)
         if np.array_equal(xmin, xmax):
             res["k"] = _num(res, "xmin", np.float64)
-            return _finish(_partials(res, cal, spec, plan, what, False), spec)
+            return _finish(res, cal, spec, plan, what, False)
         params = Params(d.paramstyle)
         n_distinct = _scalar(src, _count_distinct(d, relation, spec), params, what)
         if n_distinct > spec.max_distinct:
             _warn_converted(n_distinct, spec.max_distinct)
-            return _finish(_partials(res, cal, spec, probe, what, True), spec)
+            return _finish(res, cal, spec, probe, what, True)
     params = Params(d.paramstyle)
     res = _run(src, _query(d, relation, spec, plan, params), params, what)
     cal = _exact_calibration(res, spec)
-    return _finish(_partials(res, cal, spec, plan, what, False), spec)
+    return _finish(res, cal, spec, plan, what, False)
 
 
 def _valid_groups(res: dict[str, Any]) -> dict[str, Any]:
@@ -1271,7 +1385,15 @@ def _warn_converted(n: int, max_distinct: int) -> None:
         stacklevel=4)
 
 
-def _finish(part: Partial | SlicedPartial, spec: Spec) -> EvalState | SlicedState:
+def _finish(res: dict[str, Any], cal: dict[str, Any] | None, spec: Spec, plan: _Plan,
+            what: str, converted: bool) -> EvalState | SlicedState:
+    """The state of the groups: the partial state, assembled again from the same groups
+    (no query) when the positive class turns out another than the fold assumed
+    (``{1, 2}`` labels: the greater), as :func:`clfeval.core.fold.finalize_resolved`."""
+    part = _partials(res, cal, spec, plan, what, converted)
+    pos = part.refold_pos_label(spec)
+    if pos is not None:
+        spec = dataclasses.replace(spec, pos_label=pos)
+        part = _partials(res, cal, spec, plan, what, converted)
     out: EvalState | SlicedState = part.finalize(spec)
     return out
-
