@@ -669,11 +669,15 @@ def _calibration_sql(d: Dialect, params: Params, edges: npt.NDArray[np.float64],
         cb = "(" + " + ".join([f"(CASE WHEN xc > {d.lit(float(e))} THEN 1 ELSE 0 END)"
                                for e in edges[1:-1]] or ["0"]) + ")"
     else:
-        cb = f"LEAST(GREATEST(CAST(CEIL(xc * {d.lit(float(nb))}) AS INTEGER) - 1, 0), {nb - 1})"
+        # (xc is in [0, 1]: ceil(xc * B) is in [0, B]; only 0 needs the lower bound)
+        cb = f"GREATEST(CAST(CEIL(xc * {d.lit(float(nb))}) AS INTEGER) - 1, 0)"
     s3 = [("lx", f"LN(xq / ({one} - xq))"), ("cb", cb)]
-    s4 = [("fb0", f"CAST(LEAST(GREATEST(FLOOR((lx + {d.lit(float(FINE_LIMIT))}) * "
-                  f"{d.lit(float(FINE_SCALE))}), {d.lit(0.0)}), {d.lit(float(N_FINE - 1))}) "
-                  "AS INTEGER)")]
+    fine = f"FLOOR((lx + {d.lit(float(FINE_LIMIT))}) * {d.lit(float(FINE_SCALE))})"
+    edge = math.log(eps / (1.0 - eps))  # the logits of the clipped p lie in [edge, -edge]
+    if not (math.floor((edge - 1e-9 + FINE_LIMIT) * FINE_SCALE) >= 0
+            and math.floor((1e-9 - edge + FINE_LIMIT) * FINE_SCALE) <= N_FINE - 1):
+        fine = f"LEAST(GREATEST({fine}, {d.lit(0.0)}), {d.lit(float(N_FINE - 1))})"
+    s4 = [("fb0", f"CAST({fine} AS INTEGER)")]
     stages = [s1, s2, s3, s4]
     if corrected:
         # a last-bit difference of the logarithm moves the guess by one bin at most: one
