@@ -2,8 +2,9 @@
 
 The rows stay where they are (a DuckDB file, a PostgreSQL server). Generated queries
 count them per (reason a row is invalid, truth, prediction, slice, score key, side of
-the threshold) and sum the calibration terms per (truth, prediction, slice, reliability
-bin, fine bin) — two small hash tables, cheaper than one keyed by both — and only
+the threshold) and, with binned scores, sum the calibration terms per (truth,
+prediction, slice, reliability bin, fine bin) — two small hash tables, cheaper than one
+keyed by both — and only
 those groups, kilobytes to a few MiB whatever the number of rows, reach Python, where
 they become the very :class:`~clfeval.engines.EvalState` (or
 :class:`~clfeval.engines.SlicedState`) the in-memory and file doors build:
@@ -13,21 +14,30 @@ they become the very :class:`~clfeval.engines.EvalState` (or
   itself — while a column holds at most ``max_distinct`` distinct scores, else the
   float-bit bins of :meth:`~clfeval.Binning.from_bits` (24 bits, the conversion an
   exact state makes by itself), each row's bin key computed in SQL with exact float
-  arithmetic, equal to :meth:`Binning.keys` bit for bit; ``bins=<bits>`` asks for the
-  bins directly. Which one is decided by DuckDB's distinct-count sketch far from the
-  budget (a factor of 1.5) and an exact ``COUNT(DISTINCT)`` near it; on PostgreSQL by
-  a first pass in bins (the exact table when no bin holds two scores) and, when needed,
-  the exact count. An exact table that still outgrows the budget converts itself;
-* the calibration state (when every score is a probability): counts exactly in the
-  in-memory fold's reliability and fine logit bins (guessed by arithmetic, checked per
-  group against thresholds derived from numpy's own arithmetic, recomputed by
-  comparisons where a guess was off); its float sums are added by the
-  database, so they agree with the in-memory state to rounding (as any sharded fold).
+  arithmetic (comparisons with powers of two over the binades the data spans, one
+  multiplication by a power of two and a ``FLOOR``: :func:`bit_key_stages`), equal to
+  :meth:`Binning.keys` bit for bit; ``bins=<bits>`` asks for the bins directly. Which
+  one is decided by the engine's distinct-count sketch far from the budget (a factor
+  of 1.5; the same scan gives the scores' range) and an exact ``COUNT(DISTINCT)`` near
+  it; on PostgreSQL by a first pass in bins (the exact table when no bin holds two
+  scores) and, when needed, the exact count. An exact table that still outgrows the
+  budget converts itself;
+* the calibration state (when every score is a probability): with exact scores it is
+  derived in Python from the groups (each holds one score: numpy finds its bins as the
+  in-memory fold does; its terms times the group's count or weight), so an exact plan
+  is one query; with bit bins a second query sums the terms per (truth, prediction,
+  slice, reliability bin, fine bin), the bins guessed by arithmetic, checked per group
+  against thresholds derived from numpy's own arithmetic and recomputed by comparisons
+  where a guess was off. Its float sums are added by the database (or per group in
+  Python), so they agree with the in-memory state to rounding (as any sharded fold).
 
 The query text is generated from a few dialect parts (:class:`Dialect`: identifier
-quoting, parameter markers, NaN/infinity tests, array access): DuckDB and PostgreSQL.
-(The Spark door still builds its own aggregation with Spark's column API: a Spark SQL
-dialect of this generator is not written yet.) Every value from the caller is a query
+quoting, parameter markers, NaN/infinity tests, shifts, array access, type names):
+DuckDB and PostgreSQL (run by this door), Spark SQL (run by the Spark door's
+``engine="sql"`` over a temporary view, :func:`fold_spark`), and BigQuery, Snowflake
+and Trino written to their documented dialects (the generated text is tested by running
+it in DuckDB through a thin translation of those spellings; this door does not connect
+to those engines yet). Every value from the caller is a query
 parameter; every table or column name is a quoted identifier (names holding a NUL or
 another control character are refused); a user query is only ever wrapped as a subquery.
 
@@ -75,7 +85,7 @@ from ..core.state import REASONS, EvalState
 from ..exceptions import InvalidInputError, InvalidParameterError, MissingDependencyError
 from ._frames import make_spec
 
-__all__ = ["DIALECTS", "Dialect", "SqlSource", "bit_key_stages", "connect", "fold", "mask_password"]
+__all__ = ["Dialect", "SqlSource", "bit_key_stages", "connect", "fold", "mask_password"]
 
 _REASON_ORDER = tuple(REASONS)
 _R_MISSING_LABEL = _REASON_ORDER.index("missing_label")
