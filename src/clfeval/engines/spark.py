@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..core._folders import make_folder
-from ..core.fold import Partial, Spec, bit_bins, finalize_resolved
+from ..core.fold import EXACT, Partial, Spec, bit_bins, finalize_resolved
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..core.sliced import DEFAULT_MAX_SLICES, SlicedState
 from ..core.state import EvalState
@@ -47,11 +47,17 @@ def _fold_batches(spec: Any) -> Any:
     return run
 
 
-def _sql_eligible(spec: Spec) -> bool:
+def _sql_eligible(spec: Spec, exact: bool = False) -> bool:
+    """Whether the SQL engine folds ``spec``: hard predictions, one binary score column
+    in bit bins, or (``exact``: asked for by ``engine="sql"``) in exact scores."""
     if not spec.columns.y_score:
         return True
+    if len(spec.columns.y_score) != 1:
+        return False
     bits = bit_bins(spec)
-    return len(spec.columns.y_score) == 1 and bits is not None and bits <= 63
+    if bits is not None:
+        return bits <= 63
+    return exact and (spec.bins is None or spec.bins == EXACT)
 
 
 def _reraise_worker_error(exc: Exception) -> None:
@@ -90,7 +96,8 @@ def fold(
     Two engines, chosen by ``engine="auto"``:
 
     - ``"sql"`` (hard predictions; one binary score column in bit bins when
-      ``bins=<bits>`` is given explicitly, or with ``engine="sql"``): the SQL door's
+      ``bins=<bits>`` is given explicitly, or with ``engine="sql"`` — then exact scores
+      too, while they fit ``max_distinct``, as the SQL door): the SQL door's
       query generator writes the aggregation in Spark SQL (its Spark dialect: backtick
       identifiers, ``shiftright``, ``element_at``, ``:name`` parameters bound by Spark)
       over a temporary view of the DataFrame — each row's score bin, the very bins of
@@ -99,9 +106,10 @@ def fold(
       calibration sums in a second; the driver receives only those groups, assembled
       into states by the SQL door's code. No Python worker runs. Invalid rows are
       reported by reason and count (Spark rows have no row number).
-    - ``"arrow"`` (everything else: scores with the default bins, ``bins="exact"``,
-      declared edges, K-class scores): each partition is streamed as Arrow batches to a
-      Python worker (``mapInArrow``) and folded into a partial state with the very code of
+    - ``"arrow"`` (everything else with ``engine="auto"``: scores with the default bins,
+      ``bins="exact"``, declared edges, K-class scores): each partition is streamed as
+      Arrow batches to a Python worker (``mapInArrow``) and folded into a partial state
+      with the very code of
       :func:`clfeval.evaluate_files`; the driver collects one pickled state per partition
       and merges them. Errors name the partition and the row in it.
 
@@ -152,11 +160,10 @@ def fold(
         engine = "sql" if _sql_eligible(spec) and (not spec.columns.y_score
                                                    or spec.bins is not None) else "arrow"
     if engine == "sql":
-        if not _sql_eligible(spec):
+        if not _sql_eligible(spec, exact=True):
             raise InvalidParameterError(
-                "engine='sql' handles hard predictions and one binary score column in bit "
-                "bins; use engine='arrow' for bins='exact', declared edges and K-class "
-                "scores")
+                "engine='sql' handles hard predictions and one binary score column (exact "
+                "or in bit bins); use engine='arrow' for declared edges and K-class scores")
         from .sql import fold_spark
 
         sql = fold_spark(df, y_true=y_true, y_pred=y_pred, y_score=y_score, weight=weight,
