@@ -3,10 +3,12 @@
 Usage::
 
     python benchmarks/bench_sql.py [--rows 10000000 30000000] [--dir /tmp/clfeval-bench]
+                                   [--decimals D]
 
 For each row count a DuckDB database file holds ``preds(y_true INTEGER, y_score DOUBLE,
 region VARCHAR)`` with continuous scores (every score distinct: the hard case for an
-exact state). Each variant runs in its own Python process (so its peak RSS is its own;
+exact state), or with ``--decimals D`` scores rounded to D decimals (few distinct
+scores: the exact plan, one query). Each variant runs in its own Python process (so its peak RSS is its own;
 ``ru_maxrss`` of that process, DuckDB's buffers included) and reports wall time, CPU
 time (all threads: DuckDB is multi-threaded) and peak RSS:
 
@@ -14,7 +16,8 @@ time (all threads: DuckDB is multi-threaded) and peak RSS:
     ``clfeval.sql.evaluate(path, "preds")``: the default — exact while the scores fit
     ``max_distinct``; here they do not (DuckDB's distinct sketch says so), so the
     24-bit bins are the state: the sketch, the calibration aggregation and the
-    counts aggregation; the whole report.
+    counts aggregation; the whole report. With ``--decimals`` the sketch says the scores
+    fit: one exact query, the calibration derived from its groups.
 ``push-down bins=24``
     the same bins asked for directly (one pass); the whole report.
 ``pull + evaluate``
@@ -67,16 +70,20 @@ print(json.dumps({{"wall": time.perf_counter() - t0,
 """
 
 
-def make_db(path: str, n: int) -> None:
+def make_db(path: str, n: int, decimals: int | None = None) -> None:
     import duckdb
 
     if os.path.exists(path):
         return
     con = duckdb.connect(path)
+    con.execute("SET enable_progress_bar = false")
     con.execute("SELECT setseed(0.42)")
+    score = "least(1.0, 0.3 * y_true + 0.7 * random())"
+    if decimals is not None:  # few distinct scores: the exact plan (one query)
+        score = f"round({score}, {int(decimals)})"
     con.execute(
         f"CREATE TABLE preds AS SELECT y_true, "
-        f"least(1.0, 0.3 * y_true + 0.7 * random()) AS y_score, "
+        f"{score} AS y_score, "
         f"(['north', 'south', 'east'])[1 + (i % 3)] AS region "
         f"FROM (SELECT i, CAST(random() < 0.4 AS INTEGER) AS y_true FROM range({n}) t(i))")
     con.close()
@@ -102,12 +109,15 @@ def main() -> None:
     ap.add_argument("--rows", type=int, nargs="+", default=[10_000_000, 30_000_000])
     ap.add_argument("--dir", default="/tmp/clfeval-bench-sql")
     ap.add_argument("--variants", nargs="+", default=list(VARIANTS))
+    ap.add_argument("--decimals", type=int, default=None,
+                    help="round the scores (few distinct scores: exact push-down)")
     args = ap.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     for n in args.rows:
-        path = os.path.join(args.dir, f"preds_{n}.duckdb")
+        tag = "" if args.decimals is None else f"_r{args.decimals}"
+        path = os.path.join(args.dir, f"preds_{n}{tag}.duckdb")
         t = time.perf_counter()
-        make_db(path, n)
+        make_db(path, n, args.decimals)
         print(f"\n{n:,} rows in {path} (made in {time.perf_counter() - t:.1f} s)")
         print(f"{'variant':<20} {'wall s':>8} {'cpu s':>8} {'peak RSS MiB':>13}  result")
         for v in args.variants:

@@ -35,22 +35,29 @@ def _values() -> np.ndarray:
 VALUES = _values()
 
 
-def _keys(run: Any, d: Dialect, bits: int) -> tuple[np.ndarray, np.ndarray]:
-    head, last = pipeline("SELECT i, x AS xv FROM vals", bit_key_stages(d, "xv", bits, "kb"))
+#: binade windows of the comparison tree (the rest of the values take the general path)
+WINDOWS = (None, (-1022, -959), (960, 1023), (-5, 3), (-1074, 1023), (0, 0), (3, -3))
+
+
+def _keys(run: Any, d: Dialect, bits: int, window: tuple[int, int] | None = None
+          ) -> tuple[np.ndarray, np.ndarray]:
+    head, last = pipeline("SELECT i, x AS xv FROM vals",
+                          bit_key_stages(d, "xv", bits, "kb", window))
     rows = run(f"{head} SELECT i, kb FROM {last} ORDER BY i")
     i = np.array([r[0] for r in rows])
     return i, np.array([r[1] for r in rows], dtype=np.int64)
 
 
+@pytest.mark.parametrize("window", WINDOWS)
 @pytest.mark.parametrize("bits", BITS)
-def test_duckdb_bit_keys_equal_python(bits: int) -> None:
+def test_duckdb_bit_keys_equal_python(bits: int, window: tuple[int, int] | None) -> None:
     duckdb = pytest.importorskip("duckdb")
     import pyarrow as pa
 
     con = duckdb.connect()
     vals = pa.table({"i": np.arange(VALUES.size), "x": VALUES})
     con.register("vals", vals)
-    i, got = _keys(lambda q: con.execute(q).fetchall(), DUCKDB, bits)
+    i, got = _keys(lambda q: con.execute(q).fetchall(), DUCKDB, bits, window)
     want = Binning.from_bits(bits).keys(VALUES[i]).astype(np.int64)
     bad = np.flatnonzero(got != want)
     assert bad.size == 0, [(VALUES[i][j], got[j], want[j]) for j in bad[:5]]
@@ -65,11 +72,12 @@ def test_postgresql_bit_keys_equal_python(pg: Any) -> None:
             cur.execute(q)
             return cur.fetchall()
 
-    for bits in BITS:
-        i, got = _keys(run, POSTGRESQL, bits)
+    for bits, window in [(b, None) for b in BITS] + [(b, w) for b in (12, 24, 63)
+                                                     for w in WINDOWS[1:]]:
+        i, got = _keys(run, POSTGRESQL, bits, window)
         want = Binning.from_bits(bits).keys(VALUES[i]).astype(np.int64)
         bad = np.flatnonzero(got != want)
-        assert bad.size == 0, (bits, [(VALUES[i][j], got[j], want[j]) for j in bad[:5]])
+        assert bad.size == 0, (bits, window, [(VALUES[i][j], got[j], want[j]) for j in bad[:5]])
 
 
 def test_identifiers_are_quoted_and_control_characters_refused() -> None:
@@ -82,3 +90,12 @@ def test_identifiers_are_quoted_and_control_characters_refused() -> None:
             DUCKDB.quote(bad)
     p = Params("pyformat")
     assert p.add(0.5) == "%(p0)s" and p.bound() == {"p0": 0.5}
+
+
+def test_binade_window_covers_the_values() -> None:
+    from clfeval.engines.sql import binade_window
+
+    assert binade_window(0.25, 0.75) == (-2, -1)
+    assert binade_window(-3.0, 0.5) == (-62, 1)          # through zero: 64 binades down
+    assert binade_window(1e-300, 1.0) == (-63, 0)        # at most 64 binades
+    assert binade_window(0.0, 0.0) is None and binade_window(1.0, 0.0) is None

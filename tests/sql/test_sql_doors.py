@@ -379,12 +379,15 @@ def test_calibration_bins_on_their_edges(monkeypatch: pytest.MonkeyPatch, tmp_pa
         calls.append(real(*a))
         return calls[-1]
 
+    # exact scores: each group holds one score, whose bins numpy finds (no SQL bins)
+    exact = clfeval.sql.evaluate(path, "preds").state.calibration
+    # bit keys: the bins are computed in SQL (guessed, checked, corrected)
     monkeypatch.setattr(sql_engine, "_bins_hold", spy)
-    got = clfeval.sql.evaluate(path, "preds").state.calibration
+    got = clfeval.sql.evaluate(path, "preds", bins=40).state.calibration
     assert calls
     monkeypatch.setattr(sql_engine, "_bins_hold", lambda *a: False)  # always correct
-    forced = clfeval.sql.evaluate(path, "preds").state.calibration
-    for st in (got, forced):
+    forced = clfeval.sql.evaluate(path, "preds", bins=40).state.calibration
+    for st in (exact, got, forced):
         assert np.array_equal(st.bin_counts(0), want.bin_counts(0))
         assert np.array_equal(st.fine_counts(0), want.fine_counts(0))
 
@@ -442,3 +445,29 @@ def test_odd_names_and_label_kinds(tmp_path: Path, pg: Any) -> None:
     got_b = clfeval.sql.evaluate(pg, "odd", y_true='my "label"',
                                  y_score="score; DROP TABLE x")
     assert_same(got_b, want, exact=False)
+
+
+def test_k_class_hard_predictions_in_both_databases(tmp_path: Path, pg: Any) -> None:
+    """Three text classes, weights and a slice: the confusion counts of every slice are
+    the in-memory ones, on DuckDB and on PostgreSQL."""
+    rng = np.random.default_rng(26)
+    n = 4_000
+    names = np.array(["cat", "dog", "emu"], dtype=object)
+    y = names[rng.integers(0, 3, n)]
+    p = np.where(rng.random(n) < 0.7, y, names[rng.integers(0, 3, n)])
+    g = rng.integers(0, 3, n)
+    w = rng.integers(0, 5, n) * 0.5
+    cols = {"y": y, "p": p, "g": g, "w": w}
+    path = str(tmp_path / "k.duckdb")
+    con = duckdb.connect(path)
+    con.register("t", pa.table({k: pa.array(list(v)) for k, v in cols.items()}))
+    con.execute("CREATE TABLE preds AS SELECT * FROM t")
+    con.close()
+    pg_load(pg, "kclass", cols, {"y": "text", "p": "text", "g": "bigint",
+                                 "w": "double precision"})
+    want = clfeval.evaluate(y, p, by={"g": g}, sample_weight=w, level=None)
+    opts = {"y_true": "y", "y_pred": "p", "by": "g", "sample_weight": "w", "level": None}
+    for got in (clfeval.sql.evaluate(path, "preds", **opts),
+                clfeval.sql.evaluate(pg, "kclass", **opts)):
+        assert got.confusion.n_classes == 3
+        assert_same(got, want, exact=True)

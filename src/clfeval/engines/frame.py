@@ -4,9 +4,12 @@ Every frame is read in batches of ``chunk_rows`` rows and each batch is folded b
 one :class:`~clfeval.core.fold.Folder` (through :func:`make_folder`: plain, sliced
 or multilabel), exactly as the file streamer folds a Parquet row group — the same
 column detection, label resolution, invalid-row policy and states. A DuckDB relation
-is streamed as Arrow record batches (never materialised whole in Python); a polars
-``LazyFrame`` selects the named columns and is collected by polars' streaming engine
-before its batches are folded. A Dask DataFrame goes to :func:`clfeval.engines.dask.fold`.
+is streamed as Arrow record batches (never materialised whole in Python). A polars
+``LazyFrame`` with hard predictions or one binary score column is pushed down: polars'
+engine computes the SQL door's groups (``group_by``) and only those are collected
+(:func:`_fold_lazy`); other lazy frames select the named columns and are collected by
+polars' streaming engine before their batches are folded. A Dask DataFrame goes to
+:func:`clfeval.engines.dask.fold`.
 """
 
 from __future__ import annotations
@@ -132,9 +135,131 @@ def fold_frame(
     if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, int) or chunk_rows < 1:
         raise InvalidParameterError(f"chunk_rows must be a positive int, got {chunk_rows!r}")
     spec = make_spec(_names(df, kind), source=source, **options)
+    if kind == "polars-lazy" and _lazy_eligible(spec):
+        return _fold_lazy(df, spec, source)
     folder = make_folder(spec)
     folder.add_source(source)
     for chunk in _chunks(df, kind, spec, source, chunk_rows):
         folder.fold(chunk)
     out: EvalState | SlicedState = folder.partial().finalize(spec)
     return out
+
+
+def _lazy_eligible(spec: Any) -> bool:
+    """A polars lazy frame is aggregated in polars' engine for hard predictions and one
+    binary score column in exact or bit bins (otherwise its rows are streamed)."""
+    from ..core.fold import EXACT, Spec, bit_bins
+
+    if not isinstance(spec, Spec) or len(spec.columns.y_score) > 1:
+        return False
+    return not spec.columns.y_score or spec.bins == EXACT or bit_bins(spec) is not None
+
+
+def _fold_lazy(lf: Any, spec: Any, source: str) -> EvalState | SlicedState:
+    """Push a polars ``LazyFrame`` down: polars' engine computes the groups of the SQL
+    door — counts per (reason, truth, prediction, slice, score key, side of the
+    threshold), the calibration sums per bin when the keys are bit bins — and only those
+    are collected; the SQL door's code assembles them into the state, so the result is
+    that of every door. Exact scores while the distinct count (polars' sketch far from
+    the budget, an exact count near it) fits ``max_distinct``, else the 24-bit bins."""
+    import numpy as np
+    import polars as pl
+
+    from ..core.fold import EXACT, bit_bins
+    from ..core.scores import DEFAULT_CONVERT_BITS, Binning
+    from . import sql as q
+
+    cols = spec.columns
+    t = pl.col(cols.y_true)
+    label_null = t.is_null()
+    if cols.y_pred is not None:
+        label_null = label_null | pl.col(cols.y_pred).is_null()
+    reason: Any = pl.when(label_null).then(q._R_MISSING_LABEL)
+    x = w = None
+    if cols.y_score:
+        x = pl.col(cols.y_score[0]).cast(pl.Float64)
+        reason = reason.when(x.is_null()).then(q._R_MISSING_SCORE) \
+            .when(~x.is_finite()).then(q._R_NONFINITE_SCORE)
+    if cols.weight is not None:
+        w = pl.col(cols.weight).cast(pl.Float64)
+        reason = reason.when(w.is_null()).then(q._R_MISSING_WEIGHT) \
+            .when(~w.is_finite() | (w < 0)).then(q._R_BAD_WEIGHT)
+    base = lf.with_columns(reason.otherwise(-1).cast(pl.Int8).alias("__reason"))
+    r = pl.col("__reason")
+    ok = r == -1
+    keys = [r.alias("reason"), pl.when(r == 0).then(None).otherwise(t).alias("t")]
+    if cols.y_pred is not None:
+        keys.append(pl.when(r == 0).then(None).otherwise(pl.col(cols.y_pred)).alias("p"))
+    keys += [pl.col(g).alias(f"g{i}") for i, g in enumerate(cols.by)]
+    xv = pl.when(ok).then(x).otherwise(0.0) + 0.0 if x is not None else None  # (-0.0 is 0)
+    wv = pl.when(ok).then(w).otherwise(0.0) if w is not None else None
+    aggs = [pl.len().alias("n")]
+    if wv is not None:
+        aggs += [wv.sum().alias("w"), (wv * wv).sum().alias("w2")]
+
+    def collect(frame: Any) -> dict[str, Any]:
+        try:
+            out = frame.collect(engine="streaming")
+        except TypeError:  # pragma: no cover - polars before the engine= keyword
+            out = frame.collect()
+        return q._arrow_columns(out.to_arrow())
+
+    def counts(plan: Any) -> dict[str, Any]:
+        k = list(keys)
+        if xv is not None:
+            if plan.key == "exact":
+                k.append(xv.alias("k"))
+            else:
+                binning = Binning.from_bits(plan.bits)
+                k.append(xv.map_batches(
+                    lambda s: pl.Series(binning.keys(s.to_numpy()).astype(np.int64)),
+                    return_dtype=pl.Int64).alias("k"))
+            if spec.threshold is not None:
+                k.append((ok & (xv >= float(spec.threshold))).cast(pl.Int8).alias("hit"))
+        return collect(base.group_by(k).agg(aggs))
+
+    def calibration() -> dict[str, Any]:
+        from ..core.calibration import N_FINE, CalibrationCounts
+
+        empty = CalibrationCounts.empty([False, True], pos_label=True)
+        eps = empty.eps
+        assert xv is not None
+        xc = pl.when((xv >= 0) & (xv <= 1)).then(xv).otherwise(0.5)
+        xq = xc.clip(eps, 1.0 - eps)
+        om = 1.0 - 2.0 * xc
+        floors = pl.Series(q._fine_floors(eps))
+        cb = pl.lit(pl.Series(empty.edges[1:-1])).search_sorted(xc, side="left")
+        fb = (pl.lit(floors).search_sorted(xc, side="right").cast(pl.Int64) - 1) \
+            .clip(0, N_FINE - 1)
+        terms = {"sp": xc, "spp": xc * xc, "sse1": (1.0 - xc) * (1.0 - xc),
+                 "nll0": -(1.0 - xc).clip(eps, 1.0 - eps).log(), "nll1": -xq.log(),
+                 "sx": (xq / (1.0 - xq)).log(), "z0": -xc * om, "z1": (1.0 - xc) * om,
+                 "v": om * om * xc * (1.0 - xc)}
+        sums = [(e if wv is None else wv * e).sum().alias(name) for name, e in terms.items()]
+        ck = [t.alias("t"), *([pl.col(cols.y_pred).alias("p")] if cols.y_pred else []),
+              *[pl.col(g).alias(f"g{i}") for i, g in enumerate(cols.by)],
+              cb.alias("cb"), fb.alias("fb")]
+        extra = [pl.len().alias("n"), *([wv.sum().alias("w")] if wv is not None else []),
+                 xv.min().alias("pmin"), xv.max().alias("pmax")]
+        return collect(base.filter(ok).group_by(ck).agg([*extra, *sums]))
+
+    if not cols.y_score:
+        plan = q._Plan("none")
+        return q._finish(counts(plan), None, spec, plan, source, False)
+    if spec.bins != EXACT:
+        plan = q._Plan("bits", bits=int(bit_bins(spec) or 0))
+        return q._finish(counts(plan), calibration(), spec, plan, source, False)
+    assert x is not None
+    if spec.max_distinct is not None:
+        valid = ok if wv is None else ok & (wv > 0)
+        guess = int(base.select(x.filter(valid).approx_n_unique()).collect().item())
+        n_distinct = guess
+        if spec.max_distinct / 1.5 <= guess <= spec.max_distinct * 1.5:
+            n_distinct = int(base.select(x.filter(valid).n_unique()).collect().item())
+        if n_distinct > spec.max_distinct:
+            q._warn_converted(n_distinct, spec.max_distinct)
+            plan = q._Plan("bits", bits=DEFAULT_CONVERT_BITS)
+            return q._finish(counts(plan), calibration(), spec, plan, source, True)
+    plan = q._Plan("exact")
+    res = counts(plan)
+    return q._finish(res, q._exact_calibration(res, spec), spec, plan, source, False)

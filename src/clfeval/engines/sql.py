@@ -2,8 +2,9 @@
 
 The rows stay where they are (a DuckDB file, a PostgreSQL server). Generated queries
 count them per (reason a row is invalid, truth, prediction, slice, score key, side of
-the threshold) and sum the calibration terms per (truth, prediction, slice, reliability
-bin, fine bin) — two small hash tables, cheaper than one keyed by both — and only
+the threshold) and, with binned scores, sum the calibration terms per (truth,
+prediction, slice, reliability bin, fine bin) — two small hash tables, cheaper than one
+keyed by both — and only
 those groups, kilobytes to a few MiB whatever the number of rows, reach Python, where
 they become the very :class:`~clfeval.engines.EvalState` (or
 :class:`~clfeval.engines.SlicedState`) the in-memory and file doors build:
@@ -13,21 +14,30 @@ they become the very :class:`~clfeval.engines.EvalState` (or
   itself — while a column holds at most ``max_distinct`` distinct scores, else the
   float-bit bins of :meth:`~clfeval.Binning.from_bits` (24 bits, the conversion an
   exact state makes by itself), each row's bin key computed in SQL with exact float
-  arithmetic, equal to :meth:`Binning.keys` bit for bit; ``bins=<bits>`` asks for the
-  bins directly. Which one is decided by DuckDB's distinct-count sketch far from the
-  budget (a factor of 1.5) and an exact ``COUNT(DISTINCT)`` near it; on PostgreSQL by
-  a first pass in bins (the exact table when no bin holds two scores) and, when needed,
-  the exact count. An exact table that still outgrows the budget converts itself;
-* the calibration state (when every score is a probability): counts exactly in the
-  in-memory fold's reliability and fine logit bins (guessed by arithmetic, checked per
-  group against thresholds derived from numpy's own arithmetic, recomputed by
-  comparisons where a guess was off); its float sums are added by the
-  database, so they agree with the in-memory state to rounding (as any sharded fold).
+  arithmetic (comparisons with powers of two over the binades the data spans, one
+  multiplication by a power of two and a ``FLOOR``: :func:`bit_key_stages`), equal to
+  :meth:`Binning.keys` bit for bit; ``bins=<bits>`` asks for the bins directly. Which
+  one is decided by the engine's distinct-count sketch far from the budget (a factor
+  of 1.5; the same scan gives the scores' range) and an exact ``COUNT(DISTINCT)`` near
+  it; on PostgreSQL by a first pass in bins (the exact table when no bin holds two
+  scores) and, when needed, the exact count. An exact table that still outgrows the
+  budget converts itself;
+* the calibration state (when every score is a probability): with exact scores it is
+  derived in Python from the groups (each holds one score: numpy finds its bins as the
+  in-memory fold does; its terms times the group's count or weight), so an exact plan
+  is one query; with bit bins a second query sums the terms per (truth, prediction,
+  slice, reliability bin, fine bin), the bins guessed by arithmetic, checked per group
+  against thresholds derived from numpy's own arithmetic and recomputed by comparisons
+  where a guess was off. Its float sums are added by the database (or per group in
+  Python), so they agree with the in-memory state to rounding (as any sharded fold).
 
 The query text is generated from a few dialect parts (:class:`Dialect`: identifier
-quoting, parameter markers, NaN/infinity tests, array access): DuckDB and PostgreSQL.
-(The Spark door still builds its own aggregation with Spark's column API: a Spark SQL
-dialect of this generator is not written yet.) Every value from the caller is a query
+quoting, parameter markers, NaN/infinity tests, shifts, array access, type names):
+DuckDB and PostgreSQL (run by this door), Spark SQL (run by the Spark door's
+``engine="sql"`` over a temporary view, :func:`fold_spark`), and BigQuery, Snowflake
+and Trino written to their documented dialects (the generated text is tested by running
+it in DuckDB through a thin translation of those spellings; this door does not connect
+to those engines yet). Every value from the caller is a query
 parameter; every table or column name is a quoted identifier (names holding a NUL or
 another control character are refused); a user query is only ever wrapped as a subquery.
 
@@ -39,6 +49,7 @@ with the same code.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import math
 import os
@@ -94,12 +105,15 @@ class Dialect:
     Attributes
     ----------
     name : str
-        ``"duckdb"`` or ``"postgresql"``.
-    paramstyle : {"numeric", "pyformat", "named"}
-        Parameter markers: ``$1`` (DuckDB), ``%(p0)s`` (psycopg), ``:p0`` (named); each
-        may appear several times in a query.
+        ``"duckdb"``, ``"postgresql"``, ``"spark"``, ``"bigquery"``, ``"snowflake"`` or
+        ``"trino"``.
+    paramstyle : {"numeric", "pyformat", "named", "qmark", "at"}
+        The engine's own parameter markers: ``$1`` (DuckDB), ``%(p0)s`` (psycopg and
+        the BigQuery and Snowflake DB-API drivers), ``:p0`` (Spark SQL), ``?``
+        (Trino), ``@p0`` (BigQuery's client); a DB-API connection's driver may ask for
+        another (its module's ``paramstyle``).
     quote_char : str
-        The identifier quote (``"``, standard SQL).
+        The identifier quote (``"``, standard SQL; a backtick in Spark SQL and BigQuery).
     double : str
         The float64 type name.
     """
@@ -108,6 +122,8 @@ class Dialect:
     paramstyle: str
     quote_char: str = '"'
     double: str = "DOUBLE"
+    #: the 64-bit integer type name
+    bigint: str = "BIGINT"
     #: the engine's approximate distinct count (a sketch), if it has one
     approx_distinct: str = ""
 
@@ -118,6 +134,8 @@ class Dialect:
         --------
         >>> DUCKDB.quote('my "odd" col')
         '"my ""odd"" col"'
+        >>> SPARK.quote("odd`name")
+        '`odd``name`'
         """
         if not isinstance(name, str) or not name:
             raise InvalidParameterError(f"a column or table name must be a non-empty str, "
@@ -126,6 +144,10 @@ class Dialect:
             raise InvalidParameterError(
                 f"the name {name!r} holds a control character (NUL, newline …); refused")
         q = self.quote_char
+        if self.name == "bigquery" and ("`" in name or "\\" in name):
+            # BigQuery escapes inside quoted identifiers with a backslash (no doubling)
+            raise InvalidParameterError(
+                f"the name {name!r} holds a backtick or backslash; BigQuery cannot quote it")
         return q + name.replace(q, q + q) + q
 
     def quote_string(self, text: str) -> str:
@@ -145,27 +167,76 @@ class Dialect:
         assert math.isfinite(v)
         return f"CAST({float(v)!r} AS {self.double})"
 
+    def special(self, v: float) -> str:
+        """A float constant that may be infinite (clfeval's, never a caller's)."""
+        if math.isfinite(v):
+            return self.lit(v)
+        text = {"postgresql": ("Infinity", "-Infinity"), "snowflake": ("inf", "-inf"),
+                "bigquery": ("inf", "-inf"), "trino": ("Infinity", "-Infinity"),
+                }.get(self.name, ("Infinity", "-Infinity"))[v < 0]
+        return f"CAST('{text}' AS {self.double})"
+
     def nonfinite(self, e: str) -> str:
-        if self.name == "postgresql":  # NaN = NaN is true in PostgreSQL
-            return (f"({e} = CAST('NaN' AS {self.double}) OR {e} = CAST('Infinity' AS "
-                    f"{self.double}) OR {e} = CAST('-Infinity' AS {self.double}))")
+        """Whether the float ``e`` is NaN or infinite."""
+        if self.name in ("postgresql", "snowflake"):  # NaN = NaN is true there
+            return (f"({e} = CAST('NaN' AS {self.double}) OR {e} = {self.special(math.inf)} "
+                    f"OR {e} = {self.special(-math.inf)})")
+        if self.name == "spark":
+            return (f"(isnan({e}) OR {e} = {self.special(math.inf)} OR "
+                    f"{e} = {self.special(-math.inf)})")
+        if self.name == "bigquery":
+            return f"(IS_NAN({e}) OR IS_INF({e}))"
+        if self.name == "trino":
+            return f"(is_nan({e}) OR is_infinite({e}))"
         return f"(isnan({e}) OR isinf({e}))"
 
     def shift_right(self, e: str, n: int) -> str:
+        """``e >> n`` of a non-negative BIGINT."""
+        if self.name == "spark":
+            return f"shiftright({e}, {int(n)})"
+        if self.name == "snowflake":
+            return f"BITSHIFTRIGHT({e}, {int(n)})"
+        if self.name == "trino":
+            return f"bitwise_right_shift({e}, {int(n)})"
         return f"({e} >> {int(n)})"
 
     def element(self, array: str, index: str) -> str:
         """The ``index``-th (1-based) element of an array expression."""
+        if self.name in ("spark", "trino"):
+            return f"element_at({array}, {index})"
+        if self.name == "bigquery":
+            return f"({array})[ORDINAL({index})]"
+        if self.name == "snowflake":
+            return f"CAST(GET({array}, {index} - 1) AS {self.double})"
         return f"({array})[{index}]"
 
     def float_array(self, values: Sequence[float], params: Params) -> str:
-        """An array of float64 constants (one array parameter)."""
+        """An array of float64 constants (one array parameter, or clfeval's constants
+        written out where arrays are not bound)."""
+        if self.name == "snowflake":
+            return "ARRAY_CONSTRUCT(" + ", ".join(self.special(v) for v in values) + ")"
+        if self.name in ("spark", "bigquery", "trino"):
+            head, tail = {"spark": ("array(", ")"), "bigquery": ("[", "]"),
+                          "trino": ("ARRAY[", "]")}[self.name]
+            return head + ", ".join(self.special(v) for v in values) + tail
         typ = "DOUBLE[]" if self.name == "duckdb" else "DOUBLE PRECISION[]"
         return f"CAST({params.add(list(values))} AS {typ})"
+
+    def bool_int(self, e: str) -> str:
+        """A condition as a BIGINT 0 or 1."""
+        return f"CAST(CAST({e} AS INTEGER) AS {self.bigint})"
 
 
 DUCKDB = Dialect("duckdb", "numeric", approx_distinct="approx_count_distinct")
 POSTGRESQL = Dialect("postgresql", "pyformat", double="DOUBLE PRECISION")
+#: Spark SQL (the Spark door's aggregation; ``spark.sql(text, args)``)
+SPARK = Dialect("spark", "named", quote_char="`", approx_distinct="approx_count_distinct")
+#: BigQuery's GoogleSQL (FLOAT64, INT64; backtick identifiers)
+BIGQUERY = Dialect("bigquery", "at", quote_char="`", double="FLOAT64", bigint="INT64",
+                   approx_distinct="APPROX_COUNT_DISTINCT")
+SNOWFLAKE = Dialect("snowflake", "pyformat", approx_distinct="APPROX_COUNT_DISTINCT")
+TRINO = Dialect("trino", "qmark", approx_distinct="approx_distinct")
+DIALECTS = {d.name: d for d in (DUCKDB, POSTGRESQL, SPARK, BIGQUERY, SNOWFLAKE, TRINO)}
 
 
 class Params:
@@ -182,10 +253,14 @@ class Params:
             return f"${i + 1}"
         if self.style == "pyformat":
             return f"%(p{i})s"
+        if self.style == "qmark":
+            return "?"
+        if self.style == "at":
+            return f"@p{i}"
         return f":p{i}"
 
     def bound(self) -> Any:
-        if self.style == "numeric":
+        if self.style in ("numeric", "qmark"):
             return list(self.values)
         return {f"p{i}": v for i, v in enumerate(self.values)}
 
@@ -194,44 +269,101 @@ class Params:
 Stage = list[tuple[str, str]]
 
 
-def bit_key_stages(d: Dialect, x: str, bits: int, name: str = "k") -> list[Stage]:
+def bit_key_stages(d: Dialect, x: str, bits: int, name: str = "k",
+                   window: tuple[int, int] | None = None) -> list[Stage]:
     """Projections computing ``name = Binning.from_bits(bits).keys(x)`` (a BIGINT) of
-    the finite float64 column ``x``, one stage per step (each value computed once).
+    the finite float64 column ``x``: exactly, bit for bit, in three stages.
 
-    For ``a = |x| > 0`` the IEEE-754 bits are ``E * 2**52 + m52`` with the biased
-    exponent ``E`` and the 52 mantissa bits ``m52``; both are computed exactly in
-    double arithmetic: ``e = floor(log2 a)`` from a logarithm (clamped to the float
-    exponents), corrected by exact comparisons with a power of two (``2**(g+1)`` is
-    not formed at ``g = 1023``: no overflow); ``m52 = (a / 2**e - 1) *
+    For ``a = |x|`` in the binade ``[2**e, 2**(e+1))`` the IEEE-754 bits are ``E *
+    2**52 + m52`` with the biased exponent ``E = e + 1023``, so for ``bits >= 12``
+    ``T = (E * 2**52 + m52) >> (64 - bits)`` is ``floor(a * 2**(bits-12-e)) + (e + 1022)
+    * 2**(bits-12)``: one exact multiplication by a power of two and a ``FLOOR`` (for
+    ``bits < 12``, ``T = E >> (12 - bits)``, a constant of the binade). The binade is
+    found by comparisons with powers of two: a chain of ``WHEN`` from the top binade
+    down (one or two comparisons for most rows of a spread of scores), then a balanced
+    tree of nested ``CASE`` over the rest of the binades of ``window`` (``(lowest,
+    highest)`` exponents; by default 2**-40 … 2**24, or the range of the data when it
+    is known: 64 binades at most), so no logarithm
+    or power is evaluated for those rows. Any other value (zero, subnormals, values
+    outside the window) takes the general path: ``e = floor(log2 a)`` from a logarithm
+    (clamped to the float exponents), corrected by exact comparisons with a power of two
+    (``2**(g+1)`` is not formed at ``g = 1023``: no overflow); ``m52 = (a / 2**e - 1) *
     2**52`` (exact: a division by a power of two) for normal ``a``, and ``a * 2**1074``
     for subnormal ``a``. The order key's leading ``bits`` bits are ``2**(bits-1) + T``
-    for ``x >= 0`` and ``2**(bits-1) - 1 - T`` for ``x < 0``, with ``T = (E * 2**52 +
-    m52) >> (64 - bits)``. ``bits`` is 1 … 63.
+    for ``x >= 0`` and ``2**(bits-1) - 1 - T`` for ``x < 0``. ``bits`` is 1 … 63.
     """
     if not 1 <= bits <= 63:
         raise InvalidParameterError(f"SQL bit bins need 1 <= bits <= 63, got {bits}")
-    a, g, p, e, pe = (f"{name}_{v}" for v in ("a", "g", "p", "e", "pe"))
+    lo, hi = window if window is not None else (-40, 23)
+    # the scale 2**(bits-12-e) must be a finite normal float; at most 64 binades
+    lo, hi = max(lo, bits - 1035, -1022), min(hi, 1023)
+    lo = max(lo, hi - 63)
+    a = f"{name}_a"
+    big = d.bigint
+
+    def leaf(e: int) -> str:
+        if bits >= 12:
+            return (f"(CAST(FLOOR({a} * {d.lit(2.0 ** (bits - 12 - e))}) AS {big}) + "
+                    f"CAST({(e + 1022) << (bits - 12)} AS {big}))")
+        return f"CAST({(e + 1023) >> (12 - bits)} AS {big})"
+
+    def tree(e0: int, e1: int) -> str:  # a in [2**e0, 2**(e1+1))
+        if e0 == e1:
+            return leaf(e0)
+        mid = (e0 + e1 + 1) // 2
+        return (f"CASE WHEN {a} >= {d.lit(2.0 ** mid)} THEN {tree(mid, e1)} "
+                f"ELSE {tree(e0, mid - 1)} END")
+
     two = d.lit(2.0)
     tiny = d.lit(2.0 ** -1022)
-    s1 = [(a, f"ABS({x})")]
-    s2 = [(g, f"LEAST(GREATEST(FLOOR(LN(CASE WHEN {a} > 0 THEN {a} ELSE {d.lit(1.0)} END) / "
-              f"LN({two})), {d.lit(-1074.0)}), {d.lit(1023.0)})")]
-    s3 = [(p, f"POWER({two}, {g})")]
+    g = (f"LEAST(GREATEST(FLOOR(LN(CASE WHEN {a} > 0 THEN {a} ELSE {d.lit(1.0)} END) / "
+         f"LN({two})), {d.lit(-1074.0)}), {d.lit(1023.0)})")
+    p = f"POWER({two}, {g})"
     # e = g - [2**g > a] + [2**(g+1) <= a]; 2**e from 2**g by an exact factor of 2
     low = f"{p} > {a}"
     high = f"({g} < 1023 AND {p} * {two} <= {a})"
-    s4 = [(e, f"{g} + (CASE WHEN {low} THEN -1 WHEN {high} THEN 1 ELSE 0 END)"),
-          (pe, f"CASE WHEN {low} THEN {p} * {d.lit(0.5)} WHEN {high} THEN {p} * {two} "
-               f"ELSE {p} END")]
+    e = f"({g} + (CASE WHEN {low} THEN -1 WHEN {high} THEN 1 ELSE 0 END))"
+    pe = (f"(CASE WHEN {low} THEN {p} * {d.lit(0.5)} WHEN {high} THEN {p} * {two} "
+          f"ELSE {p} END)")
     normal = f"({a} >= {tiny})"
     m_normal = f"(GREATEST({a}, {tiny}) / {pe} - 1) * {d.lit(2.0 ** 52)}"
     m_sub = f"LEAST({a}, {tiny}) * {d.lit(2.0 ** 537)} * {d.lit(2.0 ** 537)}"
-    m52 = f"CAST(CASE WHEN {normal} THEN {m_normal} ELSE {m_sub} END AS BIGINT)"
-    big_e = f"CAST(CASE WHEN {normal} THEN {e} + 1023 ELSE 0 END AS BIGINT)"
-    t = d.shift_right(f"({big_e} * CAST({1 << 52} AS BIGINT) + {m52})", 64 - bits)
-    half = f"CAST({1 << (bits - 1)} AS BIGINT)"
-    s5 = [(name, f"(CASE WHEN {x} >= 0 THEN {half} + {t} ELSE {half} - 1 - {t} END)")]
-    return [s1, s2, s3, s4, s5]
+    m52 = f"CAST(CASE WHEN {normal} THEN {m_normal} ELSE {m_sub} END AS {big})"
+    big_e = f"CAST(CASE WHEN {normal} THEN {e} + 1023 ELSE 0 END AS {big})"
+    general = d.shift_right(f"({big_e} * CAST({1 << 52} AS {big}) + {m52})", 64 - bits)
+    t = f"{name}_t"
+    if lo <= hi:
+        # the top binades in a chain (where a spread of scores has most of its mass:
+        # one or two comparisons), the rest in a tree
+        whens = [] if hi == 1023 else [f"WHEN {a} >= {d.lit(2.0 ** (hi + 1))} THEN {general}"]
+        top = max(lo, hi - _CHAIN + 1)
+        whens += [f"WHEN {a} >= {d.lit(2.0 ** e)} THEN {leaf(e)}" for e in range(hi, top - 1, -1)]
+        if top > lo:
+            whens.append(f"WHEN {a} >= {d.lit(2.0 ** lo)} THEN {tree(lo, top - 1)}")
+        t_expr = f"CASE {' '.join(whens)} ELSE {general} END"
+    else:
+        t_expr = general
+    half = f"CAST({1 << (bits - 1)} AS {big})"
+    neg = d.bool_int(f"{x} < 0")  # (no CASE: half + T or half - 1 - T)
+    return [[(a, f"ABS({x})")], [(t, t_expr)],
+            [(name, f"({half} + {t} - {neg} * ({t} + {t} + 1))")]]
+
+
+_CHAIN = 16  # binades tested one after the other before the tree
+
+
+def binade_window(lo: float, hi: float) -> tuple[int, int] | None:
+    """The binades (exponents) the finite values in ``[lo, hi]`` occupy, for
+    :func:`bit_key_stages` (``None`` without values)."""
+    if not (math.isfinite(lo) and math.isfinite(hi)) or lo > hi:
+        return None
+    top = max(abs(lo), abs(hi))
+    if top == 0:
+        return None
+    e_hi = math.frexp(top)[1] - 1
+    bottom = min(abs(lo), abs(hi)) if lo > 0 or hi < 0 else 0.0
+    e_lo = math.frexp(bottom)[1] - 1 if bottom > 0 else e_hi - 63
+    return max(e_lo, e_hi - 63), e_hi
 
 
 def pipeline(first: str, stages: Sequence[Stage]) -> tuple[str, str]:
@@ -447,6 +579,51 @@ def connect(source: Any) -> SqlSource:
         f"or SQLAlchemy connection/engine, got {type(source).__name__}")
 
 
+class _SparkSource(SqlSource):
+    """A Spark DataFrame as a temporary view of its session, queried with Spark SQL
+    (``spark.sql(text, args=...)``: the parameters are bound by Spark)."""
+
+    def __init__(self, df: Any) -> None:
+        import uuid
+
+        self.df = df
+        self.view = f"clfeval_{uuid.uuid4().hex}"
+        df.createOrReplaceTempView(self.view)
+        super().__init__(df.sparkSession, SPARK, "the Spark DataFrame", owned=False)
+
+    def close(self) -> None:
+        self.conn.catalog.dropTempView(self.view)
+
+    def run(self, sql: str, params: Params) -> dict[str, Any]:
+        out = self.conn.sql(sql, args=params.bound() or None)
+        to_arrow = getattr(out, "toArrow", None)  # (Spark 4)
+        if to_arrow is not None:
+            return _arrow_columns(to_arrow())
+        rows = out.collect()  # pragma: no cover - Spark before 4
+        return {n: _as_array([r[i] for r in rows]) for i, n in enumerate(out.columns)}
+
+    def columns(self, relation: str) -> list[str]:
+        return [str(c) for c in self.df.columns]
+
+    def numeric(self, name: str) -> bool:
+        kind = dict(self.df.dtypes)[name]
+        return kind.startswith(("tinyint", "smallint", "int", "bigint", "float", "double",
+                                "decimal", "boolean"))
+
+    def rollback(self) -> None:
+        return None
+
+
+def fold_spark(df: Any, **options: Any) -> EvalState | SlicedState:
+    """Fold a Spark DataFrame with the generated SQL in the Spark SQL dialect (the Spark
+    door's ``engine="sql"``): the very queries and group assembly of the SQL door."""
+    src = _SparkSource(df)
+    try:
+        return _fold(src, src.view, None, what="the Spark DataFrame", **options)
+    finally:
+        src.close()
+
+
 class _SqlAlchemySource(SqlSource):
     def __init__(self, raw: Any, driver: Any, dialect: Dialect, label: str) -> None:
         super().__init__(driver, dialect, label, owned=False)
@@ -464,6 +641,12 @@ class _Plan:
     key: str            # "exact" (the float itself), "bits" or "none"
     bits: int = 0
     minmax: bool = False
+    #: the calibration state's query too (bit keys)
+    cal: bool = False
+    #: the calibration bins by comparisons (after a guess was off)
+    corrected: bool = False
+    #: the binades of the bit keys' comparison tree (see :func:`bit_key_stages`)
+    window: tuple[int, int] | None = None
 
 
 def _calibration_sql(d: Dialect, params: Params, edges: npt.NDArray[np.float64], eps: float,
@@ -496,11 +679,15 @@ def _calibration_sql(d: Dialect, params: Params, edges: npt.NDArray[np.float64],
         cb = "(" + " + ".join([f"(CASE WHEN xc > {d.lit(float(e))} THEN 1 ELSE 0 END)"
                                for e in edges[1:-1]] or ["0"]) + ")"
     else:
-        cb = f"LEAST(GREATEST(CAST(CEIL(xc * {d.lit(float(nb))}) AS INTEGER) - 1, 0), {nb - 1})"
+        # (xc is in [0, 1]: ceil(xc * B) is in [0, B]; only 0 needs the lower bound)
+        cb = f"GREATEST(CAST(CEIL(xc * {d.lit(float(nb))}) AS INTEGER) - 1, 0)"
     s3 = [("lx", f"LN(xq / ({one} - xq))"), ("cb", cb)]
-    s4 = [("fb0", f"CAST(LEAST(GREATEST(FLOOR((lx + {d.lit(float(FINE_LIMIT))}) * "
-                  f"{d.lit(float(FINE_SCALE))}), {d.lit(0.0)}), {d.lit(float(N_FINE - 1))}) "
-                  "AS INTEGER)")]
+    fine = f"FLOOR((lx + {d.lit(float(FINE_LIMIT))}) * {d.lit(float(FINE_SCALE))})"
+    edge = math.log(eps / (1.0 - eps))  # the logits of the clipped p lie in [edge, -edge]
+    if not (math.floor((edge - 1e-9 + FINE_LIMIT) * FINE_SCALE) >= 0
+            and math.floor((1e-9 - edge + FINE_LIMIT) * FINE_SCALE) <= N_FINE - 1):
+        fine = f"LEAST(GREATEST({fine}, {d.lit(0.0)}), {d.lit(float(N_FINE - 1))})"
+    s4 = [("fb0", f"CAST({fine} AS INTEGER)")]
     stages = [s1, s2, s3, s4]
     if corrected:
         # a last-bit difference of the logarithm moves the guess by one bin at most: one
@@ -513,7 +700,8 @@ def _calibration_sql(d: Dialect, params: Params, edges: npt.NDArray[np.float64],
         stages.append([("fb", "fb0")])
     nll0 = f"-LN(LEAST(GREATEST({one} - xc, {lo}), {hi}))"
     om = f"({one} - {d.lit(2.0)} * xc)"
-    sums = [("sp", "xc"), ("spp", "xc * xc"), ("sse0", "xc * xc"),
+    # (the squared error of a negative outcome is spp's term: not summed twice)
+    sums = [("sp", "xc"), ("spp", "xc * xc"),
             ("sse1", f"({one} - xc) * ({one} - xc)"), ("nll0", nll0), ("nll1", "-LN(xq)"),
             ("sx", "lx"), ("z0", f"-xc * {om}"), ("z1", f"({one} - xc) * {om}"),
             ("v", f"{om} * {om} * xc * ({one} - xc)")]
@@ -568,7 +756,11 @@ def _bins_hold(cal: dict[str, Any], edges: npt.NDArray[np.float64], eps: float) 
         return True
     cb = _num(cal, "cb", np.intp)
     fb = _num(cal, "fb", np.intp)
-    lo, hi = _num(cal, "fmin", np.float64), _num(cal, "fmax", np.float64)
+    lo, hi = _num(cal, "pmin", np.float64), _num(cal, "pmax", np.float64)
+    # a group holding a score outside [0, 1] drops the calibration state (when its labels
+    # are valid) or the group (when they are not): its bins do not matter
+    prob = (lo >= 0) & (hi <= 1)
+    cb, fb, lo, hi = cb[prob], fb[prob], lo[prob], hi[prob]
     inner = np.concatenate([[-np.inf], edges[1:-1], [np.inf]])
     floors = np.asarray(_fine_floors(eps))
     return bool(((inner[cb] < lo) | (cb == 0)).all() and (hi <= inner[cb + 1]).all()
@@ -580,9 +772,12 @@ def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
     """An aggregation query over ``relation`` (a quoted table or a wrapped query).
 
     ``part="counts"``: every row per (reason, truth, prediction, slice, score key, side
-    of the threshold) — counts and weights. ``part="calibration"``: the valid rows per
-    (truth, prediction, slice, reliability bin, fine bin) — the calibration sums. Two
-    small hash tables are cheaper than one keyed by both.
+    of the threshold) — counts and weights. ``part="calibration"`` (for bit keys): the
+    valid rows per (truth, prediction, slice, reliability bin, fine bin) — the
+    calibration sums. Two small hash tables are cheaper than one keyed by both (many
+    sums in a table of many groups miss the caches). An exact plan needs no calibration
+    query: each group's score is its key, and Python derives the calibration sums from
+    the groups (:func:`_exact_calibration`).
     """
     cols = spec.columns
     q = d.quote
@@ -609,22 +804,23 @@ def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
     valid: Stage = []
     if has_x:
         valid.append(("xv", f"CASE WHEN {ok} THEN x ELSE {d.lit(0.0)} END"))
-    valid.append(("wv", f"CASE WHEN {ok} THEN w ELSE {d.lit(0.0)} END"
-                  if cols.weight is not None else d.lit(1.0)))
-    stages.append(valid)
-    if part in ("calibration", "calibration-corrected"):
+    if cols.weight is not None:
+        valid.append(("wv", f"CASE WHEN {ok} THEN w ELSE {d.lit(0.0)} END"))
+    if valid:
+        stages.append(valid)
+    if part == "calibration":
         from ..core.calibration import CalibrationCounts
 
         empty = CalibrationCounts.empty([False, True], pos_label=True)
         cal_stages, cal_keys, cal_sums = _calibration_sql(
-            d, params, empty.edges, empty.eps, corrected=part == "calibration-corrected",
+            d, params, empty.edges, empty.eps, corrected=plan.corrected,
             weighted=cols.weight is not None)
         stages += cal_stages
         keys = ["t", *(["p"] if cols.y_pred is not None else []),
                 *[f"g{i}" for i in range(len(cols.by))], *cal_keys]
         aggs = ["COUNT(*) AS n", *(["SUM(wv) AS w"] if cols.weight is not None else []),
                 *[f"SUM({e}) AS {name}" for name, e in cal_sums],
-                "MIN(xc) AS fmin", "MAX(xc) AS fmax", "MIN(xv) AS pmin", "MAX(xv) AS pmax"]
+                "MIN(xv) AS pmin", "MAX(xv) AS pmax"]
         head, last = pipeline(f"SELECT {', '.join(sel)} FROM {relation}", stages)
         group = ", ".join(str(i) for i in range(1, len(keys) + 1))
         return (f"{head} SELECT {', '.join(keys)}, {', '.join(aggs)} FROM {last} "
@@ -640,7 +836,7 @@ def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
         if plan.key == "exact":
             keys.append("xv AS k")
         elif plan.key == "bits":
-            stages += bit_key_stages(d, "xv", plan.bits, "kb")
+            stages += bit_key_stages(d, "xv", plan.bits, "kb", plan.window)
             keys.append("kb AS k")
         if spec.threshold is not None:
             thr = params.add(float(spec.threshold))
@@ -654,14 +850,16 @@ def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
 
 def _count_distinct(d: Dialect, relation: str, spec: Spec, approx: bool = False) -> str:
     """The number of distinct valid scores (of rows with a positive weight: the only
-    ones a score state keeps), exact or the engine's sketch."""
+    ones a score state keeps), exact or the engine's sketch (then with the smallest and
+    largest score: the binades of the bit keys)."""
     x = d.cast_double(d.quote(spec.columns.y_score[0]))
     w = ""
     if spec.columns.weight is not None:
         wc = d.cast_double(d.quote(spec.columns.weight))
         w = f" AND {wc} IS NOT NULL AND NOT {d.nonfinite(wc)} AND {wc} > 0"
-    agg = f"{d.approx_distinct}({x})" if approx else f"COUNT(DISTINCT {x})"
-    return (f"SELECT {agg} AS n FROM {relation} WHERE {x} IS NOT NULL AND "
+    agg = (f"{d.approx_distinct}({x}) AS n, MIN({x}) AS xmin, MAX({x}) AS xmax" if approx
+           else f"COUNT(DISTINCT {x}) AS n")
+    return (f"SELECT {agg} FROM {relation} WHERE {x} IS NOT NULL AND "
             f"NOT {d.nonfinite(x)}{w}")
 
 
@@ -748,7 +946,7 @@ def _calibration_state(sums: dict[str, npt.NDArray[Any]], is_pos: npt.NDArray[np
     sp = sums["sp"]
     for field, v in ((W, wt), (SP, sp), (SPP, sums["spp"]),
                      (NLL, np.where(c, sums["nll1"], sums["nll0"])),
-                     (SSE, np.where(c, sums["sse1"], sums["sse0"]))):
+                     (SSE, np.where(c, sums["sse1"], sums.get("sse0", sums["spp"])))):
         np.add.at(cells[:, :, field], (cb, is_pos), v)
     fine_counts = np.zeros((N_FINE, 2), np.int64)
     np.add.at(fine_counts, (fb, is_pos), n)
@@ -797,7 +995,8 @@ def _calibrations(cal: dict[str, Any], spec: Spec, space: LabelSpace, pos_code: 
     keys, codes = _slice_keys(cal, cols.by)
     slice_of = np.asarray([slices[k] for k in keys], dtype=np.intp)[codes] if keys else codes
     weighted = cols.weight is not None
-    arrays = {name: _num(cal, name, np.float64) for name in (*_CAL_SUMS, "pmin", "pmax")}
+    arrays = {name: _num(cal, name, np.float64)
+              for name in (*_CAL_SUMS, "pmin", "pmax") if name in cal}
     arrays["n"] = _num(cal, "n", np.int64)
     arrays["cb"] = _num(cal, "cb", np.intp)
     arrays["fb"] = _num(cal, "fb", np.intp)
@@ -982,13 +1181,18 @@ def _first_line(exc: BaseException) -> str:
 
 def _is_db_error(exc: Exception) -> bool:
     mod = type(exc).__module__
-    return mod.startswith(("duckdb", "_duckdb", "psycopg", "sqlalchemy"))
+    return mod.startswith(("duckdb", "_duckdb", "psycopg", "sqlalchemy", "pyspark", "py4j"))
 
 
 def _check_numeric(src: SqlSource, relation: str, what: str, names: Sequence[str]) -> None:
     """A score or weight column must be numeric (a typed probe, no rows read)."""
     d = src.dialect
     for name in names:
+        if isinstance(src, _SparkSource):
+            if not src.numeric(name):
+                raise InvalidInputError(f"column {name!r} of {what} is not numeric; scores "
+                                        "and weights must be numbers")
+            continue
         params = Params(d.paramstyle)
         sql = f"SELECT {d.quote(name)} + 0 AS probe FROM {relation} WHERE 1 = 0"
         try:
@@ -1042,10 +1246,11 @@ def fold(
         src.close()
 
 
-def _fold(src: SqlSource, table: str | None, query: str | None, **o: Any
-          ) -> EvalState | SlicedState:
+def _fold(src: SqlSource, table: str | None, query: str | None, what: str | None = None,
+          **o: Any) -> EvalState | SlicedState:
     d = src.dialect
-    relation, what = relation_sql(d, table, query)
+    relation, what_ = relation_sql(d, table, query)
+    what = what or what_
     try:
         names = [str(c) for c in src.columns(relation)]
     except Exception as exc:
@@ -1069,67 +1274,115 @@ def _fold(src: SqlSource, table: str | None, query: str | None, **o: Any
             "clfeval.evaluate_frame)")
     numeric = [*spec.columns.y_score, *([spec.columns.weight] if spec.columns.weight else [])]
     _check_numeric(src, relation, what, numeric)
-    has_x = bool(spec.columns.y_score)
-    cal = None
-    if has_x:  # the calibration state: its own (small) aggregation
+    if not spec.columns.y_score:
         params = Params(d.paramstyle)
-        cal = _run(src, _query(d, relation, spec, _Plan("none"), params, "calibration"),
-                   params, what)
-        from ..core.calibration import CalibrationCounts
-
-        empty = CalibrationCounts.empty([False, True], pos_label=True)
-        if not _bins_hold(cal, empty.edges, empty.eps):  # a guessed bin was off by one
-            params = Params(d.paramstyle)
-            cal = _run(src, _query(d, relation, spec, _Plan("none"), params,
-                                   "calibration-corrected"), params, what)
-    plan = _Plan("none")
-    if has_x and not exact:
+        res = _run(src, _query(d, relation, spec, _Plan("none"), params), params, what)
+        return _finish(res, None, spec, _Plan("none"), what, False)
+    if not exact:
         b = bit_bins(spec)
         assert b is not None
-        plan = _Plan("bits", bits=int(b))
-    elif has_x:
-        plan = _Plan("exact")
-        binned = _Plan("bits", bits=DEFAULT_CONVERT_BITS)
-        if spec.max_distinct is not None and d.approx_distinct:
-            # the engine's distinct-count sketch decides far from the budget (a margin
-            # of 1.5, dozens of the sketch's standard errors); near it, an exact count.
-            # An exact table that still outgrows the budget converts itself
-            params = Params(d.paramstyle)
-            guess = _scalar(src, _count_distinct(d, relation, spec, approx=True), params,
-                            what)
-            n_distinct = guess
-            if spec.max_distinct / 1.5 <= guess <= spec.max_distinct * 1.5:
-                params = Params(d.paramstyle)
-                n_distinct = _scalar(src, _count_distinct(d, relation, spec), params, what)
-            if n_distinct > spec.max_distinct:
-                _warn_converted(n_distinct, spec.max_distinct)
-                params = Params(d.paramstyle)
-                res = _run(src, _query(d, relation, spec, binned, params), params, what)
-                return _finish(_partials(res, cal, spec, binned, what, True), spec)
-        elif spec.max_distinct is not None:
-            # one pass in bins first: when no bin holds two distinct scores, it is the
-            # exact table already; when there are more bins than max_distinct, so are
-            # the distinct scores and the bins are the state (the conversion)
-            probe = _Plan("bits", bits=DEFAULT_CONVERT_BITS, minmax=True)
-            params = Params(d.paramstyle)
-            res = _run(src, _query(d, relation, spec, probe, params), params, what)
-            ok = _num(res, "reason", np.int64) < 0
-            n_bins = np.unique(_num(res, "k", np.int64)[ok]).size
-            xmin, xmax = _num(res, "xmin", np.float64)[ok], _num(res, "xmax", np.float64)[ok]
-            if n_bins > spec.max_distinct:
-                _warn_converted(n_bins, spec.max_distinct)
-                return _finish(_partials(res, cal, spec, binned, what, True), spec)
-            if np.array_equal(xmin, xmax):
-                res["k"] = _num(res, "xmin", np.float64)
-                return _finish(_partials(res, cal, spec, plan, what, False), spec)
+        plan = _Plan("bits", bits=int(b), cal=True)
+        res, cal = _binned(src, relation, spec, plan, what)
+        return _finish(res, cal, spec, plan, what, False)
+    plan = _Plan("exact")
+    if spec.max_distinct is not None and d.approx_distinct:
+        # the engine's distinct-count sketch decides far from the budget (a margin
+        # of 1.5, dozens of the sketch's standard errors); near it, an exact count.
+        # An exact table that still outgrows the budget converts itself. The same scan
+        # gives the range of the scores: the binades of the bit keys
+        params = Params(d.paramstyle)
+        sketch = _run(src, _count_distinct(d, relation, spec, approx=True), params, what)
+        n_distinct = guess = int(_num(sketch, "n", np.int64)[0])
+        if spec.max_distinct / 1.5 <= guess <= spec.max_distinct * 1.5:
             params = Params(d.paramstyle)
             n_distinct = _scalar(src, _count_distinct(d, relation, spec), params, what)
-            if n_distinct > spec.max_distinct:
-                _warn_converted(n_distinct, spec.max_distinct)
-                return _finish(_partials(res, cal, spec, binned, what, True), spec)
+        if n_distinct > spec.max_distinct:
+            _warn_converted(n_distinct, spec.max_distinct)
+            lo, hi = (float(_num(sketch, c, np.float64)[0]) for c in ("xmin", "xmax"))
+            binned = _Plan("bits", bits=DEFAULT_CONVERT_BITS, cal=True,
+                           window=binade_window(lo, hi))
+            res, cal = _binned(src, relation, spec, binned, what)
+            return _finish(res, cal, spec, binned, what, True)
+    elif spec.max_distinct is not None:
+        # one pass in bins first: when no bin holds two distinct scores, it is the
+        # exact table already; when there are more bins than max_distinct, so are
+        # the distinct scores and the bins are the state (the conversion)
+        probe = _Plan("bits", bits=DEFAULT_CONVERT_BITS, minmax=True, cal=True)
+        res, cal = _binned(src, relation, spec, probe, what)
+        ok = _num(res, "reason", np.int64) < 0
+        n_bins = np.unique(_num(res, "k", np.int64)[ok]).size
+        xmin, xmax = _num(res, "xmin", np.float64)[ok], _num(res, "xmax", np.float64)[ok]
+        if n_bins > spec.max_distinct:
+            _warn_converted(n_bins, spec.max_distinct)
+            return _finish(res, cal, spec, probe, what, True)
+        if np.array_equal(xmin, xmax):
+            res["k"] = _num(res, "xmin", np.float64)
+            return _finish(res, cal, spec, plan, what, False)
+        params = Params(d.paramstyle)
+        n_distinct = _scalar(src, _count_distinct(d, relation, spec), params, what)
+        if n_distinct > spec.max_distinct:
+            _warn_converted(n_distinct, spec.max_distinct)
+            return _finish(res, cal, spec, probe, what, True)
     params = Params(d.paramstyle)
     res = _run(src, _query(d, relation, spec, plan, params), params, what)
-    return _finish(_partials(res, cal, spec, plan, what, False), spec)
+    cal = _exact_calibration(res, spec)
+    return _finish(res, cal, spec, plan, what, False)
+
+
+def _valid_groups(res: dict[str, Any]) -> dict[str, Any]:
+    """The groups of rows SQL found valid (labels are checked later, in Python)."""
+    ok = _num(res, "reason", np.int64) == -1
+    return {name: v[ok] for name, v in res.items()}
+
+
+def _binned(src: SqlSource, relation: str, spec: Spec, plan: _Plan, what: str
+            ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Run a plan in bit keys and the calibration query (again with the calibration bins
+    found by comparisons when a guessed one was off)."""
+    from ..core.calibration import CalibrationCounts
+
+    d = src.dialect
+    params = Params(d.paramstyle)
+    cal = _run(src, _query(d, relation, spec, plan, params, "calibration"), params, what)
+    empty = CalibrationCounts.empty([False, True], pos_label=True)
+    if not _bins_hold(cal, empty.edges, empty.eps):
+        params = Params(d.paramstyle)
+        plan = dataclasses.replace(plan, corrected=True)
+        cal = _run(src, _query(d, relation, spec, plan, params, "calibration"), params, what)
+    params = Params(d.paramstyle)
+    res = _run(src, _query(d, relation, spec, plan, params), params, what)
+    return res, cal
+
+
+def _exact_calibration(res: dict[str, Any], spec: Spec) -> dict[str, Any]:
+    """The calibration groups of an exact plan, derived in Python: each group holds one
+    score (its key), so its bins are found by numpy exactly as the in-memory fold finds
+    them and its sums are the score's terms times the group's count or weight — the
+    terms of :func:`_calibration_sql`."""
+    from ..core.calibration import N_FINE, CalibrationCounts
+
+    empty = CalibrationCounts.empty([False, True], pos_label=True)
+    eps = empty.eps
+    out = _valid_groups(res)
+    x = _num(out, "k", np.float64)
+    n = _num(out, "n", np.int64)
+    weighted = spec.columns.weight is not None
+    m = _num(out, "w", np.float64) if weighted else n.astype(np.float64)
+    xc = np.where((x >= 0) & (x <= 1), x, 0.5)
+    xq = np.clip(xc, eps, 1.0 - eps)
+    om = 1.0 - 2.0 * xc
+    floors = np.asarray(_fine_floors(eps))
+    terms = {"sp": xc, "spp": xc * xc, "sse1": (1.0 - xc) * (1.0 - xc),
+             "nll0": -np.log(np.clip(1.0 - xc, eps, 1.0 - eps)), "nll1": -np.log(xq),
+             "sx": np.log(xq / (1.0 - xq)), "z0": -xc * om, "z1": (1.0 - xc) * om,
+             "v": om * om * xc * (1.0 - xc)}
+    out.update({name: m * v for name, v in terms.items()})
+    out.update(n=n, cb=np.searchsorted(empty.edges[1:-1], xc, side="left"),
+               fb=np.clip(np.searchsorted(floors, xc, side="right") - 1, 0, N_FINE - 1),
+               pmin=x, pmax=x)
+    if weighted:
+        out["w"] = m
+    return out
 
 
 def _scalar(src: SqlSource, sql: str, params: Params, what: str) -> int:
@@ -1146,7 +1399,15 @@ def _warn_converted(n: int, max_distinct: int) -> None:
         stacklevel=4)
 
 
-def _finish(part: Partial | SlicedPartial, spec: Spec) -> EvalState | SlicedState:
+def _finish(res: dict[str, Any], cal: dict[str, Any] | None, spec: Spec, plan: _Plan,
+            what: str, converted: bool) -> EvalState | SlicedState:
+    """The state of the groups: the partial state, assembled again from the same groups
+    (no query) when the positive class turns out another than the fold assumed
+    (``{1, 2}`` labels: the greater), as :func:`clfeval.core.fold.finalize_resolved`."""
+    part = _partials(res, cal, spec, plan, what, converted)
+    pos = part.refold_pos_label(spec)
+    if pos is not None:
+        spec = dataclasses.replace(spec, pos_label=pos)
+        part = _partials(res, cal, spec, plan, what, converted)
     out: EvalState | SlicedState = part.finalize(spec)
     return out
-
