@@ -25,6 +25,7 @@ pytest.importorskip("numba")
 import clfeval
 from clfeval import _accel
 from clfeval.core import calibration as calmod
+from clfeval.core._order import stable_order
 from clfeval.core.calibration import CalibrationCounts, uniform_edges
 from clfeval.core.scores import Binning, ScoreCounts, _merge, order_keys, score_tables
 from clfeval.curves.roc import _upper_hull, hull_candidates, hull_index
@@ -249,6 +250,46 @@ def test_merged_score_states_are_identical(n1: int, n2: int, kind: str, weights:
     m1, m2 = both(lambda: _merge(a.values(), a.weights(), b.values(), b.weights()))
     assert np.array_equal(m1[0], m2[0]) and np.array_equal(m1[1], m2[1])
     assert m1[1].dtype == m2[1].dtype
+
+
+@SETTINGS
+@given(st.integers(1, 400), st.sampled_from(["prob", "signed", "heavy", "float32", "ties",
+                                              "tiny", "cluster"]),
+       st.sampled_from([None, "float", "int"]), st.sampled_from([2, 3, 7]),
+       st.integers(0, 2**32 - 1))
+def test_weighted_exact_tables_are_identical(n: int, kind: str, weights: Any, k: int,
+                                             seed: int) -> None:
+    """Exact tables with weights or K > 2 classes (one packed integer sort and one
+    compiled pass, :mod:`clfeval.core._wtable`) equal the numpy path's stable argsort
+    and ``bincount``: values (the sign of a first zero included), weights and dtypes. The
+    "cluster" scores (a cluster 1e-12 wide beside 0 and 1e300) make the packed keys
+    collide, so groups are re-sorted by their full keys."""
+    rng = np.random.default_rng(seed)
+    s = (1 + rng.random(n) * 1e-12 if kind == "cluster" else _scores_of(kind, n, rng))
+    if kind == "cluster" and n > 4:
+        s[:4] = [0.0, -0.0, 1e300, 1.0]
+    codes = rng.integers(0, k, n)
+    w = None if weights is None else (
+        rng.random(n) * 3 if weights == "float" else rng.integers(0, 4, n))
+    t1, t2 = both(lambda: score_tables(s, codes.astype(bool) if k == 2 else codes, k, w))
+    for (v1, w1), (v2, w2) in zip(t1, t2):
+        assert v1.dtype == v2.dtype and np.array_equal(v1, v2)
+        assert np.array_equal(np.signbit(v1), np.signbit(v2))
+        assert w1.dtype == w2.dtype and np.array_equal(w1, w2)
+
+
+@SETTINGS
+@given(st.integers(0, 400), st.sampled_from(["prob", "signed", "heavy", "float32", "ties",
+                                              "tiny", "cluster"]),
+       st.integers(0, 2**32 - 1))
+def test_stable_order_is_stable_argsort(n: int, kind: str, seed: int) -> None:
+    """The numpy path's order by one packed integer sort is ``np.argsort(kind="stable")``
+    (ties, both zeros, colliding packed keys)."""
+    rng = np.random.default_rng(seed)
+    s = (1 + rng.random(n) * 1e-12 if kind == "cluster" else _scores_of(kind, n, rng))
+    if kind == "cluster" and n > 4:
+        s[:4] = [0.0, -0.0, 1e300, 1.0]
+    assert np.array_equal(stable_order(s), np.argsort(s, kind="stable"))
 
 
 @contextmanager
