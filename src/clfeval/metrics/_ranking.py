@@ -123,13 +123,20 @@ def _binary_mask_inputs(y_true: Any, y_score: Any, pos_label: Any, sample_weight
         y = t == pos if t.dtype != object else np.array([v == pos for v in t.tolist()], bool)
     if w is not None:
         keep = w != 0
-        y, s, w = y[keep], s[keep], np.asarray(w[keep], dtype=np.float64)
+        if not keep.all():  # (else no copies)
+            y, s, w = y[keep], s[keep], w[keep]
+        w = np.asarray(w, dtype=np.float64)
     return y, s, w
 
 
 def _counts_at_thresholds(y01: Array, s: Array, w: Array | None) -> ThresholdCounts:
     if y01.shape[0] == 0:
         raise InvalidInputError("y_true is empty after removing zero-weight samples")
+    if w is None or w.min() >= 0:
+        # the exact table of the score state's kernel (the inputs are checked and the
+        # zero weights gone): no state object, no second validation
+        ((v, table),) = score_tables(s, y01.astype(bool, copy=False), 2, w)
+        return ThresholdCounts.from_table(v, table[1], table[0], skip_empty=False)
     # scikit-learn's curves are exact at any number of distinct scores: never bin
     return threshold_counts(as_score_counts(y01, s, pos_label=1, sample_weight=w,
                                             max_distinct=None))
@@ -137,7 +144,7 @@ def _counts_at_thresholds(y01: Array, s: Array, w: Array | None) -> ThresholdCou
 
 def _cumulative(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
                 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    y, s, w = _binary_inputs(y_true, y_score, pos_label, sample_weight)
+    y, s, w = _binary_mask_inputs(y_true, y_score, pos_label, sample_weight)
     tc = _counts_at_thresholds(y, s, w)
     return (np.asarray(tc.tps, dtype=np.float64), np.asarray(tc.fps, dtype=np.float64),
             np.asarray(tc.thresholds, dtype=np.float64))
