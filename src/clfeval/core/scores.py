@@ -308,7 +308,7 @@ def _table_general(
 ) -> tuple[FloatArray, Array]:
     """Exact table of (values, (K, U) weights) with one argsort (weights or K > 2)."""
     if kernels(s.size) is not None:  # the same table, compiled (one radix sort, one pass)
-        from ._wtable import table
+        from ._compiled import table
 
         return table(s, codes, w, k, _sort)
     order = stable_order(s)  # np.argsort(s, kind="stable"), by one integer sort

@@ -53,9 +53,11 @@ def _ranking_inputs(y_true: Any, y_score: Any, sample_weight: Any,
         raise InvalidInputError(f"{kind} format is not supported")
     if t.shape != s.shape:
         raise InvalidInputError("y_true and y_score have different shape")
-    s = s.astype(np.float64)
-    check_finite(s, "y_score")
-    return t != 0, s, check_sample_weight(sample_weight, t.shape[0])
+    if s.dtype.kind != "f":  # (float scores were checked above)
+        s = s.astype(np.float64)
+        check_finite(s, "y_score")
+    return t != 0, s.astype(np.float64, copy=False), check_sample_weight(sample_weight,
+                                                                          t.shape[0])
 
 
 def coverage_error(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> float:

@@ -1,21 +1,29 @@
-"""The compiled exact score table of one column with weights or K classes (numba).
+"""Compiled kernels of the core and the drop-in (numba), each beside its numpy twin.
 
 Imported only where :func:`clfeval._accel.kernels` gives the compiled path (numba is
-importable and the input is large enough). Twin: :func:`clfeval.core.scores._table_general`
-(a stable argsort of the scores, then ``np.bincount`` of (run, class) cells in that order).
+importable and the input is large enough); the tests run both paths on the same inputs.
 
-One stable sort of the rows by score, as one integer sort: each row is packed into a
-uint64 — its score's order key (the float's bits, ascending as the floats; both zeros one
-key) less the smallest, shifted right until it fits, above the row's position, above its
-class code — and the packed keys are sorted (numpy's vectorised sort, or the radix sort
-where it is faster). Rows whose shifted keys collide (scores within ``2**shift`` key
-steps: only in inputs that mix tiny and huge magnitudes) arrive in position order and are
-re-sorted by their full keys within their group. Then one pass over the sorted rows adds
-each row's weight to its class's cell of its run; the score and the weight of a row are
-stored side by side, so the pass reads one place per row. Ties keep the rows' order (the
-sort is stable), so every cell adds the same weights in the same order as the twin's
-``bincount``: the tables are equal bit for bit, and a run's value is its first row's
-score (``-0.0`` where that row has it), as the twin's ``v[starts]``.
+* :func:`table`: the exact score table of one column with weights or K classes. Twin:
+  :func:`clfeval.core.scores._table_general` (a stable argsort of the scores, then
+  ``np.bincount`` of (run, class) cells in that order).
+* :func:`trapezoid`: the trapezoid area of a curve and its direction, in one pass. Twin:
+  ``np.diff`` and ``np.add.reduce(dx * (y[1:] + y[:-1]) / 2.0)`` (``np.trapezoid``).
+* :func:`coverage`: scikit-learn's per-sample coverage. Twin:
+  :func:`clfeval.core.multilabel_scores.label_coverage`.
+
+The score table: one stable sort of the rows by score, as one integer sort: each row is
+packed into a uint64 — its score's order key (the float's bits, ascending as the floats;
+both zeros one key) less the smallest, shifted right until it fits, above the row's
+position, above its class code — and the packed keys are sorted (numpy's vectorised
+sort, or the radix sort where it is faster). Rows whose shifted keys collide (scores
+within ``2**shift`` key steps: only in inputs that mix tiny and huge magnitudes) arrive
+in position order and are re-sorted by their full keys within their group. Then one pass
+over the sorted rows adds each row's weight to its class's cell of its run; the score
+and the weight of a row are stored side by side, so the pass reads one place per row.
+Ties keep the rows' order (the sort is stable), so every cell adds the same weights in
+the same order as the twin's ``bincount``: the tables are equal bit for bit, and a run's
+value is its first row's score (``-0.0`` where that row has it), as the twin's
+``v[starts]``.
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ import numpy.typing as npt
 
 from ._order import signed_keys
 
-__all__ = ["table"]
+__all__ = ["coverage", "table", "trapezoid"]
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -183,3 +191,133 @@ def table(s: npt.NDArray[np.float64], codes: npt.NDArray[Any],
     cells = np.zeros((k, u), np.int64 if w is None else np.float64)
     _fill(packed, bits, rec, rec.view(np.float64), ib, cb, values.view(np.int64), cells)
     return values, cells
+
+
+
+# ------------------------------------------------------------------ trapezoid
+_PW_BLOCK = 128  # numpy's pairwise-summation block
+
+
+@_jit
+def _trap(x: Any, y: Any, i: int) -> float:  # pragma: no cover - compiled
+    """numpy's trapezoid ``i``: ``dx * (y[i+1] + y[i]) / 2.0``."""
+    return (x[i + 1] - x[i]) * (y[i + 1] + y[i]) / 2.0
+
+
+@_jit
+def _block_area(x: Any, y: Any, lo: int, n: int) -> float:  # pragma: no cover - compiled
+    """numpy's pairwise sum of at most 128 trapezoids from ``lo`` (eight accumulators;
+    fewer than eight terms are added one by one)."""
+    if n < 8:
+        res = 0.0
+        for i in range(lo, lo + n):
+            res += _trap(x, y, i)
+        return res
+    r0 = _trap(x, y, lo)
+    r1 = _trap(x, y, lo + 1)
+    r2 = _trap(x, y, lo + 2)
+    r3 = _trap(x, y, lo + 3)
+    r4 = _trap(x, y, lo + 4)
+    r5 = _trap(x, y, lo + 5)
+    r6 = _trap(x, y, lo + 6)
+    r7 = _trap(x, y, lo + 7)
+    m = n - n % 8
+    for i in range(lo + 8, lo + m, 8):
+        r0 += _trap(x, y, i)
+        r1 += _trap(x, y, i + 1)
+        r2 += _trap(x, y, i + 2)
+        r3 += _trap(x, y, i + 3)
+        r4 += _trap(x, y, i + 4)
+        r5 += _trap(x, y, i + 5)
+        r6 += _trap(x, y, i + 6)
+        r7 += _trap(x, y, i + 7)
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    for i in range(lo + m, lo + n):
+        res += _trap(x, y, i)
+    return res
+
+
+@_jit
+def _pairwise_area(x: Any, y: Any, n: int) -> float:  # pragma: no cover - compiled
+    """numpy's pairwise sum (``pairwise_sum_DOUBLE``) of the first ``n`` trapezoids:
+    blocks of at most 128 terms, longer runs split in halves at a multiple of eight and
+    the halves' sums added. (The recursion is unrolled onto a stack: numba's cache does
+    not reload recursive functions.)"""
+    lo_s = np.empty(64, np.int64)
+    n_s = np.empty(64, np.int64)
+    stage = np.empty(64, np.int64)
+    vals = np.empty(64, np.float64)
+    sp = 1
+    lo_s[0] = 0
+    n_s[0] = n
+    stage[0] = 0
+    vp = 0
+    while sp > 0:
+        top = sp - 1
+        lo = lo_s[top]
+        m = n_s[top]
+        if m <= _PW_BLOCK:
+            vals[vp] = _block_area(x, y, lo, m)
+            vp += 1
+            sp -= 1
+            continue
+        half = m // 2
+        half -= half % 8
+        if stage[top] == 0:  # the first half
+            stage[top] = 1
+            lo_s[sp] = lo
+            n_s[sp] = half
+            stage[sp] = 0
+            sp += 1
+        elif stage[top] == 1:  # then the second
+            stage[top] = 2
+            lo_s[sp] = lo + half
+            n_s[sp] = m - half
+            stage[sp] = 0
+            sp += 1
+        else:  # both done: their sum
+            vals[vp - 2] = vals[vp - 2] + vals[vp - 1]
+            vp -= 1
+            sp -= 1
+    return vals[0]
+
+
+@_jit
+def trapezoid(x: Any, y: Any) -> tuple[float, bool, bool]:  # pragma: no cover - compiled
+    """``(area, any step of x < 0, every step of x <= 0)`` of a curve of at least two
+    points (float64): the area is ``np.add.reduce`` of numpy's trapezoids, the same
+    number bit for bit (numpy's reduction starts from 0.0 and adds the pairwise sum)."""
+    any_neg = False
+    all_nonpos = True
+    for i in range(x.size - 1):
+        d = x[i + 1] - x[i]
+        if d < 0:
+            any_neg = True
+        if not d <= 0:
+            all_nonpos = False
+    return 0.0 + _pairwise_area(x, y, x.size - 1), any_neg, all_nonpos
+
+
+# ------------------------------------------------------------------- coverage
+@_jit
+def coverage(t: Any, s: Any, out: Any) -> None:  # pragma: no cover - compiled
+    """Per row of ``t`` (bool, (n, L)) and ``s`` (float64, (n, L)): the number of
+    labels scoring at least the lowest score of a true label (0 without true labels),
+    into ``out`` (int64). A NaN score of a true label is the lowest (numpy's minimum
+    propagates it) and no label scores at least NaN."""
+    n, m = s.shape
+    for i in range(n):
+        lowest = np.inf
+        found = False
+        for j in range(m):
+            if t[i, j]:
+                found = True
+                v = s[i, j]
+                if v < lowest or v != v:
+                    lowest = v
+        c = 0
+        if found:
+            for j in range(m):
+                if s[i, j] >= lowest:
+                    c += 1
+        out[i] = c
