@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -346,6 +347,28 @@ def test_coverage_is_identical(n: int, m: int, kind: str, seed: int) -> None:
     c1, c2 = both(lambda: label_coverage(t, s))
     assert c1.dtype == c2.dtype == np.int64
     assert np.array_equal(c1, want) and np.array_equal(c2, want)
+
+
+@SETTINGS
+@given(st.integers(1, 80), st.integers(3, 9), st.integers(1, 9), st.booleans(),
+       st.integers(0, 2**32 - 1))
+def test_top_k_is_identical(n: int, m: int, k: int, ties: bool, seed: int) -> None:
+    """``top_k_accuracy_score``'s compiled row pass and numpy's column loop give the same
+    score (ties broken by column index as scikit-learn's sort does), and scikit-learn's."""
+    from sklearn.metrics import top_k_accuracy_score as sk_top_k
+
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, m, n)
+    s = rng.integers(0, 3, (n, m)).astype(float) if ties else rng.random((n, m))
+    w = rng.random(n)
+    labels = list(range(m))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r1, r2 = both(lambda: clfeval.metrics.top_k_accuracy_score(
+            y, s, k=k, labels=labels, sample_weight=w))
+        want = sk_top_k(y, s, k=k, labels=labels, sample_weight=w)
+    assert r1 == r2
+    assert math.isclose(r1, want, rel_tol=1e-12)
 
 
 @contextmanager

@@ -10,6 +10,9 @@ importable and the input is large enough); the tests run both paths on the same 
   ``np.diff`` and ``np.add.reduce(dx * (y[1:] + y[:-1]) / 2.0)`` (``np.trapezoid``).
 * :func:`coverage`: scikit-learn's per-sample coverage. Twin:
   :func:`clfeval.core.multilabel_scores.label_coverage`.
+* :func:`top_k_hits`: whether each sample's true class is among its ``k`` highest
+  scores (scikit-learn's tie order). Twin: the column loop of
+  :func:`clfeval.metrics.top_k_accuracy_score`.
 
 The score table: one stable sort of the rows by score, as one integer sort: each row is
 packed into a uint64 — its score's order key (the float's bits, ascending as the floats;
@@ -37,7 +40,7 @@ import numpy.typing as npt
 
 from ._order import signed_keys
 
-__all__ = ["coverage", "table", "trapezoid"]
+__all__ = ["coverage", "table", "top_k_hits", "trapezoid"]
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -321,3 +324,21 @@ def coverage(t: Any, s: Any, out: Any) -> None:  # pragma: no cover - compiled
                 if s[i, j] >= lowest:
                     c += 1
         out[i] = c
+
+
+# ---------------------------------------------------------------------- top k
+@_jit
+def top_k_hits(s: Any, enc: Any, k: int, out: Any) -> None:  # pragma: no cover - compiled
+    """Per row of ``s`` (float64, (n, K)) with true class ``enc``: whether fewer than
+    ``k`` columns score higher than the true class's column or score the same with a
+    higher index (scikit-learn's stable ascending sort, reversed), into ``out`` (bool)."""
+    n, m = s.shape
+    for i in range(n):
+        e = enc[i]
+        st = s[i, e]
+        ahead = 0
+        for j in range(m):
+            v = s[i, j]
+            if v > st or (v == st and e < j):
+                ahead += 1
+        out[i] = ahead < k
