@@ -307,7 +307,7 @@ def _table_general(
     s: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None, k: int
 ) -> tuple[FloatArray, Array]:
     """Exact table of (values, (K, U) weights) with one argsort (weights or K > 2)."""
-    if kernels(s.size) is not None:  # the same table, compiled (one radix sort, one pass)
+    if kernels(s.size) is not None:  # the same table, compiled (one integer sort, one pass)
         from ._compiled import table
 
         return table(s, codes, w, k, _sort)
