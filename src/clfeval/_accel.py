@@ -9,7 +9,9 @@ numba importable (it is installed with clfeval) they run as compiled loops inste
 * the binary calibration fold (:meth:`clfeval.core.calibration.CalibrationCounts.from_predictions`),
 * the score-table kernel's bit-bin offsets, dense counts and table merges
   (:func:`clfeval.core.scores.score_tables`, ``ScoreCounts.__add__``),
-* the exact score tables' sort, where a radix sort beats numpy's (:func:`radix_wins`).
+* the exact score tables' sort, where a radix sort beats numpy's (:func:`radix_wins`),
+* the exact score table with weights or K classes, the drop-in ``auc``'s trapezoid sum
+  and ``coverage_error``'s per-sample coverage (:mod:`clfeval.core._compiled`).
 
 The numpy path stays the reference and the fallback. Both give the same counts and the
 same hull; the calibration sums are the same numbers added in the same order (equal bit

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -23,8 +24,10 @@ from hypothesis import strategies as st
 pytest.importorskip("numba")
 
 import clfeval
+import clfeval.metrics
 from clfeval import _accel
 from clfeval.core import calibration as calmod
+from clfeval.core._order import stable_order
 from clfeval.core.calibration import CalibrationCounts, uniform_edges
 from clfeval.core.scores import Binning, ScoreCounts, _merge, order_keys, score_tables
 from clfeval.curves.roc import _upper_hull, hull_candidates, hull_index
@@ -274,6 +277,123 @@ def test_merged_score_states_are_identical(n1: int, n2: int, kind: str, weights:
     m1, m2 = both(lambda: _merge(a.values(), a.weights(), b.values(), b.weights()))
     assert np.array_equal(m1[0], m2[0]) and np.array_equal(m1[1], m2[1])
     assert m1[1].dtype == m2[1].dtype
+
+
+@SETTINGS
+@given(st.integers(1, 400), st.sampled_from(["prob", "signed", "heavy", "float32", "ties",
+                                              "tiny", "cluster"]),
+       st.sampled_from([None, "float", "int"]), st.sampled_from([2, 3, 7]),
+       st.integers(0, 2**32 - 1))
+def test_weighted_exact_tables_are_identical(n: int, kind: str, weights: Any, k: int,
+                                             seed: int) -> None:
+    """Exact tables with weights or K > 2 classes (one packed integer sort and one
+    compiled pass, :mod:`clfeval.core._compiled`) equal the numpy path's stable argsort
+    and ``bincount``: values (the sign of a first zero included), weights and dtypes. The
+    "cluster" scores (a cluster 1e-12 wide beside 0 and 1e300) make the packed keys
+    collide, so groups are re-sorted by their full keys."""
+    rng = np.random.default_rng(seed)
+    s = (1 + rng.random(n) * 1e-12 if kind == "cluster" else _scores_of(kind, n, rng))
+    if kind == "cluster" and n > 4:
+        s[:4] = [0.0, -0.0, 1e300, 1.0]
+    codes = rng.integers(0, k, n)
+    w = None if weights is None else (
+        rng.random(n) * 3 if weights == "float" else rng.integers(0, 4, n))
+    t1, t2 = both(lambda: score_tables(s, codes.astype(bool) if k == 2 else codes, k, w))
+    for (v1, w1), (v2, w2) in zip(t1, t2):
+        assert v1.dtype == v2.dtype and np.array_equal(v1, v2)
+        assert np.array_equal(np.signbit(v1), np.signbit(v2))
+        assert w1.dtype == w2.dtype and np.array_equal(w1, w2)
+
+
+@SETTINGS
+@given(st.integers(0, 400), st.sampled_from(["prob", "signed", "heavy", "float32", "ties",
+                                              "tiny", "cluster"]),
+       st.integers(0, 2**32 - 1))
+def test_stable_order_is_stable_argsort(n: int, kind: str, seed: int) -> None:
+    """The numpy path's order by one packed integer sort is ``np.argsort(kind="stable")``
+    (ties, both zeros, colliding packed keys)."""
+    rng = np.random.default_rng(seed)
+    s = (1 + rng.random(n) * 1e-12 if kind == "cluster" else _scores_of(kind, n, rng))
+    if kind == "cluster" and n > 4:
+        s[:4] = [0.0, -0.0, 1e300, 1.0]
+    assert np.array_equal(stable_order(s), np.argsort(s, kind="stable"))
+
+
+@SETTINGS
+@given(st.integers(2, 700), st.sampled_from(["up", "down", "flat", "both", "nan"]),
+       st.integers(0, 2**32 - 1))
+def test_trapezoid_area_is_numpys(n: int, kind: str, seed: int) -> None:
+    """``auc``'s compiled pass gives numpy's trapezoid sum bit for bit (the pairwise
+    summation reproduced; sizes across the 8- and 128-term blocks) and scikit-learn's
+    direction test, NaN steps included."""
+    from clfeval.core._compiled import trapezoid
+
+    rng = np.random.default_rng(seed)
+    x = {"up": np.sort(rng.random(n)), "down": -np.sort(rng.random(n)),
+         "flat": np.repeat(rng.random(n // 2 + 1), 2)[:n], "both": rng.random(n),
+         "nan": np.sort(rng.random(n))}[kind]
+    if kind == "nan":
+        x[n // 2] = np.nan
+    y = rng.standard_normal(n) * 10.0 ** rng.integers(-6, 6, n)
+    dx = np.diff(x)
+    area, any_neg, all_nonpos = trapezoid(x, y)
+    want = np.add.reduce(dx * (y[1:] + y[:-1]) / 2.0)
+    assert area == want or (math.isnan(area) and math.isnan(want))
+    assert (any_neg, all_nonpos) == (bool(np.any(dx < 0)), bool(np.all(dx <= 0)))
+    if kind in ("up", "down"):
+        assert area == np.trapezoid(y, x)
+    a1, a2 = both(lambda: _try(lambda: clfeval.metrics.auc(x, y)))
+    assert a1 == a2 or (isinstance(a1, float) and math.isnan(a1) and math.isnan(a2))
+
+
+def _try(fn: Callable[[], Any]) -> Any:
+    try:
+        return fn()
+    except ValueError as e:
+        return type(e), str(e)
+
+
+@SETTINGS
+@given(st.integers(0, 60), st.integers(1, 50), st.sampled_from(["prob", "ties", "special"]),
+       st.integers(0, 2**32 - 1))
+def test_coverage_is_identical(n: int, m: int, kind: str, seed: int) -> None:
+    """Per-sample coverage: compiled, numpy column by column (few labels) and numpy by
+    rows (many) give the same counts (rows without true labels, ties, NaN and infinite
+    scores included)."""
+    from clfeval.core.multilabel_scores import label_coverage
+
+    rng = np.random.default_rng(seed)
+    t = rng.random((n, m)) < rng.random()
+    s = rng.integers(-2, 3, (n, m)).astype(float) if kind == "ties" else rng.random((n, m))
+    if kind == "special" and s.size:
+        s.flat[rng.integers(0, s.size, 3)] = [np.nan, np.inf, -np.inf]
+    lowest = np.where(t, s, np.inf).min(axis=1)
+    want = np.where(t.any(axis=1), np.count_nonzero(s >= lowest[:, None], axis=1), 0)
+    c1, c2 = both(lambda: label_coverage(t, s))
+    assert c1.dtype == c2.dtype == np.int64
+    assert np.array_equal(c1, want) and np.array_equal(c2, want)
+
+
+@SETTINGS
+@given(st.integers(1, 80), st.integers(3, 9), st.integers(1, 9), st.booleans(),
+       st.integers(0, 2**32 - 1))
+def test_top_k_is_identical(n: int, m: int, k: int, ties: bool, seed: int) -> None:
+    """``top_k_accuracy_score``'s compiled row pass and numpy's column loop give the same
+    score (ties broken by column index as scikit-learn's sort does), and scikit-learn's."""
+    from sklearn.metrics import top_k_accuracy_score as sk_top_k
+
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, m, n)
+    s = rng.integers(0, 3, (n, m)).astype(float) if ties else rng.random((n, m))
+    w = rng.random(n)
+    labels = list(range(m))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r1, r2 = both(lambda: clfeval.metrics.top_k_accuracy_score(
+            y, s, k=k, labels=labels, sample_weight=w))
+        want = sk_top_k(y, s, k=k, labels=labels, sample_weight=w)
+    assert r1 == r2
+    assert math.isclose(r1, want, rel_tol=1e-12)
 
 
 @contextmanager

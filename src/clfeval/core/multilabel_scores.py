@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._accel import kernels
 from ..exceptions import IncompatibleStateError, InvalidInputError
 from ._state import check_header
 from .scores import DEFAULT_CONVERT_BITS, Binning, ScoreCounts, score_tables
@@ -40,6 +41,8 @@ Array = npt.NDArray[Any]
 FIXED_BITS = 52
 _HALF = 26
 _BLOCK_CELLS = 1 << 21
+#: label_coverage works column by column up to this many labels
+_FEW_LABELS = 32
 
 
 def label_coverage(y_true: npt.NDArray[np.bool_], y_score: npt.NDArray[np.float64]) -> Array:
@@ -53,9 +56,30 @@ def label_coverage(y_true: npt.NDArray[np.bool_], y_score: npt.NDArray[np.float6
     ...                np.array([[0.75, 0.5, 1], [1, 0.2, 0.1]])).tolist()
     [2, 3]
     """
-    lowest = np.where(y_true, y_score, np.inf).min(axis=1)
-    return np.where(y_true.any(axis=1),
-                    np.count_nonzero(y_score >= lowest[:, None], axis=1), 0).astype(np.int64)
+    n, m = y_score.shape
+    fast = kernels(y_score.size)
+    if fast is not None and y_score.dtype == np.float64:  # the same counts, one pass
+        from ._compiled import coverage
+
+        out = np.empty(n, dtype=np.int64)
+        coverage(np.ascontiguousarray(y_true, dtype=bool), np.ascontiguousarray(y_score), out)
+        return out
+    if m > _FEW_LABELS:
+        lowest = np.where(y_true, y_score, np.inf).min(axis=1)
+        return np.where(y_true.any(axis=1),
+                        np.count_nonzero(y_score >= lowest[:, None], axis=1),
+                        0).astype(np.int64)
+    # few labels: column by column (numpy's reductions over a short last axis are slow)
+    lowest = np.full(n, np.inf)
+    found = np.zeros(n, dtype=bool)
+    for j in range(m):
+        np.minimum(lowest, np.where(y_true[:, j], y_score[:, j], np.inf), out=lowest)
+        found |= y_true[:, j]
+    count = np.zeros(n, dtype=np.int64)
+    for j in range(m):
+        count += y_score[:, j] >= lowest
+    count[~found] = 0
+    return count
 
 
 def label_ranking_per_sample(

@@ -52,6 +52,7 @@ from .._validation import (
     label_kind,
 )
 from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
+from ._order import stable_order
 from ._state import (
     check_header,
     count_array,
@@ -306,7 +307,11 @@ def _table_general(
     s: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None, k: int
 ) -> tuple[FloatArray, Array]:
     """Exact table of (values, (K, U) weights) with one argsort (weights or K > 2)."""
-    order = np.argsort(s, kind="stable")
+    if kernels(s.size) is not None:  # the same table, compiled (one integer sort, one pass)
+        from ._compiled import table
+
+        return table(s, codes, w, k, _sort)
+    order = stable_order(s)  # np.argsort(s, kind="stable"), by one integer sort
     v = s[order]
     starts = _runs(v)
     gid = np.zeros(v.size, dtype=np.intp)

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._accel import kernels
 from ..core.labels import int_codes
 from ..core.multilabel_scores import label_coverage, label_ranking_per_sample
 from ..exceptions import InvalidInputError, InvalidParameterError, undefined_metric_warning
@@ -53,9 +54,11 @@ def _ranking_inputs(y_true: Any, y_score: Any, sample_weight: Any,
         raise InvalidInputError(f"{kind} format is not supported")
     if t.shape != s.shape:
         raise InvalidInputError("y_true and y_score have different shape")
-    s = s.astype(np.float64)
-    check_finite(s, "y_score")
-    return t != 0, s, check_sample_weight(sample_weight, t.shape[0])
+    if s.dtype.kind != "f":  # (float scores were checked above)
+        s = s.astype(np.float64)
+        check_finite(s, "y_score")
+    return t != 0, s.astype(np.float64, copy=False), check_sample_weight(sample_weight,
+                                                                          t.shape[0])
 
 
 def coverage_error(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> float:
@@ -194,13 +197,20 @@ def top_k_accuracy_score(y_true: Any, y_score: Any, *, k: int = 2, normalize: bo
         # scikit-learn ranks the columns by a stable ascending sort, reversed: the true
         # class is among the top k when fewer than k columns score higher or score the
         # same with a higher index (no sort)
-        st = np.take_along_axis(s, enc[:, None], axis=1)[:, 0]
-        ahead = np.zeros(s.shape[0], dtype=np.intp)
-        for j in range(s.shape[1]):  # one column at a time: no N×K temporaries
-            col = s[:, j]
-            ahead += col > st
-            ahead += (col == st) & (enc < j)
-        hits = ahead < k
+        fast = kernels(s.size)
+        if fast is not None:  # the same test, one compiled pass over the rows
+            from ..core._compiled import top_k_hits
+
+            hits = np.empty(s.shape[0], dtype=bool)
+            top_k_hits(np.ascontiguousarray(s), np.asarray(enc, dtype=np.intp), k, hits)
+        else:
+            st = np.take_along_axis(s, enc[:, None], axis=1)[:, 0]
+            ahead = np.zeros(s.shape[0], dtype=np.intp)
+            for j in range(s.shape[1]):  # one column at a time: no N×K temporaries
+                col = s[:, j]
+                ahead += col > st
+                ahead += (col == st) & (enc < j)
+            hits = ahead < k
     if normalize:
         return float(np.average(hits, weights=w))
     return float(np.sum(hits) if w is None else np.dot(hits, w))
