@@ -63,7 +63,7 @@ from ._state import check_header, label_types, restore_labels
 from .labels import encode_binary_true, resolve_pos_label, to_python, validate_labels
 from .scores import _encode_multiclass
 
-__all__ = ["CalibrationCounts", "is_probability", "uniform_edges"]
+__all__ = ["CalibrationCounts", "fold_binary_segments", "is_probability", "uniform_edges"]
 
 SCHEMA = "clfeval.CalibrationCounts"
 SCHEMA_VERSION = 1
@@ -243,6 +243,80 @@ def _fold_binary(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | N
     sse *= sse
     return _fold_tables(p, is_pos, 0, 1, w, _neg_log(q, eps), sse, edges[1:-1], edges.size - 1,
                         eps)
+
+
+def fold_binary_segments(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | None,
+                         seg: npt.NDArray[np.intp], n_seg: int, edges: FloatArray, eps: float
+                         ) -> tuple[Array, ...]:
+    """The binary fold of rows grouped in ``n_seg`` segments (a sliced fold's slices), in
+    one pass: row ``i`` belongs to segment ``seg[i]``. Returns the dense cells
+    ``(n_seg, B, 2)`` and ``(n_seg, B, 2, 5)``, the *sparse* fine cells — flat indices
+    ``segment * N_FINE + bin`` (increasing), their counts ``(nnz, 2)`` and sums
+    ``(nnz, 2, 3)`` — and the Spiegelhalter sums ``(n_seg, 2)``.
+
+    Each cell adds its rows in row order, as :func:`_fold_tables` does for one segment's
+    rows alone, so a segment's cells are those of its rows folded alone; only the fine
+    cells holding rows exist (a segment of a few rows costs a few cells)."""
+    inner, nb = edges[1:-1], edges.size - 1
+    q = np.where(is_pos, p, 1.0 - p)
+    nll = _neg_log(q, eps)
+    sse = is_pos - p
+    sse *= sse
+    ci = is_pos.astype(np.intp)
+    idx = _bin_index(p, inner, nb)
+    idx += seg * nb
+    idx *= 2
+    idx += ci
+    size = 2 * nb * n_seg
+    n = np.bincount(idx, minlength=size).astype(np.int64, copy=False)
+    sums = np.empty((size, N_FIELDS))
+    sums[:, W] = n if w is None else np.bincount(idx, weights=w, minlength=size)
+    wp = p if w is None else w * p
+    sums[:, SP] = np.bincount(idx, weights=wp, minlength=size)
+    sums[:, SPP] = np.bincount(idx, weights=wp * p, minlength=size)
+    sums[:, NLL] = np.bincount(idx, weights=nll if w is None else w * nll, minlength=size)
+    sums[:, SSE] = np.bincount(idx, weights=sse if w is None else w * sse, minlength=size)
+    del idx, nll, sse
+    x = _logit_clipped(p, eps)
+    shifted = x + FINE_LIMIT
+    shifted *= FINE_SCALE
+    fidx = np.floor(shifted, out=shifted).astype(np.intp)
+    del shifted
+    np.clip(fidx, 0, N_FINE - 1, out=fidx)
+    fidx += seg * N_FINE
+    fidx *= 2
+    fidx += ci
+    cells, inv = np.unique(fidx, return_inverse=True)  # the (segment, fine bin, outcome)s
+    del fidx
+    inv = inv.reshape(-1)
+    k = cells.size
+    fn = np.bincount(inv, minlength=k).astype(np.int64, copy=False)
+    fs = np.empty((k, N_FINE_FIELDS))
+    fs[:, FW] = fn if w is None else np.bincount(inv, weights=w, minlength=k)
+    fs[:, FSP] = np.bincount(inv, weights=wp, minlength=k)
+    fs[:, FSX] = np.bincount(inv, weights=x if w is None else w * x, minlength=k)
+    del inv, x
+    index, at = np.unique(cells >> 1, return_inverse=True)
+    at = at.reshape(-1)
+    outcome = cells & 1
+    fine_counts = np.zeros((index.size, 2), np.int64)
+    fine_counts[at, outcome] = fn
+    fine = np.zeros((index.size, 2, N_FINE_FIELDS))
+    fine[at, outcome] = fs
+    one_m2p = 1.0 - 2.0 * p
+    z_num = ci - p
+    if w is not None:
+        z_num *= w
+    z_num *= one_m2p
+    z_var = np.multiply(one_m2p, one_m2p, out=one_m2p)
+    if w is not None:
+        z_var *= w
+    z_var *= p
+    z_var *= 1.0 - p
+    spieg = np.stack([np.bincount(seg, weights=z_num, minlength=n_seg),
+                      np.bincount(seg, weights=z_var, minlength=n_seg)], axis=1)
+    return (n.reshape(n_seg, nb, 2), sums.reshape(n_seg, nb, 2, N_FIELDS),
+            index.astype(np.int64, copy=False), fine_counts, fine, spieg)
 
 
 def _binary_tables(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | None,
@@ -500,6 +574,20 @@ class CalibrationCounts:
             a.setflags(write=False)
         out._counts, out._cells, out._spieg = counts, cells, spieg
         out._fine_index, out._fine_counts, out._fine = fine_index, fine_counts, fine
+        return out
+
+    def _segments(self, folded: Sequence[Array], which: Sequence[int]
+                  ) -> list[CalibrationCounts]:
+        """States like this binary one, one per segment ``which`` of
+        :func:`fold_binary_segments`'s result ``folded``."""
+        counts, cells, index, fine_counts, fine, spieg = folded
+        bounds = np.searchsorted(index, np.arange(counts.shape[0] + 1) * N_FINE).tolist()
+        out = []
+        for i in which:
+            a, b = bounds[i], bounds[i + 1]
+            out.append(self._new(counts[i:i + 1].copy(), cells[i:i + 1].copy(),
+                                 index[a:b] - i * N_FINE, fine_counts[a:b].copy(),
+                                 fine[a:b].copy(), spieg[i:i + 1].copy()))
         return out
 
     def _from_dense(self, tables: Sequence[Array]) -> CalibrationCounts:
