@@ -126,3 +126,25 @@ def test_segments_fold_like_each_segment_alone() -> None:
             _cal_equal(part, alone)
             # saved and restored exactly (sparse fine cells as the saved format's)
             assert CalibrationCounts.from_dict(part.to_dict()) == part
+
+
+@pytest.mark.parametrize("multiclass", [False, True])
+def test_a_slice_whose_rows_all_weigh_zero_has_a_report(multiclass: bool) -> None:
+    import clfeval
+
+    rng = np.random.default_rng(2)
+    n = 80
+    y = rng.integers(0, 2, n)
+    p = np.clip(0.4 * y + 0.6 * rng.random(n), 0, 1)
+    g = np.where(np.arange(n) < 3, "zero", "rest")
+    w = np.where(g == "zero", 0.0, 1.0 + rng.random(n))
+    score: Any = np.column_stack([1 - p, p]) if multiclass else p
+    r = clfeval.evaluate(y, y_score=score, labels=[0, 1], sample_weight=w, by=g,
+                         weights="frequency")
+    assert r.slices is not None
+    doc = r.to_dict()  # every slice's full report (it once failed on the empty one)
+    zero = next(s for s in r.slices.slices if s.key == ("zero",))
+    assert zero.report is not None and zero.report.calibration is None
+    rest = next(s for s in r.slices.slices if s.key == ("rest",))
+    assert rest.report is not None and rest.report.calibration is not None
+    assert len(doc["slices"]["slices"]) == 2

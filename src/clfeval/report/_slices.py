@@ -154,6 +154,10 @@ def sliced_report(state: SlicedState, from_state: Callable[..., Report],
         if st.n_used > 0:
             if st.confusion is None and overall.threshold is not None:
                 st = dataclasses.replace(st, threshold=overall.threshold)
+            cal = st.calibration
+            if cal is not None and not cal.total_weight(cal.main_table) > 0:
+                # (a slice whose rows all weigh 0: no calibration to read, as for no row)
+                st = dataclasses.replace(st, calibration=None)
             used[key] = st
     binary = overall.confusion.n_classes == 2 and overall.pos_label is not None
     candidates = BINARY_SLICE_METRICS if binary else MULTI_SLICE_METRICS
