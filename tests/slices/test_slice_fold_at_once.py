@@ -129,7 +129,7 @@ def test_segments_fold_like_each_segment_alone() -> None:
 
 
 @pytest.mark.parametrize("multiclass", [False, True])
-def test_a_slice_whose_rows_all_weigh_zero_has_a_report(multiclass: bool) -> None:
+def test_a_slice_whose_rows_all_weigh_zero_renders(multiclass: bool) -> None:
     import clfeval
 
     rng = np.random.default_rng(2)
@@ -144,7 +144,9 @@ def test_a_slice_whose_rows_all_weigh_zero_has_a_report(multiclass: bool) -> Non
     assert r.slices is not None
     doc = r.to_dict()  # every slice's full report (it once failed on the empty one)
     zero = next(s for s in r.slices.slices if s.key == ("zero",))
-    assert zero.report is not None and zero.report.calibration is None
+    assert zero.n_used == 3 and zero.report is None and zero.too_small  # nothing weighs
     rest = next(s for s in r.slices.slices if s.key == ("rest",))
     assert rest.report is not None and rest.report.calibration is not None
     assert len(doc["slices"]["slices"]) == 2
+    page = clfeval.report.to_html(r)  # (the page once failed on its empty sweep)
+    assert "zero" in page and "</html>" in page

@@ -151,13 +151,10 @@ def sliced_report(state: SlicedState, from_state: Callable[..., Report],
     per["max_points"] = min(int(options.get("max_points", 400)), SLICE_MAX_POINTS)
     used = {}
     for key, st in state.slices.items():
-        if st.n_used > 0:
+        # (a slice whose rows all weigh 0 has nothing to report, as one without rows)
+        if st.n_used > 0 and (st.weight_sq is None or st.weight_sq > 0):
             if st.confusion is None and overall.threshold is not None:
                 st = dataclasses.replace(st, threshold=overall.threshold)
-            cal = st.calibration
-            if cal is not None and not cal.total_weight(cal.main_table) > 0:
-                # (a slice whose rows all weigh 0: no calibration to read, as for no row)
-                st = dataclasses.replace(st, calibration=None)
             used[key] = st
     binary = overall.confusion.n_classes == 2 and overall.pos_label is not None
     candidates = BINARY_SLICE_METRICS if binary else MULTI_SLICE_METRICS
