@@ -23,8 +23,8 @@ sliced / unsliced and the cost per slice.
 10**6-row file in seconds and bounded memory): it writes a CSV of ``--many-rows`` rows
 (label, probability, a grouping column) per slice count in ``--many-groups`` and, each
 in a fresh process, runs the CLI (``clfeval report FILE --by group``, text and HTML) and
-the API (``clfeval.evaluate_files(FILE, by="group")`` then its text), printing wall
-seconds and the process's peak resident memory (``wait4``'s ``ru_maxrss``).
+the API (``clfeval.evaluate_files(FILE, by="group")`` then its text), printing wall and CPU
+seconds and the process's peak resident memory (``wait4``'s rusage).
 
 Usage::
 
@@ -154,8 +154,9 @@ def write_csv(path: str, n: int, groups: int, seed: int = 0) -> None:
             f.write("".join(f"{y[i]},{s[i]},g{g[i]}\n" for i in range(a, b)))
 
 
-def timed(argv: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak resident MiB of one child process (``wait4``)."""
+def timed(argv: list[str]) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + system: steadier on a shared machine) and peak
+    resident MiB of one child process (``wait4``)."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -164,7 +165,7 @@ def timed(argv: list[str]) -> tuple[float, float]:
     err = proc.stderr.read().decode() if proc.stderr else ""
     if proc.returncode != 0:
         raise SystemExit(f"{argv} failed ({proc.returncode}): {err[-2000:]}")
-    return wall, usage.ru_maxrss / 1024
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 _API = """
@@ -180,8 +181,8 @@ with warnings.catch_warnings():
 def many(n: int, group_counts: list[int]) -> None:
     """The CLI and the API on a CSV of ``n`` rows, for each slice count."""
     py = sys.executable
-    print(f"{n:,} rows (CSV); each run a fresh process; wall s and peak RSS MiB")
-    print(f"{'slices':>7} {'door':<14} {'wall s':>8} {'RSS MiB':>8}")
+    print(f"{n:,} rows (CSV); each run a fresh process; wall and CPU s, peak RSS MiB")
+    print(f"{'slices':>7} {'door':<14} {'wall s':>8} {'CPU s':>8} {'RSS MiB':>8}")
     with tempfile.TemporaryDirectory() as d:
         for groups in group_counts:
             path = os.path.join(d, f"many_{groups}.csv")
@@ -194,8 +195,8 @@ def many(n: int, group_counts: list[int]) -> None:
                 "api": [py, "-c", _API, path],
             }
             for name, argv in runs.items():
-                wall, rss = timed(argv)
-                print(f"{groups:>7} {name:<14} {wall:8.1f} {rss:8.0f}", flush=True)
+                wall, cpu, rss = timed(argv)
+                print(f"{groups:>7} {name:<14} {wall:8.1f} {cpu:8.1f} {rss:8.0f}", flush=True)
 
 
 def main() -> None:
