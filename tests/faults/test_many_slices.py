@@ -124,7 +124,6 @@ _STREAMED = textwrap.dedent("""
 """)
 
 
-@pytest.mark.slow
 def test_ten_thousand_streamed_slices_cost_their_cells(tmp_path: Any) -> None:
     # each slice's calibration state once held dense fine tables (2 x 2,368 cells, about
     # 150 KiB) copied about three times: 10,000 slices took gigabytes
