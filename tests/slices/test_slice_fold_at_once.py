@@ -14,6 +14,7 @@ import pytest
 
 from clfeval.core.calibration import N_FINE, CalibrationCounts, fold_binary_segments
 from clfeval.core.sliced import SlicedState
+from clfeval.core.state import EvalState
 from clfeval.engines import fold_files
 
 
@@ -68,6 +69,7 @@ def test_each_slice_is_its_rows_folded_alone(tmp_path: Path, kind: str) -> None:
     assert isinstance(st, SlicedState)
     assert len(st.slices) == len(np.unique(d["g"]))
     plain = fold_files(path, labels=labels, **kw)
+    assert isinstance(plain, EvalState)
     assert st.overall.scores == plain.scores  # the overall state: the unsliced fold's
     assert st.overall.confusion == plain.confusion
     if plain.calibration is None:
@@ -79,6 +81,7 @@ def test_each_slice_is_its_rows_folded_alone(tmp_path: Path, kind: str) -> None:
         one = tmp_path / f"g{key}.csv"
         _write(one, {c: v[m] for c, v in d.items()})
         alone = fold_files(one, labels=labels, **kw)
+        assert isinstance(alone, EvalState)
         assert got.n_rows == alone.n_rows == int(m.sum())
         assert got.scores == alone.scores, key
         assert got.confusion == alone.confusion, key
