@@ -63,7 +63,7 @@ from ._state import check_header, label_types, restore_labels
 from .labels import encode_binary_true, resolve_pos_label, to_python, validate_labels
 from .scores import _encode_multiclass
 
-__all__ = ["CalibrationCounts", "fold_binary_segments", "is_probability", "uniform_edges"]
+__all__ = ["CalibrationCounts", "is_probability", "uniform_edges"]
 
 SCHEMA = "clfeval.CalibrationCounts"
 SCHEMA_VERSION = 1
