@@ -19,12 +19,20 @@ rows (default 2×10**5) with and without ``by=`` (``--groups`` slices), for scor
 unsliced and sliced calls alternate, best of ``--repeat`` each, and it prints the ratio
 sliced / unsliced and the cost per slice.
 
+``--many`` measures what *many* slices cost (the issue's target: 10**4 slices of a
+10**6-row file in seconds and bounded memory): it writes a CSV of ``--many-rows`` rows
+(label, probability, a grouping column) per slice count in ``--many-groups`` and, each
+in a fresh process, runs the CLI (``clfeval report FILE --by group``, text and HTML) and
+the API (``clfeval.evaluate_files(FILE, by="group")`` then its text), printing wall and CPU
+seconds and the process's peak resident memory (``wait4``'s rusage).
+
 Usage::
 
     python benchmarks/bench_slices.py --rows 1e7 [--groups 100] [--repeat 3] [--report]
         [--data preds.parquet]
     python benchmarks/bench_slices.py --memory [--memory-rows 2e5] [--groups 100]
         [--repeat 3]
+    python benchmarks/bench_slices.py --many [--many-rows 1e6] [--many-groups 1000 10000]
 """
 
 from __future__ import annotations
@@ -129,6 +137,68 @@ def memory(n: int, groups: int, repeat: int) -> None:
               f"{1000 * (cpu[True] - cpu[False]) / groups:5.1f}", flush=True)
 
 
+def write_csv(path: str, n: int, groups: int, seed: int = 0) -> None:
+    """``n`` rows of ``y_true, y_score, group`` (``groups`` values, every one present)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    g = rng.permutation(np.arange(n) % groups)
+    z = rng.normal(size=n) + y
+    s = np.round(1.0 / (1.0 + np.exp(-z)), 4)
+    with open(path, "w") as f:
+        f.write("y_true,y_score,group\n")
+        step = 1 << 18
+        for a in range(0, n, step):
+            b = min(n, a + step)
+            f.write("".join(f"{y[i]},{s[i]},g{g[i]}\n" for i in range(a, b)))
+
+
+def timed(argv: list[str]) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + system: steadier on a shared machine) and peak
+    resident MiB of one child process (``wait4``)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    if proc.returncode != 0:
+        raise SystemExit(f"{argv} failed ({proc.returncode}): {err[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+_API = """
+import sys, warnings
+import clfeval
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    r = clfeval.evaluate_files(sys.argv[1], by="group")
+    str(r)
+"""
+
+
+def many(n: int, group_counts: list[int]) -> None:
+    """The CLI and the API on a CSV of ``n`` rows, for each slice count."""
+    py = sys.executable
+    print(f"{n:,} rows (CSV); each run a fresh process; wall and CPU s, peak RSS MiB")
+    print(f"{'slices':>7} {'door':<14} {'wall s':>8} {'CPU s':>8} {'RSS MiB':>8}")
+    with tempfile.TemporaryDirectory() as d:
+        for groups in group_counts:
+            path = os.path.join(d, f"many_{groups}.csv")
+            write_csv(path, n, groups)
+            runs = {
+                "unsliced cli": [py, "-m", "clfeval", "report", path],
+                "cli text": [py, "-m", "clfeval", "report", path, "--by", "group"],
+                "cli html": [py, "-m", "clfeval", "report", path, "--by", "group",
+                             "--format", "html", "-o", os.path.join(d, "r.html")],
+                "api": [py, "-c", _API, path],
+            }
+            for name, argv in runs.items():
+                wall, cpu, rss = timed(argv)
+                print(f"{groups:>7} {name:<14} {wall:8.1f} {cpu:8.1f} {rss:8.0f}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=float, default=1e7)
@@ -140,7 +210,14 @@ def main() -> None:
     ap.add_argument("--memory", action="store_true",
                     help="time evaluate(..., by=) in memory instead of a streamed file")
     ap.add_argument("--memory-rows", type=float, default=2e5)
+    ap.add_argument("--many", action="store_true",
+                    help="time the CLI and the API over many slices (wall, peak RSS)")
+    ap.add_argument("--many-rows", type=float, default=1e6)
+    ap.add_argument("--many-groups", type=int, nargs="+", default=[1000, 10000])
     a = ap.parse_args()
+    if a.many:
+        many(int(a.many_rows), a.many_groups)
+        return
     if a.child:
         child(a.child[0], a.child[1], a.child[2] == "1", a.child[3] == "1")
         return

@@ -117,3 +117,62 @@ def test_wide_tables_scroll_with_a_cue(tmp_path: Path) -> None:
                 page.close()
         finally:
             browser.close()
+
+
+#: every table on the page: does it fit its box, or does its box scroll with the cue shown?
+_TABLES = """() => Array.from(document.querySelectorAll('table')).filter(
+  t => t.getBoundingClientRect().width > 0).map(t => {
+  const box = t.closest('.tw');
+  const r = t.getBoundingClientRect();
+  return {name: t.dataset.table || '', right: r.right,
+          scrolls: box !== null && box.scrollWidth > box.clientWidth,
+          cue: box === null ? '' : getComputedStyle(box, '::before').content};
+})"""
+
+
+def test_tables_fit_or_scroll_with_a_cue(tmp_path: Path) -> None:
+    """At 1,300 px the slice and disparity tables fit (the "differ" column on screen,
+    no scrolling); at 390 px (a phone) every table on the page — the slices' own reports
+    opened too — fits the screen or scrolls in its box with the visible "scroll sideways"
+    cue: none is clipped without one."""
+    import clfeval
+    from clfeval.report import to_html
+
+    rng = np.random.default_rng(8)
+    n = 2400
+    y = rng.integers(0, 2, n)
+    region = np.array(["north-east coastal region", "south", "west", "east", "centre"],
+                      dtype=object)[rng.integers(0, 5, n)]
+    device = rng.choice(["phone", "tablet with a long name"], n)
+    p = np.clip(0.3 * y + 0.7 * rng.random(n), 0, 1)
+    r = clfeval.evaluate(y, y_score=p, by={"region": region, "device": device},
+                         title="fit")
+    path = tmp_path / "fit.html"
+    path.write_text(to_html(r), encoding="utf-8")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            for width in (1300, 390):
+                page = browser.new_page(viewport={"width": width, "height": 900})
+                page.goto(path.as_uri())
+                page.wait_for_load_state("load")
+                page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+                page.evaluate("window.dispatchEvent(new Event('resize'))")  # (the cue)
+                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                tables = page.evaluate(_TABLES)
+                assert {"slices", "disparity", "metrics"} <= {t["name"] for t in tables}
+                for t in tables:
+                    if t["scrolls"]:
+                        assert "scroll sideways" in t["cue"], (width, t)
+                    else:
+                        assert t["right"] <= width + 1, (width, t)  # fits: not clipped
+                    if width == 1300 and t["name"] in ("slices", "disparity"):
+                        assert not t["scrolls"], t
+                if width == 390:
+                    assert any(t["scrolls"] for t in tables)  # (the cue was exercised)
+                ARTIFACTS.mkdir(exist_ok=True)
+                page.locator("table[data-table='slices']").screenshot(
+                    path=str(ARTIFACTS / f"browser-slices-table-{width}.png"))
+                page.close()
+        finally:
+            browser.close()

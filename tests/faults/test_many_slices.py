@@ -22,6 +22,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from typing import Any
 
 import pytest
 
@@ -79,3 +80,55 @@ def test_five_thousand_slices_build_no_report_eagerly() -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     grown = int(done.stdout.split()[-1])
     assert grown < MEMORY_BOUND, f"peak resident memory grew by {grown >> 20} MiB"
+
+
+_STREAMED = textwrap.dedent("""
+    import resource
+    import sys
+    import warnings
+
+    import numpy as np
+
+    from clfeval.engines import fold_files
+
+    rng = np.random.default_rng(1)
+    S, per = 10_000, 20
+    n = S * per
+    y = rng.integers(0, 2, n)
+    p = np.round(np.clip(0.3 * y + 0.7 * rng.random(n), 0, 1), 4)
+    g = rng.permutation(np.repeat(np.arange(S), per))
+    path = sys.argv[1]
+    with open(path, "w") as f:
+        f.write("y_true,y_score,group\\n")
+        f.write("".join(f"{a},{b},{c}\\n" for a, b, c in zip(y, p, g)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with open(path + ".head.csv", "w") as f:  # (imports, caches: a few slices)
+            f.write("y_true,y_score,group\\n0,0.2,1\\n1,0.7,2\\n1,0.9,1\\n")
+        fold_files(path + ".head.csv", by="group")
+        base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        st = fold_files(path, by="group")
+    grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) << 10
+    assert len(st.slices) == S
+    for key in [(0,), (4321,), (S - 1,)]:
+        s = st.slices[key]
+        m = g == key[0]
+        assert s.n_rows == per
+        cal = s.calibration
+        assert cal.n_samples == per
+        # sparse: a slice holds at most one fine cell per row, not 2 x 2,368
+        assert cal._fine_index.size <= per
+        pos = y[m] == 1
+        assert cal.bin_counts(0)[:, 1].sum() == int(pos.sum())
+    print(grown)
+""")
+
+
+def test_ten_thousand_streamed_slices_cost_their_cells(tmp_path: Any) -> None:
+    # each slice's calibration state once held dense fine tables (2 x 2,368 cells, about
+    # 150 KiB) copied about three times: 10,000 slices took gigabytes
+    done = subprocess.run([sys.executable, "-c", _STREAMED, str(tmp_path / "s.csv")],
+                          capture_output=True, text=True, timeout=900, env={**os.environ})
+    assert done.returncode == 0, done.stderr[-3000:]
+    grown = int(done.stdout.split()[-1])
+    assert grown < 512 << 20, f"peak resident memory grew by {grown >> 20} MiB"

@@ -82,3 +82,51 @@ def test_a_killed_worker_ends_in_one_line(tmp_path: Path) -> None:
     while time.time() < deadline and any(_alive(p) for p in seen):
         time.sleep(0.1)
     assert not [p for p in seen if _alive(p)], "a process outlived the command"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs Linux /proc")
+@pytest.mark.parametrize("delay", [0.0, 0.4, 1.5])
+def test_ctrl_c_with_workers_ends_in_one_line(tmp_path: Path, delay: float) -> None:
+    """Ctrl-C (SIGINT to the command) while the pool works: one line, exit 130 (128 +
+    SIGINT), no ``InvalidStateError`` or other traceback, no process left behind — at
+    several moments after the pool started (a future cancelled while its result
+    arrives was the race)."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(1)
+    n = 6_000_000
+    f = tmp_path / "p.parquet"
+    pq.write_table(pa.table({"y_true": rng.integers(0, 2, n), "score": rng.random(n)}), f,
+                   row_group_size=250_000)
+    out = tmp_path / "r.txt"
+    proc = subprocess.Popen([sys.executable, "-m", "clfeval", "report", str(f), "--workers",
+                             "2", "--quiet", "-o", str(out)], stderr=subprocess.PIPE,
+                            text=True)
+    seen: list[int] = []
+    t0 = time.time()
+    while time.time() - t0 < 120 and proc.poll() is None:
+        seen = _children(proc.pid)
+        if len(seen) >= 4:  # resource tracker, fork server, two workers
+            break
+        time.sleep(0.05)
+    assert len(seen) >= 4, "the pool did not start"
+    time.sleep(delay)
+    if proc.poll() is None:
+        os.kill(proc.pid, signal.SIGINT)
+    rc = proc.wait(180)
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    proc.stderr.close()
+    if rc == 0:  # (finished before the signal: nothing to check but its silence)
+        assert err == ""
+        return
+    assert rc == 130, err
+    assert err.strip().splitlines() == ["clfeval: error: interrupted"], err
+    assert "Traceback" not in err and "InvalidStateError" not in err
+    assert not out.exists()
+    deadline = time.time() + 10
+    while time.time() < deadline and any(_alive(p) for p in seen):
+        time.sleep(0.1)
+    assert not [p for p in seen if _alive(p)], "a process outlived the command"

@@ -245,6 +245,80 @@ def _fold_binary(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | N
                         eps)
 
 
+def fold_binary_segments(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | None,
+                         seg: npt.NDArray[np.intp], n_seg: int, edges: FloatArray, eps: float
+                         ) -> tuple[Array, ...]:
+    """The binary fold of rows grouped in ``n_seg`` segments (a sliced fold's slices), in
+    one pass: row ``i`` belongs to segment ``seg[i]``. Returns the dense cells
+    ``(n_seg, B, 2)`` and ``(n_seg, B, 2, 5)``, the *sparse* fine cells — flat indices
+    ``segment * N_FINE + bin`` (increasing), their counts ``(nnz, 2)`` and sums
+    ``(nnz, 2, 3)`` — and the Spiegelhalter sums ``(n_seg, 2)``.
+
+    Each cell adds its rows in row order, as :func:`_fold_tables` does for one segment's
+    rows alone, so a segment's cells are those of its rows folded alone; only the fine
+    cells holding rows exist (a segment of a few rows costs a few cells)."""
+    inner, nb = edges[1:-1], edges.size - 1
+    q = np.where(is_pos, p, 1.0 - p)
+    nll = _neg_log(q, eps)
+    sse = is_pos - p
+    sse *= sse
+    ci = is_pos.astype(np.intp)
+    idx = _bin_index(p, inner, nb)
+    idx += seg * nb
+    idx *= 2
+    idx += ci
+    size = 2 * nb * n_seg
+    n = np.bincount(idx, minlength=size).astype(np.int64, copy=False)
+    sums = np.empty((size, N_FIELDS))
+    sums[:, W] = n if w is None else np.bincount(idx, weights=w, minlength=size)
+    wp = p if w is None else w * p
+    sums[:, SP] = np.bincount(idx, weights=wp, minlength=size)
+    sums[:, SPP] = np.bincount(idx, weights=wp * p, minlength=size)
+    sums[:, NLL] = np.bincount(idx, weights=nll if w is None else w * nll, minlength=size)
+    sums[:, SSE] = np.bincount(idx, weights=sse if w is None else w * sse, minlength=size)
+    del idx, nll, sse
+    x = _logit_clipped(p, eps)
+    shifted = x + FINE_LIMIT
+    shifted *= FINE_SCALE
+    fidx = np.floor(shifted, out=shifted).astype(np.intp)
+    del shifted
+    np.clip(fidx, 0, N_FINE - 1, out=fidx)
+    fidx += seg * N_FINE
+    fidx *= 2
+    fidx += ci
+    cells, inv = np.unique(fidx, return_inverse=True)  # the (segment, fine bin, outcome)s
+    del fidx
+    inv = inv.reshape(-1)
+    k = cells.size
+    fn = np.bincount(inv, minlength=k).astype(np.int64, copy=False)
+    fs = np.empty((k, N_FINE_FIELDS))
+    fs[:, FW] = fn if w is None else np.bincount(inv, weights=w, minlength=k)
+    fs[:, FSP] = np.bincount(inv, weights=wp, minlength=k)
+    fs[:, FSX] = np.bincount(inv, weights=x if w is None else w * x, minlength=k)
+    del inv, x
+    index, at = np.unique(cells >> 1, return_inverse=True)
+    at = at.reshape(-1)
+    outcome = cells & 1
+    fine_counts = np.zeros((index.size, 2), np.int64)
+    fine_counts[at, outcome] = fn
+    fine = np.zeros((index.size, 2, N_FINE_FIELDS))
+    fine[at, outcome] = fs
+    one_m2p = 1.0 - 2.0 * p
+    z_num = ci - p
+    if w is not None:
+        z_num *= w
+    z_num *= one_m2p
+    z_var = np.multiply(one_m2p, one_m2p, out=one_m2p)
+    if w is not None:
+        z_var *= w
+    z_var *= p
+    z_var *= 1.0 - p
+    spieg = np.stack([np.bincount(seg, weights=z_num, minlength=n_seg),
+                      np.bincount(seg, weights=z_var, minlength=n_seg)], axis=1)
+    return (n.reshape(n_seg, nb, 2), sums.reshape(n_seg, nb, 2, N_FIELDS),
+            index.astype(np.int64, copy=False), fine_counts, fine, spieg)
+
+
 def _binary_tables(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | None,
                    edges: FloatArray, eps: float, workers: int | None = None
                    ) -> tuple[Array, ...]:
@@ -393,8 +467,11 @@ class CalibrationCounts:
     [[2, 1], [0, 1]]
     """
 
-    __slots__ = ("_cells", "_counts", "_edges", "_eps", "_fine", "_fine_counts", "_labels",
-                 "_multiclass", "_pos_label", "_spieg")
+    # the fine tables are kept sparse: only the fine cells holding samples, as flat
+    # indices ``t * N_FINE + bin`` (increasing) with their counts (nnz, 2) and sums
+    # (nnz, 2, 3) — a slice of a few rows holds a few cells, not 2 × N_FINE of them
+    __slots__ = ("_cells", "_counts", "_edges", "_eps", "_fine", "_fine_counts",
+                 "_fine_index", "_labels", "_multiclass", "_pos_label", "_spieg")
 
     def __init__(
         self,
@@ -410,6 +487,7 @@ class CalibrationCounts:
         multiclass: bool = False,
         eps: float = EPS,
         _resolved: bool = False,
+        fine_index: Any = None,
     ) -> None:
         # _resolved: the labels of a resolved call (or of a state), validated already
         labs = tuple(labels) if _resolved else tuple(to_python(v) for v in validate_labels(labels))
@@ -429,11 +507,24 @@ class CalibrationCounts:
         b = e.size - 1
         if not (isinstance(eps, float) and 0.0 < eps < 0.5):
             raise InvalidParameterError(f"eps must be a float in (0, 0.5), got {eps!r}")
+        fidx = None
+        if fine_index is not None:  # sparse fine tables: (nnz,) flat indices, their cells
+            fidx = np.asarray(fine_index)
+            if fidx.ndim != 1 or fidx.dtype.kind not in "iu":
+                raise InvalidInputError("fine_index must be a 1-D array of integers")
+            fidx = fidx.astype(np.int64)
+            if fidx.size and (int(fidx.min()) < 0 or int(fidx.max()) >= n_tables * N_FINE
+                              or not (np.diff(fidx) > 0).all()):
+                raise InvalidInputError(
+                    f"fine_index must be increasing and within 0..{n_tables * N_FINE - 1}")
+        nnz = None if fidx is None else fidx.size
         shapes = {
             "counts": (np.asarray(counts), (n_tables, b, 2), "i"),
             "cells": (np.asarray(cells), (n_tables, b, 2, N_FIELDS), "f"),
-            "fine_counts": (np.asarray(fine_counts), (n_tables, N_FINE, 2), "i"),
-            "fine": (np.asarray(fine), (n_tables, N_FINE, 2, N_FINE_FIELDS), "f"),
+            "fine_counts": (np.asarray(fine_counts),
+                            (n_tables, N_FINE, 2) if nnz is None else (nnz, 2), "i"),
+            "fine": (np.asarray(fine), (n_tables, N_FINE, 2, N_FINE_FIELDS) if nnz is None
+                     else (nnz, 2, N_FINE_FIELDS), "f"),
             "spiegelhalter": (np.asarray(spiegelhalter), (n_tables, 2), "f"),
         }
         arrays: dict[str, Array] = {}
@@ -464,9 +555,53 @@ class CalibrationCounts:
         self._eps = eps
         self._counts = arrays["counts"]
         self._cells = arrays["cells"]
-        self._fine_counts = arrays["fine_counts"]
-        self._fine = arrays["fine"]
         self._spieg = arrays["spiegelhalter"]
+        if fidx is None:
+            fidx, fc, fs = _sparse_fine(arrays["fine_counts"].reshape(-1, 2),
+                                        arrays["fine"].reshape(-1, 2, N_FINE_FIELDS))
+        else:
+            fidx, fc, fs = _canonical(fidx, arrays["fine_counts"], arrays["fine"])
+        for a in (fidx, fc, fs):
+            a.setflags(write=False)
+        self._fine_index, self._fine_counts, self._fine = fidx, fc, fs
+
+    def _new(self, counts: Array, cells: Array, fine_index: Array, fine_counts: Array,
+             fine: Array, spieg: Array, **changes: Any) -> CalibrationCounts:
+        """A state like this one (labels, bins, clip) over other tallies, built here and
+        valid by construction: nothing is checked again (merges, scaling, relabelling and
+        the engines' folds make many small states)."""
+        out = object.__new__(CalibrationCounts)
+        out._labels = changes.get("labels", self._labels)
+        out._pos_label = changes.get("pos_label", self._pos_label)
+        out._multiclass = self._multiclass
+        out._edges = self._edges
+        out._eps = self._eps
+        for a in (counts, cells, fine_index, fine_counts, fine, spieg):
+            a.setflags(write=False)
+        out._counts, out._cells, out._spieg = counts, cells, spieg
+        out._fine_index, out._fine_counts, out._fine = fine_index, fine_counts, fine
+        return out
+
+    def _segments(self, folded: Sequence[Array], which: Sequence[int]
+                  ) -> list[CalibrationCounts]:
+        """States like this binary one, one per segment ``which`` of
+        :func:`fold_binary_segments`'s result ``folded``."""
+        counts, cells, index, fine_counts, fine, spieg = folded
+        bounds = np.searchsorted(index, np.arange(counts.shape[0] + 1) * N_FINE).tolist()
+        out = []
+        for i in which:
+            a, b = bounds[i], bounds[i + 1]
+            out.append(self._new(counts[i:i + 1].copy(), cells[i:i + 1].copy(),
+                                 index[a:b] - i * N_FINE, fine_counts[a:b].copy(),
+                                 fine[a:b].copy(), spieg[i:i + 1].copy()))
+        return out
+
+    def _from_dense(self, tables: Sequence[Array]) -> CalibrationCounts:
+        """A state like this one over freshly folded dense tables (``_fold_*``'s)."""
+        counts, cells, fine_counts, fine, spieg = tables
+        fidx, fc, fs = _sparse_fine(fine_counts.reshape(-1, 2),
+                                    fine.reshape(-1, 2, N_FINE_FIELDS))
+        return self._new(counts, cells, fidx, fc, fs, spieg)
 
     # ------------------------------------------------------------------ builders
     @classmethod
@@ -498,10 +633,9 @@ class CalibrationCounts:
         b = _check_edges(bins).size - 1
         return cls(labels, np.zeros((n_tables, b, 2), np.int64),
                    np.zeros((n_tables, b, 2, N_FIELDS)),
-                   np.zeros((n_tables, N_FINE, 2), np.int64),
-                   np.zeros((n_tables, N_FINE, 2, N_FINE_FIELDS)),
+                   np.zeros((0, 2), np.int64), np.zeros((0, 2, N_FINE_FIELDS)),
                    np.zeros((n_tables, 2)), edges=bins, pos_label=pos_label,
-                   multiclass=multiclass, eps=eps)
+                   multiclass=multiclass, eps=eps, fine_index=np.zeros(0, np.int64))
 
     @classmethod
     def from_predictions(
@@ -602,11 +736,7 @@ class CalibrationCounts:
         assert is_pos.dtype == np.bool_
         if p.size == 0:
             return self
-        batch = CalibrationCounts(self._labels, *_binary_tables(p, is_pos, w, self._edges,
-                                                                self._eps),
-                                  edges=self._edges, pos_label=self._pos_label, eps=self._eps,
-                                  _resolved=True)
-        return self + batch
+        return self + self._from_dense(_binary_tables(p, is_pos, w, self._edges, self._eps))
 
     def update(self, y_true: Any, y_proba: Any, sample_weight: Any = None) -> CalibrationCounts:
         """Return a new state with one more batch folded in (labels must be known).
@@ -644,9 +774,9 @@ class CalibrationCounts:
         if len(labels) != len(self._labels):
             raise InvalidInputError(
                 f"relabel needs {len(self._labels)} labels, got {len(labels)}")
-        return CalibrationCounts(labels, *self._arrays(), edges=self._edges,
-                                 pos_label=pos_label, multiclass=self._multiclass,
-                                 eps=self._eps)
+        labs = tuple(to_python(v) for v in validate_labels(labels))
+        pl = None if self._multiclass else labs[resolve_pos_label(labs, pos_label)]
+        return self._new(*self._arrays(), labels=labs, pos_label=pl)
 
     # ---------------------------------------------------------------- accessors
     @property
@@ -703,8 +833,9 @@ class CalibrationCounts:
     def row_totals(self) -> npt.NDArray[np.int64]:
         """Rows counted by each table and each fine table (in a consistent state all
         equal the rows folded in)."""
-        return np.concatenate([self._counts.sum(axis=(1, 2)),
-                               self._fine_counts.sum(axis=(1, 2))])
+        fine = np.zeros(self.n_tables, np.int64)
+        np.add.at(fine, self._fine_index // N_FINE, self._fine_counts.sum(axis=1))
+        return np.concatenate([self._counts.sum(axis=(1, 2)), fine])
 
     @property
     def is_weighted(self) -> bool:
@@ -722,12 +853,27 @@ class CalibrationCounts:
 
     def fine_counts(self, t: int) -> npt.NDArray[np.int64]:
         """Samples per (fine logit bin, outcome) of table ``t``: shape (F, 2)."""
-        return self._fine_counts[t]
+        at, rows = self._fine_rows(t)
+        out = np.zeros((N_FINE, 2), np.int64)
+        out[at] = self._fine_counts[rows]
+        return out
 
     def fine_sums(self, t: int) -> FloatArray:
         """Float sums per (fine logit bin, outcome): shape (F, 2, 3) with fields weight,
         Σp, Σlogit (indices ``FW, FSP, FSX``)."""
-        return self._fine[t]
+        at, rows = self._fine_rows(t)
+        out = np.zeros((N_FINE, 2, N_FINE_FIELDS))
+        out[at] = self._fine[rows]
+        return out
+
+    def _fine_rows(self, t: int) -> tuple[npt.NDArray[np.int64], slice]:
+        """The fine bins of table ``t`` that hold samples, and their rows of the sparse
+        fine arrays."""
+        if not -self.n_tables <= t < self.n_tables:
+            raise IndexError(f"table {t} out of range for {self.n_tables} tables")
+        t %= self.n_tables
+        a, b = np.searchsorted(self._fine_index, [t * N_FINE, (t + 1) * N_FINE])
+        return self._fine_index[a:b] - t * N_FINE, slice(int(a), int(b))
 
     def spiegelhalter_sums(self, t: int) -> FloatArray:
         """``[Σ w (c - p)(1 - 2p), Σ w (1 - 2p)² p (1 - p)]`` of table ``t``."""
@@ -769,11 +915,10 @@ class CalibrationCounts:
         if not isinstance(other, CalibrationCounts):
             return NotImplemented
         self._check_compatible(other)
-        return CalibrationCounts(
-            self._labels, self._counts + other._counts, self._cells + other._cells,
-            self._fine_counts + other._fine_counts, self._fine + other._fine,
-            self._spieg + other._spieg, edges=self._edges, pos_label=self._pos_label,
-            multiclass=self._multiclass, eps=self._eps, _resolved=True)
+        return self._new(self._counts + other._counts, self._cells + other._cells,
+                         *_merge_fine(self._fine_index, self._fine_counts, self._fine,
+                                      other._fine_index, other._fine_counts, other._fine),
+                         self._spieg + other._spieg)
 
     def __radd__(self, other: object) -> CalibrationCounts:
         if isinstance(other, int) and other == 0:  # sum([...])
@@ -793,7 +938,8 @@ class CalibrationCounts:
         return hash((self._labels, self._counts.tobytes()))
 
     def _arrays(self) -> tuple[Array, ...]:
-        return self._counts, self._cells, self._fine_counts, self._fine, self._spieg
+        return (self._counts, self._cells, self._fine_index, self._fine_counts, self._fine,
+                self._spieg)
 
     def scaled_weights(self, factor: float) -> CalibrationCounts:
         """The same state with every weighted sum multiplied by ``factor`` (row counts
@@ -811,10 +957,8 @@ class CalibrationCounts:
         f = float(factor)
         if not (np.isfinite(f) and f > 0):
             raise InvalidParameterError(f"factor must be a finite number > 0, got {factor!r}")
-        return CalibrationCounts(self._labels, self._counts, self._cells * f,
-                                 self._fine_counts, self._fine * f, self._spieg * f,
-                                 edges=self._edges, pos_label=self._pos_label,
-                                 multiclass=self._multiclass, eps=self._eps, _resolved=True)
+        return self._new(self._counts, self._cells * f, self._fine_index, self._fine_counts,
+                         self._fine * f, self._spieg * f)
 
     def __repr__(self) -> str:
         kind = "K-class" if self._multiclass else f"binary, pos_label={self._pos_label!r}"
@@ -822,8 +966,9 @@ class CalibrationCounts:
                 f"{self.n_bins} bins, n={self.n_samples})")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (self._labels, *self._arrays(), self._edges, self._pos_label,
-                           self._multiclass, self._eps))
+        return (_rebuild, (self._labels, self._counts, self._cells, self._fine_counts,
+                           self._fine, self._spieg, self._edges, self._pos_label,
+                           self._multiclass, self._eps, self._fine_index))
 
     # ---------------------------------------------------------------- serialise
     def to_dict(self) -> dict[str, Any]:
@@ -841,9 +986,9 @@ class CalibrationCounts:
         """
         fine = []
         for t in range(self.n_tables):
-            nz = np.flatnonzero(self._fine_counts[t].any(axis=1) | self._fine[t].any(axis=(1, 2)))
-            fine.append({"index": nz.tolist(), "counts": self._fine_counts[t][nz].tolist(),
-                         "sums": self._fine[t][nz].tolist()})
+            at, rows = self._fine_rows(t)
+            fine.append({"index": at.tolist(), "counts": self._fine_counts[rows].tolist(),
+                         "sums": self._fine[rows].tolist()})
         return {
             "schema": SCHEMA,
             "version": SCHEMA_VERSION,
@@ -870,10 +1015,9 @@ class CalibrationCounts:
             labels = restore_labels(list(data["labels"]), data["label_types"])
             counts = np.asarray(data["counts"], dtype=np.int64)
             n_tables = counts.shape[0]
-            fine_counts = np.zeros((n_tables, N_FINE, 2), np.int64)
-            fine = np.zeros((n_tables, N_FINE, 2, N_FINE_FIELDS))
             if len(data["fine"]) != n_tables:
                 raise InvalidInputError("one fine table per table is needed")
+            idxs, fcs, fss = [], [], []
             for t, ft in enumerate(data["fine"]):
                 idx = np.asarray(ft["index"], dtype=np.intp)
                 if idx.size and (idx.ndim != 1 or int(idx.min()) < 0
@@ -881,13 +1025,21 @@ class CalibrationCounts:
                                  or np.unique(idx).size != idx.size):
                     raise InvalidInputError(
                         f"fine bin indices must be distinct and within 0..{N_FINE - 1}")
-                if idx.size:
-                    fine_counts[t, idx] = np.asarray(ft["counts"], dtype=np.int64)
-                    fine[t, idx] = np.asarray(ft["sums"], dtype=np.float64)
+                fc = np.asarray(ft["counts"], dtype=np.int64).reshape(-1, 2)
+                fs = np.asarray(ft["sums"], dtype=np.float64).reshape(-1, 2, N_FINE_FIELDS)
+                if fc.shape[0] != idx.size or fs.shape[0] != idx.size:
+                    raise InvalidInputError("a fine table needs counts and sums per index")
+                order = np.argsort(idx)
+                idxs.append(idx.reshape(-1)[order].astype(np.int64) + t * N_FINE)
+                fcs.append(fc[order])
+                fss.append(fs[order])
             return cls(labels, counts, np.asarray(data["cells"], dtype=np.float64),
-                       fine_counts, fine, np.asarray(data["spiegelhalter"], dtype=np.float64),
+                       np.concatenate(fcs) if fcs else np.zeros((0, 2), np.int64),
+                       np.concatenate(fss) if fss else np.zeros((0, 2, N_FINE_FIELDS)),
+                       np.asarray(data["spiegelhalter"], dtype=np.float64),
                        edges=data["edges"], pos_label=data["pos_label"],
-                       multiclass=bool(data["multiclass"]), eps=float(data["eps"]))
+                       multiclass=bool(data["multiclass"]), eps=float(data["eps"]),
+                       fine_index=np.concatenate(idxs) if idxs else np.zeros(0, np.int64))
         except IncompatibleStateError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, OverflowError) as exc:
@@ -895,9 +1047,49 @@ class CalibrationCounts:
 
 
 def _rebuild(labels: Any, counts: Any, cells: Any, fine_counts: Any, fine: Any, spieg: Any,
-             edges: Any, pos_label: Any, multiclass: bool, eps: float) -> CalibrationCounts:
+             edges: Any, pos_label: Any, multiclass: bool, eps: float,
+             fine_index: Any = None) -> CalibrationCounts:
     return CalibrationCounts(labels, counts, cells, fine_counts, fine, spieg, edges=edges,
-                             pos_label=pos_label, multiclass=multiclass, eps=eps)
+                             pos_label=pos_label, multiclass=multiclass, eps=eps,
+                             fine_index=fine_index)
+
+
+def _sparse_fine(counts: Array, sums: Array) -> tuple[Array, Array, Array]:
+    """Dense fine cells (rows ``t * N_FINE + bin``) as sparse ones: the rows holding a
+    count or a sum, their flat indices increasing."""
+    nz = np.flatnonzero(counts.any(axis=1) | sums.any(axis=(1, 2)))
+    return nz.astype(np.int64), counts[nz], sums[nz]
+
+
+def _canonical(index: Array, counts: Array, sums: Array) -> tuple[Array, Array, Array]:
+    """Given sparse fine cells without the empty ones (the canonical form: equal states
+    have equal arrays)."""
+    keep = counts.any(axis=1) | sums.any(axis=(1, 2))
+    if keep.all():
+        return index, counts, sums
+    return index[keep], counts[keep], sums[keep]
+
+
+def _merge_fine(ia: Array, ca: Array, sa: Array, ib: Array, cb: Array, sb: Array
+                ) -> tuple[Array, Array, Array]:
+    """The sum of two sparse fine tables: the union of their cells, the cells both hold
+    added (each sum is the dense tables' ``a + b``, bit for bit)."""
+    if ib.size == 0:
+        return ia, ca, sa
+    if ia.size == 0:
+        return ib, cb, sb
+    if ia.size == ib.size and np.array_equal(ia, ib):
+        return ia, ca + cb, sa + sb
+    idx = np.union1d(ia, ib)
+    c = np.zeros((idx.size, 2), np.int64)
+    s = np.zeros((idx.size, 2, N_FINE_FIELDS))
+    pa = np.searchsorted(idx, ia)
+    pb = np.searchsorted(idx, ib)
+    c[pa] = ca
+    s[pa] = sa
+    c[pb] += cb
+    s[pb] += sb
+    return idx, c, s
 
 
 def _short(e: FloatArray) -> str:

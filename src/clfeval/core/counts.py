@@ -57,8 +57,9 @@ class OneVsRest:
 class ConfusionMatrix:
     """A K×K confusion matrix over a declared, ordered label set.
 
-    Rows are the actual classes, columns the predicted classes (as in the seeds
-    and scikit-learn). Counts are int64, or float64 when built with sample weights.
+    Rows are the actual classes, columns the predicted classes (as in Kneusel's and
+    Zhou's books and in scikit-learn). Counts are int64, or float64 when built with
+    sample weights.
     The object is immutable; :meth:`update` and ``+`` return new matrices, so the
     same state serves one-shot evaluation, streaming and merging of partial results.
 
@@ -237,8 +238,9 @@ class ConfusionMatrix:
     ) -> ConfusionMatrix:
         """Binary matrix from scores: ``score >= threshold`` predicts the positive class.
 
-        Scores may be probabilities or decision values of any range (seed 004
-        thresholds ``decision_function``).
+        Scores may be probabilities or decision values of any range (the tutorial
+        "Machine learning (7): evaluating classification algorithms" thresholds
+        ``decision_function``).
 
         Examples
         --------
@@ -369,14 +371,15 @@ class ConfusionMatrix:
         return out * 100.0 if percent else out
 
     def accuracy_matrix(self, *, percent: bool = False, zero_division: Any = "warn") -> Any:
-        """Row-normalised matrix (seed 000's "accuracy matrix"): row i = where class i went.
+        """Row-normalised matrix (Kneusel's "accuracy matrix"): row i = where class i went.
 
         Its diagonal holds the per-class accuracies (recalls).
         """
         return self.normalize("true", percent=percent, zero_division=zero_division)
 
     def error_matrix(self, *, percent: bool = False, zero_division: Any = "warn") -> Any:
-        """Row-normalised matrix with the diagonal set to zero (seed 004's error matrix).
+        """Row-normalised matrix with the diagonal set to zero (the error matrix of the
+        tutorial "Machine learning (7): evaluating classification algorithms").
 
         Examples
         --------
@@ -414,7 +417,7 @@ class ConfusionMatrix:
         """Expected 2×2 counts ``[[TN, FP], [FN, TP]]`` for a population of size N.
 
         Uses this matrix's TPR and FPR with the given ``prevalence`` (default: the
-        prevalence of this sample), e.g. seed 000's "FPR × N false alarms among N
+        prevalence of this sample), e.g. Kneusel's "FPR × N false alarms among N
         negatives" is ``expected_counts(N, prevalence=0)[0, 1]``.
 
         Examples

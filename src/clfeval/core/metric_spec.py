@@ -333,7 +333,8 @@ def _nanmean(vals: Array, w: Array, zd: Any, name: str) -> Array:
 
 def _macro_pr(spec: MetricSpec, tp: Array, fn: Array, fp: Array, tn: Array, zd: Any,
               kw: Mapping[str, Any]) -> Array:
-    """Zhou's macro-F: F-beta of the macro-averaged precision and recall (seed 001, eq. 2.14)."""
+    """Zhou's macro-F: F-beta of the macro-averaged precision and recall (Zhou Zhihua,
+    *Machine Learning*, 2016, eq. 2.14)."""
     if spec.name not in ("fbeta", "f1"):
         raise InvalidParameterError(
             f"average='macro_pr' (Zhou's macro-F1) applies to f1/fbeta only, not {spec.name!r}"

@@ -170,7 +170,8 @@ def average_precision_multiclass(
 def ovr_curves(
     state: ScoreCounts, *, drop_intermediate: bool = False, zero_division: Any = "warn"
 ) -> tuple[tuple[RocCurve, ...], tuple[PrecisionRecallCurve, ...]]:
-    """Per-class one-vs-rest ROC and P-R curves (seed 003's per-class figures).
+    """Per-class one-vs-rest ROC and P-R curves (the per-class figures of "the metrics
+    survey", a Chinese journal paper on confusion-matrix classification metrics).
 
     Examples
     --------

@@ -342,7 +342,8 @@ class RocCurve(Result):
         return RocHull.from_curve(self)
 
     def dominates(self, other: RocCurve, *, strict: bool = False) -> bool:
-        """Whether this curve is nowhere below ``other`` (seed 000: one curve above another)."""
+        """Whether this curve is nowhere below ``other`` (one curve above another, as
+        in R. T. Kneusel, *Practical Deep Learning*, ch. 11)."""
         rel = roc_dominance(self, other)
         return rel == "first" or (not strict and rel == "equal")
 

@@ -227,7 +227,9 @@ def threshold_sweep(
     chosen: float | None = None,
     **params: Any,
 ) -> ThresholdSweep:
-    """Registered metrics as functions of the threshold (seed 000 fig. 11-2, seed 004).
+    """Registered metrics as functions of the threshold (R. T. Kneusel, *Practical Deep
+    Learning*, fig. 11-2; the tutorial "Machine learning (7): evaluating classification
+    algorithms").
 
     Parameters
     ----------

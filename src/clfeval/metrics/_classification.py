@@ -653,8 +653,8 @@ def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = None,
     """F-beta score, as :func:`sklearn.metrics.fbeta_score`.
 
     ``average="macro_pr"`` (a clfeval extra) gives Zhou's macro-F: F-beta of
-    macro-precision and macro-recall (seed 001), instead of the mean of per-class
-    F-beta (``"macro"``).
+    macro-precision and macro-recall (Zhou Zhihua, *Machine Learning*, §2.3), instead of
+    the mean of per-class F-beta (``"macro"``).
 
     Examples
     --------
@@ -792,7 +792,7 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                       variant: str = "r_k", zero_division: Any = 0.0) -> float:
     """Matthews correlation coefficient (R_K for K > 2, as scikit-learn; 0.0 when undefined).
 
-    ``variant="product"`` gives seed 003's product-form generalisation (equal to
+    ``variant="product"`` gives the metrics survey's product-form generalisation (equal to
     the usual MCC for two classes).
 
     Examples
@@ -932,7 +932,8 @@ def markedness_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label:
 
 def g_mean_score(y_true: Any, y_pred: Any, *, labels: Any = None, sample_weight: Any = None,
                  zero_division: Any = "warn") -> float:
-    """G-mean: geometric mean of per-class recalls (binary: √(TPR·TNR); seed 003).
+    """G-mean: geometric mean of per-class recalls (binary: √(TPR·TNR); the multiclass
+    form of "the metrics survey", a Chinese journal paper on confusion-matrix metrics).
 
     Examples
     --------

@@ -140,8 +140,10 @@ class ConfusionMatrixDisplay:
     ----------
     confusion : ConfusionMatrix
     kind : {"counts", "row", "error"}
-        Counts; row-normalised percentages (seed 000's accuracy matrix); or row
-        percentages with the diagonal zeroed (seed 004's error matrix).
+        Counts; row-normalised percentages (Kneusel's accuracy matrix, *Practical Deep Learning*
+        ch. 11); or row
+        percentages with the diagonal zeroed (the error matrix of the
+        tutorial "Machine learning (7): evaluating classification algorithms").
 
     Attributes
     ----------
@@ -344,8 +346,9 @@ class RocCurveDisplay:
     def plot(self, ax: Any = None, *, thetas: int = 5,
              inset: tuple[float, float, float, float] | None = None) -> RocCurveDisplay:
         """Draw; ``thetas`` annotated thresholds per curve (single curve only);
-        ``inset=(x0, x1, y0, y1)`` adds a zoomed inset (seed 000, figure 11-3); with more
-        than two curves and no ``inset``, the top-left corner they enter is zoomed."""
+        ``inset=(x0, x1, y0, y1)`` adds a zoomed inset (as R. T. Kneusel's *Practical
+        Deep Learning*, figure 11-3); with more than two curves and no ``inset``, the
+        top-left corner they enter is zoomed."""
         own = ax is None
         ax, fig = _axes(ax)
         self.lines_, self.theta_points_ = [], []
@@ -469,7 +472,8 @@ class PrecisionRecallDisplay:
 # --------------------------------------------------------------- metric vs threshold
 @dataclass
 class ThresholdDisplay:
-    """Metrics as functions of the threshold (seed 004's precision/recall vs θ).
+    """Metrics as functions of the threshold (precision and recall against θ, as in the
+    tutorial "Machine learning (7): evaluating classification algorithms").
 
     Attributes
     ----------

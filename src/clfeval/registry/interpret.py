@@ -8,7 +8,8 @@ from ..exceptions import InvalidParameterError
 
 __all__ = ["kappa_interpretation"]
 
-# Landis & Koch (1977), the bands seed 003 quotes (its "可接受/中等/较高/几乎完全一致").
+# Landis & Koch (1977), the bands the metrics survey (a Chinese journal paper on
+# confusion-matrix metrics) quotes (its "可接受/中等/较高/几乎完全一致").
 _LANDIS_KOCH = (
     (0.0, "poor"),
     (0.20, "slight"),
@@ -22,7 +23,7 @@ _LANDIS_KOCH = (
 def kappa_interpretation(kappa: float) -> str:
     """Landis–Koch band of a kappa value.
 
-    ``< 0`` poor; 0–0.20 slight; 0.21–0.40 fair (seed 003: "acceptable");
+    ``< 0`` poor; 0–0.20 slight; 0.21–0.40 fair (the metrics survey: "acceptable");
     0.41–0.60 moderate; 0.61–0.80 substantial ("high"); 0.81–1 almost perfect.
     Values on a boundary belong to the lower band (0.40 is "fair").
 

@@ -68,7 +68,7 @@ def _acc_ratio(c: Array) -> tuple[Array, Array]:
 
 
 @_overall("accuracy", "Accuracy: share of all samples classified correctly, trace / N.",
-          aliases=("acc", "overall_accuracy"), reference="seed 000; Zhou eq. 2.2",
+          aliases=("acc", "overall_accuracy"), reference="Kneusel ch. 11; Zhou eq. 2.2",
           ratio=_acc_ratio)
 def accuracy(c: Array) -> Array:
     d, _, _, n = _parts(c)
@@ -86,7 +86,7 @@ def error_rate(c: Array) -> Array:
 @_overall("balanced_accuracy", "Balanced accuracy: unweighted mean of per-class recalls over "
           "the classes present in y_true.", aliases=("mean_class_accuracy", "macro_recall"),
           params={"adjusted": False},
-          reference="seed 000 (mean per-class accuracy); Brodersen 2010")
+          reference="Kneusel ch. 11 (mean per-class accuracy); Brodersen 2010")
 def balanced_accuracy(c: Array, adjusted: bool = False) -> Array:
     d, row, _, _ = _parts(c)
     present = row > 0
@@ -101,7 +101,8 @@ def balanced_accuracy(c: Array, adjusted: bool = False) -> Array:
 
 @_overall("no_information_rate", "No-information rate: accuracy of always predicting the "
           "majority class (the accuracy paradox baseline).", higher_is_better=None,
-          aliases=("nir", "majority_class_accuracy"), reference="seeds 000, 004; caret")
+          aliases=("nir", "majority_class_accuracy"),
+          reference="Kneusel ch. 11; the tutorial (evaluating classification); caret")
 def no_information_rate(c: Array) -> Array:
     _, row, _, n = _parts(c)
     return _nan_div(row.max(-1), n)
@@ -110,7 +111,7 @@ def no_information_rate(c: Array) -> Array:
 @_overall("weighted_accuracy", "Weighted mean of per-class accuracies (recalls), weights = "
           "class frequencies (equals accuracy) or user-given priors.",
           aliases=("weighted_mean_accuracy",), params={"priors": None},
-          reference="seed 000, tables 11-11 to 11-13")
+          reference="Kneusel ch. 11, tables 11-11 to 11-13")
 def weighted_accuracy(c: Array, priors: Any = None) -> Array:
     d, row, _, n = _parts(c)
     if priors is None:
@@ -140,7 +141,7 @@ def _kappa_weights(k: int, weights: str | None) -> Array:
 
 @_overall("cohen_kappa", "Cohen's kappa (po − pe) / (1 − pe): agreement beyond chance.",
           (-1.0, 1.0), aliases=("kappa",), params={"weights": None},
-          reference="Cohen 1960; seed 003")
+          reference="Cohen 1960; the metrics survey")
 def cohen_kappa(c: Array, weights: str | None = None) -> Array:
     check_choice("weights", weights, (None, "linear", "quadratic"))
     d, row, col, n = _parts(c)
@@ -259,7 +260,7 @@ def random_accuracy_unbiased(c: Array) -> Array:
 # ------------------------------------------------------------------- correlation
 @_overall("mcc", "Matthews correlation coefficient; multiclass R_K (Gorodkin 2004), as "
           "scikit-learn.", (-1.0, 1.0), aliases=("matthews_corrcoef", "phi", "r_k"),
-          reference="Matthews 1975; Gorodkin 2004; seed 003")
+          reference="Matthews 1975; Gorodkin 2004; the metrics survey")
 def mcc(c: Array) -> Array:
     d, row, col, n = _parts(c)
     cov_ytyp = d.sum(-1) * n - (row * col).sum(-1)
@@ -270,7 +271,7 @@ def mcc(c: Array) -> Array:
 
 @_overall("mcc_product", "Seed 003's product-form multiclass MCC: (Π T_ii^(K−1) − Π_{i≠j} "
           "C_ij) / (Π_{i≠j} √(C_ii + C_ij) · Π_{i≠j} √(C_jj + C_ij)); equals MCC for K = 2.",
-          (-1.0, 1.0), reference="seed 003, section 2.2 (generalised MCC)")
+          (-1.0, 1.0), reference="the metrics survey, section 2.2 (generalised MCC)")
 def mcc_product(c: Array) -> Array:
     k = c.shape[-1]
     off = ~np.eye(k, dtype=bool)
@@ -290,7 +291,7 @@ def mcc_product(c: Array) -> Array:
 
 
 @_overall("g_mean", "G-mean: geometric mean of the per-class recalls (binary: √(TPR·TNR)).",
-          reference="Kubat & Matwin 1997; seed 003 (multiclass generalisation)")
+          reference="Kubat & Matwin 1997; the metrics survey (multiclass generalisation)")
 def g_mean(c: Array) -> Array:
     d, row, _, _ = _parts(c)
     rec = _nan_div(d, row)

@@ -77,7 +77,8 @@ _proportion("prevalence", lambda tp, fn, fp, tn: tp + fn, _n,
 _proportion("tpr", lambda tp, fn, fp, tn: tp, lambda tp, fn, fp, tn: tp + fn,
             "True positive rate TP / (TP + FN): share of the class found.",
             aliases=("recall", "sensitivity", "hit_rate", "class_accuracy", "acc_i"),
-            reference="seed 000 (ACC_i = per-class accuracy); Zhou eq. 2.9")
+            reference="Kneusel, Practical Deep Learning, ch. 11 (ACC_i = per-class "
+                      "accuracy); Zhou eq. 2.9")
 _proportion("tnr", lambda tp, fn, fp, tn: tn, lambda tp, fn, fp, tn: tn + fp,
             "True negative rate TN / (TN + FP): share of the rest kept out.",
             aliases=("specificity", "selectivity"))

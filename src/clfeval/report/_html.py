@@ -66,6 +66,10 @@ background-attachment:local,local,scroll,scroll}
 .tw table{margin:6px 0 12px;background:transparent}
 .tw.wide::before{content:"scroll sideways for more columns \\2192";display:block;
 position:sticky;left:0;font-size:11px;color:#777;padding:2px 0}
+table.fit th{white-space:normal;max-width:8.5em;vertical-align:bottom}
+table.fit td.k{white-space:normal;max-width:15em;overflow-wrap:anywhere;text-align:left}
+table.fit td.list{white-space:normal;max-width:16em;text-align:left}
+table.fit .ci{display:block;font-size:11px;color:#666}
 svg{max-width:100%;height:auto}.small svg{width:330px}
 .card{max-width:100%;box-sizing:border-box;overflow-x:auto}
 *{box-sizing:border-box}code{overflow-wrap:anywhere}

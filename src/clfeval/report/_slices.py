@@ -151,7 +151,8 @@ def sliced_report(state: SlicedState, from_state: Callable[..., Report],
     per["max_points"] = min(int(options.get("max_points", 400)), SLICE_MAX_POINTS)
     used = {}
     for key, st in state.slices.items():
-        if st.n_used > 0:
+        # (a slice whose rows all weigh 0 has nothing to report, as one without rows)
+        if st.n_used > 0 and (st.weight_sq is None or st.weight_sq > 0):
             if st.confusion is None and overall.threshold is not None:
                 st = dataclasses.replace(st, threshold=overall.threshold)
             used[key] = st

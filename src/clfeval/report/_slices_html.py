@@ -134,18 +134,20 @@ def slices_html(r: Report, p: str, report_html: Callable[..., str]) -> str:
     head = "".join(f"<th>{escape(m)}</th>" for m in a.metrics)
     body = []
     for i, s in enumerate(a.slices):
-        cells = [f"<td>{escape(key_text(s.key))}</td>",
+        cells = [f'<td class="k">{escape(key_text(s.key))}</td>',
                  f"<td>{s.n_used:,}{'*' if s.too_small else ''}</td>"]
         for m in a.metrics:
             v, lo, hi = _row(s, m)
-            txt = "n/a" if v is None else f"{v:.4f}"
-            if lo is not None and hi is not None:
-                txt += f" [{lo:.4f}, {hi:.4f}]"
+            txt = escape("n/a" if v is None else f"{v:.4f}")
             bad = worst[m] == i
+            if bad:
+                txt += " (worst)"
+            if lo is not None and hi is not None:  # (the interval under the value: narrow)
+                txt += f'<span class="ci">[{lo:.4f}, {hi:.4f}]</span>'
             style = f' style="color:{_WORST};font-weight:600"' if bad else ""
-            cells.append(f"<td{style}>{escape(txt)}{' (worst)' if bad else ''}</td>")
+            cells.append(f"<td{style}>{txt}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
-    out.append(f'<div class="tw"><table data-table="slices"><tr><th>'
+    out.append(f'<div class="tw"><table class="fit" data-table="slices"><tr><th>'
                f'{escape(" / ".join(a.by))}</th><th>n</th>{head}</tr>{"".join(body)}'
                "</table></div>")
     names = [key_text(s.key) for s in a.slices]
@@ -195,17 +197,19 @@ def _disparity_html(a: SliceAnalysis) -> str:
         if row.test and row.test not in tests:
             tests.append(row.test)
         mark = f"({tests.index(row.test) + 1})" if row.test else "–"
-        rows.append(
-            "<tr>" + "".join(f"<td>{escape(x)}</td>" for x in (
-                row.metric, _f(row.difference), _f(row.ratio), row.worst or "",
-                ", ".join(sig) if sig else ("none" if row.test else "–"), mark,
-                _f(row.difference_to_overall), _f(row.ratio_to_overall))) + "</tr>")
+        cells = (row.metric, _f(row.difference), _f(row.ratio), row.worst or "",
+                 ", ".join(sig) if sig else ("none" if row.test else "–"), mark,
+                 _f(row.difference_to_overall), _f(row.ratio_to_overall))
+        kinds = ("", "", "", ' class="k"', ' class="list"', "", "", "")
+        rows.append("<tr>" + "".join(f"<td{k}>{escape(x)}</td>"
+                                     for k, x in zip(kinds, cells, strict=True)) + "</tr>")
     # (the columns a reader needs first come first: on a narrow screen the table scrolls)
     head = "".join(f"<th>{h}</th>" for h in (
         "metric", "difference (max − min)", "ratio (min / max)", "worst slice",
         "differ (Holm, 5%)", "test vs rest", "difference to overall", "ratio to overall"))
     out = ["<h3>Disparity between slices</h3>",
-           f'<div class="tw"><table data-table="disparity"><tr>{head}</tr>{"".join(rows)}'
+           f'<div class="tw"><table class="fit" data-table="disparity"><tr>{head}</tr>'
+           f'{"".join(rows)}'
            "</table></div>"]
     if tests:
         out.append('<p class="facts">' + "; ".join(
