@@ -161,29 +161,32 @@ def sliced_report(state: SlicedState, from_state: Callable[..., Report],
     metrics = tuple(m for m in candidates if _has(overall, m))
     cms = _matrices(used.values())
     level = options.get("level", 0.95)
-    rows = shown_rows(list(used.values()), cms, metrics, level) if len(cms) == len(used) \
-        else [()] * len(used)
-    of = dict(zip(used, zip(cms, rows, strict=True), strict=True)) \
-        if len(cms) == len(used) else {}
-    slices = []
-    for key, st in state.slices.items():
-        derive = cm = None
-        shown: tuple[MetricRow, ...] = ()
-        if key in used:
-            names = ", ".join(f"{b}={'(missing)' if v is None else v}"
-                              for b, v in zip(state.by, key, strict=True))
-            derive = functools.partial(from_state, used[key], title=names, **per)
-            cm, shown = of.get(key, (None, ()))
-            if cm is None:  # (a state whose matrix the stack could not read)
-                rep = derive()
-                cm, shown = rep.confusion, tuple(rep.row(m) for m in metrics)
-        # too small by the rule the disparity uses: samples (the total weight if
-        # weighted)
-        small = cm is None or float(cm.total) < min_size
-        slices.append((Slice(key, st.n_rows, st.n_used, small, rows=shown, derive=derive),
-                       cm))
-    analysis = SliceAnalysis(state.by, min_size, metrics, tuple(s for s, _ in slices),
-                             _disparity(state, slices, metrics, min_size, level))
+    from ..stats.bootstrap import shared_draws
+
+    with shared_draws():  # (the rows' bootstrap intervals serve the disparity's too)
+        rows = shown_rows(list(used.values()), cms, metrics, level) if len(cms) == len(used) \
+            else [()] * len(used)
+        of = dict(zip(used, zip(cms, rows, strict=True), strict=True)) \
+            if len(cms) == len(used) else {}
+        slices = []
+        for key, st in state.slices.items():
+            derive = cm = None
+            shown: tuple[MetricRow, ...] = ()
+            if key in used:
+                names = ", ".join(f"{b}={'(missing)' if v is None else v}"
+                                  for b, v in zip(state.by, key, strict=True))
+                derive = functools.partial(from_state, used[key], title=names, **per)
+                cm, shown = of.get(key, (None, ()))
+                if cm is None:  # (a state whose matrix the stack could not read)
+                    rep = derive()
+                    cm, shown = rep.confusion, tuple(rep.row(m) for m in metrics)
+            # too small by the rule the disparity uses: samples (the total weight if
+            # weighted)
+            small = cm is None or float(cm.total) < min_size
+            slices.append((Slice(key, st.n_rows, st.n_used, small, rows=shown, derive=derive),
+                           cm))
+        disp = _disparity(state, slices, metrics, min_size, level)
+    analysis = SliceAnalysis(state.by, min_size, metrics, tuple(s for s, _ in slices), disp)
     return dataclasses.replace(overall, slices=analysis, state=state)
 
 
@@ -242,8 +245,10 @@ def _disparity(state: SlicedState, slices: Sequence[tuple[Slice, ConfusionMatrix
     wanted = [m for m in wanted if m != "auc" or scores is not None]
     if first.n_classes == 2:
         wanted.append("selection_rate")
+    from ._build import SEED  # (the slices' rows' seed: their intervals serve here too)
+
     return disparity({n: cm for n, cm, _ in kept}, scores=scores, metrics=wanted,
-                     level=level, min_size=min_size)
+                     level=level, min_size=min_size, seed=SEED)
 
 
 def disparity_row(a: SliceAnalysis, metric: str) -> Any:

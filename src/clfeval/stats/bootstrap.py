@@ -17,9 +17,11 @@ Three resampling engines, one interval code path (percentile or BCa):
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -614,6 +616,9 @@ def bootstrap_interval_stack(
     k = cms[0].n_classes
     out: list[ConfidenceInterval | None] = [None] * len(cms)
     ok: list[tuple[int, npt.NDArray[np.int64]]] = []
+    memo = _SHARED.get()
+    # (an interval depends on the metric as resolved, the draws and the counts alone)
+    what = (spec.name, f.average, f.pos_index, f.labels, b, float(level), int(seed))
     for i, cm in enumerate(cms):
         c = np.asarray(cm.counts)
         if c.dtype.kind == "f" and not (np.all(c == np.round(c))
@@ -621,6 +626,9 @@ def bootstrap_interval_stack(
             continue
         c = c.astype(np.int64)
         if c.sum() > 0:
+            if memo is not None and (what, c.shape, c.tobytes()) in memo:
+                out[i] = memo[(what, c.shape, c.tobytes())]
+                continue
             ok.append((i, c))
     step = _block_size(k * k)  # replicates of one matrix per block, as _count_replicates
     per_block = max(1, BLOCK_BYTES // (8 * k * k * b))  # matrices evaluated together
@@ -649,7 +657,27 @@ def bootstrap_interval_stack(
                 return float(a) if np.ndim(a) == 0 else np.asarray(a)
             out[i] = ConfidenceInterval(s(theta), s(lo), s(hi), level, "bootstrap_percentile",
                                         std_err=s(sd), labels=f.labels)
+            if memo is not None:
+                memo[(what, c.shape, c.tobytes())] = out[i]
     return out
+
+
+#: the intervals :func:`bootstrap_interval_stack` computed inside :func:`shared_draws`
+_SHARED: contextvars.ContextVar[dict[Any, Any] | None] = contextvars.ContextVar(
+    "clfeval_shared_draws", default=None)
+
+
+@contextlib.contextmanager
+def shared_draws() -> Iterator[None]:
+    """Within this block, :func:`bootstrap_interval_stack` draws each (metric, counts,
+    resamples, level, seed) once: a second request returns the interval already computed
+    — the same draws give the same numbers (a sliced report's rows and its disparity
+    table ask for the same slices' intervals)."""
+    token = _SHARED.set({})
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
 
 
 # ------------------------------------------------------------------ score metrics

@@ -163,6 +163,7 @@ def disparity(
     level: float | None = 0.95,
     min_size: int = 0,
     pos_label: Any = None,
+    seed: int = 0,
 ) -> Disparity:
     """Metrics per slice, the gaps between slices, and each slice tested against the rest.
 
@@ -183,6 +184,10 @@ def disparity(
         Slices with fewer samples are reported but left out of the gaps and the tests.
     pos_label : label, optional
         The positive class of a binary task (default: the matrices' own).
+    seed : int, default 0
+        Seed of the percentile bootstrap behind the intervals of metrics that are not
+        proportions (F1, MCC …): each slice's draws come from this seed, as
+        :func:`clfeval.stats.bootstrap.bootstrap_interval` of that slice alone.
 
     Returns
     -------
@@ -230,7 +235,7 @@ def disparity(
             rows.append(_auc_row(names, sc, size, small, lvl))
         else:
             rows.append(_metric_row(m, names, cms, counts, size, small, pos, lvl,
-                                    int(min_size)))
+                                    int(min_size), _check_seed(seed)))
     dp_d = dp_r = eo_d = eo_r = math.nan
     if binary:
         sel = _metric_row("selection_rate", names, cms, counts, size, small, pos, None,
@@ -277,7 +282,8 @@ def _check_scores(scores: Any, names: tuple[str, ...]) -> list[Any] | None:
 # --------------------------------------------------------------------------- rows
 def _metric_row(name: str, names: tuple[str, ...], cms: list[ConfusionMatrix],
                 counts: FloatArray, size: FloatArray, small: npt.NDArray[np.bool_],
-                pos: int | None, lvl: float | None, min_size: int = 0) -> DisparityRow:
+                pos: int | None, lvl: float | None, min_size: int = 0,
+                seed: int = _SEED) -> DisparityRow:
     spec = get_metric(name)
     total = counts.sum(axis=0)
     if spec.ratio is not None and (not spec.per_class or pos is not None):
@@ -310,7 +316,7 @@ def _metric_row(name: str, names: tuple[str, ...], cms: list[ConfusionMatrix],
         overall = float(whole.metric(spec.name, **kw))
         low, high, method = _nan_interval(len(names))
         if lvl is not None:
-            low, high, method = _bootstrap(spec.name, cms, lvl, average)
+            low, high, method = _bootstrap(spec.name, cms, lvl, average, seed)
         p = np.full(len(names), np.nan)
         test = ""
     return _row(name, names, values, low, high, size, small, overall, p, test, method,
@@ -477,14 +483,20 @@ def _unpaired_p(a: FloatArray, va: FloatArray, n_a: FloatArray, b: FloatArray,
     return out
 
 
-def _bootstrap(name: str, cms: list[ConfusionMatrix], lvl: float, average: str | None
-               ) -> tuple[FloatArray, FloatArray, str]:
+def _check_seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise InvalidParameterError(f"seed must be a non-negative integer, got {seed!r}")
+    return int(seed)
+
+
+def _bootstrap(name: str, cms: list[ConfusionMatrix], lvl: float, average: str | None,
+               seed: int = _SEED) -> tuple[FloatArray, FloatArray, str]:
     low, high, _ = _nan_interval(len(cms))
     # (a weighted matrix cannot be resampled without its rows)
     ok = [i for i, c in enumerate(cms) if not c.is_weighted and c.total > 0]
     cis = bootstrap_interval_stack([cms[i] for i in ok], name,
                                    average="auto" if average is None else average,
-                                   n_resamples=_RESAMPLES, level=lvl, seed=_SEED)
+                                   n_resamples=_RESAMPLES, level=lvl, seed=seed)
     for i, ci in zip(ok, cis, strict=True):
         if ci is not None:
             low[i], high[i] = float(ci.low), float(ci.high)
