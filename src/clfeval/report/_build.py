@@ -515,7 +515,7 @@ def from_state(
     if isinstance(state, SlicedState):
         from ._slices import sliced_report
 
-        return sliced_report(state, from_state, shown_rows, min_size=min_size,
+        return sliced_report(state, from_state, shown_rows, min_size=min_size, seed=SEED,
                              cost_matrix=cost_matrix, level=level, title=title, source=source,
                              max_points=max_points)
     if getattr(state, "multilabel", None) is not None:

@@ -134,7 +134,7 @@ def slice_rows(by: Any, n: int, max_slices: int = DEFAULT_MAX_SLICES
 
 def sliced_report(state: SlicedState, from_state: Callable[..., Report],
                   shown_rows: Callable[..., list[tuple[MetricRow, ...]]], *,
-                  min_size: int, **options: Any) -> Report:
+                  min_size: int, seed: int, **options: Any) -> Report:
     """The overall report of ``state.overall`` with every slice attached: its rows of the
     metrics shown side by side (``shown_rows``, ``clfeval.report._build.shown_rows``: the
     rows its own report has, computed once over the stack of the slices' states) and
@@ -185,7 +185,7 @@ def sliced_report(state: SlicedState, from_state: Callable[..., Report],
             small = cm is None or float(cm.total) < min_size
             slices.append((Slice(key, st.n_rows, st.n_used, small, rows=shown, derive=derive),
                            cm))
-        disp = _disparity(state, slices, metrics, min_size, level)
+        disp = _disparity(state, slices, metrics, min_size, level, seed)
     analysis = SliceAnalysis(state.by, min_size, metrics, tuple(s for s, _ in slices), disp)
     return dataclasses.replace(overall, slices=analysis, state=state)
 
@@ -225,7 +225,8 @@ DISPARITY_NAMES = {"roc_auc": "auc", "f1_macro": "f1"}
 
 
 def _disparity(state: SlicedState, slices: Sequence[tuple[Slice, ConfusionMatrix | None]],
-               metrics: Sequence[str], min_size: int, level: float | None) -> Any:
+               metrics: Sequence[str], min_size: int, level: float | None,
+               seed: int) -> Any:
     """:func:`clfeval.stats.disparity.disparity` of the shown metrics (and, for two
     classes, the selection rate) over the slices with rows: each slice's confusion
     matrix (at the shared threshold) and, for binary scores, its score state (the AUC
@@ -245,10 +246,9 @@ def _disparity(state: SlicedState, slices: Sequence[tuple[Slice, ConfusionMatrix
     wanted = [m for m in wanted if m != "auc" or scores is not None]
     if first.n_classes == 2:
         wanted.append("selection_rate")
-    from ._build import SEED  # (the slices' rows' seed: their intervals serve here too)
-
+    # (``seed``: the report's, which drew the slices' rows: their intervals serve here)
     return disparity({n: cm for n, cm, _ in kept}, scores=scores, metrics=wanted,
-                     level=level, min_size=min_size, seed=SEED)
+                     level=level, min_size=min_size, seed=seed)
 
 
 def disparity_row(a: SliceAnalysis, metric: str) -> Any:
