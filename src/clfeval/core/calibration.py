@@ -146,6 +146,27 @@ def _fold_tables(p: FloatArray, c: npt.NDArray[np.bool_], t: npt.NDArray[np.intp
     (table, bin, outcome) cells. ``p``, ``c``, ``nll`` and ``sse`` are flat (one entry
     per sample and table), ``t`` the table of each entry, ``w`` per entry or ``None``."""
     ci = c.astype(np.intp)
+    wp = p if w is None else w * p
+    n, sums = _coarse_cells(p, ci, t, n_tables, w, wp, nll, sse, inner, n_bins)
+    fidx, x = _fine_keys(p, ci, t, eps)
+    fsize = 2 * N_FINE * n_tables
+    fn = np.bincount(fidx, minlength=fsize).astype(np.int64, copy=False)
+    fs = np.empty((fsize, N_FINE_FIELDS))
+    fs[:, FW] = fn if w is None else np.bincount(fidx, weights=w, minlength=fsize)
+    fs[:, FSP] = np.bincount(fidx, weights=wp, minlength=fsize)
+    fs[:, FSX] = np.bincount(fidx, weights=x if w is None else w * x, minlength=fsize)
+    del fidx, x
+    spieg = _spiegelhalter_sums(p, ci, w, t, n_tables)
+    return (n.reshape(n_tables, n_bins, 2), sums.reshape(n_tables, n_bins, 2, N_FIELDS),
+            fn.reshape(n_tables, N_FINE, 2),
+            fs.reshape(n_tables, N_FINE, 2, N_FINE_FIELDS), spieg)
+
+
+def _coarse_cells(p: FloatArray, ci: npt.NDArray[np.intp], t: npt.NDArray[np.intp] | int,
+                  n_tables: int, w: FloatArray | None, wp: FloatArray, nll: FloatArray,
+                  sse: FloatArray, inner: FloatArray, n_bins: int
+                  ) -> tuple[npt.NDArray[np.int64], FloatArray]:
+    """The reliability bins' flat (table, bin, outcome) cells: their counts and sums."""
     idx = _bin_index(p, inner, n_bins)
     if not (isinstance(t, int) and t == 0):  # one table at 0 (binary): no offset pass
         idx += t * n_bins
@@ -155,12 +176,16 @@ def _fold_tables(p: FloatArray, c: npt.NDArray[np.bool_], t: npt.NDArray[np.intp
     n = np.bincount(idx, minlength=size).astype(np.int64, copy=False)
     sums = np.empty((size, N_FIELDS))
     sums[:, W] = n if w is None else np.bincount(idx, weights=w, minlength=size)
-    wp = p if w is None else w * p
     sums[:, SP] = np.bincount(idx, weights=wp, minlength=size)
     sums[:, SPP] = np.bincount(idx, weights=wp * p, minlength=size)
     sums[:, NLL] = np.bincount(idx, weights=nll if w is None else w * nll, minlength=size)
     sums[:, SSE] = np.bincount(idx, weights=sse if w is None else w * sse, minlength=size)
-    del idx
+    return n, sums
+
+
+def _fine_keys(p: FloatArray, ci: npt.NDArray[np.intp], t: npt.NDArray[np.intp] | int,
+               eps: float) -> tuple[npt.NDArray[np.intp], FloatArray]:
+    """Each entry's flat fine (table, logit bin, outcome) cell, and its clipped logit."""
     x = _logit_clipped(p, eps)
     shifted = x + FINE_LIMIT
     shifted *= FINE_SCALE
@@ -171,13 +196,12 @@ def _fold_tables(p: FloatArray, c: npt.NDArray[np.bool_], t: npt.NDArray[np.intp
         fidx += t * N_FINE
     fidx *= 2
     fidx += ci
-    fsize = 2 * N_FINE * n_tables
-    fn = np.bincount(fidx, minlength=fsize).astype(np.int64, copy=False)
-    fs = np.empty((fsize, N_FINE_FIELDS))
-    fs[:, FW] = fn if w is None else np.bincount(fidx, weights=w, minlength=fsize)
-    fs[:, FSP] = np.bincount(fidx, weights=wp, minlength=fsize)
-    fs[:, FSX] = np.bincount(fidx, weights=x if w is None else w * x, minlength=fsize)
-    del fidx, x
+    return fidx, x
+
+
+def _spiegelhalter_sums(p: FloatArray, ci: npt.NDArray[np.intp], w: FloatArray | None,
+                        t: npt.NDArray[np.intp] | int, n_tables: int) -> Array:
+    """Spiegelhalter's numerator and variance sums per table, ``(n_tables, 2)``."""
     one_m2p = 1.0 - 2.0 * p
     z_num = ci - p
     if w is not None:
@@ -191,12 +215,9 @@ def _fold_tables(p: FloatArray, c: npt.NDArray[np.bool_], t: npt.NDArray[np.intp
     if isinstance(t, int):  # one table: plain sums
         spieg = np.zeros((n_tables, 2))
         spieg[t] = z_num.sum(), z_var.sum()
-    else:
-        spieg = np.stack([np.bincount(t, weights=z_num, minlength=n_tables),
-                          np.bincount(t, weights=z_var, minlength=n_tables)], axis=1)
-    return (n.reshape(n_tables, n_bins, 2), sums.reshape(n_tables, n_bins, 2, N_FIELDS),
-            fn.reshape(n_tables, N_FINE, 2),
-            fs.reshape(n_tables, N_FINE, 2, N_FINE_FIELDS), spieg)
+        return spieg
+    return np.stack([np.bincount(t, weights=z_num, minlength=n_tables),
+                     np.bincount(t, weights=z_var, minlength=n_tables)], axis=1)
 
 
 def _bin_index(p: FloatArray, inner: FloatArray, n_bins: int) -> npt.NDArray[np.intp]:
@@ -263,29 +284,10 @@ def fold_binary_segments(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatA
     sse = is_pos - p
     sse *= sse
     ci = is_pos.astype(np.intp)
-    idx = _bin_index(p, inner, nb)
-    idx += seg * nb
-    idx *= 2
-    idx += ci
-    size = 2 * nb * n_seg
-    n = np.bincount(idx, minlength=size).astype(np.int64, copy=False)
-    sums = np.empty((size, N_FIELDS))
-    sums[:, W] = n if w is None else np.bincount(idx, weights=w, minlength=size)
     wp = p if w is None else w * p
-    sums[:, SP] = np.bincount(idx, weights=wp, minlength=size)
-    sums[:, SPP] = np.bincount(idx, weights=wp * p, minlength=size)
-    sums[:, NLL] = np.bincount(idx, weights=nll if w is None else w * nll, minlength=size)
-    sums[:, SSE] = np.bincount(idx, weights=sse if w is None else w * sse, minlength=size)
-    del idx, nll, sse
-    x = _logit_clipped(p, eps)
-    shifted = x + FINE_LIMIT
-    shifted *= FINE_SCALE
-    fidx = np.floor(shifted, out=shifted).astype(np.intp)
-    del shifted
-    np.clip(fidx, 0, N_FINE - 1, out=fidx)
-    fidx += seg * N_FINE
-    fidx *= 2
-    fidx += ci
+    n, sums = _coarse_cells(p, ci, seg, n_seg, w, wp, nll, sse, inner, nb)
+    del nll, sse
+    fidx, x = _fine_keys(p, ci, seg, eps)
     cells, inv = np.unique(fidx, return_inverse=True)  # the (segment, fine bin, outcome)s
     del fidx
     inv = inv.reshape(-1)
@@ -303,18 +305,7 @@ def fold_binary_segments(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatA
     fine_counts[at, outcome] = fn
     fine = np.zeros((index.size, 2, N_FINE_FIELDS))
     fine[at, outcome] = fs
-    one_m2p = 1.0 - 2.0 * p
-    z_num = ci - p
-    if w is not None:
-        z_num *= w
-    z_num *= one_m2p
-    z_var = np.multiply(one_m2p, one_m2p, out=one_m2p)
-    if w is not None:
-        z_var *= w
-    z_var *= p
-    z_var *= 1.0 - p
-    spieg = np.stack([np.bincount(seg, weights=z_num, minlength=n_seg),
-                      np.bincount(seg, weights=z_var, minlength=n_seg)], axis=1)
+    spieg = _spiegelhalter_sums(p, ci, w, seg, n_seg)
     return (n.reshape(n_seg, nb, 2), sums.reshape(n_seg, nb, 2, N_FIELDS),
             index.astype(np.int64, copy=False), fine_counts, fine, spieg)
 
