@@ -248,3 +248,21 @@ def test_parquet_non_utf8_binary_labels(tmp_path: Path) -> None:
                              "y_pred": pa.array([b"a", b"a", b"a"], pa.binary())}), p)
     with pytest.raises(FileFormatError, match="row 2, column 'y_true': .*not UTF-8"):
         read_columns(p, ColumnMap("y_true", "y_pred"))
+
+
+def test_parquet_column_name_not_utf8(tmp_path: Path) -> None:
+    """A footer whose column name is not UTF-8 (a bit flip in the schema) is a file error
+    naming the file — in the reader and through the CLI (one line, exit 2)."""
+    from clfeval.cli import main
+
+    good = tmp_path / "good.parquet"
+    pq.write_table(pa.table({"y_true": [0, 1, 1], "zz_score": [0.1, 0.8, 0.6]}), good,
+                   store_schema=False)  # (the thrift schema only: no Arrow copy)
+    raw = good.read_bytes()
+    assert raw.count(b"zz_score") >= 1  # (the schema and the column chunks)
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(raw.replace(b"zz_score", b"\xf9z_score"))
+    with pytest.raises(FileFormatError, match="not valid UTF-8") as err:
+        column_names(str(bad))
+    assert "bad.parquet" in str(err.value)
+    assert main(["report", str(bad)]) == 2

@@ -476,6 +476,9 @@ def _open_parquet(path: str) -> Any:
         raise FileFormatError(
             f"not a readable Parquet file (truncated or corrupt?): {exc}", path=path
         ) from exc
+    except UnicodeDecodeError:  # (the footer's column names are not UTF-8)
+        raise FileFormatError("not a readable Parquet file (corrupt?): a column name is "
+                              "not valid UTF-8", path=path) from None
 
 
 def parquet_row_groups(path: str) -> list[int]:
