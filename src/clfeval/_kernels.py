@@ -182,13 +182,12 @@ def calibration_fold(p: Any, is_pos: Any, log_q: Any, x: Any, ext: Any, uniform:
 
 
 @_jit
-def descending_counts(values: Any, pos: Any, neg: Any, v: Any, tp: Any,
-                      fp: Any) -> bool:  # pragma: no cover - compiled
-    """The ascending table's values reversed into ``v``, with the running sums of each
-    class from the top in ``tp`` and ``fp`` (the reversed counts themselves are views
-    the caller takes). False (and the outputs unfinished) when a row has no weight: the
-    caller drops those first. Twin: :meth:`clfeval.curves.thresholds.ThresholdCounts.from_table`."""
-    n = values.size
+def descending_counts(pos: Any, neg: Any, tp: Any, fp: Any) -> bool:  # pragma: no cover
+    """The running sums of each class of an ascending table, from the top, into ``tp``
+    and ``fp`` (the reversed values and counts themselves are views the caller takes).
+    False (and the outputs unfinished) when a row has no weight: the caller drops those
+    first. Twin: :meth:`clfeval.curves.thresholds.ThresholdCounts.from_table`."""
+    n = pos.size
     if n == 0:
         return True
     a = pos[0] - pos[0]  # 0 of the counts' type
@@ -199,12 +198,54 @@ def descending_counts(values: Any, pos: Any, neg: Any, v: Any, tp: Any,
         qj = neg[j]
         if pj + qj <= 0:
             return False
-        v[i] = values[j]
         a += pj
         b += qj
         tp[i] = a
         fp[i] = b
     return True
+
+
+@_jit
+def descending_tallies(pos: Any, neg: Any, tp: Any, fp: Any, block: int,
+                       buf: Any) -> Any:  # pragma: no cover - compiled
+    """:func:`descending_counts` (into ``tp`` and ``fp``), and in the same pass the two
+    sums the curves read off these counts: ``sum_i precision_i * pos_i`` over the
+    descending thresholds, added block by block as :func:`precision_dot` adds them
+    (``buf``: ``block`` float64), and, for integer counts, ``S = sum_i pos_i (2 fp_i -
+    neg_i)`` in int64, from which the pair count of :func:`pair_sum` is ``2 N P - S``
+    (``below_i = N - fp_i``; int64 arithmetic wraps the same way in any order, and the
+    caller uses the count only when it fits). Returns ``(ok, ap_sum, S)``; ``ok`` False:
+    a row without weight (outputs unfinished); ``ap_sum`` NaN where
+    :func:`precision_dot` gives NaN."""
+    n = pos.size
+    a = pos[0] - pos[0]  # 0 of the counts' type
+    b = neg[0] - neg[0]
+    s = np.int64(0)
+    total = 0.0
+    t = 0
+    bad = False
+    for i in range(n):
+        j = n - 1 - i
+        pj = pos[j]
+        qj = neg[j]
+        if pj + qj <= 0:
+            return False, np.nan, s
+        a += pj
+        b += qj
+        tp[i] = a
+        fp[i] = b
+        s += np.int64(pj) * (np.int64(2) * np.int64(b) - np.int64(qj))
+        ta = float(a)
+        if t == 0 and not float(b) + ta > 0:
+            bad = True
+        buf[t] = (ta / (float(b) + ta)) * float(pj)
+        t += 1
+        if t == block:
+            total += pairwise_sum(buf, 0, t)
+            t = 0
+    if t > 0:
+        total += pairwise_sum(buf, 0, t)
+    return True, np.nan if bad else total, s
 
 
 @_jit

@@ -613,6 +613,8 @@ def distinct_sorted(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
             present = [v for v, ok in ((False, not bool(a.all())), (True, bool(a.any()))) if ok]
             return np.array(present, dtype=bool)
         lo, hi = int(a.min()), int(a.max())
+        if hi - lo <= 1:  # the smallest and the largest are present: nothing in between
+            return np.array([lo] if hi == lo else [lo, hi], dtype=a.dtype)
         if hi - lo < _PRESENCE_RANGE:
             if a.dtype.kind == "u":  # a >= lo: no wrap in the label's own dtype
                 shifted = (a - a.dtype.type(lo)).astype(np.intp, copy=False)

@@ -522,3 +522,58 @@ def test_average_precision_sum_is_identical(n: int, weighted: bool) -> None:
         ScoreCounts.from_scores(y, s, sample_weight=w, max_distinct=None))
     fast, slow = both(lambda: _precision_dot(tc.tps, tc.fps, tc.pos))
     assert fast == slow
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("n", [1, 50, 70_000, 300_000])
+def test_counts_pass_sums_are_identical(n: int, weighted: bool) -> None:
+    """The AUC pair count and the AP sum added in the pass that forms the threshold
+    counts (compiled) equal the numpy path's, and the matrix at a threshold read from the
+    counts equals the one summed from the table."""
+    from clfeval.curves.pr import PrecisionRecallCurve
+    from clfeval.curves.thresholds import threshold_counts
+
+    rng = np.random.default_rng(n)
+    y = rng.integers(0, 2, n)
+    s = np.round(y + rng.standard_normal(n), 3)
+    w = rng.uniform(0.1, 3.0, n) if weighted else None
+    sc = ScoreCounts.from_scores(y, s, sample_weight=w, labels=[0, 1], max_distinct=None)
+
+    def derived() -> tuple[Any, ...]:
+        tc = threshold_counts(sc)
+        pr = PrecisionRecallCurve.from_threshold_counts(tc, zero_division=np.nan)
+        cms = [sc.confusion_at(t, _above=(tc.tps, tc.fps)).counts
+               for t in (-np.inf, -1.0, 0.0, 0.5, float(np.median(s)), 1.0, 9.0, np.inf)]
+        return tc, tc.auc(), pr.average_precision, cms
+
+    (tf, af, pf, cf), (ts, as_, ps, cs) = both(derived)
+    assert tf._sums is not None and ts._sums is None  # (the compiled pass added them)
+    for name in ("thresholds", "tps", "fps", "pos", "neg"):
+        a, b = getattr(tf, name), getattr(ts, name)
+        assert a.dtype == b.dtype and np.array_equal(a, b), name
+    assert af == as_ or (math.isnan(af) and math.isnan(as_))
+    assert pf == ps or (math.isnan(pf) and math.isnan(ps))
+    for a, b in zip(cf, cs, strict=True):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+    with path("numpy"):
+        plain = [sc.confusion_at(t).counts for t in (-np.inf, -1.0, 0.0, 0.5,
+                                                     float(np.median(s)), 1.0, 9.0, np.inf)]
+    for a, b in zip(cf, plain, strict=True):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+@SETTINGS
+@given(count_tables(), st.booleans())
+def test_counts_pass_auc_is_table_auc(table: Any, weighted: bool) -> None:
+    pos, neg = table
+    keep = pos + neg > 0
+    pos, neg = pos[keep], neg[keep]
+    if pos.size == 0:
+        return
+    if weighted:
+        pos, neg = pos * 0.75, neg * 1.25
+    values = np.arange(pos.size, dtype=np.float64) / 7
+    (f, s) = both(lambda: ThresholdCounts.from_table(values, pos, neg).auc())
+    t = table_auc(pos, neg)
+    for a in (f, s):
+        assert a == t or (math.isnan(a) and math.isnan(t))

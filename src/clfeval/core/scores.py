@@ -1361,7 +1361,8 @@ class ScoreCounts:
         ids, a, b = sp.pair(j, k)
         return self._values[j][ids], a, b
 
-    def confusion_at(self, threshold: float, *, column: int | None = None) -> ConfusionMatrix:
+    def confusion_at(self, threshold: float, *, column: int | None = None,
+                     _above: tuple[Array, Array] | None = None) -> ConfusionMatrix:
         """The confusion matrix of ``score >= threshold`` — the one matrix-at-threshold
         primitive every report, cost analysis and ``ConfusionMatrix.from_scores`` reads.
 
@@ -1394,8 +1395,18 @@ class ScoreCounts:
             v, pos, neg = self.binary_table()
             labels, pl = self._labels, self._pos_label
         i = int(np.searchsorted(v, t, side="left"))
-        tp, fp = pos[i:].sum(), neg[i:].sum()
-        fn, tn = pos[:i].sum(), neg[:i].sum()
+        if _above is not None and v.size and pos.dtype.kind == neg.dtype.kind == "i":
+            # integer counts with their running sums from the top (``_above``: the
+            # threshold counts' tps and fps of this table): the same integers, read
+            # instead of summed
+            tps, fps = _above
+            u = v.size
+            zero = pos.dtype.type(0)
+            tp, fp = (tps[u - 1 - i], fps[u - 1 - i]) if i < u else (zero, zero)
+            fn, tn = tps[-1] - tp, fps[-1] - fp
+        else:
+            tp, fp = pos[i:].sum(), neg[i:].sum()
+            fn, tn = pos[:i].sum(), neg[:i].sum()
         mat = np.array([[tn, fp], [fn, tp]])
         if labels.index(pl) == 0:  # matrix rows follow the label order
             mat = mat[::-1, ::-1]

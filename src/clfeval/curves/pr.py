@@ -16,7 +16,7 @@ from .._validation import check_choice
 from ..core.divide import divide
 from ..core.scores import ScoreCounts
 from .roc import thin_index
-from .thresholds import ThresholdCounts, as_score_counts, check_drop, threshold_counts
+from .thresholds import _AP_BLOCK, ThresholdCounts, as_score_counts, check_drop, threshold_counts
 
 __all__ = ["BreakEvenPoint", "PrecisionRecallCurve"]
 
@@ -158,7 +158,9 @@ class PrecisionRecallCurve(Result):
         # AP over every threshold, before any point is dropped (tps + fps > 0 at every
         # threshold of a state; a row without weight would give precision 0)
         if P > 0:
-            ap = max(0.0, min(1.0, _precision_dot(tps, fps, tc.pos) / P))
+            dot = tc.ap_sum()  # (added in the pass that formed the counts, or now)
+            ap = max(0.0, min(1.0, (_precision_dot(tps, fps, tc.pos) if dot is None
+                                    else dot) / P))
         else:
             ap = float(divide(0.0, 0.0, zero_division=zero_division,
                               what="average precision (no positive samples)"))
@@ -271,7 +273,7 @@ class PrecisionRecallCurve(Result):
         return self.precision, self.recall, self.thresholds
 
 
-_BLOCK = 1 << 16  # thresholds per block of the AP sum (temporaries stay in cache)
+_BLOCK = _AP_BLOCK  # thresholds per block of the AP sum (temporaries stay in cache)
 
 
 def _precision(tps: Any, fps: Any) -> FloatArray:

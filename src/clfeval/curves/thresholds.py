@@ -10,7 +10,8 @@ cost curves, and the threshold sweep of any registered metric (as one stack of
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -55,6 +56,12 @@ class ThresholdCounts:
     n_pos: float
     n_neg: float
     binned: bool = False
+    #: sums read off these counts in the pass that formed them (compiled path; never
+    #: carried by ``dataclasses.replace``): AP's ``sum_i precision_i * pos_i``
+    #: (:func:`clfeval.curves.pr._precision_dot`) and, for integer counts, the AUC's
+    #: ``S`` (see :meth:`auc`)
+    _sums: tuple[float, int] | None = field(default=None, init=False, repr=False,
+                                            compare=False)
 
     @classmethod
     def from_table(
@@ -67,14 +74,19 @@ class ThresholdCounts:
         if (fast is not None and pos.dtype == neg.dtype
                 and pos.dtype in (np.dtype(np.int64), np.dtype(np.float64))):
             m = values.size  # (outputs made by numpy: its large arrays get huge pages)
-            v_d, tps_d, fps_d = np.empty(m), np.empty(m, pos.dtype), np.empty(m, pos.dtype)
-            if fast.descending_counts(np.ascontiguousarray(values, dtype=np.float64),
-                                      pos, neg, v_d, tps_d, fps_d):
-                # the counts at each threshold are the table's, read backwards (views:
-                # equal to the numpy path's reversed copies, without writing them)
-                return cls(v_d, tps_d, fps_d, pos[::-1], neg[::-1],
-                           float(tps_d[-1]) if m else 0.0, float(fps_d[-1]) if m else 0.0,
-                           binned)
+            tps_d, fps_d = np.empty(m, pos.dtype), np.empty(m, pos.dtype)
+            ok, ap_sum, pairs = fast.descending_tallies(pos, neg, tps_d, fps_d, _AP_BLOCK,
+                                                        np.empty(_AP_BLOCK))
+            if ok:
+                # the thresholds and the counts at each are the table's, read backwards
+                # (read-only views: equal to the numpy path's reversed copies, without
+                # writing them)
+                v_d = np.asarray(values, dtype=np.float64)[::-1]
+                v_d.flags.writeable = False
+                tc = cls(v_d, tps_d, fps_d, pos[::-1], neg[::-1], float(tps_d[-1]),
+                         float(fps_d[-1]), binned)
+                object.__setattr__(tc, "_sums", (float(ap_sum), int(pairs)))
+                return tc
             # (else some rows have no weight: the numpy path drops them)
         if skip_empty:
             keep = (pos + neg) > 0
@@ -130,9 +142,24 @@ class ThresholdCounts:
 
     def auc(self) -> float:
         """Trapezoid area under (fps/N, tps/P) — NaN when a class has no weight."""
+        if self._sums is not None and self.tps.dtype.kind in "iu" and self.tps.size:
+            # integer counts, summed in the pass that formed them: table_auc's pair count
+            # sum_i pos_i (2 below_i + neg_i) is 2 N P - S (below_i = N - fps_i)
+            p, n = int(self.tps[-1]), int(self.fps[-1])
+            if p <= 0 or n <= 0:
+                return float("nan")
+            if p * n < 1 << 61:
+                return _wrap64(2 * n * p - self._sums[1]) / (2.0 * p * n)
         # read in descending order, the negatives "below" a threshold are the ones
         # after it; the same pair count as table_auc on the ascending table
         return table_auc(self.pos[::-1], self.neg[::-1])
+
+    def ap_sum(self) -> float | None:
+        """AP's ``sum_i precision_i * pos_i`` when the pass that formed the counts added
+        it (``None``: :func:`clfeval.curves.pr._precision_dot` adds it)."""
+        if self._sums is None or math.isnan(self._sums[0]):
+            return None
+        return self._sums[0]
 
     def tie_bound(self) -> float:
         """``sum_b p_b n_b / (2 P N)``: the most that splitting each bin could move the AUC."""
@@ -141,6 +168,16 @@ class ThresholdCounts:
         pos = np.asarray(self.pos, dtype=np.float64)
         neg = np.asarray(self.neg, dtype=np.float64)
         return float(np.dot(pos, neg)) / (2.0 * self.n_pos * self.n_neg)
+
+
+#: thresholds per block of the AP sum (as :data:`clfeval.curves.pr._BLOCK`)
+_AP_BLOCK = 1 << 16
+
+
+def _wrap64(v: int) -> int:
+    """``v`` as int64 arithmetic leaves it (two's complement, modulo 2**64)."""
+    v &= (1 << 64) - 1
+    return v - (1 << 64) if v >= 1 << 63 else v
 
 
 def table_auc(pos: Array, neg: Array) -> float:

@@ -536,7 +536,7 @@ def from_state(
                 "no confusion matrix: give predictions, or binary scores and a threshold")
         if threshold is None:
             threshold = default_threshold(tc.thresholds)
-        cm = scores.confusion_at(threshold)
+        cm = scores.confusion_at(threshold, _above=(tc.tps, tc.fps))
     if state.pos_label is not None and cm.n_classes == 2:
         cm = cm.with_pos_label(state.pos_label)
     if cm.n_classes == 2 and cm.pos_label is None:
