@@ -13,6 +13,10 @@ import numba
 import numpy as np
 
 _jit = numba.njit(cache=True, nogil=True)
+#: for loops whose divisions never meet a zero divisor (checked before): IEEE division
+#: without numba's per-division ZeroDivisionError test, so the loop vectorises (the
+#: same quotients)
+_jit_ieee = numba.njit(cache=True, nogil=True, error_model="numpy")
 
 
 @_jit
@@ -205,46 +209,46 @@ def descending_counts(pos: Any, neg: Any, tp: Any, fp: Any) -> bool:  # pragma: 
     return True
 
 
-@_jit
+@_jit_ieee
 def descending_tallies(pos: Any, neg: Any, tp: Any, fp: Any, block: int,
                        buf: Any) -> Any:  # pragma: no cover - compiled
-    """:func:`descending_counts` (into ``tp`` and ``fp``), and in the same pass the two
-    sums the curves read off these counts: ``sum_i precision_i * pos_i`` over the
-    descending thresholds, added block by block as :func:`precision_dot` adds them
-    (``buf``: ``block`` float64), and, for integer counts, ``S = sum_i pos_i (2 fp_i -
-    neg_i)`` in int64, from which the pair count of :func:`pair_sum` is ``2 N P - S``
-    (``below_i = N - fp_i``; int64 arithmetic wraps the same way in any order, and the
-    caller uses the count only when it fits). Returns ``(ok, ap_sum, S)``; ``ok`` False:
-    a row without weight (outputs unfinished); ``ap_sum`` NaN where
-    :func:`precision_dot` gives NaN."""
+    """:func:`descending_counts` (into ``tp`` and ``fp``), and in the same pass over
+    the table the two sums the curves read off these counts: ``sum_i precision_i *
+    pos_i`` over the descending thresholds, added block by block as
+    :func:`precision_dot` adds them (``buf``: ``block`` float64), and, for integer
+    counts, ``S = sum_i pos_i (2 fp_i - neg_i)`` in int64, from which the pair count of
+    :func:`pair_sum` is ``2 N P - S`` (``below_i = N - fp_i``; int64 arithmetic wraps
+    the same way in any order, and the caller uses the count only when it fits). Each
+    block's running sums are formed first, then its products are read back while still
+    in cache (a loop without dependence between rows, which vectorises). Returns
+    ``(ok, ap_sum, S)``; ``ok`` False: a row without weight (outputs unfinished);
+    ``ap_sum`` NaN where :func:`precision_dot` gives NaN."""
     n = pos.size
     a = pos[0] - pos[0]  # 0 of the counts' type
     b = neg[0] - neg[0]
     s = np.int64(0)
     total = 0.0
-    t = 0
     bad = False
-    for i in range(n):
-        j = n - 1 - i
-        pj = pos[j]
-        qj = neg[j]
-        if pj + qj <= 0:
-            return False, np.nan, s
-        a += pj
-        b += qj
-        tp[i] = a
-        fp[i] = b
-        s += np.int64(pj) * (np.int64(2) * np.int64(b) - np.int64(qj))
-        ta = float(a)
-        if t == 0 and not float(b) + ta > 0:
+    for i0 in range(0, n, block):
+        m = min(n, i0 + block) - i0
+        for t in range(m):
+            j = n - 1 - i0 - t
+            pj = pos[j]
+            qj = neg[j]
+            if pj + qj <= 0:
+                return False, np.nan, s
+            a += pj
+            b += qj
+            tp[i0 + t] = a
+            fp[i0 + t] = b
+            s += np.int64(pj) * (np.int64(2) * np.int64(b) - np.int64(qj))
+        if not float(fp[i0]) + float(tp[i0]) > 0:
             bad = True
-        buf[t] = (ta / (float(b) + ta)) * float(pj)
-        t += 1
-        if t == block:
-            total += pairwise_sum(buf, 0, t)
-            t = 0
-    if t > 0:
-        total += pairwise_sum(buf, 0, t)
+        for t in range(m):
+            j = n - 1 - i0 - t
+            ta = float(tp[i0 + t])
+            buf[t] = (ta / (float(fp[i0 + t]) + ta)) * float(pos[j])
+        total += pairwise_sum(buf, 0, m)
     return True, np.nan if bad else total, s
 
 

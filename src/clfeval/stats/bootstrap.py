@@ -39,7 +39,13 @@ from .._validation import (
 )
 from ..core.counts import ConfusionMatrix
 from ..core.labels import encode_binary_true, to_python
-from ..core.metric_spec import MetricSpec, evaluate_counts, get_metric, list_metrics
+from ..core.metric_spec import (
+    CountStack,
+    MetricSpec,
+    evaluate_counts,
+    get_metric,
+    list_metrics,
+)
 from ..exceptions import (
     IncompatibleStateError,
     InvalidInputError,
@@ -287,8 +293,8 @@ def _count_replicates(
     out: list[list[Array]] = [[] for _ in fs]
     for start in range(0, b, step):
         # float64 once per block (the metrics compute in float64; exact for counts < 2**53)
-        block = _resample_counts(c, min(step, b - start), rng, stratified).astype(np.float64)
-        for vals, f in zip(out, fs, strict=True):
+        block = CountStack(_resample_counts(c, min(step, b - start), rng, stratified))
+        for vals, f in zip(out, fs, strict=True):  # (one float64 copy and tallies for all)
             vals.append(np.asarray(f(block), dtype=np.float64))
         del block
     return [np.concatenate(v) for v in out]
