@@ -38,6 +38,10 @@ def divide(
     n = np.asarray(num, dtype=np.float64)
     d = np.asarray(den, dtype=np.float64)
     undefined = d == 0
+    if not undefined.any():  # (every denominator defined: nothing to replace)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out: npt.NDArray[np.float64] = np.divide(n, d)
+        return out
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.divide(n, np.where(undefined, 1.0, d))
     return fill_undefined(out, undefined, zero_division=zero_division, what=what)
