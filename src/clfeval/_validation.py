@@ -38,6 +38,7 @@ __all__ = [
     "positive_label",
     "resolve_call",
     "same_label",
+    "scores_with_range",
     "unknown_labels_error",
     "weights_out_of_range",
 ]
@@ -270,6 +271,20 @@ def check_weight_size(total: float, name: str = "sample_weight") -> None:
 
 def as_scores(s: Any, name: str = "y_score", *, ndim: int | None = None) -> npt.NDArray[np.float64]:
     """Validate scores: numeric, finite, 1-D (or 2-D when ``ndim=2``)."""
+    return scores_with_range(s, name, ndim=ndim)[0]
+
+
+def scores_with_range(s: Any, name: str = "y_score", *, ndim: int | None = None
+                      ) -> tuple[npt.NDArray[np.float64], float, float]:
+    """:func:`as_scores` and the scores' smallest and largest value, read by the same
+    two reductions that check them finite (NaN makes the smallest NaN; an infinity is
+    an extreme).
+
+    Examples
+    --------
+    >>> scores_with_range([0.25, 1.0, 0.5])[1:]
+    (0.25, 1.0)
+    """
     arr = np.asarray(s)
     if arr.dtype.kind not in "biuf":
         raise InvalidInputError(f"{name} must be numeric, got dtype {arr.dtype}")
@@ -280,13 +295,14 @@ def as_scores(s: Any, name: str = "y_score", *, ndim: int | None = None) -> npt.
     if arr.size == 0:
         raise InvalidInputError(f"{name} is empty: there is nothing to evaluate")
     arr = arr.astype(np.float64, copy=False)
-    if not np.isfinite(arr).all():
+    lo, hi = float(arr.min()), float(arr.max())
+    if not (math.isfinite(lo) and math.isfinite(hi)):
         bad = ~np.isfinite(arr)
         i = int(np.flatnonzero(bad.reshape(len(arr), -1).any(axis=1))[0])
         raise InvalidInputError(
             f"{name} contains {int(bad.sum())} NaN/inf value(s), first at row {i}"
         )
-    return arr
+    return arr, lo, hi
 
 
 def check_zero_division(zero_division: Any) -> str | float:
@@ -648,9 +664,11 @@ def _default_names(names: list[Any], kind: str, index_type: str = "") -> bool:
     return False
 
 
-def _score_input(y_score: Any) -> tuple[npt.NDArray[np.float64], list[Any] | None, Any]:
+def _score_input(y_score: Any) -> tuple[npt.NDArray[np.float64], list[Any] | None, Any,
+                                        tuple[float, float]]:
     """The scores as float64, with the class names of a table's columns (``None`` when
-    positional) and a named column's name (a pandas/polars Series; else ``None``)."""
+    positional), a named column's name (a pandas/polars Series; else ``None``) and the
+    scores' (smallest, largest) value."""
     kind = _frame_kind(y_score)
     names: list[Any] | None = None
     series_name = None
@@ -672,7 +690,8 @@ def _score_input(y_score: Any) -> tuple[npt.NDArray[np.float64], list[Any] | Non
         arr = y_score.to_numpy()
     elif kind == "pyarrow":
         arr = np.asarray(y_score)
-    return as_scores(arr), names, series_name
+    checked, lo, hi = scores_with_range(arr)
+    return checked, names, series_name, (lo, hi)
 
 
 def _names_class(labels: Sequence[Any], name: Any) -> int:
@@ -715,6 +734,8 @@ class CallSpec:
         ``labels`` as a validated array (:func:`check_label_array`); every value of
         ``y_true`` and ``y_pred`` is one of them. The states of a resolved call are built
         from these fields without checking them again.
+    score_range : tuple of float or None
+        The smallest and largest of 1-D ``y_score`` (read when it was checked finite).
     """
 
     y_true: npt.NDArray[Any]
@@ -727,6 +748,7 @@ class CallSpec:
     threshold: float | None
     score_columns: tuple[Any, ...] | None = None
     label_array: npt.NDArray[Any] | None = None
+    score_range: tuple[float, float] | None = None
 
     @property
     def n(self) -> int:
@@ -787,8 +809,11 @@ def resolve_call(y_true: Any, y_pred: Any = None, y_score: Any = None, *,
     s: npt.NDArray[np.float64] | None = None
     names: list[Any] | None = None
     series_name = None
+    s_range: tuple[float, float] | None = None
+    given = None
     if y_score is not None:
-        s, names, series_name = _score_input(y_score)
+        s, names, series_name, s_range = _score_input(y_score)
+        given = s
         check_consistent_length(("y_true", yt), ("y_score", s))
     if y_pred is None and s is None:
         raise InvalidInputError("evaluate needs y_pred, y_score or both")
@@ -856,7 +881,8 @@ def resolve_call(y_true: Any, y_pred: Any = None, y_score: Any = None, *,
         s = np.ascontiguousarray(s[:, labs.index(pl)])
     if declared is None:  # the classes found (and those the score columns name)
         label_array = check_label_array(list(labs))
-    return CallSpec(yt, yp, s, w, labs, kind, pl, thr, columns, label_array)
+    return CallSpec(yt, yp, s, w, labs, kind, pl, thr, columns, label_array,
+                    s_range if s is not None and s is given and s.ndim == 1 else None)
 
 
 def labels_differ(a: Any, b: Any) -> bool:

@@ -304,7 +304,8 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
     # default_threshold would each read again)
     unit: bool | None = None
     if s is not None and s.ndim == 1 and s.size:
-        unit = bool(s.min() >= 0.0 and s.max() <= 1.0)
+        lo, hi = call.score_range or (float(s.min()), float(s.max()))
+        unit = bool(lo >= 0.0 and hi <= 1.0)
     thr_used: float | None = None
     if call.y_pred is None and s is not None and s.ndim == 1:
         thr_used = (0.5 if unit or unit is None else 0.0) if call.threshold is None \
