@@ -18,7 +18,7 @@ import numpy.typing as npt
 from .._display import frame, short_repr
 from .._serial import Result
 from ..core.counts import ConfusionMatrix
-from ..core.metric_spec import evaluate_counts, get_metric
+from ..core.metric_spec import CountStack, evaluate_counts, get_metric
 from ..core.scores import ScoreCounts
 from ..exceptions import InvalidParameterError
 from .cost import check_cost_matrix, expected_costs
@@ -292,6 +292,7 @@ def sweep_counts(
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     keep = np.arange(n) if max_points is None else _kept(tc.thresholds, lead, max_points, chosen)
     shown = _rows(tc, keep, lead)
+    shown_stack = CountStack(shown)  # (margins shared by the overall metrics)
     values: dict[str, FloatArray] = {}
     best: dict[str, float] = {}
     for name in names:
@@ -300,7 +301,7 @@ def sweep_counts(
             i = _best_row(name, bool(hib), tc, lead, zero_division, params)
             if i is not None:
                 best[name] = float(_thresholds(tc, np.array([i]), lead)[0])
-        values[name] = _evaluate(name, shown, zero_division, params)
+        values[name] = _evaluate(name, shown_stack, zero_division, params)
     tp = np.ascontiguousarray(shown[:, 1, 1])
     fp = np.ascontiguousarray(shown[:, 0, 1])
     return ThresholdSweep(_thresholds(tc, keep, lead), tp, fp, float(tc.n_pos), float(tc.n_neg),
@@ -379,8 +380,8 @@ def _kept(desc: FloatArray, lead: int, max_points: int, chosen: float | None
     return keep
 
 
-def _evaluate(name: str, stack: FloatArray, zero_division: Any, params: Mapping[str, Any]
-              ) -> FloatArray:
+def _evaluate(name: str, stack: FloatArray | CountStack, zero_division: Any,
+              params: Mapping[str, Any]) -> FloatArray:
     spec = get_metric(name)
     kw = {k: v for k, v in params.items() if k in spec.params}
     if spec.per_class:
