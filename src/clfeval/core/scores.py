@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import sys
+import threading
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -42,7 +43,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from .._accel import kernels, radix_wins
+from .. import _accel
+from .._accel import kernels, radix_wins, share, threads
 from .._validation import (
     as_1d_labels,
     as_weights,
@@ -353,8 +355,7 @@ def _table_binary_unweighted(
     else:
         np.compress(is_pos, s, out=v[:n_pos])
         np.compress(~is_pos, s, out=v[n_pos:])
-    _sort(v[:n_pos])
-    _sort(v[n_pos:])
+    _sort_halves(v, n_pos)
     if fast is not None:  # one merge pass into outputs of the largest size, trimmed after
         values = np.empty(n)
         w = np.empty((2, n), dtype=np.int64)
@@ -366,6 +367,23 @@ def _table_binary_unweighted(
     pos = order < n_pos
     del order
     return _runs_table(vs, pos, n_pos, pos_i)
+
+
+def _sort_halves(v: Array, at: int) -> None:
+    """Sort ``v[:at]`` and ``v[at:]`` in place: for large inputs the two at once, one on
+    a thread of the accelerator (the sorts release the GIL), unless the caller already
+    runs on one of clfeval's threads (a fold or a report's worker). The same arrays."""
+    halves = [v[:at], v[at:]]
+    if v.size >= _accel.MIN_SIZE and threads() > 1 \
+            and not threading.current_thread().name.startswith("clfeval"):
+        share(halves, _sort_each, 2)
+    else:
+        _sort_each(halves)
+
+
+def _sort_each(arrays: list[Array]) -> None:
+    for a in arrays:
+        _sort(a)
 
 
 def _table_binary_float32(
