@@ -147,3 +147,33 @@ def test_python_int_labels_past_int64_stay_exact() -> None:
     r = clfeval.evaluate(np.array([2**63, 2**63 + 1], dtype=np.uint64),
                          np.array([2**63, 2**63], dtype=np.uint64), labels=[2**63 + 1, 2**63])
     assert r.labels == (2**63 + 1, 2**63)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int64, np.uint64, np.int32, bool])
+@pytest.mark.parametrize("span", [0, 1, 2, 5])
+def test_distinct_labels_are_numpys_unique(dtype: type, span: int) -> None:
+    """The labels listed from the smallest and the largest (two classes at most apart by
+    one) or by a presence count are np.unique's, in the labels' dtype."""
+    from clfeval._validation import distinct_sorted
+
+    rng = np.random.default_rng(span)
+    lo = 0 if dtype in (np.uint8, np.uint64, bool) else -3
+    for base in (lo, 7):
+        a = (base + rng.integers(0, span + 1, 1000)).astype(dtype)
+        got, want = distinct_sorted(a), np.unique(a)
+        assert got.dtype == want.dtype and got.tolist() == want.tolist()
+    big = np.array([2**64 - 2, 2**64 - 1, 2**64 - 1], dtype=np.uint64)
+    assert distinct_sorted(big).tolist() == np.unique(big).tolist()
+
+
+def test_scores_range_is_read_with_the_finite_check() -> None:
+    from clfeval._validation import resolve_call, scores_with_range
+
+    s = np.array([0.3, -2.5, 7.0])
+    assert scores_with_range(s)[1:] == (-2.5, 7.0)
+    for bad in (np.nan, np.inf, -np.inf):
+        with pytest.raises(InvalidInputError, match="NaN/inf value\\(s\\), first at row 1"):
+            scores_with_range(np.array([0.1, bad, 0.2]))
+    assert resolve_call([0, 1, 1], y_score=[0.2, 0.9, 0.4]).score_range == (0.2, 0.9)
+    two = resolve_call([0, 1, 1], y_score=np.array([[0.8, 0.2], [0.1, 0.9], [0.6, 0.4]]))
+    assert two.score_range is None  # (a column of a table: its range is not the table's)
