@@ -1,5 +1,6 @@
 """A sliced report draws each slice's bootstrap once: its rows and its disparity table
-read the same intervals (the report's seed), equal to each slice's own bootstrap."""
+read the same intervals (the report's seed), equal to each slice's own Poisson bootstrap
+(:func:`~clfeval.stats.bootstrap.bootstrap_interval_stack` of that slice alone)."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,7 +10,7 @@ import clfeval
 from clfeval import ConfusionMatrix
 from clfeval.report._build import SEED
 from clfeval.stats import bootstrap as bs
-from clfeval.stats.bootstrap import bootstrap_interval, bootstrap_interval_stack, shared_draws
+from clfeval.stats.bootstrap import bootstrap_interval_stack, shared_draws
 from clfeval.stats.disparity import disparity
 
 
@@ -27,26 +28,29 @@ def _data(n: int = 3000, groups: int = 12) -> tuple[np.ndarray, np.ndarray, np.n
 
 def test_rows_and_disparity_share_each_slices_draws(monkeypatch: pytest.MonkeyPatch) -> None:
     y, p, g = _data()
-    calls: list[int] = []
-    real = bs._resample_counts
+    calls: list[tuple[int, int, int]] = []
+    real = bs.poisson_draws
 
-    def counting(*a: object, **k: object) -> object:
-        calls.append(1)
-        return real(*a, **k)  # type: ignore[arg-type]
+    def counting(seed: int, cell: int, count: int, b: int) -> object:
+        calls.append((seed, cell, count))
+        return real(seed, cell, count, b)
 
-    monkeypatch.setattr(bs, "_resample_counts", counting)
+    monkeypatch.setattr(bs, "poisson_draws", counting)
     r = clfeval.evaluate(y, y_score=p, by=g)
     row = r.slices.disparity.row("f1")
-    n_slices = len(r.slices.slices)
-    # one draw per slice (it was two: the rows', then the disparity's) and the overall
-    # report's own
-    assert len(calls) == n_slices + 1
+    # one draw per distinct (cell, count) of the slices (it was a multinomial draw per
+    # slice, twice: the rows', then the disparity's)
+    cells = {(SEED, j, int(c)) for s in r.slices.slices
+             for j, c in enumerate(s.report.confusion.counts.ravel())}
+    assert sorted(calls) == sorted(cells)
     for i, s in enumerate(r.slices.slices):
         ci = next(m for m in s.rows if m.metric == "f1").interval
         assert ci is not None
         # the slice's own bootstrap with the report's seed, alone
-        own = bootstrap_interval(s.report.confusion, "f1", n_resamples=1000, seed=SEED)
-        assert (ci.low, ci.high) == (own.low, own.high)
+        own = bootstrap_interval_stack([s.report.confusion], "f1", n_resamples=1000,
+                                       seed=SEED)[0]
+        assert own is not None
+        assert (ci.low, ci.high, ci.method) == (own.low, own.high, own.method)
         assert (row.low[i], row.high[i]) == (own.low, own.high)
 
 
@@ -56,7 +60,8 @@ def test_disparity_seed_is_each_slices_seed() -> None:
     for seed in (0, 5):
         row = disparity({"a": a, "b": b}, metrics=["f1"], seed=seed).row("f1")
         for i, cm in enumerate((a, b)):
-            own = bootstrap_interval(cm, "f1", seed=seed)
+            own = bootstrap_interval_stack([cm], "f1", seed=seed)[0]
+            assert own is not None
             assert (row.low[i], row.high[i]) == (own.low, own.high)
     with pytest.raises(clfeval.exceptions.InvalidParameterError, match="seed"):
         disparity({"a": a, "b": b}, seed=-1)

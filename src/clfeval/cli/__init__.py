@@ -213,9 +213,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                    "score files)")
             code = 2
         except KeyboardInterrupt:
-            _stop_workers()
+            stuck = _stop_workers()
             _error("interrupted")
             code = 130
+            if stuck:  # (a pool thread that would hold the exit: end the process now)
+                with contextlib.suppress(Exception):
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                os._exit(code)
     _show_warnings(caught)
     return code
 
@@ -317,21 +322,47 @@ def _kill_workers() -> None:
                 finalize(0)
 
 
-def _stop_workers() -> None:
-    """After an interrupt: stop the pool so no worker outlives the command."""
+def _stop_workers() -> bool:
+    """After an interrupt: stop the pool so no worker outlives the command, and wait for
+    the pool's manager thread to end, so the interpreter's exit neither races it (the
+    atexit wakeup of ``concurrent.futures`` writing to the pipe the thread is closing:
+    a traceback and exit -2) nor waits on it forever (the thread reading a result that
+    a killed worker was writing). True when a manager thread is still alive after the
+    wait (the caller then ends the process at once)."""
     local = sys.modules.get("clfeval.engines.local")
     if local is None or not local._POOLS:
-        return
+        return False
     # the pool's manager thread may still resolve a cancelled future as it stops
     # (InvalidStateError): the command is over, its threads' errors are not the user's
     import threading
+    import time
 
     threading.excepthook = lambda args: None
     _kill_workers()
+    managers = []
     for ex in list(local._POOLS.values()):
+        thread = getattr(ex, "_executor_manager_thread", None)  # private in CPython
+        results = getattr(ex, "_result_queue", None)
         with contextlib.suppress(Exception):
             ex.shutdown(wait=False, cancel_futures=True)
+        if thread is not None:
+            managers.append(thread)
+        # the workers are dead: with this process's copy of the results pipe's write end
+        # closed, a manager thread blocked reading a half-written result reads the end of
+        # the file and winds the pool down (it never writes to that pipe itself)
+        writer = getattr(results, "_writer", None)
+        if writer is not None:
+            with contextlib.suppress(Exception):
+                writer.close()
     local._POOLS.clear()
+    deadline = time.monotonic() + STOP_WAIT_S
+    for thread in managers:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    return any(t.is_alive() for t in managers)
+
+
+#: how long an interrupted command waits for the pool's manager thread to end
+STOP_WAIT_S = 10.0
 
 
 def _quiet_pipe() -> None:

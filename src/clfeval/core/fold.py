@@ -1124,4 +1124,5 @@ def relabel_scores(state: Any, labels: tuple[Any, ...], pos_label: Any) -> Any:
     return ScoreCounts([state.values(0)], [w], labels, pos_label=pos_label,
                        binning=state.binning, max_distinct=state.max_distinct,
                        convert_bits=DEFAULT_CONVERT_BITS, n_omitted=state.n_omitted,
-                       converted=state.converted)
+                       converted=state.converted,
+                       _trusted=True, _resolved=True)  # (a state's tables and labels)

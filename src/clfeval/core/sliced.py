@@ -484,7 +484,7 @@ def _table_state(empty: Any, values: npt.NDArray[np.float64], weights: npt.NDArr
 
     return ScoreCounts([values], [weights], empty.labels, pos_label=empty.pos_label,
                        binning=empty.binning, max_distinct=empty.max_distinct,
-                       convert_bits=DEFAULT_CONVERT_BITS, _trusted=True)
+                       convert_bits=DEFAULT_CONVERT_BITS, _trusted=True, _resolved=True)
 
 
 def slice_tables(seg: npt.NDArray[np.intp], n_seg: int, s: npt.NDArray[Any],

@@ -158,9 +158,7 @@ class PrecisionRecallCurve(Result):
         # AP over every threshold, before any point is dropped (tps + fps > 0 at every
         # threshold of a state; a row without weight would give precision 0)
         if P > 0:
-            dot = tc.ap_sum()  # (added in the pass that formed the counts, or now)
-            ap = max(0.0, min(1.0, (_precision_dot(tps, fps, tc.pos) if dot is None
-                                    else dot) / P))
+            ap = _ap_of_counts(tc)
         else:
             ap = float(divide(0.0, 0.0, zero_division=zero_division,
                               what="average precision (no positive samples)"))
@@ -282,6 +280,15 @@ def _precision(tps: Any, fps: Any) -> FloatArray:
     if ps.size == 0 or ps[0] > 0:  # ps is non-decreasing: no zero
         return np.asarray(np.true_divide(tps, ps), dtype=np.float64)
     return np.asarray(divide(tps, ps, zero_division=0.0), dtype=np.float64)
+
+
+def _ap_of_counts(tc: ThresholdCounts) -> float:
+    """Average precision of threshold counts with positives (``tc.n_pos > 0``): the
+    curve's AP, without forming the curve (a sliced report's rows)."""
+    dot = tc.ap_sum()  # (added in the pass that formed the counts, or now)
+    if dot is None:
+        dot = _precision_dot(tc.tps, tc.fps, tc.pos)
+    return max(0.0, min(1.0, dot / tc.n_pos))
 
 
 def _precision_dot(tps: Any, fps: Any, pos: Any) -> float:

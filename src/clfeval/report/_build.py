@@ -40,7 +40,7 @@ from ..core.metric_spec import (
 )
 from ..curves.cost import CostCurve, cost_analysis
 from ..curves.multiclass import average_precision_multiclass, ovr_auc
-from ..curves.pr import PrecisionRecallCurve
+from ..curves.pr import PrecisionRecallCurve, _ap_of_counts
 from ..curves.roc import RocCurve
 from ..curves.sweep import ThresholdSweep, sweep_counts
 from ..curves.thresholds import ThresholdCounts, threshold_counts
@@ -771,12 +771,15 @@ def shown_rows(states: Sequence[Any], cms: Sequence[ConfusionMatrix],
         if sc is None or not ({"roc_auc", "roc_auc_macro"} & set(metrics)):
             continue
         if not sc.is_multiclass:
+            # the rows of the report's curves (the full curves' AUC and AP), without
+            # forming the curves
             tc = threshold_counts(sc)
-            roc = RocCurve.from_threshold_counts(tc, zero_division=np.nan, max_points=2)
-            pr = PrecisionRecallCurve.from_threshold_counts(tc, zero_division=np.nan,
-                                                            max_points=2)
-            rows_ = _binary_auc_rows(roc, pr, _auc_interval(
-                sc, tc, lvl, getattr(st, "weights", "importance")))
+            ci = _auc_interval(sc, tc, lvl, getattr(st, "weights", "importance"))
+            ap = num(_ap_of_counts(tc)) if tc.n_pos > 0 else None
+            rows_: tuple[MetricRow, ...] = (
+                MetricRow("roc_auc", "roc_auc", None, num(tc.auc()), AUC_DESC, True, ci),
+                MetricRow("average_precision", "average_precision", None, ap, AP_DESC,
+                          True))
         else:
             rows_ = _multiclass_auc_rows(sc)
         byname[i].update((r.name, r) for r in rows_)
@@ -1074,6 +1077,9 @@ def _stacked_bootstrap(cms: Sequence[ConfusionMatrix], level: float | None,
 
 
 def _defined(ci: ConfidenceInterval) -> bool:
+    lo, hi = ci.low, ci.high
+    if type(lo) is float and type(hi) is float:  # (the common case: no array round trip)
+        return math.isfinite(lo) and math.isfinite(hi)
     return bool(np.all(np.isfinite(np.asarray(ci.low, dtype=np.float64)))
                 and np.all(np.isfinite(np.asarray(ci.high, dtype=np.float64))))
 

@@ -162,8 +162,10 @@ def sliced_report(state: SlicedState, from_state: Callable[..., Report],
     cms = _matrices(used.values())
     level = options.get("level", 0.95)
     from ..stats.bootstrap import shared_draws
+    from ..stats.delong import shared_delong
 
-    with shared_draws():  # (the rows' bootstrap intervals serve the disparity's too)
+    # (the rows' bootstrap intervals and DeLong variances serve the disparity's too)
+    with shared_draws(), shared_delong():
         rows = shown_rows(list(used.values()), cms, metrics, level) if len(cms) == len(used) \
             else [()] * len(used)
         of = dict(zip(used, zip(cms, rows, strict=True), strict=True)) \
@@ -214,9 +216,12 @@ def _matrices(states: Iterable[Any]) -> list[ConfusionMatrix]:
 def slice_names(slices: Sequence[Slice]) -> list[str]:
     """Distinct display names of the slices (:func:`key_text`, numbered if two collide)."""
     names: list[str] = []
+    seen: set[str] = set()  # (the names so far: a set, not a scan of the list per slice)
     for s in slices:
         name = key_text(s.key)
-        names.append(name if name not in names else f"{name} #{len(names) + 1}")
+        name = name if name not in seen else f"{name} #{len(names) + 1}"
+        names.append(name)
+        seen.add(name)
     return names
 
 
@@ -248,7 +253,8 @@ def _disparity(state: SlicedState, slices: Sequence[tuple[Slice, ConfusionMatrix
         wanted.append("selection_rate")
     # (``seed``: the report's, which drew the slices' rows: their intervals serve here)
     return disparity({n: cm for n, cm, _ in kept}, scores=scores, metrics=wanted,
-                     level=level, min_size=min_size, seed=seed)
+                     level=level, min_size=min_size, seed=seed,
+                     overall_scores=None if scores is None else state.overall.scores)
 
 
 def disparity_row(a: SliceAnalysis, metric: str) -> Any:

@@ -597,13 +597,22 @@ def bootstrap_interval_stack(
     level: float = 0.95,
     seed: int = 0,
 ) -> list[ConfidenceInterval | None]:
-    """The percentile bootstrap interval of one count metric for each of many matrices
-    of one label set and positive class (the slices of a sliced report): each matrix's
-    interval is :func:`bootstrap_interval` of that matrix alone with the same integer
-    ``seed`` (the same draws, the same numbers), but the metric is evaluated once over
-    the replicates of a block of matrices, so thousands of small matrices cost
-    milliseconds each instead of the per-call overhead. ``None`` for a matrix that
-    cannot be resampled (empty, or non-integer weighted counts).
+    """The percentile Poisson-bootstrap interval of one count metric for each of many
+    matrices of one label set and positive class (the slices of a sliced report).
+
+    Each replicate gives every cell an independent Poisson count with the cell's count
+    as its mean (the Poisson bootstrap: each row weighted by a Poisson(1) draw, summed
+    per cell — :class:`PoissonBootstrap`'s resampling). The replicate counts of a cell
+    come from a stream seeded by ``(seed, cell, count)`` alone (:func:`poisson_draws`),
+    so a matrix's interval depends only on its own counts and ``seed`` — not on the
+    other matrices, nor on how many there are — and matrices that share a cell count
+    share its draws: 10,000 slices of a hundred rows draw a few hundred streams, not
+    10,000 × ``n_resamples`` multinomial tables. (The replicate sizes vary as the
+    Poisson bootstrap's do; a single report's intervals,
+    :func:`bootstrap_interval_table`, are multinomial.) The metric is evaluated once
+    over the replicates of a block of matrices and the percentiles of all of them in
+    one call. ``None`` for a matrix that cannot be resampled (empty, or non-integer
+    weighted counts).
 
     Examples
     --------
@@ -611,12 +620,16 @@ def bootstrap_interval_stack(
     >>> a = ConfusionMatrix.from_binary(tp=40, fn=10, fp=5, tn=45)
     >>> b = ConfusionMatrix.from_binary(tp=20, fn=30, fp=5, tn=45)
     >>> cis = bootstrap_interval_stack([a, b], "f1", seed=0)
-    >>> cis[1] == bootstrap_interval(b, "f1", seed=0)
+    >>> cis[1] == bootstrap_interval_stack([b], "f1", seed=0)[0]  # alone: the same
     True
+    >>> cis[1].method, cis[1].low < cis[1].estimate < cis[1].high
+    ('bootstrap_poisson_percentile', True)
     """
     if not cms:
         return []
     b = _check_resamples(n_resamples)
+    level = check_level(level)
+    seed = int(seed)
     spec = get_metric(metric)
     f = _CountMetric(cms[0], spec, average, None, {})
     k = cms[0].n_classes
@@ -624,7 +637,7 @@ def bootstrap_interval_stack(
     ok: list[tuple[int, npt.NDArray[np.int64]]] = []
     memo = _SHARED.get()
     # (an interval depends on the metric as resolved, the draws and the counts alone)
-    what = (spec.name, f.average, f.pos_index, f.labels, b, float(level), int(seed))
+    what = (spec.name, f.average, f.pos_index, f.labels, b, float(level), seed)
     for i, cm in enumerate(cms):
         c = np.asarray(cm.counts)
         if c.dtype.kind == "f" and not (np.all(c == np.round(c))
@@ -636,36 +649,75 @@ def bootstrap_interval_stack(
                 out[i] = memo[(what, c.shape, c.tobytes())]
                 continue
             ok.append((i, c))
-    step = _block_size(k * k)  # replicates of one matrix per block, as _count_replicates
     per_block = max(1, BLOCK_BYTES // (8 * k * k * b))  # matrices evaluated together
+    alpha = 1.0 - level
+    q = np.array([alpha / 2, 1 - alpha / 2])
     for start in range(0, len(ok), per_block):
         part = ok[start:start + per_block]
-        draws = np.empty((len(part), b, k, k), dtype=np.float64)
-        for j, (_, c) in enumerate(part):
-            rng = _rng(seed)
-            for r0 in range(0, b, step):
-                m = min(step, b - r0)
-                draws[j, r0:r0 + m] = _resample_counts(c, m, rng, False)
+        counts = np.stack([c for _, c in part]).reshape(len(part), k * k)
+        draws = np.empty((len(part), b, k * k), dtype=np.float64)
+        for j in range(k * k):  # each cell: the draws of each distinct count, gathered
+            values, where = np.unique(counts[:, j], return_inverse=True)
+            table = np.stack([poisson_draws(seed, j, int(v), b) for v in values.tolist()])
+            draws[:, :, j] = table[where.reshape(-1)]
         reps = np.asarray(f(draws.reshape(-1, k, k)), dtype=np.float64)
-        reps = reps.reshape(len(part), b, *reps.shape[1:])
         del draws
-        for j, (i, c) in enumerate(part):
-            cf = c.astype(np.float64)
-            theta = f(cf, NAN)
-            col = reps[j]
-            lo, hi = _interval_from_replicates(theta, col, level, "percentile")
-            if np.isnan(theta).any():
-                lo = np.where(np.isnan(theta), theta, lo)
-                hi = np.where(np.isnan(theta), theta, hi)
-            sd = _nanstd(col)
+        tail = reps.shape[1:]
+        m = int(np.prod(tail, dtype=np.int64))
+        cols = reps.reshape(len(part), b, m).transpose(1, 0, 2).reshape(b, -1)
+        del reps
+        theta = np.asarray(f(counts.reshape(-1, k, k).astype(np.float64), NAN),
+                           dtype=np.float64).reshape(-1)
+        lo = np.full(theta.shape, NAN)
+        hi = np.full(theta.shape, NAN)
+        nan_col = np.isnan(cols).any(axis=0)
+        full = np.flatnonzero(~nan_col & ~np.isnan(theta))
+        if full.size:  # (np.quantile column-wise: each column's own order statistics)
+            lo[full], hi[full] = np.quantile(cols[:, full], q, axis=0)
+        for j in np.flatnonzero(nan_col & ~np.isnan(theta)).tolist():
+            col = cols[:, j]
+            col = col[~np.isnan(col)]
+            if col.size:
+                lo[j], hi[j] = np.quantile(col, q)
+        sd = _nanstd(cols)
+        undefined = np.isnan(theta)  # (an undefined estimate: undefined bounds)
+        lo[undefined] = NAN
+        hi[undefined] = NAN
 
-            def s(a: Any) -> Any:
-                return float(a) if np.ndim(a) == 0 else np.asarray(a)
-            out[i] = ConfidenceInterval(s(theta), s(lo), s(hi), level, "bootstrap_percentile",
-                                        std_err=s(sd), labels=f.labels)
+        for j, (i, c) in enumerate(part):
+            out[i] = ConfidenceInterval(
+                _nth(theta, j, tail), _nth(lo, j, tail), _nth(hi, j, tail), level,
+                "bootstrap_poisson_percentile", std_err=_nth(sd, j, tail), labels=f.labels)
             if memo is not None:
                 memo[(what, c.shape, c.tobytes())] = out[i]
     return out
+
+
+def _nth(a: Array, j: int, tail: tuple[int, ...]) -> Any:
+    """Matrix ``j``'s value in a flat array of values of shape ``tail`` per matrix: a
+    float, or an array (per class)."""
+    if not tail:
+        return float(a[j])
+    m = int(np.prod(tail))
+    return a[j * m:(j + 1) * m].reshape(tail)
+
+
+def poisson_draws(seed: int, cell: int, count: int, n_resamples: int
+                  ) -> npt.NDArray[np.float64]:
+    """``n_resamples`` Poisson(``count``) replicate counts of one cell of a matrix, from
+    the stream seeded by ``(seed, cell, count)`` (a cell of 0 stays 0): the draws of
+    :func:`bootstrap_interval_stack`, the same for every matrix with that count there.
+
+    Examples
+    --------
+    >>> d = poisson_draws(0, 1, 25, 1000)
+    >>> d.shape, bool((d == poisson_draws(0, 1, 25, 1000)).all())
+    ((1000,), True)
+    """
+    if count == 0:
+        return np.zeros(n_resamples, dtype=np.float64)
+    rng = np.random.default_rng([seed, cell, count])
+    return rng.poisson(float(count), n_resamples).astype(np.float64)
 
 
 #: the intervals :func:`bootstrap_interval_stack` computed inside :func:`shared_draws`

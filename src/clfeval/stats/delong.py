@@ -8,6 +8,9 @@ cost O(N log N) per score column instead of the O(m·n) of DeLong et al. (1988).
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -248,12 +251,50 @@ def _from_score_counts(sc: Any, frequency: bool = False) -> tuple[float, float]:
     return delong_of_counts(pw, nw, frequency=frequency)
 
 
+#: the results :func:`delong_of_counts` computed inside :func:`shared_delong`
+_SHARED: ContextVar[dict[Any, tuple[float, float]] | None] = ContextVar(
+    "clfeval_shared_delong", default=None)
+
+
+@contextlib.contextmanager
+def shared_delong() -> Iterator[None]:
+    """Within this block, :func:`delong_of_counts` computes each table once: a second
+    call with the same counts returns the (AUC, variance) already computed — the same
+    numbers (a sliced report's AUC rows and its disparity table read the same slices).
+
+    Examples
+    --------
+    >>> with shared_delong():
+    ...     a = delong_of_counts(np.array([0, 2, 1]), np.array([3, 1, 0]))
+    ...     b = delong_of_counts(np.array([0, 2, 1]), np.array([3, 1, 0]))
+    >>> a is b
+    True
+    """
+    token = _SHARED.set({})
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+
+
 def delong_of_counts(pos: Any, neg: Any, *, frequency: bool = False) -> tuple[float, float]:
     """(AUC, DeLong variance) from the positive and negative counts at each distinct
     score, in ascending score order (tied samples share a score). ``frequency``: the
     counts may be fractional frequency weights (the same formula, Σw as the sample
     size); else they must be integers."""
     p, q = np.asarray(pos), np.asarray(neg)  # converted to float64 block by block
+    memo = _SHARED.get()
+    if memo is None:
+        return _delong_of_counts(p, q, frequency)
+    key = (p.dtype.str, q.dtype.str, p.shape, q.shape, p.tobytes(), q.tobytes(),
+           bool(frequency))
+    out = memo.get(key)
+    if out is None:
+        out = memo[key] = _delong_of_counts(p, q, frequency)
+    return out
+
+
+def _delong_of_counts(p: Any, q: Any, frequency: bool) -> tuple[float, float]:
     if not (p.dtype.kind in "iu" and q.dtype.kind in "iu"):
         p, q = p.astype(np.float64, copy=False), q.astype(np.float64, copy=False)
         if not frequency and not (np.all(p == np.round(p)) and np.all(q == np.round(q))):

@@ -39,7 +39,7 @@ from ..core.counts import ConfusionMatrix
 from ..core.tallies import tallies
 from ..curves.thresholds import table_auc
 from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
-from ..registry import get_metric
+from ..registry import evaluate_counts, get_metric
 from . import _scipy
 from .bootstrap import bootstrap_interval_stack
 from .delong import DelongRest, delong_of_counts
@@ -164,6 +164,7 @@ def disparity(
     min_size: int = 0,
     pos_label: Any = None,
     seed: int = 0,
+    overall_scores: Any = None,
 ) -> Disparity:
     """Metrics per slice, the gaps between slices, and each slice tested against the rest.
 
@@ -187,7 +188,11 @@ def disparity(
     seed : int, default 0
         Seed of the percentile bootstrap behind the intervals of metrics that are not
         proportions (F1, MCC …): each slice's draws come from this seed, as
-        :func:`clfeval.stats.bootstrap.bootstrap_interval` of that slice alone.
+        :func:`clfeval.stats.bootstrap.bootstrap_interval_stack` of that slice alone (a
+        Poisson bootstrap whose draws depend on the seed and the slice's counts only).
+    overall_scores : ScoreCounts, optional
+        The score state of all the rows (the slices' states summed), when at hand (a
+        sliced state has it): the AUC row reads it instead of summing the slices'.
 
     Returns
     -------
@@ -232,7 +237,7 @@ def disparity(
             if sc is None:
                 raise InvalidInputError("the 'auc' row needs one score state per slice "
                                         "(scores=)")
-            rows.append(_auc_row(names, sc, size, small, lvl))
+            rows.append(_auc_row(names, sc, size, small, lvl, overall_scores))
         else:
             rows.append(_metric_row(m, names, cms, counts, size, small, pos, lvl,
                                     int(min_size), _check_seed(seed)))
@@ -309,7 +314,10 @@ def _metric_row(name: str, names: tuple[str, ...], cms: list[ConfusionMatrix],
         kw: dict[str, Any] = {"zero_division": np.nan}
         if average is not None:
             kw["average"] = average
-        values = np.array([float(c.metric(spec.name, **kw)) for c in cms])
+        # (each slice's value as c.metric gives it, the stack evaluated at once)
+        values = np.asarray(evaluate_counts(
+            spec, counts, average=average, zero_division=np.nan,
+            pos_index=pos if average == "binary" else None), dtype=np.float64)
         whole = _tree_sum(cms)
         if pos is not None:
             whole = whole.with_pos_label(cms[0].labels[pos])
@@ -335,8 +343,12 @@ def _proportion(spec: Any, counts: FloatArray, pos: int | None) -> tuple[FloatAr
 
 
 def _auc_row(names: tuple[str, ...], sc: list[Any], size: FloatArray,
-             small: npt.NDArray[np.bool_], lvl: float | None) -> DisparityRow:
-    whole = _tree_sum(sc)
+             small: npt.NDArray[np.bool_], lvl: float | None,
+             overall: Any = None) -> DisparityRow:
+    whole = overall
+    if whole is None or getattr(whole, "is_multiclass", True) or not all(
+            st.binning == whole.binning for st in sc):
+        whole = _tree_sum(sc)
     vals_all, pw_all, nw_all = whole.binary_table()
     s = len(names)
     values = np.full(s, np.nan)
