@@ -193,6 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.simplefilter("always")
         try:
             code = _dispatch(args)
+            _check_interrupt()
             with _writing("standard output"):
                 sys.stdout.flush()
         except BrokenPipeError:
@@ -270,6 +271,16 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 
 _PARTIAL: set[str] = set()  # temporary output files to remove if the run is killed
+#: a SIGINT arrived (its KeyboardInterrupt can be swallowed where it lands: in a ctypes
+#: callback of numba's compiled-code cache it is printed and ignored)
+_INTERRUPTED: list[bool] = []
+
+
+def _check_interrupt() -> None:
+    """Raise the KeyboardInterrupt of a SIGINT that something swallowed, before an
+    output is committed."""
+    if _INTERRUPTED:
+        raise KeyboardInterrupt
 
 
 @contextlib.contextmanager
@@ -291,11 +302,31 @@ def _terminate_as_interrupt() -> Iterator[None]:
             os.write(2, b"clfeval: error: terminated\n")
         os._exit(128 + signum)
 
+    def on_sigint(signum: int, frame: Any) -> None:
+        _INTERRUPTED.append(True)
+        raise KeyboardInterrupt
+
+    old_hook = sys.unraisablehook
+
+    def unraisable(u: Any) -> None:  # (a swallowed Ctrl-C: said once, as "interrupted")
+        if isinstance(u.exc_value, KeyboardInterrupt):
+            _INTERRUPTED.append(True)
+            return
+        old_hook(u)
+
+    sys.unraisablehook = unraisable
     old = signal.signal(signal.SIGTERM, handler)
+    old_int = signal.getsignal(signal.SIGINT)
+    if old_int is signal.default_int_handler:  # (not where the caller ignores SIGINT)
+        signal.signal(signal.SIGINT, on_sigint)
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, old)
+        sys.unraisablehook = old_hook
+        if old_int is signal.default_int_handler:
+            signal.signal(signal.SIGINT, old_int)
+        _INTERRUPTED.clear()
 
 
 def _kill_workers() -> None:
@@ -339,26 +370,13 @@ def _stop_workers() -> bool:
 
     threading.excepthook = lambda args: None
     _kill_workers()
-    managers = []
-    for ex in list(local._POOLS.values()):
-        thread = getattr(ex, "_executor_manager_thread", None)  # private in CPython
-        results = getattr(ex, "_result_queue", None)
-        with contextlib.suppress(Exception):
-            ex.shutdown(wait=False, cancel_futures=True)
-        if thread is not None:
-            managers.append(thread)
-        # the workers are dead: with this process's copy of the results pipe's write end
-        # closed, a manager thread blocked reading a half-written result reads the end of
-        # the file and winds the pool down (it never writes to that pipe itself)
-        writer = getattr(results, "_writer", None)
-        if writer is not None:
-            with contextlib.suppress(Exception):
-                writer.close()
+    pools = list(local._POOLS.values())
     local._POOLS.clear()
     deadline = time.monotonic() + STOP_WAIT_S
-    for thread in managers:
-        thread.join(max(0.0, deadline - time.monotonic()))
-    return any(t.is_alive() for t in managers)
+    stuck = False
+    for ex in pools:
+        stuck |= local.stop_pool(ex, max(0.0, deadline - time.monotonic()))
+    return stuck
 
 
 #: how long an interrupted command waits for the pool's manager thread to end
@@ -490,6 +508,7 @@ def _write_stdout(text: str) -> None:
     part-way (seen with a file-size limit: a truncated report, exit 0), so the bytes go
     to the file descriptor directly, each ``write`` checked; a replaced ``sys.stdout``
     (no descriptor) is written as it is."""
+    _check_interrupt()
     out = sys.stdout
     try:
         fd = out.fileno()
@@ -574,6 +593,7 @@ def write_output(path: str, text: str, *, mkdir: bool = False) -> None:
         finally:
             os.close(fd)
         os.chmod(tmp, stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask())
+        _check_interrupt()
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -235,6 +235,36 @@ def _pool(workers: int) -> ProcessPoolExecutor:
     return ex
 
 
+def stop_pool(ex: ProcessPoolExecutor, wait_s: float = 10.0) -> bool:
+    """Stop a pool at once: kill its workers, cancel what waits, and wait (at most
+    ``wait_s`` seconds) for its manager thread to end. Returns whether that thread is
+    still alive.
+
+    Joining the manager thread matters at the interpreter's exit: ``concurrent.futures``
+    wakes every manager thread from an exit hook, and one still closing its wakeup pipe
+    then fails in that hook (``OSError: Bad file descriptor``, a traceback after the
+    command's one line). The workers are dead, so this process's copy of the results
+    pipe's write end is closed too: a manager thread blocked reading a result that a
+    killed worker was writing reads the end of the file and winds down instead of
+    waiting forever.
+    """
+    for proc in list(getattr(ex, "_processes", {}).values()):
+        with contextlib.suppress(Exception):  # no worker outlives the pool
+            proc.kill()
+    thread = getattr(ex, "_executor_manager_thread", None)  # private in CPython
+    results = getattr(ex, "_result_queue", None)
+    with contextlib.suppress(Exception):
+        ex.shutdown(wait=False, cancel_futures=True)
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        with contextlib.suppress(Exception):
+            writer.close()
+    if thread is None:
+        return False
+    thread.join(wait_s)
+    return bool(thread.is_alive())
+
+
 def _shutdown_pools() -> None:
     for ex in _POOLS.values():
         ex.shutdown(wait=False, cancel_futures=True)
@@ -484,10 +514,7 @@ def _fold_partial(paths: list[str], spec: Any, workers: int,
                 fut.cancel()
             if isinstance(exc, BrokenProcessPool):
                 _POOLS.pop(workers, None)
-                for proc in list(getattr(ex, "_processes", {}).values()):
-                    with contextlib.suppress(Exception):  # no worker outlives the pool
-                        proc.kill()
-                ex.shutdown(wait=False, cancel_futures=True)
+                stop_pool(ex)
                 from ..exceptions import WorkerError
 
                 raise WorkerError(
