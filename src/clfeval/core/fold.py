@@ -999,6 +999,8 @@ def _converted_sum(a: Any, b: Any) -> Any:
 MAX_DEFERRED_BITS = 24
 _BINADE = 12
 _U32_ROOM = (1 << 32) - 1
+#: a chunk of at least this many rows is counted in two halves on two threads
+_SPLIT_ROWS = 1 << 17
 
 
 class BitBinCounts:
@@ -1022,6 +1024,8 @@ class BitBinCounts:
         self.shift = 64 - bits
         self.slot = np.full(1 << (bits - self.low), -1, dtype=np.int64)
         self.counts = np.zeros(0, dtype=np.uint32)
+        #: the second thread's counts (:meth:`_add_halves`), laid out as ``counts``
+        self._spare: npt.NDArray[np.uint32] | None = None
         self.n_slots = 0
         self.rows = 0
 
@@ -1032,7 +1036,7 @@ class BitBinCounts:
 
     def add(self, s: npt.NDArray[Any], is_pos: npt.NDArray[np.bool_]) -> None:
         """Count finite scores ``s`` (float32 or float64) of rows of class ``is_pos``."""
-        from .._accel import kernels
+        from .._accel import kernels, threads
 
         n = s.size
         assert self.rows + n <= _U32_ROOM
@@ -1047,16 +1051,57 @@ class BitBinCounts:
             cell <<= 1
             cell += is_pos
             self.counts += np.bincount(cell, minlength=self.counts.size).astype(np.uint32)
-        else:  # one pass while every binade has its block (after the first chunks)
-            i = 0
-            while i < n:
-                i = fast.bit_bin_add(s, is_pos, i, self.shift, self.bits, self.low,
-                                     self.slot, self.counts)
-                if i < n:
-                    seen = np.zeros(self.slot.size, dtype=bool)
-                    fast.bit_binades(s, i, self.shift, self.bits, self.low, seen)
-                    self._grow(seen)
+        elif n >= _SPLIT_ROWS and threads() > 1:
+            self._add_halves(fast, s, is_pos)
+        else:
+            self._add_rows(fast, s, is_pos)
         self.rows += n
+
+    def _array(self, which: int) -> npt.NDArray[np.uint32]:
+        """The counts of this thread (0) or of the second one (1, see :meth:`_add_halves`)."""
+        if which == 0:
+            return self.counts
+        assert self._spare is not None
+        return self._spare
+
+    def _add_rows(self, fast: Any, s: npt.NDArray[Any], is_pos: npt.NDArray[np.bool_],
+                  which: int = 0, i: int = 0) -> None:
+        """The compiled pass over rows ``i`` on, into the counts ``which``: one pass while
+        every binade has its block (after the first chunks), a block given to each new
+        binade on the way (growing gives the arrays new buffers: read again)."""
+        n = s.size
+        while i < n:
+            i = fast.bit_bin_add(s, is_pos, i, self.shift, self.bits, self.low, self.slot,
+                                 self._array(which))
+            if i < n:
+                seen = np.zeros(self.slot.size, dtype=bool)
+                fast.bit_binades(s, i, self.shift, self.bits, self.low, seen)
+                self._grow(seen)
+
+    def _add_halves(self, fast: Any, s: npt.NDArray[Any],
+                    is_pos: npt.NDArray[np.bool_]) -> None:
+        """The two halves of a chunk on two of the accelerator's threads, each into its
+        own counts (the second thread's are added in by :meth:`table`): counts are
+        integers, so the sum is the one-thread count whatever the split. A half that
+        meets a binade without a block stops there; once both halves are back the
+        blocks are given and its rows go on in this thread."""
+        from .._accel import share
+
+        if self._spare is None:
+            self._spare = np.zeros_like(self.counts)
+        half = s.size // 2
+        parts = ((s[:half], is_pos[:half]), (s[half:], is_pos[half:]))
+
+        def run(hand: list[int]) -> list[int]:
+            return [int(fast.bit_bin_add(parts[j][0], parts[j][1], 0, self.shift, self.bits,
+                                         self.low, self.slot, self._array(j)))
+                    for j in hand]
+
+        hands, stops = share([0, 1], run, 2)
+        for hand, got in zip(hands, stops, strict=True):
+            for j, stop in zip(hand, got, strict=True):
+                if stop < parts[j][0].size:
+                    self._add_rows(fast, parts[j][0], parts[j][1], j, stop)
 
     def _grow(self, seen: npt.NDArray[np.bool_]) -> None:
         """Give a block of counts to each binade in ``seen`` that has none."""
@@ -1064,9 +1109,14 @@ class BitBinCounts:
         if new.size:
             self.slot[new] = np.arange(self.n_slots, self.n_slots + new.size)
             self.n_slots += int(new.size)
-            grown = np.zeros(self.n_slots << (self.low + 1), dtype=np.uint32)
+            size = self.n_slots << (self.low + 1)
+            grown = np.zeros(size, dtype=np.uint32)
             grown[:self.counts.size] = self.counts
             self.counts = grown
+            if self._spare is not None:
+                spare = np.zeros(size, dtype=np.uint32)
+                spare[:self._spare.size] = self._spare
+                self._spare = spare
 
     def table(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
         """(bin floors ascending, (2, U) counts: negatives, positives) of the occupied
@@ -1075,7 +1125,8 @@ class BitBinCounts:
 
         binades = np.flatnonzero(self.slot >= 0)  # ascending key order
         per = 1 << self.low
-        c = self.counts.reshape(self.n_slots, per, 2)[self.slot[binades]].reshape(-1, 2)
+        both = self.counts if self._spare is None else self.counts + self._spare
+        c = both.reshape(self.n_slots, per, 2)[self.slot[binades]].reshape(-1, 2)
         nz = np.flatnonzero(c[:, 0] | c[:, 1])
         keys = (binades[nz >> self.low] << self.low) | (nz & (per - 1))
         w = np.empty((2, nz.size), dtype=np.int64)
@@ -1086,6 +1137,8 @@ class BitBinCounts:
     def reset(self) -> None:
         """Forget the counts (the binades' blocks stay)."""
         self.counts[:] = 0
+        if self._spare is not None:
+            self._spare[:] = 0
         self.rows = 0
 
 
