@@ -80,11 +80,12 @@ def calibration_prep(p: Any, is_pos: Any, eps: float, x: Any,
     ``q`` gets ``clip(p if positive else 1 - p)`` (the log loss's); the caller takes
     both logs with numpy. Twin: :func:`clfeval.core.calibration._logit_clipped` and
     :func:`clfeval.core.calibration._neg_log` (``np.clip`` is ``min(max(v, lo), hi)``
-    for the finite probabilities folded)."""
+    for the finite probabilities folded). ``p`` may be float32 (a file's column): each
+    value is read as the float64 it equals, as the twin reads the converted column."""
     hi = 1.0 - eps
     flag = is_pos.view(np.uint8)
     for i in range(p.size):
-        pi = p[i]
+        pi = np.float64(p[i])
         c = min(max(pi, eps), hi)
         x[i] = c / (1.0 - c)
         o = pi if flag[i] else 1.0 - pi
@@ -108,8 +109,8 @@ def calibration_fold(p: Any, is_pos: Any, log_q: Any, x: Any, ext: Any, uniform:
     clipped; ``z_num``/``z_var`` receive each row's Spiegelhalter terms (summed by the
     caller, as its twin does). Rows are added in order, as ``np.bincount`` adds them,
     so the sums equal the twin's bit for bit; unweighted, the weight columns are the
-    counts, as in the twin. Twin: :func:`clfeval.core.calibration._fold_tables` via
-    ``_fold_binary``."""
+    counts, as in the twin. ``p`` may be float32: each value is read as the float64 it
+    equals. Twin: :func:`clfeval.core.calibration._fold_tables` via ``_fold_binary``."""
     n = p.size
     n_inner = ext.size - 2
     nb = float(n_inner + 1)
@@ -126,7 +127,7 @@ def calibration_fold(p: Any, is_pos: Any, log_q: Any, x: Any, ext: Any, uniform:
     u4 = np.uint64(4)
     u5 = np.uint64(5)
     for i in range(n):
-        pi = p[i]
+        pi = np.float64(p[i])
         c = np.int64(flag[i])
         if uniform:
             v = pi * nb

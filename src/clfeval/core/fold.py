@@ -612,7 +612,9 @@ class Folder:
             if not is_probability(scores[0]):
                 self.calibration = self.alt_calibration = None
                 return
-            s = np.asarray(scores[0], dtype=np.float64)
+            s = scores[0]
+            if s.dtype != np.float32:  # (float32: the fold reads it as the float64s it holds)
+                s = np.asarray(s, dtype=np.float64)
             if is_pos is None:
                 assert gt is not None
                 pos_code = self.space.code(
