@@ -87,7 +87,9 @@ def test_halves_on_two_threads_count_as_one(kind: str, bits: int,
     monkeypatch.setattr(_accel, "threads", lambda: 2)
     rng = np.random.default_rng(bits)
     first = _scores(kind, 6000, rng)
-    late = np.concatenate([first[:2000], 1e30 * _scores(kind, 2000, rng)])  # new binades
+    # new binades in both halves (each stops, then both go on after the blocks are given)
+    late = np.concatenate([1e-30 * _scores(kind, 2000, rng), first[:2000],
+                           1e30 * _scores(kind, 2000, rng)])
     chunks = [first, late, _scores(kind, 1, rng), _scores(kind, 5001, rng)]
     classes = [rng.random(c.size) < 0.4 for c in chunks]
     with path("numba"):

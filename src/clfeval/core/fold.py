@@ -1085,40 +1085,59 @@ class BitBinCounts:
         """The two halves of a chunk on two of the accelerator's threads, each into its
         own counts (the second thread's are added in by :meth:`table`): counts are
         integers, so the sum is the one-thread count whatever the split. A half that
-        meets a binade without a block stops there; once both halves are back the
-        blocks are given and its rows go on in this thread."""
+        meets a binade without a block stops there and marks the binades of the rest of
+        its rows; once both are back those binades get their blocks and both halves go
+        on from where they stopped, again on two threads (a second round completes)."""
         from .._accel import share
 
         if self._spare is None:
             self._spare = np.zeros_like(self.counts)
         half = s.size // 2
         parts = ((s[:half], is_pos[:half]), (s[half:], is_pos[half:]))
+        at = [0, 0]
 
-        def run(hand: list[int]) -> list[int]:
-            return [int(fast.bit_bin_add(parts[j][0], parts[j][1], 0, self.shift, self.bits,
-                                         self.low, self.slot, self._array(j)))
-                    for j in hand]
+        def run(hand: list[int]) -> list[tuple[int, npt.NDArray[np.bool_] | None]]:
+            out: list[tuple[int, npt.NDArray[np.bool_] | None]] = []
+            for j in hand:
+                ps, pc = parts[j]
+                stop = int(fast.bit_bin_add(ps, pc, at[j], self.shift, self.bits, self.low,
+                                            self.slot, self._array(j)))
+                seen = None
+                if stop < ps.size:
+                    seen = np.zeros(self.slot.size, dtype=bool)
+                    fast.bit_binades(ps, stop, self.shift, self.bits, self.low, seen)
+                out.append((stop, seen))
+            return out
 
-        hands, stops = share([0, 1], run, 2)
-        for hand, got in zip(hands, stops, strict=True):
-            for j, stop in zip(hand, got, strict=True):
-                if stop < parts[j][0].size:
-                    self._add_rows(fast, parts[j][0], parts[j][1], j, stop)
+        while True:
+            todo = [j for j in (0, 1) if at[j] < parts[j][0].size]
+            if not todo:
+                return
+            hands, got = share(todo, run, 2)
+            grow: npt.NDArray[np.bool_] | None = None
+            for hand, res in zip(hands, got, strict=True):
+                for j, (stop, seen) in zip(hand, res, strict=True):
+                    at[j] = stop
+                    if seen is not None:
+                        grow = seen if grow is None else grow | seen
+            if grow is not None:
+                self._grow(grow)
 
     def _grow(self, seen: npt.NDArray[np.bool_]) -> None:
-        """Give a block of counts to each binade in ``seen`` that has none."""
+        """Give a block of counts to each binade in ``seen`` that has none. The arrays
+        keep room for more blocks (their size doubles when it runs out, up to every
+        binade's), so a stream whose chunks keep bringing a few new binades — the far
+        tails of heavy-tailed scores — copies its counts a few times, not per chunk."""
         new = np.flatnonzero(seen & (self.slot < 0))
         if new.size:
             self.slot[new] = np.arange(self.n_slots, self.n_slots + new.size)
             self.n_slots += int(new.size)
-            size = self.n_slots << (self.low + 1)
-            grown = np.zeros(size, dtype=np.uint32)
-            grown[:self.counts.size] = self.counts
-            self.counts = grown
-            if self._spare is not None:
-                spare = np.zeros(size, dtype=np.uint32)
-                spare[:self._spare.size] = self._spare
-                self._spare = spare
+            need = self.n_slots << (self.low + 1)
+            if need > self.counts.size:
+                size = min(max(need, 2 * self.counts.size), self.slot.size << (self.low + 1))
+                self.counts = _widened(self.counts, size)
+                if self._spare is not None:
+                    self._spare = _widened(self._spare, size)
 
     def table(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
         """(bin floors ascending, (2, U) counts: negatives, positives) of the occupied
@@ -1127,7 +1146,10 @@ class BitBinCounts:
 
         binades = np.flatnonzero(self.slot >= 0)  # ascending key order
         per = 1 << self.low
-        both = self.counts if self._spare is None else self.counts + self._spare
+        used = self.n_slots << (self.low + 1)
+        both = self.counts[:used]
+        if self._spare is not None:
+            both = both + self._spare[:used]
         c = both.reshape(self.n_slots, per, 2)[self.slot[binades]].reshape(-1, 2)
         nz = np.flatnonzero(c[:, 0] | c[:, 1])
         keys = (binades[nz >> self.low] << self.low) | (nz & (per - 1))
@@ -1142,6 +1164,13 @@ class BitBinCounts:
         if self._spare is not None:
             self._spare[:] = 0
         self.rows = 0
+
+
+def _widened(counts: npt.NDArray[np.uint32], size: int) -> npt.NDArray[np.uint32]:
+    """``counts`` followed by zeros up to ``size`` cells."""
+    out = np.zeros(size, dtype=np.uint32)
+    out[:counts.size] = counts
+    return out
 
 
 def _update_binary(state: Any, is_pos: npt.NDArray[np.bool_], s: npt.NDArray[Any],
