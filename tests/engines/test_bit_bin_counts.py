@@ -157,29 +157,6 @@ def _nothing() -> Iterator[None]:
     yield
 
 
-@pytest.mark.parametrize("max_distinct", [None, 9_000])
-def test_exact_tables_of_halves_are_the_chunks_tables(
-        stream_file: tuple[str, np.ndarray, np.ndarray], max_distinct: int | None,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The exact table of a chunk made as two halves' tables on two threads, merged, and
-    the switch to bins binning both tables on two threads: the state of one thread and
-    of the numpy path — exact to the end, or converted mid-stream."""
-    f, y, s = stream_file
-    warns = (lambda: pytest.warns(clfeval.ScoreBinningWarning)) if max_distinct else _nothing
-    with warns(), path("numpy"):
-        want = fold_files(f, y_true="y_true", y_score="score", chunk_rows=3_000,
-                          max_distinct=max_distinct)
-    monkeypatch.setattr(fold_mod, "_SPLIT_ROWS", 2)
-    monkeypatch.setattr(_accel, "threads", lambda: 2)
-    with warns(), path("numba"):
-        got = fold_files(f, y_true="y_true", y_score="score", chunk_rows=3_000,
-                         max_distinct=max_distinct)
-    assert got.scores == want.scores
-    assert got.scores.converted == bool(max_distinct)
-    if not max_distinct:
-        assert got.scores == ScoreCounts.from_scores(y, s, max_distinct=None)
-
-
 def test_counts_flush_before_they_overflow(stream_file: tuple[str, np.ndarray, np.ndarray],
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """uint32 cells: the fold adds them to the state before 2**32 rows (here, a room of

@@ -972,7 +972,7 @@ def _converted_sum(a: Any, b: Any) -> Any:
     (as large as both: the merge a stream's second chunk pays once, a few times the
     cost of a chunk); the bins' counts are the same integers either way, and the state
     warns as the sum would."""
-    from .._accel import kernels, share
+    from .._accel import kernels
     from .scores import Binning, ScoreCounts, _merge, _rebin, binning_warning
 
     md = a.max_distinct
@@ -989,11 +989,7 @@ def _converted_sum(a: Any, b: Any) -> Any:
         return None
     bits = a._convert_bits
     binning = Binning.from_bits(bits)
-    # (the two tables binned on two of the accelerator's threads: independent passes)
-    _, got = share([(va, wa), (vb, wb)],
-                   lambda hand: [_rebin(v, w_, binning) for v, w_ in hand], 2)
-    ra, rb = (r for res in got for r in res)  # (two items dealt to two hands: in order)
-    values, w = _merge(*ra, *rb)
+    values, w = _merge(*_rebin(va, wa, binning), *_rebin(vb, wb, binning))
     binning_warning(int(u), md, bits, stacklevel=5)
     return ScoreCounts([values], [w], a.labels, pos_label=a.pos_label, binning=binning,
                        max_distinct=md, convert_bits=bits,
@@ -1179,31 +1175,9 @@ def _widened(counts: npt.NDArray[np.uint32], size: int) -> npt.NDArray[np.uint32
 
 def _update_binary(state: Any, is_pos: npt.NDArray[np.bool_], s: npt.NDArray[Any],
                    w: npt.NDArray[np.float64] | None) -> Any:
-    return _with_table(state, _binary_table(s, is_pos, w, state.binning))
+    from .scores import score_tables
 
-
-def _binary_table(s: npt.NDArray[Any], is_pos: npt.NDArray[np.bool_],
-                  w: npt.NDArray[np.float64] | None, binning: Any
-                  ) -> list[tuple[npt.NDArray[np.float64], npt.NDArray[Any]]]:
-    """:func:`clfeval.core.scores.score_tables` of one binary chunk. An exact table of
-    counts (the stream's first chunks, before the state turns to bins) is made as two
-    halves' tables on two of the accelerator's threads, merged: the same table (one
-    entry per distinct score, integer counts added exactly)."""
-    from .._accel import kernels, share, threads
-    from .scores import _merge, score_tables
-
-    n = s.size
-    if w is not None or binning is not None or n < _SPLIT_ROWS or threads() < 2 \
-            or kernels(n) is None:
-        return score_tables(s, is_pos, 2, w, binning)
-    half = n // 2
-
-    def run(hand: list[tuple[int, int]]) -> list[tuple[Any, Any]]:
-        return [score_tables(s[a:b], is_pos[a:b], 2, None, None)[0] for a, b in hand]
-
-    _, got = share([(0, half), (half, n)], run, 2)
-    first, second = (t for res in got for t in res)  # (in order, whatever the hands)
-    return [_merge(*first, *second)]
+    return _with_table(state, score_tables(s, is_pos, 2, w, state.binning))
 
 
 def _update_multi(state: Any, gt: npt.NDArray[np.intp], s: npt.NDArray[Any],
