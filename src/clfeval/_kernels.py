@@ -271,15 +271,17 @@ def runs(vs: Any, pos: Any, values: Any, wp: Any, wn: Any) -> None:  # pragma: n
     of each run into ``wp`` and ``wn`` (zeroed; ``pos``: the class of each sorted value;
     the outputs have :func:`count_runs` entries). Twin:
     :func:`clfeval.core.scores._runs_table`."""
+    # without branches on the classes (random: a branch on them is mispredicted half the
+    # time): each row adds its class flag to the positives, its complement to the negatives
+    flag = pos.view(np.uint8)
     k = -1
     for i in range(vs.size):
         if i == 0 or vs[i] != vs[i - 1]:
             k += 1
             values[k] = vs[i]
-        if pos[i]:
-            wp[k] += 1
-        else:
-            wn[k] += 1
+        c = np.int64(flag[i])
+        wp[k] += c
+        wn[k] += 1 - c
 
 
 @_jit
