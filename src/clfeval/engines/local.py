@@ -297,7 +297,9 @@ def _prefetch(it: Iterator[Chunk], depth: int = PREFETCH_MIN,
         while True:
             with cond:
                 while not q:
-                    cond.wait()
+                    if not t.is_alive() and not q:  # (it ends with _DONE or an error)
+                        raise RuntimeError("the reading thread ended without a result")
+                    cond.wait(0.1)
                 item, size = q.popleft()
                 held[0] -= size
                 cond.notify_all()
