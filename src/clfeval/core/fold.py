@@ -1016,7 +1016,9 @@ class BitBinCounts:
     before 2**32 rows), one block of ``2**low`` bins x 2 classes per binade (the leading
     ``bits - low`` bits of the bin key) that holds a score, in the order binades are first
     seen; the table lists them in key order. Counts are integers: the state equals the
-    chunk-by-chunk one exactly.
+    chunk-by-chunk one exactly. A large chunk is counted in two halves on two of the
+    accelerator's threads, each into its own array (``counts`` and a second one laid out
+    alike), added when the table is made — the same counts whatever the split.
     """
 
     def __init__(self, bits: int) -> None:
