@@ -84,11 +84,12 @@ def calibration_prep(p: Any, is_pos: Any, eps: float, x: Any,
     ``q`` gets ``clip(p if positive else 1 - p)`` (the log loss's); the caller takes
     both logs with numpy. Twin: :func:`clfeval.core.calibration._logit_clipped` and
     :func:`clfeval.core.calibration._neg_log` (``np.clip`` is ``min(max(v, lo), hi)``
-    for the finite probabilities folded)."""
+    for the finite probabilities folded). ``p`` may be float32 (a file's column): each
+    value is read as the float64 it equals, as the twin reads the converted column."""
     hi = 1.0 - eps
     flag = is_pos.view(np.uint8)
     for i in range(p.size):
-        pi = p[i]
+        pi = np.float64(p[i])
         c = min(max(pi, eps), hi)
         x[i] = c / (1.0 - c)
         o = pi if flag[i] else 1.0 - pi
@@ -112,25 +113,32 @@ def calibration_fold(p: Any, is_pos: Any, log_q: Any, x: Any, ext: Any, uniform:
     clipped; ``z_num``/``z_var`` receive each row's Spiegelhalter terms (summed by the
     caller, as its twin does). Rows are added in order, as ``np.bincount`` adds them,
     so the sums equal the twin's bit for bit; unweighted, the weight columns are the
-    counts, as in the twin. Twin: :func:`clfeval.core.calibration._fold_tables` via
-    ``_fold_binary``."""
+    counts, as in the twin. ``p`` may be float32: each value is read as the float64 it
+    equals. Twin: :func:`clfeval.core.calibration._fold_tables` via ``_fold_binary``."""
     n = p.size
     n_inner = ext.size - 2
     nb = float(n_inner + 1)
     flag = is_pos.view(np.uint8)
+    # flat tables indexed by unsigned cells: numba checks a signed index for a negative
+    # value (numpy's wraparound) at every access, an unsigned one it does not
     cf = counts.reshape(counts.size)
-    sf = sums.reshape(counts.size, 5)
+    sf = sums.reshape(sums.size)
     fcf = fine_counts.reshape(fine_counts.size)
-    ff = fine.reshape(fine_counts.size, 3)
+    ff = fine.reshape(fine.size)
+    u1 = np.uint64(1)
+    u2 = np.uint64(2)
+    u3 = np.uint64(3)
+    u4 = np.uint64(4)
+    u5 = np.uint64(5)
     for i in range(n):
-        pi = p[i]
+        pi = np.float64(p[i])
         c = np.int64(flag[i])
         if uniform:
             v = pi * nb
             k = np.int64(v)
             k = k + np.int64(v > k) - 1
             k = min(max(k, 0), n_inner)
-            k = k - np.int64(pi <= ext[k]) + np.int64(pi > ext[k + 1])
+            k = k - np.int64(pi <= ext[np.uint64(k)]) + np.int64(pi > ext[np.uint64(k + 1)])
         elif n_inner <= 64:
             k = 0
             for j in range(1, n_inner + 1):
@@ -145,44 +153,46 @@ def calibration_fold(p: Any, is_pos: Any, log_q: Any, x: Any, ext: Any, uniform:
                 else:
                     up = mid
             k = lo
-        b = 2 * k + c
+        b = np.uint64(2 * k + c)
         xi = x[i]
         fv = (xi + fine_limit) * fine_scale  # finite: x is a clipped logit
         f = np.int64(fv)
         f -= np.int64(fv < f)  # floor
-        g = 2 * min(max(f, 0), n_fine - 1) + c
+        g = np.uint64(2 * min(max(f, 0), n_fine - 1) + c)
         e = float(c) - pi
         nll = -log_q[i]
         one_m2p = 1.0 - 2.0 * pi
         cf[b] += 1
         fcf[g] += 1
+        o = b * u5
+        h = g * u3
         if weighted:
             wi = w[i]
             wp = wi * pi
-            sf[b, 0] += wi
-            sf[b, 1] += wp
-            sf[b, 2] += wp * pi
-            sf[b, 3] += wi * nll
-            sf[b, 4] += wi * (e * e)
-            ff[g, 0] += wi
-            ff[g, 1] += wp
-            ff[g, 2] += wi * xi
+            sf[o] += wi
+            sf[o + u1] += wp
+            sf[o + u2] += wp * pi
+            sf[o + u3] += wi * nll
+            sf[o + u4] += wi * (e * e)
+            ff[h] += wi
+            ff[h + u1] += wp
+            ff[h + u2] += wi * xi
             z_num[i] = (e * wi) * one_m2p
             z_var[i] = ((one_m2p * one_m2p) * wi) * pi * (1.0 - pi)
         else:
-            sf[b, 1] += pi
-            sf[b, 2] += pi * pi
-            sf[b, 3] += nll
-            sf[b, 4] += e * e
-            ff[g, 1] += pi
-            ff[g, 2] += xi
+            sf[o + u1] += pi
+            sf[o + u2] += pi * pi
+            sf[o + u3] += nll
+            sf[o + u4] += e * e
+            ff[h + u1] += pi
+            ff[h + u2] += xi
             z_num[i] = e * one_m2p
             z_var[i] = (one_m2p * one_m2p) * pi * (1.0 - pi)
     if not weighted:
         for j in range(cf.size):
-            sf[j, 0] = float(cf[j])
+            sf[j * 5] = float(cf[j])
         for j in range(fcf.size):
-            ff[j, 0] = float(fcf[j])
+            ff[j * 3] = float(fcf[j])
 
 
 @_jit
@@ -306,15 +316,17 @@ def runs(vs: Any, pos: Any, values: Any, wp: Any, wn: Any) -> None:  # pragma: n
     of each run into ``wp`` and ``wn`` (zeroed; ``pos``: the class of each sorted value;
     the outputs have :func:`count_runs` entries). Twin:
     :func:`clfeval.core.scores._runs_table`."""
+    # without branches on the classes (random: a branch on them is mispredicted half the
+    # time): each row adds its class flag to the positives, its complement to the negatives
+    flag = pos.view(np.uint8)
     k = -1
     for i in range(vs.size):
         if i == 0 or vs[i] != vs[i - 1]:
             k += 1
             values[k] = vs[i]
-        if pos[i]:
-            wp[k] += 1
-        else:
-            wn[k] += 1
+        c = np.int64(flag[i])
+        wp[k] += c
+        wn[k] += 1 - c
 
 
 @_jit
@@ -520,12 +532,13 @@ def bit_bin_add(s: Any, is_pos: Any, start: int, shift: int, bits: int, low: int
             o = bi[j]
             o ^= (o >> 63) & low63
             bi[j] = (o >> shift) + half
-        for j in range(m):
+        for j in range(m):  # (unsigned indices: no check for a negative one per access)
             k = bi[j]
-            b = slot[k >> low]
+            b = slot[np.uint64(k >> low)]
             if b < 0:
                 return a + j
-            counts[(((b << low) | (k & mask)) << 1) + np.int64(flag[a + j])] += np.uint32(1)
+            counts[np.uint64((((b << low) | (k & mask)) << 1) + np.int64(flag[a + j]))] += \
+                np.uint32(1)
     return n
 
 

@@ -75,6 +75,37 @@ def test_table_is_the_score_tables_kernel(accel: str, kind: str, bits: int,
     assert w.dtype == np.int64
 
 
+@pytest.mark.parametrize("kind", ["prob", "signed", "heavy"])
+@pytest.mark.parametrize("bits", [24, 12])
+def test_halves_on_two_threads_count_as_one(kind: str, bits: int,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks counted in two halves on two threads (each into its own counts, added when
+    the table is made): the same table as one thread, when a half meets binades without
+    a block (the first chunks, and a chunk whose second half brings new ones), across a
+    reset (the second thread's counts forgotten too)."""
+    monkeypatch.setattr(fold_mod, "_SPLIT_ROWS", 2)
+    monkeypatch.setattr(_accel, "threads", lambda: 2)
+    rng = np.random.default_rng(bits)
+    first = _scores(kind, 6000, rng)
+    # new binades in both halves (each stops, then both go on after the blocks are given)
+    late = np.concatenate([1e-30 * _scores(kind, 2000, rng), first[:2000],
+                           1e30 * _scores(kind, 2000, rng)])
+    chunks = [first, late, _scores(kind, 1, rng), _scores(kind, 5001, rng)]
+    classes = [rng.random(c.size) < 0.4 for c in chunks]
+    with path("numba"):
+        acc = BitBinCounts(bits)
+        acc.add(chunks[0], classes[0])
+        acc.reset()  # (the halves' counts start again from zero)
+        for s, c in zip(chunks, classes, strict=True):
+            acc.add(s, c)
+        assert acc._spare is not None and acc._spare.any()  # the second thread counted
+        values, w = acc.table()
+    [(want_v, want_w)] = score_tables(np.concatenate(chunks), np.concatenate(classes), 2,
+                                      None, Binning.from_bits(bits))
+    np.testing.assert_array_equal(values, want_v)
+    np.testing.assert_array_equal(w, want_w)
+
+
 def test_reset_keeps_the_blocks() -> None:
     rng = np.random.default_rng(1)
     acc = BitBinCounts(24)

@@ -64,3 +64,33 @@ def test_streamed_calibration_state_is_the_kept_rows_state(
     assert rep.calibration.log_loss == pytest.approx(mem.calibration.log_loss, rel=1e-12)
     assert rep.calibration.brier.score == pytest.approx(mem.calibration.brier.score,
                                                         rel=1e-12)
+
+
+@pytest.mark.parametrize("accel", ["numba", "numpy"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_float32_probabilities_fold_as_their_float64_values(
+        accel: str, weighted: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engines hand a file's float32 column to the fold as it is (no converted copy):
+    the tables are those of the float64 values it holds, bit for bit, on both paths —
+    with many blocks shared among threads, and calls of other sizes in between (each
+    thread keeps its per-row buffers from call to call)."""
+    from clfeval import _accel
+    from clfeval.core import calibration as calmod
+
+    monkeypatch.setattr(calmod, "_BINARY_BLOCK", 512)
+    monkeypatch.setattr(_accel, "MIN_SIZE", 0)
+    monkeypatch.setenv("CLFEVAL_ACCEL", accel)
+    assert (_accel.kernels(1) is None) == (accel == "numpy")
+    rng = np.random.default_rng(8)
+    edges = calmod.uniform_edges(15)
+    for n in (5000, 300, 4097):
+        y = rng.random(n) < 0.4
+        p32 = (1 / (1 + np.exp(-(2.0 * y - 1 + rng.standard_normal(n))))).astype(np.float32)
+        p32[:2] = [0.0, 1.0]
+        w = rng.random(n) if weighted else None
+        got = calmod._binary_tables(p32, y, w, edges, calmod.EPS)
+        want = calmod._binary_tables(p32.astype(np.float64), y, w, edges, calmod.EPS)
+        for a, b in zip(got, want, strict=True):
+            assert a.dtype == b.dtype and np.array_equal(a, b)
+        e = CalibrationCounts.empty([False, True], pos_label=True)
+        assert e._update_checked(y, p32, w) == e._update_checked(y, p32.astype(np.float64), w)

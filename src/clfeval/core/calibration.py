@@ -49,6 +49,7 @@ so a sharded computation agrees with the one-shot one to that precision.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -322,11 +323,27 @@ def _binary_tables(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray |
     stacked: tuple[Array, ...] | None = None
     for s0 in range(0, max(n, 1), _BINARY_BLOCK):
         sl = slice(s0, s0 + _BINARY_BLOCK)
-        part = _fold_binary(p[sl], is_pos[sl], None if w is None else w[sl], edges, eps)
+        # (float32 probabilities: each block read as the float64 values they equal)
+        part = _fold_binary(np.asarray(p[sl], dtype=np.float64), is_pos[sl],
+                            None if w is None else w[sl], edges, eps)
         stacked = part if stacked is None else tuple(
             x + y for x, y in zip(stacked, part, strict=True))
     assert stacked is not None
     return stacked
+
+
+_BUFFERS = threading.local()
+
+
+def _block_buffers(size: int) -> tuple[FloatArray, ...]:
+    """This thread's four per-row buffers of the compiled binary fold, at least ``size``
+    long (at most a block: 8 MiB a thread), kept from call to call — a stream folds a
+    chunk after another, and fresh blocks of this size are fresh pages each time."""
+    got: tuple[FloatArray, ...] | None = getattr(_BUFFERS, "arrays", None)
+    if got is None or got[0].size < size:
+        got = tuple(np.empty(max(size, min(_BINARY_BLOCK, 1 << 16))) for _ in range(4))
+        _BUFFERS.arrays = got
+    return tuple(a[:size] for a in got)
 
 
 def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | None,
@@ -336,7 +353,8 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
     compiled kernel of the ``fast`` extra: the same cells and the same sums, bit for bit
     (the logs are numpy's, each block's rows are added in order, the blocks' tables are
     added in order). The blocks are shared among the accelerator's threads; each thread
-    makes its per-row buffers once."""
+    keeps its per-row buffers (:func:`_block_buffers`). float32 probabilities are read
+    as the float64 values they hold, block by block (no converted copy of the column)."""
     fast = _load_kernels()
     assert fast is not None
     n = p.size
@@ -347,8 +365,7 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
     starts = list(range(0, max(n, 1), _BINARY_BLOCK))
 
     def fold(mine: list[int]) -> list[tuple[Array, ...]]:
-        size = min(n, _BINARY_BLOCK)
-        q, x, z_num, z_var = (np.empty(size) for _ in range(4))
+        q, x, z_num, z_var = _block_buffers(min(n, _BINARY_BLOCK))
         parts = []
         for s0 in mine:
             pb = np.ascontiguousarray(p[s0:s0 + _BINARY_BLOCK])
@@ -719,11 +736,12 @@ class CalibrationCounts:
     def _update_checked(self, is_pos: npt.NDArray[np.bool_], p: FloatArray,
                         w: FloatArray | None) -> CalibrationCounts:
         """This binary state plus rows its caller has already checked — ``is_pos`` a bool
-        mask of the positive class, ``p`` float64 probabilities in [0, 1] of its length,
-        ``w`` None or non-negative finite float64 weights — the engines' path (they check
+        mask of the positive class, ``p`` float64 (or float32: read as the float64 values
+        it holds) probabilities in [0, 1] of its length, ``w`` None or non-negative finite
+        float64 weights — the engines' path (they check
         each chunk once, where it is read). The same state as :meth:`update`."""
         assert not self._multiclass
-        assert p.dtype == np.float64
+        assert p.dtype in (np.float64, np.float32)
         assert is_pos.dtype == np.bool_
         if p.size == 0:
             return self

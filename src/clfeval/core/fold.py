@@ -612,7 +612,9 @@ class Folder:
             if not is_probability(scores[0]):
                 self.calibration = self.alt_calibration = None
                 return
-            s = np.asarray(scores[0], dtype=np.float64)
+            s = scores[0]
+            if s.dtype != np.float32:  # (float32: the fold reads it as the float64s it holds)
+                s = np.asarray(s, dtype=np.float64)
             if is_pos is None:
                 assert gt is not None
                 pos_code = self.space.code(
@@ -999,6 +1001,8 @@ def _converted_sum(a: Any, b: Any) -> Any:
 MAX_DEFERRED_BITS = 24
 _BINADE = 12
 _U32_ROOM = (1 << 32) - 1
+#: a chunk of at least this many rows is counted in two halves on two threads
+_SPLIT_ROWS = 1 << 17
 
 
 class BitBinCounts:
@@ -1012,7 +1016,9 @@ class BitBinCounts:
     before 2**32 rows), one block of ``2**low`` bins x 2 classes per binade (the leading
     ``bits - low`` bits of the bin key) that holds a score, in the order binades are first
     seen; the table lists them in key order. Counts are integers: the state equals the
-    chunk-by-chunk one exactly.
+    chunk-by-chunk one exactly. A large chunk is counted in two halves on two of the
+    accelerator's threads, each into its own array (``counts`` and a second one laid out
+    alike), added when the table is made — the same counts whatever the split.
     """
 
     def __init__(self, bits: int) -> None:
@@ -1022,6 +1028,8 @@ class BitBinCounts:
         self.shift = 64 - bits
         self.slot = np.full(1 << (bits - self.low), -1, dtype=np.int64)
         self.counts = np.zeros(0, dtype=np.uint32)
+        #: the second thread's counts (:meth:`_add_halves`), laid out as ``counts``
+        self._spare: npt.NDArray[np.uint32] | None = None
         self.n_slots = 0
         self.rows = 0
 
@@ -1032,7 +1040,7 @@ class BitBinCounts:
 
     def add(self, s: npt.NDArray[Any], is_pos: npt.NDArray[np.bool_]) -> None:
         """Count finite scores ``s`` (float32 or float64) of rows of class ``is_pos``."""
-        from .._accel import kernels
+        from .._accel import kernels, threads
 
         n = s.size
         assert self.rows + n <= _U32_ROOM
@@ -1047,26 +1055,91 @@ class BitBinCounts:
             cell <<= 1
             cell += is_pos
             self.counts += np.bincount(cell, minlength=self.counts.size).astype(np.uint32)
-        else:  # one pass while every binade has its block (after the first chunks)
-            i = 0
-            while i < n:
-                i = fast.bit_bin_add(s, is_pos, i, self.shift, self.bits, self.low,
-                                     self.slot, self.counts)
-                if i < n:
-                    seen = np.zeros(self.slot.size, dtype=bool)
-                    fast.bit_binades(s, i, self.shift, self.bits, self.low, seen)
-                    self._grow(seen)
+        elif n >= _SPLIT_ROWS and threads() > 1:
+            self._add_halves(fast, s, is_pos)
+        else:
+            self._add_rows(fast, s, is_pos)
         self.rows += n
 
+    def _array(self, which: int) -> npt.NDArray[np.uint32]:
+        """The counts of this thread (0) or of the second one (1, see :meth:`_add_halves`)."""
+        if which == 0:
+            return self.counts
+        assert self._spare is not None
+        return self._spare
+
+    def _add_rows(self, fast: Any, s: npt.NDArray[Any], is_pos: npt.NDArray[np.bool_],
+                  which: int = 0, i: int = 0) -> None:
+        """The compiled pass over rows ``i`` on, into the counts ``which``: one pass while
+        every binade has its block (after the first chunks), a block given to each new
+        binade on the way (growing gives the arrays new buffers: read again)."""
+        n = s.size
+        while i < n:
+            i = fast.bit_bin_add(s, is_pos, i, self.shift, self.bits, self.low, self.slot,
+                                 self._array(which))
+            if i < n:
+                seen = np.zeros(self.slot.size, dtype=bool)
+                fast.bit_binades(s, i, self.shift, self.bits, self.low, seen)
+                self._grow(seen)
+
+    def _add_halves(self, fast: Any, s: npt.NDArray[Any],
+                    is_pos: npt.NDArray[np.bool_]) -> None:
+        """The two halves of a chunk on two of the accelerator's threads, each into its
+        own counts (the second thread's are added in by :meth:`table`): counts are
+        integers, so the sum is the one-thread count whatever the split. A half that
+        meets a binade without a block stops there and marks the binades of the rest of
+        its rows; once both are back those binades get their blocks and both halves go
+        on from where they stopped, again on two threads (a second round completes)."""
+        from .._accel import share
+
+        if self._spare is None:
+            self._spare = np.zeros_like(self.counts)
+        half = s.size // 2
+        parts = ((s[:half], is_pos[:half]), (s[half:], is_pos[half:]))
+        at = [0, 0]
+
+        def run(hand: list[int]) -> list[tuple[int, npt.NDArray[np.bool_] | None]]:
+            out: list[tuple[int, npt.NDArray[np.bool_] | None]] = []
+            for j in hand:
+                ps, pc = parts[j]
+                stop = int(fast.bit_bin_add(ps, pc, at[j], self.shift, self.bits, self.low,
+                                            self.slot, self._array(j)))
+                seen = None
+                if stop < ps.size:
+                    seen = np.zeros(self.slot.size, dtype=bool)
+                    fast.bit_binades(ps, stop, self.shift, self.bits, self.low, seen)
+                out.append((stop, seen))
+            return out
+
+        while True:
+            todo = [j for j in (0, 1) if at[j] < parts[j][0].size]
+            if not todo:
+                return
+            hands, got = share(todo, run, 2)
+            grow: npt.NDArray[np.bool_] | None = None
+            for hand, res in zip(hands, got, strict=True):
+                for j, (stop, seen) in zip(hand, res, strict=True):
+                    at[j] = stop
+                    if seen is not None:
+                        grow = seen if grow is None else grow | seen
+            if grow is not None:
+                self._grow(grow)
+
     def _grow(self, seen: npt.NDArray[np.bool_]) -> None:
-        """Give a block of counts to each binade in ``seen`` that has none."""
+        """Give a block of counts to each binade in ``seen`` that has none. The arrays
+        keep room for more blocks (their size doubles when it runs out, up to every
+        binade's), so a stream whose chunks keep bringing a few new binades — the far
+        tails of heavy-tailed scores — copies its counts a few times, not per chunk."""
         new = np.flatnonzero(seen & (self.slot < 0))
         if new.size:
             self.slot[new] = np.arange(self.n_slots, self.n_slots + new.size)
             self.n_slots += int(new.size)
-            grown = np.zeros(self.n_slots << (self.low + 1), dtype=np.uint32)
-            grown[:self.counts.size] = self.counts
-            self.counts = grown
+            need = self.n_slots << (self.low + 1)
+            if need > self.counts.size:
+                size = min(max(need, 2 * self.counts.size), self.slot.size << (self.low + 1))
+                self.counts = _widened(self.counts, size)
+                if self._spare is not None:
+                    self._spare = _widened(self._spare, size)
 
     def table(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
         """(bin floors ascending, (2, U) counts: negatives, positives) of the occupied
@@ -1075,7 +1148,11 @@ class BitBinCounts:
 
         binades = np.flatnonzero(self.slot >= 0)  # ascending key order
         per = 1 << self.low
-        c = self.counts.reshape(self.n_slots, per, 2)[self.slot[binades]].reshape(-1, 2)
+        used = self.n_slots << (self.low + 1)
+        both = self.counts[:used]
+        if self._spare is not None:
+            both = both + self._spare[:used]
+        c = both.reshape(self.n_slots, per, 2)[self.slot[binades]].reshape(-1, 2)
         nz = np.flatnonzero(c[:, 0] | c[:, 1])
         keys = (binades[nz >> self.low] << self.low) | (nz & (per - 1))
         w = np.empty((2, nz.size), dtype=np.int64)
@@ -1086,7 +1163,16 @@ class BitBinCounts:
     def reset(self) -> None:
         """Forget the counts (the binades' blocks stay)."""
         self.counts[:] = 0
+        if self._spare is not None:
+            self._spare[:] = 0
         self.rows = 0
+
+
+def _widened(counts: npt.NDArray[np.uint32], size: int) -> npt.NDArray[np.uint32]:
+    """``counts`` followed by zeros up to ``size`` cells."""
+    out = np.zeros(size, dtype=np.uint32)
+    out[:counts.size] = counts
+    return out
 
 
 def _update_binary(state: Any, is_pos: npt.NDArray[np.bool_], s: npt.NDArray[Any],

@@ -9,10 +9,10 @@ to one process.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import glob
 import os
-import queue
 import sys
 import threading
 import time
@@ -271,42 +271,78 @@ def _shutdown_pools() -> None:
     _POOLS.clear()
 
 
-def _prefetch(it: Iterator[Chunk], depth: int = 2) -> Iterator[Chunk]:
+#: how far the reading thread may run ahead of the fold: chunks holding at most this
+#: many bytes of column data wait (and at least PREFETCH_MIN chunks, whatever their size)
+PREFETCH_BYTES = 48 << 20
+PREFETCH_MIN = 2
+
+
+def _chunk_bytes(ch: Chunk) -> int:
+    """The bytes a chunk's columns hold (values and masks)."""
+    total = 0
+    for col in ch.columns.values():
+        for a in (col.values, col.missing, col.bad):
+            total += int(getattr(a, "nbytes", 0))
+    return total
+
+
+def _prefetch(it: Iterator[Chunk], depth: int = PREFETCH_MIN,
+              budget: int = PREFETCH_BYTES) -> Iterator[Chunk]:
     """Read the next chunks in a background thread while this one is folded.
 
     Decoding (pyarrow, memory-mapped copies) releases the GIL, so reading and
-    folding overlap; at most ``depth`` chunks wait, which keeps memory bounded.
+    folding overlap. The reader runs ahead by up to ``budget`` bytes of chunks (at
+    least ``depth`` chunks), which keeps memory bounded by the budget, not the input:
+    while the fold's first chunks cost more than reading them (the exact score table,
+    its switch to bins) the reading goes on, instead of waiting after two chunks.
     """
-    q: queue.Queue[Any] = queue.Queue(maxsize=depth)
+    q: collections.deque[Any] = collections.deque()
+    held = [0]  # bytes of the chunks waiting
+    cond = threading.Condition()
     stop = threading.Event()
+
+    def put(item: Any, size: int) -> bool:
+        with cond:
+            while not stop.is_set() and len(q) >= depth and held[0] + size > budget:
+                cond.wait(0.1)
+            if stop.is_set():
+                return False
+            q.append((item, size))
+            held[0] += size
+            cond.notify_all()
+            return True
 
     def run() -> None:
         try:
             for ch in it:
-                while not stop.is_set():
-                    try:
-                        q.put(ch, timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-                if stop.is_set():
+                if not put(ch, _chunk_bytes(ch)):
                     return
-            q.put(_DONE)
+            put(_DONE, 0)
         except BaseException as exc:  # handed to the consumer, re-raised there
-            q.put(exc)
+            put(exc, 0)
 
     t = threading.Thread(target=run, name="clfeval-prefetch", daemon=True)
     t.start()
     try:
         while True:
-            item = q.get()
+            with cond:
+                while not q:
+                    if not t.is_alive() and not q:  # (it ends with _DONE or an error)
+                        raise RuntimeError("the reading thread ended without a result")
+                    cond.wait(0.1)
+                item, size = q.popleft()
+                held[0] -= size
+                cond.notify_all()
             if item is _DONE:
                 return
             if isinstance(item, BaseException):
                 raise item
             yield item
     finally:
-        stop.set()
+        with cond:
+            stop.set()
+            q.clear()
+            cond.notify_all()
         t.join()
 
 
