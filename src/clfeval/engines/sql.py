@@ -9,16 +9,23 @@ those groups, kilobytes to a few MiB whatever the number of rows, reach Python, 
 they become the very :class:`~clfeval.engines.EvalState` (or
 :class:`~clfeval.engines.SlicedState`) the in-memory and file doors build:
 
+* a first scan where the engine has a distinct-count sketch (DuckDB, Spark SQL, the
+  warehouses; not PostgreSQL): one small aggregate over the valid rows — their number
+  against the table's (none invalid: the queries that follow read the valid rows
+  through a filter, with no reason per row), the scores' range (probabilities: no
+  clamps; none negative: no sign in the bit keys) and the sketch;
 * confusion counts, threshold tallies and excluded rows per reason: exact integers;
 * the score state: exact — one entry per distinct score, grouped on the float64
   itself — while a column holds at most ``max_distinct`` distinct scores, else the
   float-bit bins of :meth:`~clfeval.Binning.from_bits` (24 bits, the conversion an
-  exact state makes by itself), each row's bin key computed in SQL with exact float
-  arithmetic (comparisons with powers of two over the binades the data spans, one
-  multiplication by a power of two and a ``FLOOR``: :func:`bit_key_stages`), equal to
-  :meth:`Binning.keys` bit for bit; ``bins=<bits>`` asks for the bins directly. Which
+  exact state makes by itself): each row is grouped on a float of its bin found with
+  exact float arithmetic (Veltkamp's splitting gives the binade, a ``FLOOR`` after a
+  division by its power of two truncates: :func:`bit_floor_stages`), whose key Python
+  takes with :meth:`Binning.keys` — bit for bit the in-memory keys (below 12 bits, the
+  integer keys by comparisons with powers of two: :func:`bit_key_stages`);
+  ``bins=<bits>`` asks for the bins directly. Which
   one is decided by the engine's distinct-count sketch far from the budget (a factor
-  of 1.5; the same scan gives the scores' range) and an exact ``COUNT(DISTINCT)`` near
+  of 1.5) and an exact ``COUNT(DISTINCT)`` near
   it; on PostgreSQL by a first pass in bins (the exact table when no bin holds two
   scores) and, when needed, the exact count. An exact table that still outgrows the
   budget converts itself;
@@ -29,7 +36,9 @@ they become the very :class:`~clfeval.engines.EvalState` (or
   slice, reliability bin, fine bin), the bins guessed by arithmetic, checked per group
   against thresholds derived from numpy's own arithmetic and recomputed by comparisons
   where a guess was off. Its float sums are added by the database (or per group in
-  Python), so they agree with the in-memory state to rounding (as any sharded fold).
+  Python), so they agree with the in-memory state to rounding (as any sharded fold);
+  two logarithms per row, ``log q`` and ``log(1 - q)``, give both outcomes' log losses
+  and the logit sum (their difference): :func:`_calibration_sql`.
 
 The query text is generated from a few dialect parts (:class:`Dialect`: identifier
 quoting, parameter markers, NaN/infinity tests, shifts, array access, type names):
