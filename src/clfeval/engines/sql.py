@@ -975,17 +975,30 @@ def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
     return f"{head} SELECT {', '.join(keys)}, {', '.join(aggs)} FROM {last} GROUP BY {group}"
 
 
-def _sketch(d: Dialect, relation: str, spec: Spec, approx: bool) -> str:
-    """One scan over the valid rows: their number ``n_valid`` and the table's ``n_rows``
-    (equal: no invalid row, :attr:`_Plan.clean`), the smallest and largest score (the
+def _sketch(d: Dialect, relation: str, spec: Spec, approx: bool, table: bool) -> str:
+    """One scan: the number ``n_valid`` of valid rows and the relation's ``n_rows`` (equal:
+    no invalid row, :attr:`_Plan.clean`), the smallest and largest valid score (the
     binades of the bit keys; whether the scores are probabilities) and, with ``approx``,
-    the engine's sketch of the number ``n`` of distinct scores of positive weight."""
-    aggs = ["MIN(x) AS xmin", "MAX(x) AS xmax", "COUNT(*) AS n_valid",
-            f"(SELECT COUNT(*) FROM {relation}) AS n_rows"]
-    if approx:
+    the engine's sketch of the number ``n`` of distinct valid scores of positive weight.
+    A DuckDB table's row count is a scalar subquery (read from its metadata); other
+    relations' rows are counted in the same scan, the valid ones by ``CASE``
+    (no ``FILTER`` clause: BigQuery has none), so the query runs once."""
+    pos = "" if spec.columns.weight is None else " AND w > 0"
+    if table:
+        aggs = ["MIN(x) AS xmin", "MAX(x) AS xmax", "COUNT(*) AS n_valid",
+                f"(SELECT COUNT(*) FROM {relation}) AS n_rows"]
         x = "x" if spec.columns.weight is None else "CASE WHEN w > 0 THEN x END"
+        rows = f"({_valid_rows(d, relation, spec)}) AS clfeval_valid"
+    else:
+        ok = _valid_sql(d, spec)
+        aggs = [f"MIN(CASE WHEN {ok} THEN x END) AS xmin",
+                f"MAX(CASE WHEN {ok} THEN x END) AS xmax",
+                f"SUM(CASE WHEN {ok} THEN 1 ELSE 0 END) AS n_valid", "COUNT(*) AS n_rows"]
+        x = f"CASE WHEN {ok}{pos} THEN x END"
+        rows = f"(SELECT {', '.join(_select(d, spec))} FROM {relation}) AS clfeval_rows"
+    if approx:
         aggs.insert(0, f"{d.approx_distinct}({x}) AS n")
-    return f"SELECT {', '.join(aggs)} FROM ({_valid_rows(d, relation, spec)}) AS clfeval_valid"
+    return f"SELECT {', '.join(aggs)} FROM {rows}"
 
 
 def _sketch_flags(sketch: dict[str, Any]) -> dict[str, Any]:
@@ -1439,8 +1452,9 @@ def _fold(src: SqlSource, table: str | None, query: str | None, what: str | None
         # of the probabilities, the sign of the bit keys); with the score budget, the
         # engine's distinct-count sketch too
         params = Params(d.paramstyle)
-        sketch = _run(src, _sketch(d, relation, spec, approx=exact and spec.max_distinct
-                                   is not None), params, what)
+        # (a DuckDB table's row count is in its metadata; elsewhere one scan counts)
+        sketch = _run(src, _sketch(d, relation, spec, exact and spec.max_distinct is not None,
+                                   table is not None and d.name == "duckdb"), params, what)
         flags = _sketch_flags(sketch)
     if not exact:
         b = bit_bins(spec)
