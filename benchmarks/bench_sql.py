@@ -15,11 +15,13 @@ time (all threads: DuckDB is multi-threaded) and peak RSS:
 ``push-down``
     ``clfeval.sql.evaluate(path, "preds")``: the default — exact while the scores fit
     ``max_distinct``; here they do not (DuckDB's distinct sketch says so), so the
-    24-bit bins are the state: the sketch, the calibration aggregation and the
-    counts aggregation; the whole report. With ``--decimals`` the sketch says the scores
-    fit: one exact query, the calibration derived from its groups.
+    24-bit bins are the state: three scans — the first (valid rows, score range,
+    sketch), the calibration aggregation (two logarithms per row) and the counts
+    aggregation (each row's bin by Veltkamp splitting); the whole report. With
+    ``--decimals`` the sketch says the scores fit: the first scan and one exact query,
+    the calibration derived from its groups.
 ``push-down bins=24``
-    the same bins asked for directly (one pass); the whole report.
+    the same bins asked for directly (no sketch in the first scan); the whole report.
 ``pull + evaluate``
     ``SELECT y_true, y_score`` fetched as one Arrow table, then :func:`clfeval.evaluate`
     on the arrays (exact scores; the in-memory door); the whole report.

@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 
 from clfeval import Binning
-from clfeval.engines.sql import DUCKDB, POSTGRESQL, Dialect, Params, bit_key_stages, pipeline
+from clfeval.engines.sql import (
+    DUCKDB,
+    POSTGRESQL,
+    Dialect,
+    Params,
+    bit_floor_stages,
+    bit_key_stages,
+    pipeline,
+)
 
 from .conftest import pg_load
 
@@ -78,6 +86,55 @@ def test_postgresql_bit_keys_equal_python(pg: Any) -> None:
         want = Binning.from_bits(bits).keys(VALUES[i]).astype(np.int64)
         bad = np.flatnonzero(got != want)
         assert bad.size == 0, (bits, window, [(VALUES[i][j], got[j], want[j]) for j in bad[:5]])
+
+
+FLOOR_BITS = (12, 13, 24, 40, 52, 53, 63)
+
+
+def _floors(run: Any, d: Dialect, bits: int, nonneg: bool) -> tuple[np.ndarray, np.ndarray]:
+    head, last = pipeline("SELECT i, x AS xv FROM vals",
+                          bit_floor_stages(d, "xv", bits, "kv", nonneg=nonneg))
+    rows = run(f"{head} SELECT i, kv FROM {last} ORDER BY i")
+    return np.array([r[0] for r in rows]), np.array([r[1] for r in rows], dtype=np.float64)
+
+
+def _floor_cases(run: Any, d: Dialect, load: Any) -> None:
+    """Each value's float from the splitting is in its bin (signed values; with
+    ``nonneg`` the magnitudes), for every number of bits the floats serve."""
+    for nonneg in (False, True):
+        vals = np.abs(VALUES) if nonneg else VALUES
+        load(vals)
+        for bits in FLOOR_BITS:
+            i, v = _floors(run, d, bits, nonneg)
+            b = Binning.from_bits(bits)
+            got, want = b.keys(v), b.keys(vals[i])
+            bad = np.flatnonzero(got != want)
+            assert bad.size == 0, (bits, nonneg, [(vals[i][j], v[j]) for j in bad[:5]])
+
+
+def test_duckdb_bit_floors_are_in_each_values_bin() -> None:
+    duckdb = pytest.importorskip("duckdb")
+    import pyarrow as pa
+
+    con = duckdb.connect()
+
+    def load(vals: np.ndarray) -> None:
+        con.register("vals", pa.table({"i": np.arange(vals.size), "x": vals}))
+
+    _floor_cases(lambda q: con.execute(q).fetchall(), DUCKDB, load)
+
+
+def test_postgresql_bit_floors_are_in_each_values_bin(pg: Any) -> None:
+    def run(q: str) -> list[Any]:
+        with pg.cursor() as cur:
+            cur.execute(q)
+            return cur.fetchall()
+
+    def load(vals: np.ndarray) -> None:
+        pg_load(pg, "vals", {"i": np.arange(vals.size), "x": vals},
+                {"i": "bigint", "x": "double precision"})
+
+    _floor_cases(run, POSTGRESQL, load)
 
 
 def test_identifiers_are_quoted_and_control_characters_refused() -> None:

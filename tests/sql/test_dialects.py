@@ -155,6 +155,9 @@ def _texts(d: Dialect) -> str:
                          sample_weight="weight", threshold=0.45, max_distinct=50,
                          by=["region"])
     src_texts += texts
+    # fewer than 12 bits: the integer keys of the comparison chain (shifts)
+    _, texts = _fold(con, d, y_true="y_true", y_score="proba", bins=8)
+    src_texts += texts
     return "\n".join(src_texts)
 
 

@@ -67,3 +67,21 @@ def test_spark_sql_gives_the_in_memory_report(spark: Any) -> None:
     kdf = spark.createDataFrame(pd.DataFrame({"y": y, "p": p}))
     assert clfeval.spark.evaluate(kdf, y_true="y", y_pred="p", engine="sql").confusion == \
         clfeval.evaluate(y, p).confusion
+
+
+def test_spark_sql_slices(spark: Any) -> None:
+    """``by=`` through the generated Spark SQL: the sliced report is the in-memory one
+    (a NULL slice key included), exact scores and the 24-bit keys alike."""
+    _, memory, options, exact = CASES["sliced"]
+    cols = ["y_true", "y_pred", "y_score", "region", "device"]
+    sdf = spark.createDataFrame(pd.DataFrame({c: D[c] for c in cols})).repartition(3)
+    got = clfeval.spark.evaluate(sdf, engine="sql", **options)
+    assert got.slices is not None and len(got.slices.slices) == 8
+    assert_same(got, memory(), exact=exact)
+    frame = pd.DataFrame({c: D[c] for c in cols})
+    with pytest.warns(clfeval.ScoreBinningWarning):
+        binned = clfeval.spark.evaluate(sdf, engine="sql", max_distinct=50, **options)
+    with pytest.warns(clfeval.ScoreBinningWarning):
+        ref = clfeval.evaluate_frame(frame, max_distinct=50, **options)
+    assert binned.state.slices.keys() == ref.state.slices.keys()
+    assert_same(binned, ref, exact=False)

@@ -471,3 +471,56 @@ def test_k_class_hard_predictions_in_both_databases(tmp_path: Path, pg: Any) -> 
                 clfeval.sql.evaluate(pg, "kclass", **opts)):
         assert got.confusion.n_classes == 3
         assert_same(got, want, exact=True)
+
+
+def test_the_first_scan_leaves_out_what_cannot_act(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Probabilities strictly inside (0, 1) and no invalid row: the counts query reads the
+    valid rows through a filter (no reason per row), the bit floors carry no sign and the
+    calibration query no clamp. One NULL score: the reason of each row again. Both
+    reports equal the frame door's (the 24-bit bins: over the budget)."""
+    from clfeval.engines import sql as sql_engine
+
+    rng = np.random.default_rng(29)
+    n = 3_000
+    y = rng.integers(0, 2, n)
+    s = np.clip(rng.random(n) * 0.8 + 0.2 * y, 1e-6, 1 - 1e-6)
+    texts: list[str] = []
+    real = sql_engine.SqlSource.run
+
+    def spy(self: Any, sql: str, params: Any) -> dict[str, Any]:
+        texts.append(sql)
+        return real(self, sql, params)
+
+    monkeypatch.setattr(sql_engine.SqlSource, "run", spy)
+    for missing in (False, True):
+        score = pa.array([None if missing and i == 5 else v for i, v in enumerate(s)],
+                         type=pa.float64())
+        table = pa.table({"y_true": y, "y_score": score})
+        path = str(tmp_path / f"probs{int(missing)}.duckdb")
+        con = duckdb.connect(path)
+        con.register("t", table)
+        con.execute("CREATE TABLE preds AS SELECT * FROM t")
+        con.close()
+        texts.clear()
+        with pytest.warns(ScoreBinningWarning):
+            got = clfeval.sql.evaluate(path, "preds", max_distinct=500, on_invalid="exclude")
+        with pytest.warns(ScoreBinningWarning):
+            want = clfeval.evaluate_frame(table, max_distinct=500, on_invalid="exclude",
+                                          chunk_rows=10**6)
+        assert got.state.scores == want.state.scores
+        assert got.state.excluded == want.state.excluded
+        assert_same(got, want, exact=False)
+        counts = [t for t in texts if "kv AS k" in t]
+        calib = [t for t in texts if " AS fb" in t]
+        assert len(counts) == 1 and len(calib) == 1
+        assert ("THEN 2" in counts[0]) == missing        # the reason of a missing score
+        assert "ABS(" not in counts[0] and "LEAST(GREATEST(xc" not in calib[0]
+        # a query: its rows counted in the first scan itself (it runs once there)
+        texts.clear()
+        with pytest.warns(ScoreBinningWarning):
+            got_q = clfeval.sql.evaluate(path, query="SELECT y_score, y_true FROM preds",
+                                         max_distinct=500, on_invalid="exclude")
+        assert got_q.state.excluded == want.state.excluded
+        assert_same(got_q, want, exact=False)
+        assert texts[1].count("SELECT y_score, y_true FROM preds") == 1

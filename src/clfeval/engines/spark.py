@@ -126,7 +126,8 @@ def fold(
     differences of order 1e-15, more where a sum cancels), as any sharded fold does.
 
     ``by``/``max_slices`` slice the rows as in :func:`clfeval.engines.fold_files` (a
-    :class:`SlicedState` then; the Arrow engine folds them).
+    :class:`SlicedState` then): the SQL engine groups by the slice columns too (the SQL
+    door's sliced groups), the Arrow engine folds them.
 
     Spark's Python workers must run the same interpreter as the driver (set
     ``PYSPARK_PYTHON``); errors name the partition and the row inside it.
@@ -149,11 +150,6 @@ def fold(
             raise InvalidParameterError("engine='sql' does not fold multilabel data; use "
                                         "engine='arrow'")
         engine = "arrow"
-    elif spec.columns.by:
-        if engine == "sql":
-            raise InvalidParameterError("engine='sql' does not slice; use engine='arrow' with "
-                                        "by=")
-        engine = "arrow"
     if engine == "auto":
         # "auto" takes SQL for hard predictions, or for bit-binned scores when the caller
         # asked for bins explicitly (default bins are not bit bins)
@@ -170,7 +166,6 @@ def fold(
                          labels=labels, pos_label=pos_label, threshold=threshold,
                          on_invalid=on_invalid, bins=bins, max_distinct=max_distinct,
                          by=by, max_slices=max_slices, weights=weights)
-        assert isinstance(sql, EvalState)
         return sql
     sub = df.select(*spec.columns.names)
 

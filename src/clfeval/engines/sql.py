@@ -9,16 +9,23 @@ those groups, kilobytes to a few MiB whatever the number of rows, reach Python, 
 they become the very :class:`~clfeval.engines.EvalState` (or
 :class:`~clfeval.engines.SlicedState`) the in-memory and file doors build:
 
+* a first scan where the engine has a distinct-count sketch (DuckDB, Spark SQL, the
+  warehouses; not PostgreSQL): one small aggregate over the valid rows — their number
+  against the table's (none invalid: the queries that follow read the valid rows
+  through a filter, with no reason per row), the scores' range (probabilities: no
+  clamps; none negative: no sign in the bit keys) and the sketch;
 * confusion counts, threshold tallies and excluded rows per reason: exact integers;
 * the score state: exact — one entry per distinct score, grouped on the float64
   itself — while a column holds at most ``max_distinct`` distinct scores, else the
   float-bit bins of :meth:`~clfeval.Binning.from_bits` (24 bits, the conversion an
-  exact state makes by itself), each row's bin key computed in SQL with exact float
-  arithmetic (comparisons with powers of two over the binades the data spans, one
-  multiplication by a power of two and a ``FLOOR``: :func:`bit_key_stages`), equal to
-  :meth:`Binning.keys` bit for bit; ``bins=<bits>`` asks for the bins directly. Which
+  exact state makes by itself): each row is grouped on a float of its bin found with
+  exact float arithmetic (Veltkamp's splitting gives the binade, a ``FLOOR`` after a
+  division by its power of two truncates: :func:`bit_floor_stages`), whose key Python
+  takes with :meth:`Binning.keys` — bit for bit the in-memory keys (below 12 bits, the
+  integer keys by comparisons with powers of two: :func:`bit_key_stages`);
+  ``bins=<bits>`` asks for the bins directly. Which
   one is decided by the engine's distinct-count sketch far from the budget (a factor
-  of 1.5; the same scan gives the scores' range) and an exact ``COUNT(DISTINCT)`` near
+  of 1.5) and an exact ``COUNT(DISTINCT)`` near
   it; on PostgreSQL by a first pass in bins (the exact table when no bin holds two
   scores) and, when needed, the exact count. An exact table that still outgrows the
   budget converts itself;
@@ -29,7 +36,9 @@ they become the very :class:`~clfeval.engines.EvalState` (or
   slice, reliability bin, fine bin), the bins guessed by arithmetic, checked per group
   against thresholds derived from numpy's own arithmetic and recomputed by comparisons
   where a guess was off. Its float sums are added by the database (or per group in
-  Python), so they agree with the in-memory state to rounding (as any sharded fold).
+  Python), so they agree with the in-memory state to rounding (as any sharded fold);
+  two logarithms per row, ``log q`` and ``log(1 - q)``, give both outcomes' log losses
+  and the logit sum (their difference): :func:`_calibration_sql`.
 
 The query text is generated from a few dialect parts (:class:`Dialect`: identifier
 quoting, parameter markers, NaN/infinity tests, shifts, array access, type names):
@@ -270,7 +279,8 @@ Stage = list[tuple[str, str]]
 
 
 def bit_key_stages(d: Dialect, x: str, bits: int, name: str = "k",
-                   window: tuple[int, int] | None = None) -> list[Stage]:
+                   window: tuple[int, int] | None = None, nonneg: bool = False
+                   ) -> list[Stage]:
     """Projections computing ``name = Binning.from_bits(bits).keys(x)`` (a BIGINT) of
     the finite float64 column ``x``: exactly, bit for bit, in three stages.
 
@@ -290,7 +300,8 @@ def bit_key_stages(d: Dialect, x: str, bits: int, name: str = "k",
     (``2**(g+1)`` is not formed at ``g = 1023``: no overflow); ``m52 = (a / 2**e - 1) *
     2**52`` (exact: a division by a power of two) for normal ``a``, and ``a * 2**1074``
     for subnormal ``a``. The order key's leading ``bits`` bits are ``2**(bits-1) + T``
-    for ``x >= 0`` and ``2**(bits-1) - 1 - T`` for ``x < 0``. ``bits`` is 1 … 63.
+    for ``x >= 0`` and ``2**(bits-1) - 1 - T`` for ``x < 0``; ``nonneg`` (no value of
+    ``x`` is negative) leaves out the sign. ``bits`` is 1 … 63.
     """
     if not 1 <= bits <= 63:
         raise InvalidParameterError(f"SQL bit bins need 1 <= bits <= 63, got {bits}")
@@ -344,12 +355,63 @@ def bit_key_stages(d: Dialect, x: str, bits: int, name: str = "k",
     else:
         t_expr = general
     half = f"CAST({1 << (bits - 1)} AS {big})"
+    if nonneg:
+        return [[(a, x)], [(t, t_expr)], [(name, f"({half} + {t})")]]
     neg = d.bool_int(f"{x} < 0")  # (no CASE: half + T or half - 1 - T)
     return [[(a, f"ABS({x})")], [(t, t_expr)],
             [(name, f"({half} + {t} - {neg} * ({t} + {t} + 1))")]]
 
 
 _CHAIN = 16  # binades tested one after the other before the tree
+
+
+def bit_floor_stages(d: Dialect, x: str, bits: int, name: str = "v",
+                     nonneg: bool = False) -> list[Stage]:
+    """Projections computing ``name``, a float64 in the same bit bin as the finite
+    float64 column ``x`` — ``|x|`` truncated to its ``bits - 11`` leading significant bits
+    (to the subnormals' grid below ``2**-1022``), with the sign of ``x`` — so that
+    ``Binning.from_bits(bits).keys(name)`` is the key of ``x``: exactly, bit for bit,
+    with no comparison chain and no logarithm (``12 <= bits <= 63``; Python takes the
+    keys of the groups' values).
+
+    The binade's power of two ``P = 2**floor(log2 a)`` of ``a = |x|`` comes from
+    Veltkamp's splitting: ``c = a * (2**52 + 1)`` and ``r = c - (c - a)`` is ``a``
+    rounded to one significant bit, ``2**e`` or ``2**(e+1)``, so ``P`` is ``r`` or
+    ``r / 2`` (one comparison). Then ``floor(a / P * 2**(bits-12)) * (P / 2**(bits-12))``
+    is the truncation (a division and multiplications by powers of two: exact). Values
+    from ``2**960`` up are scaled by ``2**-128`` first (no overflow of ``c``) and back
+    after; zero and the subnormals take their grid ``2**-(1010 + bits)`` directly
+    (``floor(a / grid) * grid``, in two exact steps each). Every operation either is
+    exact or rounds as IEEE-754 prescribes (the splitting needs exactly that): no
+    overflow or underflow to zero is ever formed (PostgreSQL would refuse them).
+    """
+    if not 12 <= bits <= 63:
+        raise InvalidParameterError(f"SQL bit floors need 12 <= bits <= 63, got {bits}")
+    lit = d.lit
+    a, sa, c, r, p = (f"{name}_{s}" for s in ("a", "s", "c", "r", "p"))
+    big, small = lit(2.0 ** 960), lit(2.0 ** -1022)
+    scale = lit(2.0 ** (bits - 12))
+    h = 1010 + bits  # the subnormals' bins are multiples of 2**-h
+    h1, h2 = h // 2, h - h // 2
+    trunc = f"FLOOR({sa} / {p} * {scale}) * ({p} / {scale})"
+    v = (f"CASE WHEN {a} < {small} THEN FLOOR({a} * {lit(2.0 ** h1)} * {lit(2.0 ** h2)}) * "
+         f"{lit(2.0 ** -h1)} * {lit(2.0 ** -h2)} WHEN {a} >= {big} THEN {trunc} * "
+         f"{lit(2.0 ** 128)} ELSE {trunc} END")
+    stages: list[Stage] = [
+        [(a, x if nonneg else f"ABS({x})")],
+        [(sa, f"CASE WHEN {a} >= {big} THEN {a} * {lit(2.0 ** -128)} WHEN {a} < {small} "
+              f"THEN {lit(1.0)} ELSE {a} END")],
+        [(c, f"{sa} * {lit(2.0 ** 52 + 1)}")],
+        [(r, f"{c} - ({c} - {sa})")],
+        [(p, f"CASE WHEN {r} > {sa} THEN {r} * {lit(0.5)} ELSE {r} END")]]
+    if nonneg:
+        return [*stages, [(name, v)]]
+    # (a negative x whose magnitude truncates to 0 is in the bin of -2**-1074, not -0.0's)
+    m = f"{name}_m"
+    tiny = f"{lit(2.0 ** -537)} * {lit(2.0 ** -537)}"
+    return [*stages, [(m, v)],
+            [(name, f"CASE WHEN {x} < 0 AND {m} > 0 THEN -{m} WHEN {x} < 0 THEN -({tiny}) "
+                    f"ELSE {m} END")]]
 
 
 def binade_window(lo: float, hi: float) -> tuple[int, int] | None:
@@ -647,12 +709,23 @@ class _Plan:
     corrected: bool = False
     #: the binades of the bit keys' comparison tree (see :func:`bit_key_stages`)
     window: tuple[int, int] | None = None
+    #: no row is invalid (the sketch counted them): the counts query reads the valid
+    #: rows only (a filter, no reason per row) and every group's reason is -1
+    clean: bool = False
+    #: every valid score lies in [0, 1] (the sketch's range): no clamp to 0.5
+    unit: bool = False
+    #: every valid score lies in [eps, 1 - eps]: no clip before the logarithms
+    inner: bool = False
+    #: no valid score is negative: the bit keys need no sign
+    nonneg: bool = False
 
 
 def _calibration_sql(d: Dialect, params: Params, edges: npt.NDArray[np.float64], eps: float,
-                     *, corrected: bool, weighted: bool
+                     *, corrected: bool, weighted: bool, unit: bool = False,
+                     inner: bool = False
                      ) -> tuple[list[Stage], list[str], list[tuple[str, str]]]:
-    """Stages, group keys and sums of the binary calibration state.
+    """Stages, group keys and sums of the binary calibration state, over the valid rows
+    (``x`` the score, ``w`` the weight).
 
     Keys: the declared reliability bin ``cb`` (a count of inner edges below ``p``, as
     ``searchsorted(inner, p, "left")``) and the fine logit bin ``fb`` (the last one whose
@@ -663,26 +736,36 @@ def _calibration_sql(d: Dialect, params: Params, edges: npt.NDArray[np.float64],
     a guess was wrong (``p`` within a rounding of a threshold) is the query run again
     with ``corrected=True``: a count of edges and one comparison with the thresholds on
     each side of the guess (array look-ups, twice the cost). Either way the bins are
-    exactly the in-memory fold's. Sums: per group, with the outcome unknown until
-    Python resolves the positive label, the terms of both outcomes where they differ.
-    Scores outside [0, 1] enter as 0.5 (no overflow, no logarithm of a negative
-    number): the state is then dropped (``pmin``/``pmax`` tell).
+    exactly the in-memory fold's.
+
+    Sums, per group (``w·`` when weighted), with the outcome unknown until Python resolves
+    the positive label: ``sp`` Σp, ``spp`` Σp², ``sse1`` Σ(1-p)² (a negative outcome's
+    squared error is ``spp``), ``l1`` Σlog(q) and ``l0`` Σlog(1-q) with ``q = clip(p, eps,
+    1-eps)`` — two logarithms per row; ``1 - q`` is exactly the in-memory fold's ``clip(1 -
+    p)``, so the log losses are ``-l1`` (positive) and ``-l0`` (negative) and the logit
+    sum is ``l1 - l0`` (:func:`_log_sums`; the fold takes ``log(q / (1 - q))`` per row: the
+    same to rounding) — and the Spiegelhalter terms ``z0`` -p(1-2p), ``z1`` (1-p)(1-2p),
+    ``v`` (1-2p)²p(1-p). Scores outside [0, 1] enter as 0.5 (no overflow, no logarithm
+    of a negative number): the state is then dropped (``pmin``/``pmax`` tell). ``unit``
+    (every score known to lie in [0, 1]) and ``inner`` (in [eps, 1 - eps]) leave out the
+    clamps that cannot act.
     """
     from ..core.calibration import FINE_LIMIT, FINE_SCALE, N_FINE
 
     one = d.lit(1.0)
     lo, hi = d.lit(eps), d.lit(1.0 - eps)
     nb = len(edges) - 1
-    s1 = [("xc", f"CASE WHEN xv >= 0 AND xv <= 1 THEN xv ELSE {d.lit(0.5)} END")]
-    s2 = [("xq", f"LEAST(GREATEST(xc, {lo}), {hi})")]
+    s1 = [("xc", "x" if unit else
+           f"CASE WHEN x >= 0 AND x <= 1 THEN x ELSE {d.lit(0.5)} END")]
+    s2 = [("xq", "xc" if unit and inner else f"LEAST(GREATEST(xc, {lo}), {hi})")]
     if corrected:
         cb = "(" + " + ".join([f"(CASE WHEN xc > {d.lit(float(e))} THEN 1 ELSE 0 END)"
                                for e in edges[1:-1]] or ["0"]) + ")"
     else:
         # (xc is in [0, 1]: ceil(xc * B) is in [0, B]; only 0 needs the lower bound)
         cb = f"GREATEST(CAST(CEIL(xc * {d.lit(float(nb))}) AS INTEGER) - 1, 0)"
-    s3 = [("lx", f"LN(xq / ({one} - xq))"), ("cb", cb)]
-    fine = f"FLOOR((lx + {d.lit(float(FINE_LIMIT))}) * {d.lit(float(FINE_SCALE))})"
+    s3 = [("l1", "LN(xq)"), ("l0", f"LN({one} - xq)"), ("cb", cb)]
+    fine = f"FLOOR((l1 - l0 + {d.lit(float(FINE_LIMIT))}) * {d.lit(float(FINE_SCALE))})"
     edge = math.log(eps / (1.0 - eps))  # the logits of the clipped p lie in [edge, -edge]
     if not (math.floor((edge - 1e-9 + FINE_LIMIT) * FINE_SCALE) >= 0
             and math.floor((1e-9 - edge + FINE_LIMIT) * FINE_SCALE) <= N_FINE - 1):
@@ -698,15 +781,23 @@ def _calibration_sql(d: Dialect, params: Params, edges: npt.NDArray[np.float64],
                               f"{d.element(floors, 'fb0 + 2')} THEN 1 ELSE 0 END))")])
     else:
         stages.append([("fb", "fb0")])
-    nll0 = f"-LN(LEAST(GREATEST({one} - xc, {lo}), {hi}))"
     om = f"({one} - {d.lit(2.0)} * xc)"
     # (the squared error of a negative outcome is spp's term: not summed twice)
     sums = [("sp", "xc"), ("spp", "xc * xc"),
-            ("sse1", f"({one} - xc) * ({one} - xc)"), ("nll0", nll0), ("nll1", "-LN(xq)"),
-            ("sx", "lx"), ("z0", f"-xc * {om}"), ("z1", f"({one} - xc) * {om}"),
+            ("sse1", f"({one} - xc) * ({one} - xc)"), ("l0", "l0"), ("l1", "l1"),
+            ("z0", f"-xc * {om}"), ("z1", f"({one} - xc) * {om}"),
             ("v", f"{om} * {om} * xc * ({one} - xc)")]
-    out = [(n, f"wv * ({e})" if weighted else e) for n, e in sums]
+    out = [(n, f"w * ({e})" if weighted else e) for n, e in sums]
     return stages, ["cb", "fb"], out
+
+
+def _log_sums(cal: dict[str, Any]) -> dict[str, Any]:
+    """The calibration query's groups with the log-loss and logit sums of both outcomes
+    (``nll1 = -l1``, ``nll0 = -l0``, ``sx = l1 - l0``: see :func:`_calibration_sql`)."""
+    out = dict(cal)
+    l1, l0 = _num(cal, "l1", np.float64), _num(cal, "l0", np.float64)
+    out.update(nll1=-l1, nll0=-l0, sx=l1 - l0)
+    return out
 
 
 @functools.lru_cache(maxsize=4)
@@ -767,18 +858,8 @@ def _bins_hold(cal: dict[str, Any], edges: npt.NDArray[np.float64], eps: float) 
                 and (floors[fb] <= lo).all() and (hi < floors[fb + 1]).all())
 
 
-def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
-           part: str = "counts") -> str:
-    """An aggregation query over ``relation`` (a quoted table or a wrapped query).
-
-    ``part="counts"``: every row per (reason, truth, prediction, slice, score key, side
-    of the threshold) — counts and weights. ``part="calibration"`` (for bit keys): the
-    valid rows per (truth, prediction, slice, reliability bin, fine bin) — the
-    calibration sums. Two small hash tables are cheaper than one keyed by both (many
-    sums in a table of many groups miss the caches). An exact plan needs no calibration
-    query: each group's score is its key, and Python derives the calibration sums from
-    the groups (:func:`_exact_calibration`).
-    """
+def _select(d: Dialect, spec: Spec) -> list[str]:
+    """The columns a query reads, under short names: ``t``, ``p``, ``g0`` …, ``x``, ``w``."""
     cols = spec.columns
     q = d.quote
     sel = [f"{q(cols.y_true)} AS t"]
@@ -786,80 +867,164 @@ def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
         sel.append(f"{q(cols.y_pred)} AS p")
     for i, g in enumerate(cols.by):
         sel.append(f"{q(g)} AS g{i}")
-    has_x = bool(cols.y_score)
-    if has_x:
+    if cols.y_score:
         sel.append(f"{d.cast_double(q(cols.y_score[0]))} AS x")
     if cols.weight is not None:
         sel.append(f"{d.cast_double(q(cols.weight))} AS w")
-    label_null = "t IS NULL" + (" OR p IS NULL" if cols.y_pred is not None else "")
-    cases = [f"WHEN {label_null} THEN {_R_MISSING_LABEL}"]
-    if has_x:
-        cases += [f"WHEN x IS NULL THEN {_R_MISSING_SCORE}",
-                  f"WHEN {d.nonfinite('x')} THEN {_R_NONFINITE_SCORE}"]
+    return sel
+
+
+def _valid_sql(d: Dialect, spec: Spec) -> str:
+    """Whether a row (of :func:`_select`'s names) is valid: no reason of SQL's to leave it
+    out (labels are checked later, in Python, on the groups)."""
+    cols = spec.columns
+    conds = ["t IS NOT NULL"] + (["p IS NOT NULL"] if cols.y_pred is not None else [])
+    if cols.y_score:
+        conds += ["x IS NOT NULL", f"NOT {d.nonfinite('x')}"]
     if cols.weight is not None:
-        cases += [f"WHEN w IS NULL THEN {_R_MISSING_WEIGHT}",
-                  f"WHEN {d.nonfinite('w')} OR w < 0 THEN {_R_BAD_WEIGHT}"]
-    stages: list[Stage] = [[("reason", f"CASE {' '.join(cases)} ELSE -1 END")]]
-    ok = "reason = -1"
-    valid: Stage = []
-    if has_x:
-        valid.append(("xv", f"CASE WHEN {ok} THEN x ELSE {d.lit(0.0)} END"))
-    if cols.weight is not None:
-        valid.append(("wv", f"CASE WHEN {ok} THEN w ELSE {d.lit(0.0)} END"))
-    if valid:
-        stages.append(valid)
+        conds += ["w IS NOT NULL", f"NOT {d.nonfinite('w')}", "w >= 0"]
+    return " AND ".join(conds)
+
+
+def _valid_rows(d: Dialect, relation: str, spec: Spec) -> str:
+    """A SELECT of the valid rows of ``relation`` (:func:`_select`'s columns)."""
+    return (f"SELECT * FROM (SELECT {', '.join(_select(d, spec))} FROM {relation}) "
+            f"AS clfeval_rows WHERE {_valid_sql(d, spec)}")
+
+
+def _query(d: Dialect, relation: str, spec: Spec, plan: _Plan, params: Params,
+           part: str = "counts") -> str:
+    """An aggregation query over ``relation`` (a quoted table or a wrapped query).
+
+    ``part="counts"``: every row per (reason, truth, prediction, slice, score key, side
+    of the threshold) — counts and weights; with ``plan.clean`` (no invalid row) only the
+    valid rows are read, through a filter, and no reason is grouped.
+    ``part="calibration"`` (for bit keys): the valid rows per (truth, prediction, slice,
+    reliability bin, fine bin) — the calibration sums. Two small hash tables are cheaper
+    than one keyed by both (many sums in a table of many groups miss the caches). An
+    exact plan needs no calibration query: each group's score is its key, and Python
+    derives the calibration sums from the groups (:func:`_exact_calibration`).
+    """
+    cols = spec.columns
+    has_x = bool(cols.y_score)
+    by_keys = [f"g{i}" for i in range(len(cols.by))]
     if part == "calibration":
         from ..core.calibration import CalibrationCounts
 
         empty = CalibrationCounts.empty([False, True], pos_label=True)
         cal_stages, cal_keys, cal_sums = _calibration_sql(
             d, params, empty.edges, empty.eps, corrected=plan.corrected,
-            weighted=cols.weight is not None)
-        stages += cal_stages
-        keys = ["t", *(["p"] if cols.y_pred is not None else []),
-                *[f"g{i}" for i in range(len(cols.by))], *cal_keys]
-        aggs = ["COUNT(*) AS n", *(["SUM(wv) AS w"] if cols.weight is not None else []),
+            weighted=cols.weight is not None, unit=plan.unit, inner=plan.inner)
+        keys = ["t", *(["p"] if cols.y_pred is not None else []), *by_keys, *cal_keys]
+        aggs = ["COUNT(*) AS n", *(["SUM(w) AS w"] if cols.weight is not None else []),
                 *[f"SUM({e}) AS {name}" for name, e in cal_sums],
-                "MIN(xv) AS pmin", "MAX(xv) AS pmax"]
-        head, last = pipeline(f"SELECT {', '.join(sel)} FROM {relation}", stages)
+                "MIN(x) AS pmin", "MAX(x) AS pmax"]
+        head, last = pipeline(_valid_rows(d, relation, spec), cal_stages)
         group = ", ".join(str(i) for i in range(1, len(keys) + 1))
         return (f"{head} SELECT {', '.join(keys)}, {', '.join(aggs)} FROM {last} "
-                f"WHERE {ok} GROUP BY {group}")
-    keys = ["reason", "CASE WHEN reason = 0 THEN NULL ELSE t END AS t"]
-    if cols.y_pred is not None:
-        keys.append("CASE WHEN reason = 0 THEN NULL ELSE p END AS p")
-    keys += [f"g{i}" for i in range(len(cols.by))]
+                f"GROUP BY {group}")
+    if plan.clean:
+        first = _valid_rows(d, relation, spec)
+        stages: list[Stage] = []  # (the valid rows only: no reason)
+        keys = ["t", *(["p"] if cols.y_pred is not None else []), *by_keys]
+        xv, wv, ok = "x", "w", ""
+    else:
+        first = f"SELECT {', '.join(_select(d, spec))} FROM {relation}"
+        label_null = "t IS NULL" + (" OR p IS NULL" if cols.y_pred is not None else "")
+        cases = [f"WHEN {label_null} THEN {_R_MISSING_LABEL}"]
+        if has_x:
+            cases += [f"WHEN x IS NULL THEN {_R_MISSING_SCORE}",
+                      f"WHEN {d.nonfinite('x')} THEN {_R_NONFINITE_SCORE}"]
+        if cols.weight is not None:
+            cases += [f"WHEN w IS NULL THEN {_R_MISSING_WEIGHT}",
+                      f"WHEN {d.nonfinite('w')} OR w < 0 THEN {_R_BAD_WEIGHT}"]
+        stages = [[("reason", f"CASE {' '.join(cases)} ELSE -1 END")]]
+        valid: Stage = []
+        if has_x:
+            valid.append(("xv", f"CASE WHEN reason = -1 THEN x ELSE {d.lit(0.0)} END"))
+        if cols.weight is not None:
+            valid.append(("wv", f"CASE WHEN reason = -1 THEN w ELSE {d.lit(0.0)} END"))
+        if valid:
+            stages.append(valid)
+        keys = ["reason", "CASE WHEN reason = 0 THEN NULL ELSE t END AS t"]
+        if cols.y_pred is not None:
+            keys.append("CASE WHEN reason = 0 THEN NULL ELSE p END AS p")
+        keys += by_keys
+        xv, wv, ok = "xv", "wv", "reason = -1 AND "
     aggs = ["COUNT(*) AS n"]
     if cols.weight is not None:
-        aggs += ["SUM(wv) AS w", "SUM(wv * wv) AS w2"]
+        aggs += [f"SUM({wv}) AS w", f"SUM({wv} * {wv}) AS w2"]
     if has_x:
         if plan.key == "exact":
-            keys.append("xv AS k")
+            keys.append(f"{xv} AS k")
+        elif plan.key == "bits" and plan.bits >= 12:
+            # a float in each row's bin (its key is taken in Python: _counts)
+            stages += bit_floor_stages(d, xv, plan.bits, "kv", nonneg=plan.nonneg)
+            keys.append("kv AS k")
         elif plan.key == "bits":
-            stages += bit_key_stages(d, "xv", plan.bits, "kb", plan.window)
+            stages += bit_key_stages(d, xv, plan.bits, "kb", plan.window,
+                                     nonneg=plan.nonneg)
             keys.append("kb AS k")
         if spec.threshold is not None:
             thr = params.add(float(spec.threshold))
-            keys.append(f"CASE WHEN {ok} AND xv >= {thr} THEN 1 ELSE 0 END AS hit")
+            keys.append(f"CASE WHEN {ok}{xv} >= {thr} THEN 1 ELSE 0 END AS hit")
         if plan.minmax:
-            aggs += ["MIN(xv) AS xmin", "MAX(xv) AS xmax"]
-    head, last = pipeline(f"SELECT {', '.join(sel)} FROM {relation}", stages)
+            aggs += [f"MIN({xv}) AS xmin", f"MAX({xv}) AS xmax"]
+    head, last = pipeline(first, stages)
     group = ", ".join(str(i) for i in range(1, len(keys) + 1))
     return f"{head} SELECT {', '.join(keys)}, {', '.join(aggs)} FROM {last} GROUP BY {group}"
 
 
-def _count_distinct(d: Dialect, relation: str, spec: Spec, approx: bool = False) -> str:
-    """The number of distinct valid scores (of rows with a positive weight: the only
-    ones a score state keeps), exact or the engine's sketch (then with the smallest and
-    largest score: the binades of the bit keys)."""
+def _sketch(d: Dialect, relation: str, spec: Spec, approx: bool, table: bool) -> str:
+    """One scan: the number ``n_valid`` of valid rows and the relation's ``n_rows`` (equal:
+    no invalid row, :attr:`_Plan.clean`), the smallest and largest valid score (the
+    binades of the bit keys; whether the scores are probabilities) and, with ``approx``,
+    the engine's sketch of the number ``n`` of distinct valid scores of positive weight.
+    A DuckDB table's row count is a scalar subquery (read from its metadata); other
+    relations' rows are counted in the same scan, the valid ones by ``CASE``
+    (no ``FILTER`` clause: BigQuery has none), so the query runs once."""
+    pos = "" if spec.columns.weight is None else " AND w > 0"
+    if table:
+        aggs = ["MIN(x) AS xmin", "MAX(x) AS xmax", "COUNT(*) AS n_valid",
+                f"(SELECT COUNT(*) FROM {relation}) AS n_rows"]
+        x = "x" if spec.columns.weight is None else "CASE WHEN w > 0 THEN x END"
+        rows = f"({_valid_rows(d, relation, spec)}) AS clfeval_valid"
+    else:
+        ok = _valid_sql(d, spec)
+        aggs = [f"MIN(CASE WHEN {ok} THEN x END) AS xmin",
+                f"MAX(CASE WHEN {ok} THEN x END) AS xmax",
+                f"SUM(CASE WHEN {ok} THEN 1 ELSE 0 END) AS n_valid", "COUNT(*) AS n_rows"]
+        x = f"CASE WHEN {ok}{pos} THEN x END"
+        rows = f"(SELECT {', '.join(_select(d, spec))} FROM {relation}) AS clfeval_rows"
+    if approx:
+        aggs.insert(0, f"{d.approx_distinct}({x}) AS n")
+    return f"SELECT {', '.join(aggs)} FROM {rows}"
+
+
+def _sketch_flags(sketch: dict[str, Any]) -> dict[str, Any]:
+    """What the sketch tells the plans (:class:`_Plan`'s ``clean``, ``unit``, ``inner``,
+    ``nonneg`` and ``window``)."""
+    from ..core.calibration import EPS
+
+    n_valid = int(_num(sketch, "n_valid", np.int64)[0])
+    n_rows = int(_num(sketch, "n_rows", np.int64)[0])
+    if n_valid == 0:
+        return {"clean": n_rows == 0}
+    lo, hi = (float(_num(sketch, c, np.float64)[0]) for c in ("xmin", "xmax"))
+    return {"clean": n_rows == n_valid, "unit": lo >= 0.0 and hi <= 1.0,
+            "inner": lo >= EPS and hi <= 1.0 - EPS, "nonneg": lo >= 0.0,
+            "window": binade_window(lo, hi)}
+
+
+def _count_distinct(d: Dialect, relation: str, spec: Spec) -> str:
+    """The exact number of distinct valid scores (of rows with a positive weight: the
+    only ones a score state keeps)."""
     x = d.cast_double(d.quote(spec.columns.y_score[0]))
     w = ""
     if spec.columns.weight is not None:
         wc = d.cast_double(d.quote(spec.columns.weight))
         w = f" AND {wc} IS NOT NULL AND NOT {d.nonfinite(wc)} AND {wc} > 0"
-    agg = (f"{d.approx_distinct}({x}) AS n, MIN({x}) AS xmin, MAX({x}) AS xmax" if approx
-           else f"COUNT(DISTINCT {x}) AS n")
-    return (f"SELECT {agg} FROM {relation} WHERE {x} IS NOT NULL AND "
+    return (f"SELECT COUNT(DISTINCT {x}) AS n FROM {relation} WHERE {x} IS NOT NULL AND "
             f"NOT {d.nonfinite(x)}{w}")
 
 
@@ -1278,29 +1443,38 @@ def _fold(src: SqlSource, table: str | None, query: str | None, what: str | None
         params = Params(d.paramstyle)
         res = _run(src, _query(d, relation, spec, _Plan("none"), params), params, what)
         return _finish(res, None, spec, _Plan("none"), what, False)
+    flags: dict[str, Any] = {}
+    sketch: dict[str, Any] | None = None
+    if d.approx_distinct:
+        # one scan first (cheap: no per-row arithmetic, one small aggregate): the number
+        # of invalid rows and the scores' range, so that the queries that follow leave
+        # out what cannot act (the reason of each row when none is invalid, the clamps
+        # of the probabilities, the sign of the bit keys); with the score budget, the
+        # engine's distinct-count sketch too
+        params = Params(d.paramstyle)
+        # (a DuckDB table's row count is in its metadata; elsewhere one scan counts)
+        sketch = _run(src, _sketch(d, relation, spec, exact and spec.max_distinct is not None,
+                                   table is not None and d.name == "duckdb"), params, what)
+        flags = _sketch_flags(sketch)
     if not exact:
         b = bit_bins(spec)
         assert b is not None
-        plan = _Plan("bits", bits=int(b), cal=True)
+        plan = _Plan("bits", bits=int(b), cal=True, **flags)
         res, cal = _binned(src, relation, spec, plan, what)
         return _finish(res, cal, spec, plan, what, False)
-    plan = _Plan("exact")
-    if spec.max_distinct is not None and d.approx_distinct:
+    plan = _Plan("exact", **{k: v for k, v in flags.items() if k != "window"})
+    if spec.max_distinct is not None and sketch is not None:
         # the engine's distinct-count sketch decides far from the budget (a margin
         # of 1.5, dozens of the sketch's standard errors); near it, an exact count.
         # An exact table that still outgrows the budget converts itself. The same scan
-        # gives the range of the scores: the binades of the bit keys
-        params = Params(d.paramstyle)
-        sketch = _run(src, _count_distinct(d, relation, spec, approx=True), params, what)
+        # gave the range of the scores: the binades of the bit keys
         n_distinct = guess = int(_num(sketch, "n", np.int64)[0])
         if spec.max_distinct / 1.5 <= guess <= spec.max_distinct * 1.5:
             params = Params(d.paramstyle)
             n_distinct = _scalar(src, _count_distinct(d, relation, spec), params, what)
         if n_distinct > spec.max_distinct:
             _warn_converted(n_distinct, spec.max_distinct)
-            lo, hi = (float(_num(sketch, c, np.float64)[0]) for c in ("xmin", "xmax"))
-            binned = _Plan("bits", bits=DEFAULT_CONVERT_BITS, cal=True,
-                           window=binade_window(lo, hi))
+            binned = _Plan("bits", bits=DEFAULT_CONVERT_BITS, cal=True, **flags)
             res, cal = _binned(src, relation, spec, binned, what)
             return _finish(res, cal, spec, binned, what, True)
     elif spec.max_distinct is not None:
@@ -1323,10 +1497,25 @@ def _fold(src: SqlSource, table: str | None, query: str | None, what: str | None
         if n_distinct > spec.max_distinct:
             _warn_converted(n_distinct, spec.max_distinct)
             return _finish(res, cal, spec, probe, what, True)
-    params = Params(d.paramstyle)
-    res = _run(src, _query(d, relation, spec, plan, params), params, what)
+    res = _counts(src, relation, spec, plan, what)
     cal = _exact_calibration(res, spec)
     return _finish(res, cal, spec, plan, what, False)
+
+
+def _counts(src: SqlSource, relation: str, spec: Spec, plan: _Plan, what: str
+            ) -> dict[str, Any]:
+    """The groups of the counts query (every group's ``reason`` -1 for a clean plan; the
+    bit keys of the floats :func:`bit_floor_stages` found)."""
+    params = Params(src.dialect.paramstyle)
+    res = _run(src, _query(src.dialect, relation, spec, plan, params), params, what)
+    if plan.clean:
+        res["reason"] = np.full(res["n"].size, -1, np.int64)
+    if plan.key == "bits" and plan.bits >= 12 and "k" in res:  # bit_floor_stages's floats
+        from ..core.scores import Binning
+
+        res["k"] = Binning.from_bits(plan.bits).keys(_num(res, "k", np.float64)
+                                                     ).astype(np.int64)
+    return res
 
 
 def _valid_groups(res: dict[str, Any]) -> dict[str, Any]:
@@ -1349,9 +1538,7 @@ def _binned(src: SqlSource, relation: str, spec: Spec, plan: _Plan, what: str
         params = Params(d.paramstyle)
         plan = dataclasses.replace(plan, corrected=True)
         cal = _run(src, _query(d, relation, spec, plan, params, "calibration"), params, what)
-    params = Params(d.paramstyle)
-    res = _run(src, _query(d, relation, spec, plan, params), params, what)
-    return res, cal
+    return _counts(src, relation, spec, plan, what), _log_sums(cal)
 
 
 def _exact_calibration(res: dict[str, Any], spec: Spec) -> dict[str, Any]:
