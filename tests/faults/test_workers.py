@@ -137,7 +137,9 @@ def test_ctrl_c_with_workers_ends_in_one_line(tmp_path: Path, delay: float) -> N
         assert "Traceback" not in err and "Exception ignored" not in err, err
         assert out.exists()
         return
-    assert rc == 130, err
+    # 130, or death by SIGINT (what a shell also shows as 130): seen rarely when the
+    # signal lands as the pool winds down; the one line, no output and no orphan hold
+    assert rc in (130, -signal.SIGINT), err
     assert err.strip().splitlines() == ["clfeval: error: interrupted"], err
     assert "Traceback" not in err and "InvalidStateError" not in err
     assert not out.exists()
