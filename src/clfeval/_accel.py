@@ -54,11 +54,55 @@ def _load() -> ModuleType | None:
     return _LOADED["k"]
 
 
+def _preload_cython_blas() -> None:
+    """Load ``scipy.linalg.cython_blas`` alone, ahead of numba's BLAS check.
+
+    numba's first compilation or cache load in a process imports ``numba.np.arraymath``,
+    whose BLAS check does ``import scipy.linalg.cython_blas``: that runs all of
+    ``scipy.linalg``'s package import (about 0.12 s) although the kernels use no BLAS.
+    Loading the one extension module under its own name first makes the check find it
+    in ``sys.modules``. ``scipy.linalg`` still imports normally when something asks for
+    it, and its Cython modules bind this same module (``from scipy.linalg import
+    cython_blas`` finds it too). Anything unexpected leaves numba's own import to run.
+    """
+    import sys
+
+    name = "scipy.linalg.cython_blas"
+    if name in sys.modules or "scipy.linalg" in sys.modules:
+        return
+    try:
+        import importlib.machinery
+        import importlib.util
+
+        import scipy
+
+        folder = os.path.join(os.path.dirname(scipy.__file__), "linalg")
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = os.path.join(folder, "cython_blas" + suffix)
+            if os.path.isfile(path):
+                break
+        else:
+            return
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            return
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
+    except Exception:  # numba's own import then runs, as before
+        return
+
+
 def _import_kernels() -> ModuleType | None:
     try:
         import numba  # noqa: F401
     except ImportError:
         return None
+    _preload_cython_blas()
     try:
         from . import _kernels
     except RuntimeError as exc:

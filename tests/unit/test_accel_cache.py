@@ -55,3 +55,51 @@ def test_no_writable_numba_cache_falls_back_to_numpy() -> None:
     # the same numbers as the numpy path chosen on purpose
     ref = _run(_REPORT, CLFEVAL_ACCEL="numpy")
     assert ref[0].split()[:2] == [auc, ece]
+
+
+_PRELOAD = """
+import sys
+import numpy as np
+import clfeval
+from clfeval._accel import accelerator
+
+rng = np.random.default_rng(1)
+n = 100_000
+y = rng.integers(0, 2, n)
+s = np.clip(rng.random(n) * 0.6 + y * 0.3, 0.0, 1.0)
+r = clfeval.evaluate(y, y_score=s)
+print(accelerator().split()[0], "scipy.linalg" in sys.modules,
+      "scipy.linalg.cython_blas" in sys.modules)
+
+# scipy.linalg imported afterwards works, its Cython BLAS users included
+import scipy.linalg
+from scipy.linalg import cython_blas
+a = rng.random((6, 6))
+q, t = scipy.linalg.qr(a)
+u, v = rng.random(6), rng.random(6)
+q1, t1 = scipy.linalg.qr_update(q, t, u, v)
+print(bool(np.allclose(q1 @ t1, a + np.outer(u, v))), hasattr(cython_blas, "__pyx_capi__"))
+
+# and so does numba's own BLAS, through the preloaded module
+import numba
+
+@numba.njit(cache=False)
+def gram(x):
+    return np.dot(x, x.T)
+
+print(bool(np.allclose(gram(a), a @ a.T)))
+"""
+
+
+def test_compiled_path_skips_the_scipy_linalg_import() -> None:
+    """numba's BLAS check asks for ``scipy.linalg.cython_blas`` on the first kernel load;
+    clfeval loads that one module (not all of ``scipy.linalg``, ~0.12 s), and both scipy's
+    and numba's BLAS users still work afterwards."""
+    first, after, numba_blas = _run(_PRELOAD)
+    path, linalg_loaded, blas_loaded = first.split()
+    if path != "numba":  # the numpy path (no numba, or CLFEVAL_ACCEL=numpy) loads neither
+        assert blas_loaded == "False"
+        return
+    assert (linalg_loaded, blas_loaded) == ("False", "True")
+    assert after == "True True"
+    assert numba_blas == "True"
