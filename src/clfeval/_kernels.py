@@ -928,7 +928,7 @@ def calibration_rows(p: Any, is_pos: Any, eps: float, n_inner: int, arithmetic: 
 def calibration_cells(p: Any, log_x: Any, log_q: Any, cell: Any, fine_limit: float,
                       fine_scale: float, n_fine: int, w: Any, weighted: bool, counts: Any,
                       sums: Any, fine_counts: Any, fine: Any, z_num: Any, z_var: Any,
-                      leaves: Any, leaf_num: Any, leaf_var: Any
+                      leaves: Any, leaf_num: Any, leaf_var: Any, fine_cell: Any
                       ) -> None:  # pragma: no cover - compiled
     """Add rows to the tables of a block of the binary calibration fold: ``counts``
     (B, 2), ``sums`` (B, 2, 5: weight, Σwp, Σwp², Σw·nll, Σw·sse), ``fine_counts``
@@ -936,9 +936,10 @@ def calibration_cells(p: Any, log_x: Any, log_q: Any, cell: Any, fine_limit: flo
     logit and ``log_q`` the log of its clipped probability of the true class (numpy's
     logs of :func:`calibration_rows`' ``x`` and ``q``: the log loss is ``-log_q``),
     ``cell`` its ``2 * bin + class``; its fine bin is ``floor((log_x + fine_limit) *
-    fine_scale)`` clipped. Rows are added in order, as ``np.bincount`` adds them, so the
-    sums equal the twin's bit for bit. Unweighted, the weight fields are left to the
-    caller (they are the counts). Then the sums of ``z_num`` and ``z_var`` over each
+    fine_scale)`` clipped (into ``fine_cell`` as ``2 * fine bin + class``, in a pass that
+    vectorises, before the rows are added). Rows are added in order, as ``np.bincount``
+    adds them, so the sums equal the twin's bit for bit. Unweighted, the weight fields are
+    left to the caller (they are the counts). Then the sums of ``z_num`` and ``z_var`` over each
     pairwise leaf — consecutive runs of ``leaves[j]`` rows — go to ``leaf_num[j]`` and
     ``leaf_var[j]`` (:func:`pairwise_leaf_sizes`). Twin:
     :func:`clfeval.core.calibration._fold_tables` via ``_fold_binary``."""
@@ -952,16 +953,18 @@ def calibration_cells(p: Any, log_x: Any, log_q: Any, cell: Any, fine_limit: flo
     u3 = np.uint64(3)
     u4 = np.uint64(4)
     u5 = np.uint64(5)
-    top = np.int64(n_fine - 1)
+    top = np.int32(n_fine - 1)
+    for i in range(n):
+        fv = (log_x[i] + fine_limit) * fine_scale  # finite: a clipped logit
+        f = np.int32(fv)
+        f -= np.int32(fv < f)  # floor
+        fine_cell[i] = (min(max(f, np.int32(0)), top) << np.int32(1)) + (cell[i] & np.int32(1))
     for i in range(n):
         pi = np.float64(p[i])
         b = np.uint64(cell[i])
+        g = np.uint64(fine_cell[i])
         c = b & u1
         xi = log_x[i]
-        fv = (xi + fine_limit) * fine_scale  # finite: a clipped logit
-        f = np.int64(fv)
-        f -= np.int64(fv < f)  # floor
-        g = (np.uint64(min(max(f, np.int64(0)), top)) << u1) + c
         e = float(c) - pi
         nll = -log_q[i]
         cf[b] += 1

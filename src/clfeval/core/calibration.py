@@ -340,12 +340,14 @@ _SUB_BLOCK = 1 << 14
 
 def _block_buffers(size: int) -> tuple[npt.NDArray[Any], ...]:
     """This thread's per-row buffers of the compiled binary fold — the logs' arguments
-    (``2 * size``: both logs in one numpy call), the cells, Spiegelhalter's two terms —
+    (``2 * size``: both logs in one numpy call), the cells, Spiegelhalter's two terms,
+    the fine cells —
     for sub-blocks of at most ``size`` rows, kept from call to call (a stream folds a
     chunk after another, and fresh buffers are fresh pages each time)."""
     got: tuple[npt.NDArray[Any], ...] | None = getattr(_BUFFERS, "arrays", None)
     if got is None or got[1].size < size:
-        got = (np.empty(2 * size), np.empty(size, np.int32), np.empty(size), np.empty(size))
+        got = (np.empty(2 * size), np.empty(size, np.int32), np.empty(size), np.empty(size),
+               np.empty(size, np.int32))
         _BUFFERS.arrays = got
     return got
 
@@ -400,7 +402,7 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
     starts = list(range(0, max(n, 1), _BINARY_BLOCK))
 
     def fold(mine: list[int]) -> list[tuple[Array, ...]]:
-        xq, cell, z_num, z_var = _block_buffers(_SUB_BLOCK + 256)
+        xq, cell, z_num, z_var, fine_cell = _block_buffers(_SUB_BLOCK + 256)
         parts = []
         for s0 in mine:
             pb = np.ascontiguousarray(p[s0:s0 + _BINARY_BLOCK])
@@ -427,7 +429,7 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
                                        float(FINE_SCALE), N_FINE, wr, weighted, part[0][0],
                                        part[1][0], part[2][0], part[3][0], z_num[:k],
                                        z_var[:k], leaves[l0:l1], leaf_num[l0:l1],
-                                       leaf_var[l0:l1])
+                                       leaf_var[l0:l1], fine_cell[:k])
             if not weighted:  # (the weights are the counts)
                 part[1][..., W] = part[0]
                 part[3][..., FW] = part[2]
