@@ -6,6 +6,7 @@ switch from exact to binned, with chunks that bring new binades, and across a fl
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -278,9 +279,7 @@ def test_switch_to_bins_is_the_same_on_both_paths(kind: str, bits: int) -> None:
 
 
 @contextmanager
-def warnings_kept(seen: list) -> Iterator[None]:
-    import warnings
-
+def warnings_kept(seen: list[warnings.WarningMessage]) -> Iterator[None]:
     with warnings.catch_warnings(record=True) as got:
         warnings.simplefilter("always")
         yield
