@@ -401,10 +401,18 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
     weighted = w is not None
     starts = list(range(0, max(n, 1), _BINARY_BLOCK))
 
-    def fold(mine: list[int]) -> list[tuple[Array, ...]]:
+    # the blocks are taken by the threads as they come free (one slowed by other work
+    # takes fewer), from the first on
+    todo = starts[::-1]
+
+    def fold(_: list[int]) -> list[tuple[int, tuple[Array, ...]]]:
         xq, cell, z_num, z_var, fine_cell = _block_buffers(_SUB_BLOCK + 256)
         parts = []
-        for s0 in mine:
+        while todo:
+            try:
+                s0 = todo.pop()  # (atomic)
+            except IndexError:
+                break
             pb = np.ascontiguousarray(p[s0:s0 + _BINARY_BLOCK])
             cb = np.ascontiguousarray(is_pos[s0:s0 + _BINARY_BLOCK])
             m = pb.size
@@ -433,13 +441,13 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
             if not weighted:  # (the weights are the counts)
                 part[1][..., W] = part[0]
                 part[3][..., FW] = part[2]
-            parts.append((*part, np.array([[fast.pairwise_of_leaves(m, leaf_num),
-                                            fast.pairwise_of_leaves(m, leaf_var)]])))
+            parts.append((s0, (*part, np.array([[fast.pairwise_of_leaves(m, leaf_num),
+                                                 fast.pairwise_of_leaves(m, leaf_var)]]))))
         return parts
 
     done: dict[int, tuple[Array, ...]] = {}
-    for mine, parts in zip(*share(starts, fold, workers), strict=True):
-        done.update(zip(mine, parts, strict=True))
+    for parts in share(starts, fold, workers)[1]:
+        done.update(parts)
     out: tuple[Array, ...] | None = None
     for s0 in starts:  # in the order of the numpy path
         out = done[s0] if out is None else tuple(
