@@ -341,9 +341,8 @@ _SUB_BLOCK = 1 << 14
 def _block_buffers(size: int) -> tuple[npt.NDArray[Any], ...]:
     """This thread's per-row buffers of the compiled binary fold — the logs' arguments
     (``2 * size``: both logs in one numpy call), the cells, Spiegelhalter's two terms,
-    the fine cells —
-    for sub-blocks of at most ``size`` rows, kept from call to call (a stream folds a
-    chunk after another, and fresh buffers are fresh pages each time)."""
+    the fine cells — for sub-blocks of at most ``size`` rows, kept from call to call (a
+    stream folds a chunk after another, and fresh buffers are fresh pages each time)."""
     got: tuple[npt.NDArray[Any], ...] | None = getattr(_BUFFERS, "arrays", None)
     if got is None or got[1].size < size:
         got = (np.empty(2 * size), np.empty(size, np.int32), np.empty(size), np.empty(size),
@@ -387,7 +386,7 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
     the pairwise sum's leaves), its per-row buffers kept in the core's cache: the
     values needing no log in one pass (:func:`~clfeval._kernels.calibration_rows`), both
     logs in one numpy call, then the cells (:func:`~clfeval._kernels.calibration_cells`).
-    The blocks are shared among the accelerator's threads; each thread keeps its
+    The accelerator's threads take the blocks as they come free; each thread keeps its
     buffers (:func:`_block_buffers`). float32 probabilities are read as the float64
     values they hold (no converted copy of the column)."""
     fast = _load_kernels()
