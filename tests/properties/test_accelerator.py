@@ -607,7 +607,6 @@ def test_calibration_sub_blocks_are_bit_identical(monkeypatch: pytest.MonkeyPatc
     and without weights, with the clip's and the edges' values among them."""
     monkeypatch.setattr(calmod, "_SUB_BLOCK", sub)
     monkeypatch.setattr(calmod, "_BINARY_BLOCK", block)
-    monkeypatch.setattr(calmod, "_LEAF_PLANS", {})
     rng = np.random.default_rng(sub + block)
     n = 9000
     y = rng.random(n) < 0.35

@@ -351,7 +351,8 @@ def _block_buffers(size: int) -> tuple[npt.NDArray[Any], ...]:
     return got
 
 
-_LEAF_PLANS: dict[int, tuple[npt.NDArray[np.int64], list[tuple[int, int, int, int]]]] = {}
+_LEAF_PLANS: dict[tuple[int, int], tuple[npt.NDArray[np.int64],
+                                         list[tuple[int, int, int, int]]]] = {}
 
 
 def _leaf_plan(fast: Any, m: int) -> tuple[npt.NDArray[np.int64],
@@ -360,7 +361,7 @@ def _leaf_plan(fast: Any, m: int) -> tuple[npt.NDArray[np.int64],
     them (Spiegelhalter's sums are added as ``ndarray.sum`` adds them), and the
     sub-blocks — ``(first row, end row, first leaf, end leaf)`` — of about
     :data:`_SUB_BLOCK` rows each, cut between leaves."""
-    got = _LEAF_PLANS.get(m)
+    got = _LEAF_PLANS.get((m, _SUB_BLOCK))
     if got is None:
         out = np.empty(m // 64 + 2, np.int64)
         leaves = out[:int(fast.pairwise_leaf_sizes(m, out))].copy()
@@ -371,7 +372,7 @@ def _leaf_plan(fast: Any, m: int) -> tuple[npt.NDArray[np.int64],
                 for a, b in zip(cuts[:-1].tolist(), cuts[1:].tolist(), strict=True)]
         got = (leaves, plan)
         if len(_LEAF_PLANS) < 64:  # (a stream's blocks have a few sizes)
-            _LEAF_PLANS[m] = got
+            _LEAF_PLANS[m, _SUB_BLOCK] = got
     return got
 
 
