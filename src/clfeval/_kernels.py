@@ -77,125 +77,6 @@ def delong_sums(p: Any, q: Any, m: float, n: float) -> Any:  # pragma: no cover 
 
 
 @_jit
-def calibration_prep(p: Any, is_pos: Any, eps: float, x: Any,
-                     q: Any) -> None:  # pragma: no cover - compiled
-    """The two arguments of the binary calibration fold's logs, for one block: ``x``
-    gets ``clip(p) / (1 - clip(p))`` (the logit's, ``clip`` to ``[eps, 1 - eps]``) and
-    ``q`` gets ``clip(p if positive else 1 - p)`` (the log loss's); the caller takes
-    both logs with numpy. Twin: :func:`clfeval.core.calibration._logit_clipped` and
-    :func:`clfeval.core.calibration._neg_log` (``np.clip`` is ``min(max(v, lo), hi)``
-    for the finite probabilities folded). ``p`` may be float32 (a file's column): each
-    value is read as the float64 it equals, as the twin reads the converted column."""
-    hi = 1.0 - eps
-    flag = is_pos.view(np.uint8)
-    for i in range(p.size):
-        pi = np.float64(p[i])
-        c = min(max(pi, eps), hi)
-        x[i] = c / (1.0 - c)
-        o = pi if flag[i] else 1.0 - pi
-        q[i] = min(max(o, eps), hi)
-
-
-@_jit
-def calibration_fold(p: Any, is_pos: Any, log_q: Any, x: Any, ext: Any, uniform: bool,
-                     fine_limit: float, fine_scale: float, n_fine: int, w: Any,
-                     weighted: bool, counts: Any, sums: Any, fine_counts: Any, fine: Any,
-                     z_num: Any, z_var: Any) -> None:  # pragma: no cover - compiled
-    """One block of the binary calibration fold, added into zeroed tables ``counts``
-    (B, 2), ``sums`` (B, 2, 5: weight, Σwp, Σwp², Σw·nll, Σw·sse), ``fine_counts``
-    (F, 2) and ``fine`` (F, 2, 3: weight, Σwp, Σw·logit). ``log_q`` and ``x`` are each
-    row's ``log(clip(q))`` (the log loss is its negation) and clipped logit, from
-    :func:`calibration_prep` and numpy's log. Each row's reliability bin is ``k`` with
-    ``ext[k] < p <= ext[k + 1]`` (``ext``: the edges with the outer two replaced by -inf
-    and +inf: ``searchsorted(inner, p, "left")``; for uniform bins, the default, an
-    estimate ``ceil(p * n_bins) - 1`` corrected by one comparison each side, exact
-    whatever the rounding), its fine bin ``floor((x + fine_limit) * fine_scale)``
-    clipped; ``z_num``/``z_var`` receive each row's Spiegelhalter terms (summed by the
-    caller, as its twin does). Rows are added in order, as ``np.bincount`` adds them,
-    so the sums equal the twin's bit for bit; unweighted, the weight columns are the
-    counts, as in the twin. ``p`` may be float32: each value is read as the float64 it
-    equals. Twin: :func:`clfeval.core.calibration._fold_tables` via ``_fold_binary``."""
-    n = p.size
-    n_inner = ext.size - 2
-    nb = float(n_inner + 1)
-    flag = is_pos.view(np.uint8)
-    # flat tables indexed by unsigned cells: numba checks a signed index for a negative
-    # value (numpy's wraparound) at every access, an unsigned one it does not
-    cf = counts.reshape(counts.size)
-    sf = sums.reshape(sums.size)
-    fcf = fine_counts.reshape(fine_counts.size)
-    ff = fine.reshape(fine.size)
-    u1 = np.uint64(1)
-    u2 = np.uint64(2)
-    u3 = np.uint64(3)
-    u4 = np.uint64(4)
-    u5 = np.uint64(5)
-    for i in range(n):
-        pi = np.float64(p[i])
-        c = np.int64(flag[i])
-        if uniform:
-            v = pi * nb
-            k = np.int64(v)
-            k = k + np.int64(v > k) - 1
-            k = min(max(k, 0), n_inner)
-            k = k - np.int64(pi <= ext[np.uint64(k)]) + np.int64(pi > ext[np.uint64(k + 1)])
-        elif n_inner <= 64:
-            k = 0
-            for j in range(1, n_inner + 1):
-                k += np.int64(ext[j] < pi)
-        else:
-            lo = 0
-            up = n_inner
-            while lo < up:
-                mid = (lo + up) >> 1
-                if ext[mid + 1] < pi:
-                    lo = mid + 1
-                else:
-                    up = mid
-            k = lo
-        b = np.uint64(2 * k + c)
-        xi = x[i]
-        fv = (xi + fine_limit) * fine_scale  # finite: x is a clipped logit
-        f = np.int64(fv)
-        f -= np.int64(fv < f)  # floor
-        g = np.uint64(2 * min(max(f, 0), n_fine - 1) + c)
-        e = float(c) - pi
-        nll = -log_q[i]
-        one_m2p = 1.0 - 2.0 * pi
-        cf[b] += 1
-        fcf[g] += 1
-        o = b * u5
-        h = g * u3
-        if weighted:
-            wi = w[i]
-            wp = wi * pi
-            sf[o] += wi
-            sf[o + u1] += wp
-            sf[o + u2] += wp * pi
-            sf[o + u3] += wi * nll
-            sf[o + u4] += wi * (e * e)
-            ff[h] += wi
-            ff[h + u1] += wp
-            ff[h + u2] += wi * xi
-            z_num[i] = (e * wi) * one_m2p
-            z_var[i] = ((one_m2p * one_m2p) * wi) * pi * (1.0 - pi)
-        else:
-            sf[o + u1] += pi
-            sf[o + u2] += pi * pi
-            sf[o + u3] += nll
-            sf[o + u4] += e * e
-            ff[h + u1] += pi
-            ff[h + u2] += xi
-            z_num[i] = e * one_m2p
-            z_var[i] = (one_m2p * one_m2p) * pi * (1.0 - pi)
-    if not weighted:
-        for j in range(cf.size):
-            sf[j * 5] = float(cf[j])
-        for j in range(fcf.size):
-            ff[j * 3] = float(fcf[j])
-
-
-@_jit
 def descending_counts(pos: Any, neg: Any, tp: Any, fp: Any) -> bool:  # pragma: no cover
     """The running sums of each class of an ascending table, from the top, into ``tp``
     and ``fp`` (the reversed values and counts themselves are views the caller takes).
@@ -847,3 +728,228 @@ def precision_dot(tps: Any, fps: Any, pos: Any, block: int,
             buf[t] = (tp / (float(fps[i0 + t]) + tp)) * float(pos[i0 + t])
         total += pairwise_sum(buf, 0, m)
     return total
+
+
+# ----------------------------------------------------------- the binary calibration fold
+# The block's rows go through these kernels a sub-block at a time (a few thousand rows:
+# its per-row buffers stay in the core's cache), the logs between them by numpy; see
+# :func:`clfeval.core.calibration._fold_binary_compiled`.
+
+
+@_jit_ieee
+def calibration_rows(p: Any, is_pos: Any, eps: float, n_inner: int, arithmetic: bool,
+                     ext: Any, w: Any, weighted: bool, x: Any, q: Any, cell: Any,
+                     z_num: Any, z_var: Any) -> None:  # pragma: no cover - compiled
+    """The per-row values of the binary calibration fold that need no log, for rows of
+    probabilities ``p`` (float64, or float32 read as the float64 values it holds):
+
+    * ``x``: ``clip(p) / (1 - clip(p))`` (the clipped logit's argument) and ``q``:
+      ``clip(p if positive else 1 - p)`` (the log loss's), ``clip`` to ``[eps, 1 - eps]``
+      as ``np.clip`` does it for finite values — the caller takes both logs with numpy;
+    * ``cell``: ``2 * bin + class``, the bin ``k`` with ``ext[k] < p <= ext[k + 1]``
+      (``searchsorted(inner, p, "left")``; ``ext`` the edges with the outer two replaced
+      by -inf and +inf). ``arithmetic``: the inner edges are ``k * (1 / (n_inner + 1))``
+      exactly (the uniform edges, checked by the caller), so the bin is the estimate
+      ``ceil(p * (n_inner + 1)) - 1`` corrected by one comparison each side with edges
+      computed, not looked up; else a binary search;
+    * ``z_num``, ``z_var``: Spiegelhalter's terms ``w (c - p)(1 - 2p)`` and
+      ``w (1 - 2p)² p (1 - p)``, multiplied in the order of
+      :func:`clfeval.core.calibration._spiegelhalter_sums`.
+
+    Separate loops (each vectorises; IEEE division: ``1 - clip(p) >= eps``). Twins:
+    ``_logit_clipped``, ``_neg_log``, ``_bin_index`` and ``_spiegelhalter_sums`` of
+    :mod:`clfeval.core.calibration`."""
+    n = p.size
+    hi = 1.0 - eps
+    flag = is_pos.view(np.uint8)
+    for i in range(n):
+        pi = np.float64(p[i])
+        c = min(max(pi, eps), hi)
+        x[i] = c / (1.0 - c)
+        o = pi if flag[i] else 1.0 - pi
+        q[i] = min(max(o, eps), hi)
+    if arithmetic:
+        nb = float(n_inner + 1)
+        step = 1.0 / nb
+        top = np.int32(n_inner)
+        for i in range(n):
+            pi = np.float64(p[i])
+            k = min(max(np.int32(np.ceil(pi * nb)) - np.int32(1), np.int32(0)), top)
+            k = k - np.int32((k > 0) & (pi <= np.float64(k) * step)) \
+                + np.int32((k < top) & (pi > np.float64(k + 1) * step))
+            cell[i] = 2 * k + np.int32(flag[i])
+    else:
+        for i in range(n):
+            pi = np.float64(p[i])
+            lo = 0
+            up = n_inner
+            while lo < up:
+                mid = (lo + up) >> 1
+                if ext[mid + 1] < pi:
+                    lo = mid + 1
+                else:
+                    up = mid
+            cell[i] = np.int32(2 * lo) + np.int32(flag[i])
+    if weighted:
+        for i in range(n):
+            pi = np.float64(p[i])
+            wi = w[i]
+            one_m2p = 1.0 - 2.0 * pi
+            z_num[i] = ((float(flag[i]) - pi) * wi) * one_m2p
+            z_var[i] = ((one_m2p * one_m2p) * wi) * pi * (1.0 - pi)
+    else:
+        for i in range(n):
+            pi = np.float64(p[i])
+            one_m2p = 1.0 - 2.0 * pi
+            z_num[i] = (float(flag[i]) - pi) * one_m2p
+            z_var[i] = (one_m2p * one_m2p) * pi * (1.0 - pi)
+
+
+@_jit_ieee
+def calibration_cells(p: Any, log_x: Any, log_q: Any, cell: Any, fine_limit: float,
+                      fine_scale: float, n_fine: int, w: Any, weighted: bool, counts: Any,
+                      sums: Any, fine_counts: Any, fine: Any, z_num: Any, z_var: Any,
+                      leaves: Any, leaf_num: Any, leaf_var: Any, fine_cell: Any
+                      ) -> None:  # pragma: no cover - compiled
+    """Add rows to the tables of a block of the binary calibration fold: ``counts``
+    (B, 2), ``sums`` (B, 2, 5: weight, Σwp, Σwp², Σw·nll, Σw·sse), ``fine_counts``
+    (F, 2) and ``fine`` (F, 2, 3: weight, Σwp, Σw·logit). ``log_x`` is each row's clipped
+    logit and ``log_q`` the log of its clipped probability of the true class (numpy's
+    logs of :func:`calibration_rows`' ``x`` and ``q``: the log loss is ``-log_q``),
+    ``cell`` its ``2 * bin + class``; its fine bin is ``floor((log_x + fine_limit) *
+    fine_scale)`` clipped (into ``fine_cell`` as ``2 * fine bin + class``, in a pass that
+    vectorises, before the rows are added). Rows are added in order, as ``np.bincount``
+    adds them, so the sums equal the twin's bit for bit. Unweighted, the weight fields are
+    left to the caller (they are the counts). Then the sums of ``z_num`` and ``z_var`` over each
+    pairwise leaf — consecutive runs of ``leaves[j]`` rows — go to ``leaf_num[j]`` and
+    ``leaf_var[j]`` (:func:`pairwise_leaf_sizes`). Twin:
+    :func:`clfeval.core.calibration._fold_tables` via ``_fold_binary``."""
+    n = p.size
+    cf = counts.reshape(counts.size)
+    sf = sums.reshape(sums.size)
+    fcf = fine_counts.reshape(fine_counts.size)
+    ff = fine.reshape(fine.size)
+    u1 = np.uint64(1)
+    u2 = np.uint64(2)
+    u3 = np.uint64(3)
+    u4 = np.uint64(4)
+    u5 = np.uint64(5)
+    top = np.int32(n_fine - 1)
+    for i in range(n):
+        fv = (log_x[i] + fine_limit) * fine_scale  # finite: a clipped logit
+        f = np.int32(fv)
+        f -= np.int32(fv < f)  # floor
+        fine_cell[i] = (min(max(f, np.int32(0)), top) << np.int32(1)) + (cell[i] & np.int32(1))
+    for i in range(n):
+        pi = np.float64(p[i])
+        b = np.uint64(cell[i])
+        g = np.uint64(fine_cell[i])
+        c = b & u1
+        xi = log_x[i]
+        e = float(c) - pi
+        nll = -log_q[i]
+        cf[b] += 1
+        fcf[g] += 1
+        o = b * u5
+        h = g * u3
+        if weighted:
+            wi = w[i]
+            wp = wi * pi
+            sf[o] += wi
+            sf[o + u1] += wp
+            sf[o + u2] += wp * pi
+            sf[o + u3] += wi * nll
+            sf[o + u4] += wi * (e * e)
+            ff[h] += wi
+            ff[h + u1] += wp
+            ff[h + u2] += wi * xi
+        else:
+            sf[o + u1] += pi
+            sf[o + u2] += pi * pi
+            sf[o + u3] += nll
+            sf[o + u4] += e * e
+            ff[h + u1] += pi
+            ff[h + u2] += xi
+    at = 0
+    for j in range(leaves.size):
+        m = leaves[j]
+        leaf_num[j] = _pairwise_leaf(z_num, at, m)
+        leaf_var[j] = _pairwise_leaf(z_var, at, m)
+        at += m
+
+
+@_jit
+def pairwise_leaf_sizes(n: int, out: Any) -> int:  # pragma: no cover - compiled
+    """The leaves of numpy's pairwise sum of ``n`` values (:func:`pairwise_sum`), in
+    order: the lengths of the consecutive runs it sums with :func:`_pairwise_leaf`, into
+    ``out`` (room for ``n // 64 + 2``); returns their number."""
+    if n <= 128:
+        out[0] = n
+        return 1
+    ns = np.empty(128, np.int64)
+    stage = np.zeros(128, np.int64)
+    sp = 0
+    k = 0
+    ns[0] = n
+    while sp >= 0:
+        m = ns[sp]
+        if m <= 128:
+            out[k] = m
+            k += 1
+            sp -= 1
+            continue
+        half = m // 2
+        half -= half % 8
+        if stage[sp] == 0:
+            stage[sp] = 1
+            ns[sp + 1] = half
+            stage[sp + 1] = 0
+            sp += 1
+        elif stage[sp] == 1:
+            stage[sp] = 2
+            ns[sp + 1] = m - half
+            stage[sp + 1] = 0
+            sp += 1
+        else:
+            sp -= 1
+    return k
+
+
+@_jit
+def pairwise_of_leaves(n: int, leaf_sums: Any) -> float:  # pragma: no cover - compiled
+    """:func:`pairwise_sum` of ``n`` values given the sums of its leaves, in order
+    (:func:`pairwise_leaf_sizes`): the leaves added as numpy adds them, bit for bit."""
+    if n <= 128:
+        return leaf_sums[0]
+    ns = np.empty(128, np.int64)
+    stage = np.zeros(128, np.int64)
+    vals = np.empty(128)
+    sp = 0
+    vp = 0
+    k = 0
+    ns[0] = n
+    while sp >= 0:
+        m = ns[sp]
+        if m <= 128:
+            vals[vp] = leaf_sums[k]
+            k += 1
+            vp += 1
+            sp -= 1
+            continue
+        half = m // 2
+        half -= half % 8
+        if stage[sp] == 0:
+            stage[sp] = 1
+            ns[sp + 1] = half
+            stage[sp + 1] = 0
+            sp += 1
+        elif stage[sp] == 1:
+            stage[sp] = 2
+            ns[sp + 1] = m - half
+            stage[sp + 1] = 0
+            sp += 1
+        else:
+            vp -= 1
+            vals[vp - 1] = vals[vp - 1] + vals[vp]
+            sp -= 1
+    return vals[0]

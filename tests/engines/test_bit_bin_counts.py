@@ -6,6 +6,7 @@ switch from exact to binned, with chunks that bring new binades, and across a fl
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -239,3 +240,47 @@ def test_switch_to_bins_in_a_sum_equals_the_state_sum(weighted: bool) -> None:
     assert [str(w.message) for w in got_w] == [str(w.message) for w in want_w]
     small = ScoreCounts.from_scores(yb[:10], sb[:10], max_distinct=3500)
     assert _converted_sum(a, small) is None  # together within the budget
+
+
+@pytest.mark.parametrize("kind", ["prob", "signed", "heavy"])
+@pytest.mark.parametrize("bits", [24, 9])
+def test_switch_to_bins_is_the_same_on_both_paths(kind: str, bits: int) -> None:
+    """The compiled switch (the union's size by a merge, each table binned in one pass,
+    the binned tables merged) makes the numpy path's state — union size, bins, counts,
+    warning — and declines the same pairs (together within the budget: a sum of exact
+    tables), for budgets on both sides of the union's size."""
+    from clfeval.core.fold import _converted_sum
+
+    rng = np.random.default_rng(bits)
+    sa, sb = _scores(kind, 3000, rng), _scores(kind, 2500, rng)
+    sb[:800] = sa[:800]  # shared scores (counts of both tables in one bin)
+    sb[800:1300] = np.round(sb[800:1300], 1)  # ties
+    ya, yb = rng.random(3000) < 0.3, rng.random(2500) < 0.3
+    union = np.union1d(sa + 0.0, sb + 0.0).size
+    alone = max(np.unique(sa + 0.0).size, np.unique(sb + 0.0).size)
+    for md in (alone, union - 1, union, union + 1, 2 * union):
+        a = ScoreCounts.from_scores(ya, sa, max_distinct=md, convert_bits=bits)
+        b = ScoreCounts.from_scores(yb, sb, max_distinct=md, convert_bits=bits)
+        got_w, want_w = [], []
+        for accel, out, seen in (("numba", [], got_w), ("numpy", [], want_w)):
+            with path(accel), warnings_kept(seen):
+                out.append(_converted_sum(a, b))
+            if accel == "numba":
+                got = out[0]
+            else:
+                want = out[0]
+        if want is None:
+            assert got is None and not got_w
+            continue
+        assert got == want and got.converted and want.converted
+        assert got.values().dtype == want.values().dtype
+        assert [str(w.message) for w in got_w] == [str(w.message) for w in want_w]
+        assert str(union) in str(got_w[0].message)
+
+
+@contextmanager
+def warnings_kept(seen: list[warnings.WarningMessage]) -> Iterator[None]:
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        yield
+    seen.extend(got)

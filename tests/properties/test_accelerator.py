@@ -577,3 +577,53 @@ def test_counts_pass_auc_is_table_auc(table: Any, weighted: bool) -> None:
     t = table_auc(pos, neg)
     for a in (f, s):
         assert a == t or (math.isnan(a) and math.isnan(t))
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 127, 128, 129, 1000, 4097, 65536, 200_003])
+def test_pairwise_leaves_add_up_to_numpys_sum(n: int) -> None:
+    """The compiled calibration fold sums Spiegelhalter's terms leaf by leaf of numpy's
+    pairwise sum, then adds the leaves as numpy does: the same number bit for bit."""
+    from clfeval import _kernels
+
+    rng = np.random.default_rng(n + 1)
+    a = rng.standard_normal(n) * 10.0 ** rng.uniform(-6, 6, n)
+    out = np.empty(n // 64 + 2, np.int64)
+    leaves = out[:_kernels.pairwise_leaf_sizes(n, out)]
+    assert int(leaves.sum()) == n and (leaves <= 128).all()
+    at = np.concatenate([[0], np.cumsum(leaves)])
+    sums = np.array([_kernels._pairwise_leaf(a, int(at[j]), int(leaves[j]))
+                     for j in range(leaves.size)])
+    assert _kernels.pairwise_of_leaves(n, sums) == a.sum()
+
+
+@pytest.mark.parametrize("sub", [8, 200, 5000])
+@pytest.mark.parametrize("block", [4096, 3001])
+def test_calibration_sub_blocks_are_bit_identical(monkeypatch: pytest.MonkeyPatch, sub: int,
+                                                  block: int) -> None:
+    """The compiled binary fold takes each block a sub-block at a time, cut between the
+    leaves of the pairwise sum (blocks whose leaves are not all 128 long included), the
+    bins of uniform edges by arithmetic, of other edges by a search: whatever the cut,
+    the state is the numpy path's bit for bit — float32 and float64 probabilities, with
+    and without weights, with the clip's and the edges' values among them."""
+    monkeypatch.setattr(calmod, "_SUB_BLOCK", sub)
+    monkeypatch.setattr(calmod, "_BINARY_BLOCK", block)
+    rng = np.random.default_rng(sub + block)
+    n = 9000
+    y = rng.random(n) < 0.35
+    p = 1 / (1 + np.exp(-(2.5 * y - 1 + 1.5 * rng.standard_normal(n))))
+    special = np.array([0.0, 1.0, 0.5, 1e-300, 2.2e-16, 1 - 2.2e-16, *uniform_edges(15),
+                        *uniform_edges(100)[::7], 0.1, 0.3, 0.7])
+    near = np.concatenate([uniform_edges(15), uniform_edges(100)])
+    special = np.concatenate([special, np.nextafter(near, 2.0), np.nextafter(near, -1.0)])
+    special = special[(special >= 0) & (special <= 1)]
+    idx = rng.choice(n, 1500, replace=False)
+    p[idx] = rng.choice(special, idx.size)
+    w = rng.random(n) * 4
+    for bins in (15, 100, 1, [0.0, 0.1, 0.1, 0.5, 0.9, 1.0]):
+        for dtype in (np.float64, np.float32):
+            for weights in (None, w):
+                edges = calmod._check_edges(bins)
+                fast, slow = both(lambda e=edges, d=dtype, ws=weights: calmod._binary_tables(
+                    p.astype(d), y, ws, e, calmod.EPS))
+                for a, b in zip(fast, slow, strict=True):
+                    assert a.dtype == b.dtype and np.array_equal(a, b), (bins, dtype)

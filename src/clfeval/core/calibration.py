@@ -333,65 +333,121 @@ def _binary_tables(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray |
 
 
 _BUFFERS = threading.local()
+#: rows of a block that go through the compiled kernels at once: their per-row buffers
+#: (about 40 bytes a row) stay in the core's cache between the kernels and numpy's logs
+_SUB_BLOCK = 1 << 14
 
 
-def _block_buffers(size: int) -> tuple[FloatArray, ...]:
-    """This thread's four per-row buffers of the compiled binary fold, at least ``size``
-    long (at most a block: 8 MiB a thread), kept from call to call — a stream folds a
-    chunk after another, and fresh blocks of this size are fresh pages each time."""
-    got: tuple[FloatArray, ...] | None = getattr(_BUFFERS, "arrays", None)
-    if got is None or got[0].size < size:
-        got = tuple(np.empty(max(size, min(_BINARY_BLOCK, 1 << 16))) for _ in range(4))
+def _block_buffers(size: int) -> tuple[npt.NDArray[Any], ...]:
+    """This thread's per-row buffers of the compiled binary fold — the logs' arguments
+    (``2 * size``: both logs in one numpy call), the cells, Spiegelhalter's two terms,
+    the fine cells — for sub-blocks of at most ``size`` rows, kept from call to call (a
+    stream folds a chunk after another, and fresh buffers are fresh pages each time)."""
+    got: tuple[npt.NDArray[Any], ...] | None = getattr(_BUFFERS, "arrays", None)
+    if got is None or got[1].size < size:
+        got = (np.empty(2 * size), np.empty(size, np.int32), np.empty(size), np.empty(size),
+               np.empty(size, np.int32))
         _BUFFERS.arrays = got
-    return tuple(a[:size] for a in got)
+    return got
+
+
+_LEAF_PLANS: dict[tuple[int, int], tuple[npt.NDArray[np.int64],
+                                         list[tuple[int, int, int, int]]]] = {}
+
+
+def _leaf_plan(fast: Any, m: int) -> tuple[npt.NDArray[np.int64],
+                                           list[tuple[int, int, int, int]]]:
+    """For a block of ``m`` rows: the lengths of the leaves of numpy's pairwise sum over
+    them (Spiegelhalter's sums are added as ``ndarray.sum`` adds them), and the
+    sub-blocks — ``(first row, end row, first leaf, end leaf)`` — of about
+    :data:`_SUB_BLOCK` rows each, cut between leaves."""
+    got = _LEAF_PLANS.get((m, _SUB_BLOCK))
+    if got is None:
+        out = np.empty(m // 64 + 2, np.int64)
+        leaves = out[:int(fast.pairwise_leaf_sizes(m, out))].copy()
+        starts = np.concatenate([[0], np.cumsum(leaves)])
+        cuts = np.unique(np.concatenate([
+            np.searchsorted(starts, np.arange(0, m, _SUB_BLOCK)), [leaves.size]]))
+        plan = [(int(starts[a]), int(starts[b]), int(a), int(b))
+                for a, b in zip(cuts[:-1].tolist(), cuts[1:].tolist(), strict=True)]
+        got = (leaves, plan)
+        if len(_LEAF_PLANS) < 64:  # (a stream's blocks have a few sizes)
+            _LEAF_PLANS[m, _SUB_BLOCK] = got
+    return got
 
 
 def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | None,
                           edges: FloatArray, eps: float, workers: int | None = None
                           ) -> tuple[Array, ...]:
     """The blocks of :func:`_fold_binary` (as ``from_predictions`` folds them) by the
-    compiled kernel of the ``fast`` extra: the same cells and the same sums, bit for bit
-    (the logs are numpy's, each block's rows are added in order, the blocks' tables are
-    added in order). The blocks are shared among the accelerator's threads; each thread
-    keeps its per-row buffers (:func:`_block_buffers`). float32 probabilities are read
-    as the float64 values they hold, block by block (no converted copy of the column)."""
+    compiled kernels: the same cells and the same sums, bit for bit (the logs are
+    numpy's, each block's rows are added in order, Spiegelhalter's sums are numpy's
+    pairwise sums of each block's terms, the blocks' tables are added in order). A block
+    goes through the kernels a sub-block at a time (:data:`_SUB_BLOCK` rows, cut between
+    the pairwise sum's leaves), its per-row buffers kept in the core's cache: the
+    values needing no log in one pass (:func:`~clfeval._kernels.calibration_rows`), both
+    logs in one numpy call, then the cells (:func:`~clfeval._kernels.calibration_cells`).
+    The accelerator's threads take the blocks as they come free; each thread keeps its
+    buffers (:func:`_block_buffers`). float32 probabilities are read as the float64
+    values they hold (no converted copy of the column)."""
     fast = _load_kernels()
     assert fast is not None
     n = p.size
     b = edges.size - 1
     ext = edges.astype(np.float64)  # bin k is (ext[k], ext[k + 1]]: the inner edges padded
     ext[0], ext[-1] = -np.inf, np.inf
-    uniform = bool(np.array_equal(edges, uniform_edges(b)))
+    # uniform edges that are k / b as the kernel computes them: bins by arithmetic
+    arithmetic = bool(np.array_equal(edges[1:-1], np.arange(1, b) * (1.0 / b)))
+    weighted = w is not None
     starts = list(range(0, max(n, 1), _BINARY_BLOCK))
 
-    def fold(mine: list[int]) -> list[tuple[Array, ...]]:
-        q, x, z_num, z_var = _block_buffers(min(n, _BINARY_BLOCK))
+    # the blocks are taken by the threads as they come free (one slowed by other work
+    # takes fewer), from the first on
+    todo = starts[::-1]
+
+    def fold(_: list[int]) -> list[tuple[int, tuple[Array, ...]]]:
+        xq, cell, z_num, z_var, fine_cell = _block_buffers(_SUB_BLOCK + 256)
         parts = []
-        for s0 in mine:
+        while todo:
+            try:
+                s0 = todo.pop()  # (atomic)
+            except IndexError:
+                break
             pb = np.ascontiguousarray(p[s0:s0 + _BINARY_BLOCK])
             cb = np.ascontiguousarray(is_pos[s0:s0 + _BINARY_BLOCK])
             m = pb.size
             part: tuple[Array, ...] = (
                 np.zeros((1, b, 2), np.int64), np.zeros((1, b, 2, N_FIELDS)),
                 np.zeros((1, N_FINE, 2), np.int64), np.zeros((1, N_FINE, 2, N_FINE_FIELDS)))
-            # the logs' arguments in one compiled pass, the logs by numpy (_fold_binary's
-            # numbers), then the cells and sums in one more
-            xb, qb = x[:m], q[:m]
-            fast.calibration_prep(pb, cb, eps, xb, qb)
-            np.log(xb, out=xb)
-            np.log(qb, out=qb)
             wb = np.zeros(0) if w is None else np.ascontiguousarray(w[s0:s0 + m],
                                                                     dtype=np.float64)
-            fast.calibration_fold(pb, cb, qb, xb, ext, uniform, float(FINE_LIMIT),
-                                  float(FINE_SCALE), N_FINE, wb, w is not None,
-                                  part[0][0], part[1][0], part[2][0], part[3][0],
-                                  z_num[:m], z_var[:m])
-            parts.append((*part, np.array([[z_num[:m].sum(), z_var[:m].sum()]])))
+            leaves, plan = _leaf_plan(fast, m)
+            leaf_num = np.zeros(leaves.size)  # (an empty block: one leaf, summing to 0)
+            leaf_var = np.zeros(leaves.size)
+            for r0, r1, l0, l1 in plan:
+                k = r1 - r0
+                pr, cr = pb[r0:r1], cb[r0:r1]
+                wr = wb[r0:r1] if weighted else wb
+                lx, lq = xq[:k], xq[k:2 * k]
+                fast.calibration_rows(pr, cr, eps, b - 1, arithmetic, ext, wr, weighted, lx,
+                                      lq, cell[:k], z_num[:k], z_var[:k])
+                logs = xq[:2 * k]
+                np.log(logs, out=logs)
+                fast.calibration_cells(pr, lx, lq, cell[:k], float(FINE_LIMIT),
+                                       float(FINE_SCALE), N_FINE, wr, weighted, part[0][0],
+                                       part[1][0], part[2][0], part[3][0], z_num[:k],
+                                       z_var[:k], leaves[l0:l1], leaf_num[l0:l1],
+                                       leaf_var[l0:l1], fine_cell[:k])
+            if not weighted:  # (the weights are the counts)
+                part[1][..., W] = part[0]
+                part[3][..., FW] = part[2]
+            parts.append((s0, (*part, np.array([[fast.pairwise_of_leaves(m, leaf_num),
+                                                 fast.pairwise_of_leaves(m, leaf_var)]]))))
         return parts
 
     done: dict[int, tuple[Array, ...]] = {}
-    for mine, parts in zip(*share(starts, fold, workers), strict=True):
-        done.update(zip(mine, parts, strict=True))
+    for parts in share(starts, fold, workers)[1]:
+        done.update(parts)
     out: tuple[Array, ...] | None = None
     for s0 in starts:  # in the order of the numpy path
         out = done[s0] if out is None else tuple(
