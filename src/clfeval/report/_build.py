@@ -825,7 +825,8 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
                         ((spec.name, "binary", pos_index), (f"{spec.name}_micro", "micro", None))
                         if spec.per_class else ((spec.name, None, None),))
                     if (avg != "binary" or pos_index is not None)
-                    and (only is None or name in only)])
+                    and (only is None or name in only)],
+                   PER_CLASS_INTERVALS if only is None else ())
     # one call of each per-class metric for the classes and the micro sums, the macro and
     # weighted means of them all at once (the same numbers)
     averaged = iter(per_class_averages([spec for spec in specs if spec.per_class], stack))
@@ -875,6 +876,7 @@ class _StackedWilson:
         self.weighting = weighting  # one matrix when weighted (see _metric_rows)
         self._ready: dict[tuple[str, str | None, int | None],
                           list[ConfidenceInterval | None]] = {}
+        self._per_class: dict[str, tuple[Array, Array, Array, float, str]] = {}
 
     def _interval(self, spec: MetricSpec, average: str | None,
                   pos_index: int | None) -> ConfidenceInterval:
@@ -919,18 +921,29 @@ class _StackedWilson:
                 x, n = spec.ratio(tp[:, i], fn[:, i], fp[:, i], tn[:, i])
         return x, n
 
-    def prepare(self, requests: Sequence[tuple[MetricSpec, str | None, int | None]]) -> None:
+    def prepare(self, requests: Sequence[tuple[MetricSpec, str | None, int | None]],
+                per_class: Sequence[str] = ()) -> None:
         """Compute the intervals of these rows (``(spec, average, pos_index)``, averages
-        None, ``"binary"`` or ``"micro"``) in one call of the interval over all their
-        proportions, for :meth:`row` to hand out: the Wilson interval is element-wise,
-        so each is the interval of its own proportion (the same numbers)."""
-        if self.level is None or not requests:
+        None, ``"binary"`` or ``"micro"``), and the per-class intervals of the metrics
+        ``per_class``, in one call of the interval over all their proportions, for
+        :meth:`row` and :meth:`per_class` to hand out: the Wilson interval is
+        element-wise, so each is the interval of its own proportion (the same numbers)."""
+        if self.level is None or not (requests or per_class):
             return
+        from ..core.metric_spec import get_metric
         from ..stats import proportion_interval
 
         pairs = [self._ratios(*r) for r in requests]
-        x = np.concatenate([np.asarray(a, dtype=np.float64).reshape(-1) for a, _ in pairs])
-        n = np.concatenate([np.asarray(b, dtype=np.float64).reshape(-1) for _, b in pairs])
+        tp, fn, fp, tn = self.stack.tallies if per_class else (None,) * 4
+        pc_pairs = []
+        for name in per_class:
+            ratio = get_metric(name).ratio
+            assert ratio is not None
+            pc_pairs.append(np.broadcast_arrays(*ratio(tp, fn, fp, tn)))
+        x = np.concatenate([np.asarray(a, dtype=np.float64).reshape(-1)
+                            for a, _ in (*pairs, *pc_pairs)])
+        n = np.concatenate([np.asarray(b, dtype=np.float64).reshape(-1)
+                            for _, b in (*pairs, *pc_pairs)])
         wt = self.weighting
         if wt is None:
             ci = proportion_interval(x, n, level=self.level, zero_division=math.nan)
@@ -939,7 +952,15 @@ class _StackedWilson:
 
             ci = effective_interval(x, n, wt.factor, wt.note, level=self.level,
                                     zero_division=math.nan)
-        est, low, high = (np.asarray(a, dtype=np.float64).reshape(len(requests), self.n)
+        m = len(requests) * self.n
+        if per_class:
+            shape = (len(per_class), *np.shape(pc_pairs[0][0]))
+            pc_est, pc_low, pc_high = (np.asarray(a, dtype=np.float64)[m:].reshape(shape)
+                                       for a in (ci.estimate, ci.low, ci.high))
+            for j, name in enumerate(per_class):
+                self._per_class[name] = (pc_est[j], pc_low[j], pc_high[j], ci.level,
+                                         ci.method)
+        est, low, high = (np.asarray(a, dtype=np.float64)[:m].reshape(len(requests), self.n)
                           for a in (ci.estimate, ci.low, ci.high))
         ok = np.isfinite(low) & np.isfinite(high)
         for j, (spec, average, pos_index) in enumerate(requests):
@@ -972,10 +993,14 @@ class _StackedWilson:
 
         out = {}
         for name in names:
-            ci = self._interval(get_metric(name), None, None)
-            out[name] = [ConfidenceInterval(e.copy(), lo.copy(), hi.copy(), ci.level,
-                                            ci.method, labels=self.labels)
-                         for e, lo, hi in zip(ci.estimate, ci.low, ci.high, strict=True)]
+            ready = self._per_class.get(name)
+            if ready is None:
+                ci = self._interval(get_metric(name), None, None)
+                ready = (ci.estimate, ci.low, ci.high, ci.level, ci.method)
+            est, low, high, level, method = ready
+            out[name] = [ConfidenceInterval(e.copy(), lo.copy(), hi.copy(), level,
+                                            method, labels=self.labels)
+                         for e, lo, hi in zip(est, low, high, strict=True)]
         return out
 
 
