@@ -62,7 +62,7 @@ def test_per_class_averages_refuses_what_it_cannot_batch() -> None:
 
 @pytest.mark.parametrize("c", _stacks(), ids=lambda c: f"K{c.shape[-1]}-{c.dtype.kind}")
 def test_stacked_wilson_prepared_rows_are_the_single_ones(c: np.ndarray) -> None:
-    from clfeval.report._build import Weighting
+    from clfeval.report._weighting import Weighting
 
     k = c.shape[-1]
     pos = 1 if k == 2 else None
@@ -130,7 +130,8 @@ def test_bootstrap_table_joint_block_is_each_bootstrap_interval(seed: int) -> No
 
 @pytest.mark.parametrize("c", _stacks(), ids=lambda c: f"K{c.shape[-1]}-{c.dtype.kind}")
 def test_stacked_wilson_prepared_per_class_is_the_single_one(c: np.ndarray) -> None:
-    from clfeval.report._build import PER_CLASS_INTERVALS, Weighting
+    from clfeval.report._build import PER_CLASS_INTERVALS
+    from clfeval.report._weighting import Weighting
 
     k = c.shape[-1]
     weighting = Weighting("importance", 40.0, float(c[0].sum())) if c.dtype.kind == "f" else None
@@ -145,3 +146,18 @@ def test_stacked_wilson_prepared_per_class_is_the_single_one(c: np.ndarray) -> N
             assert a == b, name
     for spec, avg, i in requests:
         assert batched.row(spec, avg, i) == one.row(spec, avg, i), (spec.name, avg)
+
+
+def test_metric_row_builder_is_the_dataclass() -> None:
+    from clfeval.report._build import _metric_row
+    from clfeval.report._model import MetricRow
+    from clfeval.stats import ConfidenceInterval
+
+    ci = ConfidenceInterval(0.5, 0.4, 0.6, 0.95, "wilson")
+    for args in (("f1", "f1", "binary", 0.5, "F1", True, ci),
+                 ("dor_macro", "dor", "macro", None, "DOR", None, None)):
+        fast, ref = _metric_row(*args), MetricRow(*args)
+        assert type(fast) is MetricRow and fast == ref and vars(fast) == vars(ref)
+        assert fast.to_dict() == ref.to_dict()
+        with pytest.raises(AttributeError):
+            fast.value = 1.0  # type: ignore[misc]

@@ -38,7 +38,8 @@ def divide(
     n = np.asarray(num, dtype=np.float64)
     d = np.asarray(den, dtype=np.float64)
     undefined = d == 0
-    if not undefined.any():  # (every denominator defined: nothing to replace)
+    # (every denominator defined: nothing to replace; a count: cheaper than .any() on small arrays)
+    if not np.count_nonzero(undefined):
         with np.errstate(divide="ignore", invalid="ignore"):
             out: npt.NDArray[np.float64] = np.divide(n, d)
         return out
@@ -61,7 +62,7 @@ def fill_undefined(
     scikit-learn's wording).
     """
     undefined = np.asarray(undefined)
-    if not undefined.any():
+    if not np.count_nonzero(undefined):
         return values
     zd = check_zero_division(zero_division)
     out = np.asarray(values, dtype=np.float64)  # (np.where below makes the new array)

@@ -810,9 +810,9 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
             intervals: Sequence[ConfidenceInterval | None]) -> None:
         if only is not None and name not in only:
             return
-        for out, v, ci in zip(rows, values, intervals, strict=True):
-            out.append(MetricRow(name, spec.name, average, num(v), spec.description,
-                                 spec.higher_is_better, ci))
+        for out, v, ci in zip(rows, np.asarray(values).tolist(), intervals, strict=True):
+            out.append(_metric_row(name, spec.name, average, num(v), spec.description,
+                                   spec.higher_is_better, ci))
 
     def booted(spec: MetricSpec, average: str | None) -> list[ConfidenceInterval | None]:
         return [b.get((spec.name, average)) for b in boot]
@@ -857,6 +857,18 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
     return [(tuple(r), PerClassTable(tuple(pc_names), values[j].copy(),
                                      {name: cis[j] for name, cis in per_class.items()}))
             for j, r in enumerate(rows)]
+
+
+def _metric_row(name: str, metric: str, average: str | None, value: float | None,
+                description: str, higher_is_better: bool | None,
+                interval: ConfidenceInterval | None) -> MetricRow:
+    """``MetricRow(...)`` of fields already checked, set in one step (a report makes
+    some 200 of them; the frozen dataclass's ``__init__`` sets each field on its own)."""
+    row: MetricRow = object.__new__(MetricRow)
+    row.__dict__.update(name=name, metric=metric, average=average, value=value,
+                        description=description, higher_is_better=higher_is_better,
+                        interval=interval)
+    return row
 
 
 class _StackedWilson:
