@@ -20,3 +20,25 @@ def test_thin_index_is_the_unique_rounded_spread(n: int, max_points: int) -> Non
     if n > max_points:
         with pytest.raises(ValueError):
             got[0] = 1
+
+
+@pytest.mark.parametrize("b", [2, 3, 10, 41, 200, 1000, 1001])
+def test_sorted_quantiles_are_numpys(b: int) -> None:
+    from clfeval.stats.bootstrap import _sorted_quantiles
+
+    rng = np.random.default_rng(b)
+    rows = np.concatenate([rng.normal(size=(5, b)), rng.integers(0, 4, (3, b)) / 3.0,
+                           np.full((1, b), 0.7), rng.random((1, b)) * 1e-300])
+    rows[6, 0] = np.inf  # an infinity among the order statistics
+    for q in ([0.025, 0.975], [0.0, 0.5, 1.0], [0.95], [0.05, 0.25, 0.3333, 0.999]):
+        qa = np.asarray(q)
+        with np.errstate(invalid="ignore"):  # (inf - inf: numpy's quantile warns too)
+            got = _sorted_quantiles(rows, qa)
+            ref = np.quantile(rows, qa, axis=1)
+        assert got.shape == ref.shape
+        assert np.array_equal(got, ref, equal_nan=True), q
+        for j in range(len(rows)):  # each row alone, a scalar q as a report asks
+            for i, qi in enumerate(q):
+                with np.errstate(invalid="ignore"):
+                    one = np.quantile(rows[j], qi)
+                assert np.array_equal(got[i, j], one, equal_nan=True)

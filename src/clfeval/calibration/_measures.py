@@ -33,7 +33,7 @@ from ..core.labels import encode_binary_true
 from ..exceptions import InvalidInputError, InvalidParameterError
 from ..stats._results import ConfidenceInterval, TestResult
 from ..stats._scipy import chi2_sf, normal_quantile, normal_two_sided_p
-from ..stats.bootstrap import _check_resamples, _interval_from_replicates, _nanstd, _rng
+from ..stats.bootstrap import _check_resamples, _nanstd, _rng, _sorted_quantiles
 from ._results import (
     BrierDecomposition,
     CalibrationError,
@@ -608,13 +608,24 @@ def bootstrap_calibration(state: CalibrationCounts, *, n_resamples: int = 1000,
     brier_reps = (reps * mse).sum(axis=1) / tot * scale
     del reps
     est_brier = state.brier_sum(t) / tot * scale
-    lo, hi = _interval_from_replicates(np.asarray([est_brier]), brier_reps[:, None], level,
-                                       "percentile")
+    lo, hi = _percentile_of(est_brier, brier_reps, level)
     out = {"ece": _ece_interval(c, tot, level, b, rng),
-           "brier": ConfidenceInterval(est_brier, float(lo[0]), float(hi[0]), level,
+           "brier": ConfidenceInterval(est_brier, lo, hi, level,
                                        "bootstrap_percentile (state cells)",
                                        std_err=float(_nanstd(brier_reps[:, None])[0]))}
     return out
+
+
+def _percentile_of(est: float, reps: FloatArray, level: float) -> tuple[float, float]:
+    """The percentile interval of one statistic's replicates (NaN ones left out) —
+    :func:`~clfeval.stats.bootstrap._interval_from_replicates`'s numbers, its quantiles
+    read off the sorted replicates."""
+    alpha = 1.0 - level
+    col = reps[~np.isnan(reps)]
+    if len(col) == 0 or math.isnan(est):
+        return NAN, NAN
+    lo, hi = _sorted_quantiles(col[None], np.array([alpha / 2, 1 - alpha / 2]))[:, 0]
+    return float(lo), float(hi)
 
 
 #: how the ECE interval is formed (see :func:`bootstrap_calibration`)
@@ -638,7 +649,9 @@ def _ece_interval(c: FloatArray, tot: float, level: float, b: int,
     step = max(1, (1 << 22) // sd.size)
     sums = np.concatenate([np.abs(rng.standard_normal((min(step, b - i), sd.size)) * sd)
                            .sum(axis=1) for i in range(0, b, step)])
-    low = max(0.0, est - float(np.quantile(sums, level)))
+    q = (np.quantile(sums, level) if np.isnan(sums).any()
+         else _sorted_quantiles(sums[None], np.array([level]))[0, 0])
+    low = max(0.0, est - float(q))
     total_sd = float(math.sqrt(v.sum()))
     high = est + normal_quantile(level) * total_sd
     return ConfidenceInterval(est, low, high, level, ECE_INTERVAL_METHOD, std_err=total_sd)

@@ -161,6 +161,30 @@ def _interval_from_replicates(
     return lo.reshape(shape), hi.reshape(shape)
 
 
+def _sorted_quantiles(rows: Array, q: Array) -> Array:
+    """``np.quantile(row, q)`` (the default, linear method) of each row of ``rows``
+    (``(M, b)``, no NaN), as ``(len(q), M)``: the rows sorted once, then numpy's own
+    arithmetic — the virtual index ``(b - 1)·q``, its floor and fraction, and
+    ``numpy.lib``'s ``_lerp`` of the two order statistics — without ``np.quantile``'s
+    partition and bookkeeping (which cost more than the sort at a report's size).
+    tests/unit/test_small_report_paths.py compares it with ``np.quantile`` bit for bit."""
+    srt = np.sort(rows, axis=-1)
+    b = srt.shape[-1]
+    v = (b - 1) * np.asarray(q, dtype=np.float64)
+    prev = np.floor(v)
+    nxt = prev + 1
+    top = v >= b - 1  # (numpy reads the last value there, on both sides)
+    prev[top] = -1
+    nxt[top] = -1
+    gamma = (v - prev)[:, None]
+    lo = srt[:, prev.astype(np.intp)].T
+    hi = srt[:, nxt.astype(np.intp)].T
+    diff = hi - lo
+    out = np.add(lo, diff * gamma)
+    np.subtract(hi, diff * (1 - gamma), out=out, where=gamma >= 0.5)
+    return out
+
+
 def _bca_levels(theta: float, col: Array, jack: Array, w: Array | None, q: Array) -> Array:
     b = len(col)
     prop = (np.count_nonzero(col < theta) + 0.5 * np.count_nonzero(col == theta)) / b
@@ -626,7 +650,7 @@ def _percentile_bounds(thetas: Sequence[Array], all_reps: Sequence[Array],
                 lo[j], hi[j] = np.quantile(col, q)
         out.append((lo, hi))
     if full:
-        both = np.quantile(np.stack(full, axis=1), q, axis=0)
+        both = _sorted_quantiles(np.stack(full), q)
         for (i, j), a, b in zip(where, both[0], both[1], strict=True):
             out[i][0][j] = a
             out[i][1][j] = b
