@@ -42,3 +42,37 @@ def test_sorted_quantiles_are_numpys(b: int) -> None:
                 with np.errstate(invalid="ignore"):
                     one = np.quantile(rows[j], qi)
                 assert np.array_equal(got[i, j], one, equal_nan=True)
+
+
+def test_pair_sum_is_numpys_sum_over_the_pair() -> None:
+    from clfeval.calibration._measures import _pair_sum
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(4000, 2)) * 10.0 ** rng.integers(-300, 300, (4000, 2))
+    x[:10] = -0.0
+    x[10:20, 0] = -0.0
+    x[20:30, 1] = -x[20:30, 0]
+    x[30:40, 0] = np.inf
+    x[40:50, 1] = np.nan
+    got, ref = _pair_sum(x), x.sum(axis=1)
+    assert np.array_equal(got, ref, equal_nan=True)
+    assert np.array_equal(np.signbit(got), np.signbit(ref))  # (sum starts from +0.0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_fine_groups_renumbering_is_np_unique(seed: int) -> None:
+    from clfeval.calibration._measures import _fine_groups
+    from clfeval.core.calibration import FW, CalibrationCounts
+
+    rng = np.random.default_rng(seed)
+    n = [40, 500, 3000, 20][seed]
+    p = rng.beta(0.5, 0.5, n) if seed % 2 else np.round(rng.random(n), 2)
+    state = CalibrationCounts.from_predictions(rng.random(n) < p, p)
+    for groups in (3, 10, 15, 50):
+        gid, edges = _fine_groups(state, 0, groups)
+        fw = state.fine_sums(0)[:, :, FW].sum(axis=1)  # (the grouping as written before)
+        mid = (np.cumsum(fw) - fw / 2.0) / fw.sum()
+        raw = np.minimum((mid * groups).astype(np.intp), groups - 1)
+        raw = np.maximum.accumulate(np.where(fw > 0, raw, 0))
+        ref = np.unique(raw, return_inverse=True)[1].reshape(-1)
+        assert gid.dtype == ref.dtype and np.array_equal(gid, ref)
