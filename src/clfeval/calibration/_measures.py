@@ -33,7 +33,7 @@ from ..core.labels import encode_binary_true
 from ..exceptions import InvalidInputError, InvalidParameterError
 from ..stats._results import ConfidenceInterval, TestResult
 from ..stats._scipy import chi2_sf, normal_quantile, normal_two_sided_p
-from ..stats.bootstrap import _check_resamples, _nanstd, _rng, _sorted_quantiles
+from ..stats.bootstrap import _check_resamples, _nanstd_rows, _rng, _sorted_quantiles
 from ._results import (
     BrierDecomposition,
     CalibrationError,
@@ -629,7 +629,7 @@ def bootstrap_calibration(state: CalibrationCounts, *, n_resamples: int = 1000,
     out = {"ece": _ece_interval(c, tot, level, b, rng),
            "brier": ConfidenceInterval(est_brier, lo, hi, level,
                                        "bootstrap_percentile (state cells)",
-                                       std_err=float(_nanstd(brier_reps[:, None])[0]))}
+                                       std_err=float(_nanstd_rows(brier_reps[None])[0]))}
     return out
 
 
