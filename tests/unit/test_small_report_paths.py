@@ -76,3 +76,50 @@ def test_fine_groups_renumbering_is_np_unique(seed: int) -> None:
         raw = np.maximum.accumulate(np.where(fw > 0, raw, 0))
         ref = np.unique(raw, return_inverse=True)[1].reshape(-1)
         assert gid.dtype == ref.dtype and np.array_equal(gid, ref)
+
+
+@pytest.mark.parametrize("case", ["plain", "importance", "frequency", "ties"])
+def test_report_drawing_ahead_on_the_worker_is_the_serial_report(
+        case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the calibration bootstrap's draws made on the report's worker thread (started
+    # before the curves) give the report the serial path gives, byte for byte
+    import clfeval
+    from clfeval import _accel
+    from clfeval.report import _build, to_json
+
+    rng = np.random.default_rng(11)
+    y = rng.integers(0, 2, 800)
+    p = np.clip(rng.random(800) * 0.6 + y * 0.3, 0.0, 1.0)
+    kw: dict[str, object] = {}
+    if case == "importance":
+        kw = {"sample_weight": rng.random(800) * 3}
+    elif case == "frequency":
+        kw = {"sample_weight": rng.integers(1, 4, 800), "weights": "frequency"}
+    elif case == "ties":
+        p = np.round(p, 1)
+    calls = []
+    real = _build._early_draws
+    monkeypatch.setattr(_build, "_early_draws", lambda *a: calls.append(a) or real(*a))
+    monkeypatch.setattr(_accel, "threads", lambda: 2)
+    ahead = to_json(clfeval.evaluate(y, y_score=p, **kw))
+    assert calls  # (drawn ahead)
+    monkeypatch.setattr(_accel, "threads", lambda: 1)
+    serial = to_json(clfeval.evaluate(y, y_score=p, **kw))
+    assert len(calls) == 1 and ahead == serial
+
+
+def test_calibration_draws_are_the_bootstraps() -> None:
+    from clfeval.calibration._measures import bootstrap_calibration, calibration_draws
+    from clfeval.core.calibration import CalibrationCounts
+
+    rng = np.random.default_rng(2)
+    p = rng.beta(2, 3, 2000)
+    s = CalibrationCounts.from_predictions(rng.random(2000) < p, p)
+    d = calibration_draws(s, n_resamples=300, seed=7)
+    alone = np.random.default_rng(7)  # the generator's calls, in the bootstrap's order
+    counts = alone.multinomial(2000, s.bin_counts(0).ravel() / 2000.0, size=300)
+    assert np.array_equal(d.counts, counts)
+    assert len(d.normals) == 1 and np.array_equal(
+        d.normals[0], alone.standard_normal(d.normals[0].shape))
+    assert bootstrap_calibration(s, n_resamples=300, seed=7) == bootstrap_calibration(
+        s, n_resamples=300, seed=99, _draws=d)

@@ -8,7 +8,8 @@ Every function here takes the state (never rows), except the two row-level doors
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -558,9 +559,74 @@ def hosmer_lemeshow_test(y_true: Any, y_proba: Any, *, groups: int = 10, labels:
 
 
 # ------------------------------------------------------------------ bootstrap
+class CalibrationDraws(NamedTuple):
+    """The random draws of :func:`bootstrap_calibration` (:func:`calibration_draws`)."""
+
+    counts: npt.NDArray[np.int64]  # (b, cells): replicate counts of the main table's cells
+    normals: list[FloatArray]  # the ECE interval's standard normals, block by block
+
+
+def _resampled_cells(state: CalibrationCounts) -> tuple[FloatArray, FloatArray, float]:
+    """The main table's cell sums ``(cells, 5)``, the counts a bootstrap resamples
+    (weights read as counts for a weighted state) and their total."""
+    t = state.main_table
+    c = state.cell_sums(t).reshape(-1, 5)
+    n = (c[:, W].copy() if state.is_weighted else
+         state.bin_counts(t).ravel().astype(np.float64))
+    return c, n, float(n.sum())
+
+
+def _ece_spread(c: FloatArray, tot: float) -> tuple[float, FloatArray, FloatArray]:
+    """The ECE of the main table's cell sums ``c`` (rows (bin, outcome)), the variances
+    ``v_b`` of its bins' gaps and the standard deviations of those above 0."""
+    cells = c.reshape(-1, 2, 5)
+    # per bin: S = Σ(y - p), SS = Σ(y - p)² (outcome 0: Σp²; outcome 1: n - 2Σp + Σp²)
+    s_b = cells[:, 1, W] - _pair_sum(cells[:, :, SP])
+    ss_b = cells[:, 0, SPP] + cells[:, 1, W] - 2.0 * cells[:, 1, SP] + cells[:, 1, SPP]
+    est = float(np.abs(s_b).sum() / tot)
+    v = np.maximum(ss_b - s_b**2 / tot, 0.0) / tot**2  # variance of S_b / N (row bootstrap)
+    return est, v, np.sqrt(v[v > 0])
+
+
+def calibration_draws(state: CalibrationCounts, *, n_resamples: int = 1000, seed: Any = None,
+                      weights_as_counts: bool = False,
+                      started: Callable[[], object] | None = None) -> CalibrationDraws:
+    """The random numbers :func:`bootstrap_calibration` reads, drawn from its generator in
+    its order: the multinomial replicate counts of the main table's cells, then the ECE
+    interval's standard normals (in blocks of bounded memory). A report draws them on
+    its worker thread (``started`` is called just before the first draw: numpy draws
+    without holding the GIL) while it forms the curves and the metric rows.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(1)
+    >>> p = rng.uniform(size=500)
+    >>> s = CalibrationCounts.from_predictions(rng.uniform(size=500) < p, p)
+    >>> d = calibration_draws(s, seed=0)
+    >>> bootstrap_calibration(s, seed=0) == bootstrap_calibration(s, seed=5, _draws=d)
+    True
+    """
+    state = _check_state(state)
+    b = _check_resamples(n_resamples)
+    if state.is_weighted and not weights_as_counts:
+        raise InvalidInputError("resampling the calibration state needs integer counts; a "
+                                "weighted state cannot be resampled without its rows")
+    c, n, tot = _resampled_cells(state)
+    k = _ece_spread(c, tot)[2].size
+    rng = _rng(seed)
+    if started is not None:
+        started()
+    counts = rng.multinomial(max(1, round(tot)), n / tot, size=b)
+    step = max(1, (1 << 22) // max(k, 1))
+    normals = [] if k == 0 else [rng.standard_normal((min(step, b - i), k))
+                                 for i in range(0, b, step)]
+    return CalibrationDraws(counts, normals)
+
+
 def bootstrap_calibration(state: CalibrationCounts, *, n_resamples: int = 1000,
                           level: float = 0.95, seed: Any = None,
                           weights_as_counts: bool = False,
+                          _draws: CalibrationDraws | None = None,
                           ) -> dict[str, ConfidenceInterval]:
     """Intervals of the ECE (declared bins) and the Brier score.
 
@@ -612,21 +678,19 @@ def bootstrap_calibration(state: CalibrationCounts, *, n_resamples: int = 1000,
     if state.is_weighted and not weights_as_counts:
         raise InvalidInputError("resampling the calibration state needs integer counts; a "
                                 "weighted state cannot be resampled without its rows")
+    draws = calibration_draws(state, n_resamples=b, seed=seed,
+                              weights_as_counts=weights_as_counts) if _draws is None else _draws
     t = state.main_table
-    c = state.cell_sums(t).reshape(-1, 5)
-    n = (c[:, W].copy() if state.is_weighted else
-         state.bin_counts(t).ravel().astype(np.float64))
-    tot = n.sum()
+    c, n, tot = _resampled_cells(state)
     nz = n > 0
     mse = np.where(nz, c[:, SSE] / np.where(nz, n, 1.0), 0.0)
     scale = _scale(state)
-    rng = _rng(seed)
-    reps = rng.multinomial(max(1, round(tot)), n / tot, size=b).astype(np.float64)
+    reps = draws.counts.astype(np.float64)
     brier_reps = (reps * mse).sum(axis=1) / tot * scale
     del reps
     est_brier = state.brier_sum(t) / tot * scale
     lo, hi = _percentile_of(est_brier, brier_reps, level)
-    out = {"ece": _ece_interval(c, tot, level, b, rng),
+    out = {"ece": _ece_interval(c, tot, level, b, draws.normals),
            "brier": ConfidenceInterval(est_brier, lo, hi, level,
                                        "bootstrap_percentile (state cells)",
                                        std_err=float(_nanstd_rows(brier_reps[None])[0]))}
@@ -651,21 +715,14 @@ ECE_INTERVAL_METHOD = ("bias-aware bounds: ECE - q_level(Σ_b |N(0, v_b)|), "
 
 
 def _ece_interval(c: FloatArray, tot: float, level: float, b: int,
-                  rng: np.random.Generator) -> ConfidenceInterval:
-    """The ECE's interval from the main table's cell sums ``c`` (rows (bin, outcome))."""
-    cells = c.reshape(-1, 2, 5)
-    # per bin: S = Σ(y - p), SS = Σ(y - p)² (outcome 0: Σp²; outcome 1: n - 2Σp + Σp²)
-    s_b = cells[:, 1, W] - _pair_sum(cells[:, :, SP])
-    ss_b = cells[:, 0, SPP] + cells[:, 1, W] - 2.0 * cells[:, 1, SP] + cells[:, 1, SPP]
-    est = float(np.abs(s_b).sum() / tot)
-    v = np.maximum(ss_b - s_b**2 / tot, 0.0) / tot**2  # variance of S_b / N (row bootstrap)
-    sd = np.sqrt(v[v > 0])
+                  normals: list[FloatArray]) -> ConfidenceInterval:
+    """The ECE's interval from the main table's cell sums ``c`` (rows (bin, outcome)) and
+    the standard normals :func:`calibration_draws` drew for it."""
+    est, v, sd = _ece_spread(c, tot)
     if sd.size == 0:
         return ConfidenceInterval(est, est, est, level, ECE_INTERVAL_METHOD, std_err=0.0)
     # Σ_b |N(0, v_b)| drawn b times, in blocks of bounded memory
-    step = max(1, (1 << 22) // sd.size)
-    sums = np.concatenate([np.abs(rng.standard_normal((min(step, b - i), sd.size)) * sd)
-                           .sum(axis=1) for i in range(0, b, step)])
+    sums = np.concatenate([np.abs(z * sd).sum(axis=1) for z in normals])
     q = (np.quantile(sums, level) if np.isnan(sums).any()
          else _sorted_quantiles(sums[None], np.array([level]))[0, 0])
     low = max(0.0, est - float(q))

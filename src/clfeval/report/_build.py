@@ -391,7 +391,7 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
 
         state = memory_sliced_state(state, by, n, state_of, max_slices)
     return from_state(state, cost_matrix=cost_matrix, level=level, title=title, source=source,
-                      max_points=max_points, min_size=min_size)
+                      max_points=max_points, min_size=min_size, _overlap=by is None)
 
 
 _POOL: list[concurrent.futures.ThreadPoolExecutor] = []
@@ -493,6 +493,7 @@ def from_state(
     source: Mapping[str, str] | None = None,
     max_points: int = 400,
     min_size: int = 30,
+    _overlap: bool = False,
 ) -> Report:
     """Derive the whole report from one mergeable :class:`~clfeval.engines.EvalState`.
 
@@ -508,6 +509,9 @@ def from_state(
     >>> r = clfeval.evaluate([0, 1, 1], [0, 1, 0])
     >>> from_state(r.state) == r
     True
+
+    (``_overlap``, private: :func:`evaluate`'s report draws the calibration bootstrap's
+    random numbers on its worker thread while it forms the rest.)
     """
     if max_points < 2:
         raise InvalidParameterError(f"max_points must be at least 2, got {max_points}")
@@ -550,6 +554,15 @@ def from_state(
             f"the confusion matrix's positive class {cm.pos_label!r} differs from the score "
             f"state's {scores.pos_label!r}")
 
+    wt = _weighting(state, cm)
+    cal_state, cal_note = state.calibration, None
+    draws_job = None
+    if cal_state is not None and not isinstance(cal_state, _Pending):
+        cal_state, cal_note = _calibration_input(cal_state, wt)
+        if _overlap and lvl is not None and (cal_note is not None or not cal_state.is_weighted) \
+                and _accel.threads() > 1 \
+                and not threading.current_thread().name.startswith("clfeval"):
+            draws_job = _early_draws(cal_state, cal_note is not None)
     roc: tuple[RocCurve, ...] = ()
     pr: tuple[PrecisionRecallCurve, ...] = ()
     sweep: ThresholdSweep | None = None
@@ -591,21 +604,14 @@ def from_state(
         auc_rows = _multiclass_auc_rows(scores)
 
     calibration = None
-    cal_state = state.calibration
     if isinstance(cal_state, _Pending):
-        cal_state = cal_state.result()
-    wt = _weighting(state, cm)
-    if cal_state is not None and wt is not None and wt is not UNKNOWN_SQ \
-            and wt.meaning == "importance" and cal_state.is_weighted and wt.n_eff > 0:
-        # the calibration tests read Kish's effective sample size, not Σw, as n
-        cal_state = cal_state.scaled_weights(wt.factor)
+        cal_state, cal_note = _calibration_input(cal_state.result(), wt)
     if cal_state is not None:
         from ..calibration import calibration_report
 
-        note = None if wt is None or wt is UNKNOWN_SQ or not cal_state.is_weighted \
-            else wt.note
-        calibration = calibration_report(cal_state, level=lvl or 0.95, weights_note=note,
-                                         n_resamples=N_RESAMPLES if lvl else 0, seed=SEED)
+        calibration = calibration_report(cal_state, level=lvl or 0.95, weights_note=cal_note,
+                                         n_resamples=N_RESAMPLES if lvl else 0, seed=SEED,
+                                         _draws=_drawn(draws_job))
         auc_rows = auc_rows + _calibration_rows(calibration)
     cost = None
     if cost_matrix is not None:
@@ -643,6 +649,42 @@ def from_state(
         n_rows=int(state.n_used),
         state=state,
     )
+
+
+def _calibration_input(cal_state: Any, wt: Weighting | None) -> tuple[Any, str | None]:
+    """The calibration state a report reads (importance weights: scaled to Kish's
+    effective sample size — the tests read it, not Σw, as n) and the note of its
+    weights (None unweighted)."""
+    if wt is not None and wt is not UNKNOWN_SQ \
+            and wt.meaning == "importance" and cal_state.is_weighted and wt.n_eff > 0:
+        cal_state = cal_state.scaled_weights(wt.factor)
+    note = None if wt is None or wt is UNKNOWN_SQ or not cal_state.is_weighted else wt.note
+    return cal_state, note
+
+
+def _early_draws(cal_state: Any, weights_as_counts: bool) -> concurrent.futures.Future[Any]:
+    """The calibration bootstrap's random draws (a few milliseconds of numpy that does
+    not hold the GIL), started on the report's worker thread: the calling thread waits
+    only until they begin, then forms the curves and the metric rows beside them."""
+    from ..calibration._measures import calibration_draws
+
+    begun = threading.Event()
+    job = _background(lambda: calibration_draws(
+        cal_state, n_resamples=N_RESAMPLES, seed=SEED, weights_as_counts=weights_as_counts,
+        started=begun.set))
+    begun.wait(0.1)  # (handing the worker the GIL now, not at the next switch interval)
+    return job
+
+
+def _drawn(job: concurrent.futures.Future[Any] | None) -> Any:
+    """The draws of :func:`_early_draws` (None: none, or it failed — the report's own
+    call then draws, and raises what it must)."""
+    if job is None:
+        return None
+    try:
+        return job.result()
+    except Exception:  # (drawn again, and any error raised, in this thread)
+        return None
 
 
 def _binned_warning(scores: Any, roc: Sequence[RocCurve]) -> ReportWarning:
@@ -889,6 +931,7 @@ class _StackedWilson:
         self._ready: dict[tuple[str, str | None, int | None],
                           list[ConfidenceInterval | None]] = {}
         self._per_class: dict[str, tuple[Array, Array, Array, float, str]] = {}
+        self._parts: dict[Any, tuple[Array, ...]] = {}
 
     def _interval(self, spec: MetricSpec, average: str | None,
                   pos_index: int | None) -> ConfidenceInterval:
@@ -924,13 +967,16 @@ class _StackedWilson:
         assert spec.ratio is not None
         if not spec.per_class:
             x, n = spec.ratio(self.stack.counts)
-        else:
-            tp, fn, fp, tn = self.stack.tallies
-            if average == "micro":
-                x, n = spec.ratio(tp.sum(-1), fn.sum(-1), fp.sum(-1), tn.sum(-1))
-            else:
-                i = pos_index
-                x, n = spec.ratio(tp[:, i], fn[:, i], fp[:, i], tn[:, i])
+        else:  # (the micro sums and the positive class's tallies, formed once)
+            key = "micro" if average == "micro" else pos_index
+            parts = self._parts.get(key)
+            if parts is None:
+                tp, fn, fp, tn = self.stack.tallies
+                parts = self._parts[key] = (
+                    (tp.sum(-1), fn.sum(-1), fp.sum(-1), tn.sum(-1)) if average == "micro"
+                    else (tp[:, pos_index], fn[:, pos_index], fp[:, pos_index],
+                          tn[:, pos_index]))
+            x, n = spec.ratio(*parts)
         return x, n
 
     def prepare(self, requests: Sequence[tuple[MetricSpec, str | None, int | None]],
