@@ -848,9 +848,15 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
             if only is None or weighting is not None else _stacked_bootstrap(cms, level, only))
     rows: list[list[MetricRow]] = [[] for _ in cms]
 
+    one = rows[0] if len(rows) == 1 else None
+
     def add(name: str, spec: MetricSpec, average: str | None, values: Array,
             intervals: Sequence[ConfidenceInterval | None]) -> None:
         if only is not None and name not in only:
+            return
+        if one is not None:  # (one matrix, a report's: no zip)
+            one.append(_metric_row(name, spec.name, average, num(values[0]), spec.description,
+                                   spec.higher_is_better, intervals[0]))
             return
         for out, v, ci in zip(rows, np.asarray(values).tolist(), intervals, strict=True):
             out.append(_metric_row(name, spec.name, average, num(v), spec.description,
@@ -1343,10 +1349,13 @@ def _warnings(cm: ConfusionMatrix, pc: PerClassTable, overall: tuple[MetricRow, 
 
 def _undefined_details(cm: ConfusionMatrix, pc: PerClassTable) -> list[str]:
     support, predicted, n = cm.support, cm.predicted, cm.total
-    ovr = cm.one_vs_rest()
+    # per class, which metrics are NaN (one pass over the table)
+    undefined = np.isnan(np.asarray(pc.values, dtype=np.float64)).T.tolist() \
+        if pc.metrics else None
     out = []
     for i, lab in enumerate(cm.labels):
-        bad = [m for m, row in zip(pc.metrics, pc.values, strict=True) if np.isnan(row[i])]
+        bad = [] if undefined is None else [
+            m for m, nan in zip(pc.metrics, undefined[i], strict=True) if nan]
         if not bad:
             continue
         why = []
@@ -1359,6 +1368,7 @@ def _undefined_details(cm: ConfusionMatrix, pc: PerClassTable) -> list[str]:
         if predicted[i] == n:
             why.append("every sample is predicted as this class")
         if not why:
+            ovr = cm.one_vs_rest()
             cells = {"TP": ovr.tp[i], "FN": ovr.fn[i], "FP": ovr.fp[i], "TN": ovr.tn[i]}
             zero = [f"{k} = 0" for k, v in cells.items() if v == 0]
             why.append("a zero denominator in its one-vs-rest 2×2 table"
