@@ -603,6 +603,14 @@ def from_state(
         roc, pr = tuple(rocs), tuple(prs)
         auc_rows = _multiclass_auc_rows(scores)
 
+    cost = None
+    if cost_matrix is not None:
+        cost = cost_analysis(cm, cost_matrix, threshold_counts=tc,
+                             at=None if sweep is None else sweep.thresholds)
+    overall, per_class = _metric_rows(cm, None if wt is UNKNOWN_SQ else lvl,
+                                      None if wt is UNKNOWN_SQ else wt)
+    # the calibration section last: its state (or its bootstrap's draws) may still be
+    # forming on the report's worker thread
     calibration = None
     if isinstance(cal_state, _Pending):
         cal_state, cal_note = _calibration_input(cal_state.result(), wt)
@@ -613,12 +621,6 @@ def from_state(
                                          n_resamples=N_RESAMPLES if lvl else 0, seed=SEED,
                                          _draws=_drawn(draws_job))
         auc_rows = auc_rows + _calibration_rows(calibration)
-    cost = None
-    if cost_matrix is not None:
-        cost = cost_analysis(cm, cost_matrix, threshold_counts=tc,
-                             at=None if sweep is None else sweep.thresholds)
-    overall, per_class = _metric_rows(cm, None if wt is UNKNOWN_SQ else lvl,
-                                      None if wt is UNKNOWN_SQ else wt)
     overall = overall + auc_rows
     warns = _warnings(cm, per_class, overall, state)
     if wt is not None and lvl is not None:
