@@ -674,7 +674,7 @@ def _early_draws(cal_state: Any, weights_as_counts: bool) -> concurrent.futures.
     job = _background(lambda: calibration_draws(
         cal_state, n_resamples=N_RESAMPLES, seed=SEED, weights_as_counts=weights_as_counts,
         started=begun.set))
-    begun.wait(0.1)  # (handing the worker the GIL now, not at the next switch interval)
+    begun.wait(0.005)  # (handing the worker the GIL now, not at the next switch interval)
     return job
 
 
