@@ -161,3 +161,18 @@ def test_metric_row_builder_is_the_dataclass() -> None:
         assert fast.to_dict() == ref.to_dict()
         with pytest.raises(AttributeError):
             fast.value = 1.0  # type: ignore[misc]
+
+
+def test_interval_builder_is_the_dataclass() -> None:
+    from dataclasses import fields
+
+    from clfeval.report._build import _interval
+    from clfeval.stats import ConfidenceInterval
+
+    fast = _interval(0.5, 0.25, 0.75, 0.95, "wilson")
+    ref = ConfidenceInterval(0.5, 0.25, 0.75, 0.95, "wilson")
+    assert type(fast) is ConfidenceInterval and fast == ref and vars(fast) == vars(ref)
+    assert set(vars(fast)) == {f.name for f in fields(ConfidenceInterval)}
+    assert fast.to_dict() == ref.to_dict() and str(fast) == str(ref)
+    with pytest.raises(AttributeError):
+        fast.low = 0.0  # type: ignore[misc]

@@ -921,6 +921,16 @@ def _metric_row(name: str, metric: str, average: str | None, value: float | None
     return row
 
 
+def _interval(estimate: float, low: float, high: float, level: float,
+              method: str) -> ConfidenceInterval:
+    """``ConfidenceInterval(estimate, low, high, level, method)`` of checked floats, set
+    in one step (as :func:`_metric_row`)."""
+    ci: ConfidenceInterval = object.__new__(ConfidenceInterval)
+    ci.__dict__.update(estimate=estimate, low=low, high=high, level=level, method=method,
+                       std_err=None, labels=None)
+    return ci
+
+
 class _StackedWilson:
     """Wilson score intervals of the proportion metrics (those with a binomial ``ratio``:
     accuracy, TPR, PPV, …) of every matrix of a stack, for the positive class, the micro
@@ -1028,13 +1038,13 @@ class _StackedWilson:
                                          ci.method)
         est, low, high = (np.asarray(a, dtype=np.float64)[:m].reshape(len(requests), self.n)
                           for a in (ci.estimate, ci.low, ci.high))
-        ok = np.isfinite(low) & np.isfinite(high)
+        ok = (np.isfinite(low) & np.isfinite(high)).tolist()
+        est_l, low_l, high_l = est.tolist(), low.tolist(), high.tolist()  # (Python floats)
         for j, (spec, average, pos_index) in enumerate(requests):
             self._ready[(spec.name, average, pos_index)] = [
-                ConfidenceInterval(float(e), float(lo), float(hi), ci.level, ci.method)
-                if defined else None
-                for e, lo, hi, defined in zip(est[j].tolist(), low[j].tolist(),
-                                              high[j].tolist(), ok[j].tolist(), strict=True)]
+                _interval(e, lo, hi, ci.level, ci.method) if defined else None
+                for e, lo, hi, defined in zip(est_l[j], low_l[j], high_l[j], ok[j],
+                                              strict=True)]
 
     def row(self, spec: MetricSpec, average: str | None,
             pos_index: int | None) -> list[ConfidenceInterval | None]:
