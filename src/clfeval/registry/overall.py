@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._validation import check_choice
-from ..core.divide import divide, fill_undefined
+from ..core.divide import fill_undefined, quiet_divide
 from ..core.metric_spec import MetricSpec, register, shared
 from ..core.tallies import pair
 from ..exceptions import InvalidParameterError
@@ -58,7 +58,8 @@ def _overall(name: str, description: str, bounds: tuple[float, float] = (0.0, 1.
 
 
 def _nan_div(a: Any, b: Any) -> Array:
-    return divide(a, b, zero_division=NAN)
+    # (only inside a metric's evaluation, whose errstate ignores divide and invalid)
+    return quiet_divide(a, b, zero_division=NAN)
 
 
 # ------------------------------------------------------------------ accuracy family

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ..core.divide import divide, fill_undefined
+from ..core.divide import divide, fill_undefined, quiet_divide
 from ..core.metric_spec import MetricSpec, register, shared_rate
 
 Array = npt.NDArray[Any]
@@ -122,7 +122,8 @@ def _rate(a: Any, b: Any) -> Array:
 
 
 def _rate_of(a: Any, b: Any) -> Array:
-    return divide(a, _f(a) + b, zero_division=float("nan"))
+    # (only inside a compound metric's evaluation, whose errstate ignores divide/invalid)
+    return quiet_divide(a, _f(a) + b, zero_division=float("nan"))
 
 
 def _finish(vals: Array, zero_division: Any, name: str) -> Array:
