@@ -238,8 +238,9 @@ def calibration_error(state: CalibrationCounts, *, kind: str = "auto",
             raise InvalidParameterError(
                 f"the state declares {state.n_bins} bins; n_bins={n_bins} needs a state built "
                 "with those bins (or strategy='equal-mass')")
-        label = "uniform" if np.allclose(np.diff(state.edges), 1.0 / state.n_bins, rtol=0,
-                                         atol=1e-12) else "declared"
+        # (np.allclose(..., rtol=0, atol=1e-12) of finite edges, without its wrapper)
+        label = "uniform" if bool((np.abs(np.diff(state.edges) - 1.0 / state.n_bins)
+                                   <= 1e-12).all()) else "declared"
     nb = state.n_bins if n_bins is None else int(n_bins)
     if nb < 1:
         raise InvalidParameterError(f"n_bins must be a positive integer, got {n_bins!r}")

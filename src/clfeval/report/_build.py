@@ -864,7 +864,12 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
             out.append(_metric_row(name, spec.name, average, num(v), spec.description,
                                    spec.higher_is_better, ci))
 
+    nothing_booted: list[ConfidenceInterval | None] | None = (
+        [None] * len(cms) if not any(boot) else None)
+
     def booted(spec: MetricSpec, average: str | None) -> list[ConfidenceInterval | None]:
+        if nothing_booted is not None:  # (no level, or no bootstrap: every row alike)
+            return nothing_booted
         return [b.get((spec.name, average)) for b in boot]
 
     specs = [spec for spec in list_metrics() if (spec.multiclass or k <= 2) and (
