@@ -101,6 +101,7 @@ def test_report_drawing_ahead_on_the_worker_is_the_serial_report(
     real = _build._early_draws
     monkeypatch.setattr(_build, "_early_draws", lambda *a: calls.append(a) or real(*a))
     monkeypatch.setattr(_accel, "threads", lambda: 2)
+    monkeypatch.setattr(_build, "_core_free", lambda: True)  # (whatever the load)
     ahead = to_json(clfeval.evaluate(y, y_score=p, **kw))
     assert calls  # (drawn ahead)
     monkeypatch.setattr(_accel, "threads", lambda: 1)
@@ -123,3 +124,24 @@ def test_calibration_draws_are_the_bootstraps() -> None:
         d.normals[0], alone.standard_normal(d.normals[0].shape))
     assert bootstrap_calibration(s, n_resamples=300, seed=7) == bootstrap_calibration(
         s, n_resamples=300, seed=99, _draws=d)
+
+
+def test_draws_stay_in_the_calling_thread_on_a_busy_machine(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    import clfeval
+    from clfeval import _accel
+    from clfeval.report import _build, to_json
+
+    rng = np.random.default_rng(12)
+    y = rng.integers(0, 2, 300)
+    p = np.clip(rng.random(300) * 0.6 + y * 0.3, 0.0, 1.0)
+    calls: list[object] = []
+    monkeypatch.setattr(_build, "_early_draws", lambda *a: calls.append(a))
+    monkeypatch.setattr(_accel, "threads", lambda: 2)
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.9, 1.9, 1.9))  # the other core busy
+    busy = to_json(clfeval.evaluate(y, y_score=p))
+    assert not calls
+    monkeypatch.setattr(_accel, "threads", lambda: 1)
+    assert to_json(clfeval.evaluate(y, y_score=p)) == busy

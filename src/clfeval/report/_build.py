@@ -7,6 +7,7 @@ import concurrent.futures
 import contextlib
 import contextvars
 import math
+import os
 import threading
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
@@ -560,7 +561,7 @@ def from_state(
     if cal_state is not None and not isinstance(cal_state, _Pending):
         cal_state, cal_note = _calibration_input(cal_state, wt)
         if _overlap and lvl is not None and (cal_note is not None or not cal_state.is_weighted) \
-                and _accel.threads() > 1 \
+                and _accel.threads() > 1 and _core_free() \
                 and not threading.current_thread().name.startswith("clfeval"):
             draws_job = _early_draws(cal_state, cal_note is not None)
     roc: tuple[RocCurve, ...] = ()
@@ -664,6 +665,17 @@ def _calibration_input(cal_state: Any, wt: Weighting | None) -> tuple[Any, str |
     return cal_state, note
 
 
+def _core_free() -> bool:
+    """Whether a second core is likely idle: the one-minute load average below the
+    accelerator's threads less one half. On a busy machine the draws beside would wait
+    for a core and cost their hand-over; they are then made in the calling thread (the
+    same numbers either way)."""
+    try:
+        return os.getloadavg()[0] < _accel.threads() - 0.5
+    except (AttributeError, OSError):  # (no load average here)
+        return True
+
+
 def _early_draws(cal_state: Any, weights_as_counts: bool) -> concurrent.futures.Future[Any]:
     """The calibration bootstrap's random draws (a few milliseconds of numpy that does
     not hold the GIL), started on the report's worker thread: the calling thread waits
@@ -674,7 +686,7 @@ def _early_draws(cal_state: Any, weights_as_counts: bool) -> concurrent.futures.
     job = _background(lambda: calibration_draws(
         cal_state, n_resamples=N_RESAMPLES, seed=SEED, weights_as_counts=weights_as_counts,
         started=begun.set))
-    begun.wait(0.005)  # (handing the worker the GIL now, not at the next switch interval)
+    begun.wait(0.001)  # (handing the worker the GIL now, not at the next switch interval)
     return job
 
 
