@@ -36,7 +36,9 @@ intervals — clfeval's report also holds intervals for every metric, a bootstra
 calibration tests and a threshold sweep). Interleaved rounds in one process; the best
 wall time and the best CPU time (``time.process_time``) of each; ratio = clfeval /
 scikit-learn. The load average is printed before and after: on a shared machine read
-the ratios.
+the ratios. "no worker" is the same report with the report's worker thread off (it draws
+the calibration bootstrap's random numbers beside the rest when a second core is free):
+its wall time is one core's work.
 """
 
 from __future__ import annotations
@@ -202,8 +204,19 @@ def small(n: int, rounds: int) -> None:
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, n)
     s = np.clip(rng.random(n) * 0.6 + y * 0.3, 0.0, 1.0)
+    from clfeval import _accel
+
+    def serial() -> Any:  # the report without its worker thread (one core's work)
+        threads = _accel.threads
+        _accel.threads = lambda: 1
+        try:
+            return clfeval.evaluate(y, y_score=s)
+        finally:
+            _accel.threads = threads
+
     jobs: dict[str, Callable[[], Any]] = {
         "clfeval.evaluate": lambda: clfeval.evaluate(y, y_score=s),
+        "clfeval.evaluate, no worker": serial,
         "clfeval.evaluate level=None": lambda: clfeval.evaluate(y, y_score=s, level=None),
         "sklearn (13 calls)": lambda: sklearn_equivalent(y, s),
     }

@@ -8,7 +8,8 @@ Every function here takes the state (never rows), except the two row-level doors
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -33,7 +34,7 @@ from ..core.labels import encode_binary_true
 from ..exceptions import InvalidInputError, InvalidParameterError
 from ..stats._results import ConfidenceInterval, TestResult
 from ..stats._scipy import chi2_sf, normal_quantile, normal_two_sided_p
-from ..stats.bootstrap import _check_resamples, _interval_from_replicates, _nanstd, _rng
+from ..stats.bootstrap import _check_resamples, _nanstd_rows, _rng, _sorted_quantiles
 from ._results import (
     BrierDecomposition,
     CalibrationError,
@@ -80,7 +81,16 @@ def _table(state: CalibrationCounts, table: int | None) -> int:
 def _bin_totals(state: CalibrationCounts, t: int) -> tuple[FloatArray, FloatArray, FloatArray]:
     """(weight, Σ p, observed weight) per declared bin of table ``t``."""
     c = state.cell_sums(t)
-    return c[:, :, W].sum(axis=1), c[:, :, SP].sum(axis=1), c[:, 1, W]
+    return _pair_sum(c[:, :, W]), _pair_sum(c[:, :, SP]), c[:, 1, W]
+
+
+def _pair_sum(x: FloatArray) -> FloatArray:
+    """``x.sum(axis=1)`` of float pairs ``(n, 2)``, the same floats (numpy's sum starts
+    from 0.0: ``(a + b) + 0.0`` has its signed zeros) in two whole-column passes rather
+    than a reduction over the short axis (ten times the time on the fine bins)."""
+    out: FloatArray = np.add(x[:, 0], x[:, 1])
+    out += 0.0
+    return out
 
 
 def _scale(state: CalibrationCounts) -> float:
@@ -111,9 +121,9 @@ def brier_decomposition(state: CalibrationCounts) -> BrierDecomposition:
     terms = np.zeros(5)
     for t in tables:
         c = state.cell_sums(t)
-        w = c[:, :, W].sum(axis=1)
-        sp = c[:, :, SP].sum(axis=1)
-        spp = c[:, :, SPP].sum(axis=1)
+        w = _pair_sum(c[:, :, W])
+        sp = _pair_sum(c[:, :, SP])
+        spp = _pair_sum(c[:, :, SPP])
         o = c[:, 1, W]
         spy = c[:, 1, SP]
         nz = w > 0
@@ -165,7 +175,7 @@ def _norms(w: FloatArray, sp: FloatArray, o: FloatArray) -> tuple[float, float, 
 def _fine_groups(state: CalibrationCounts, t: int, n_groups: int
                  ) -> tuple[npt.NDArray[np.intp], FloatArray]:
     """Group ids of the fine bins (equal mass, up to one fine bin) and the p-edges used."""
-    fw = state.fine_sums(t)[:, :, FW].sum(axis=1)
+    fw = _pair_sum(state.fine_sums(t)[:, :, FW])
     tot = fw.sum()
     cum = np.cumsum(fw)
     mid = (cum - fw / 2.0) / tot
@@ -174,17 +184,19 @@ def _fine_groups(state: CalibrationCounts, t: int, n_groups: int
     starts = np.flatnonzero(np.diff(gid)) + 1
     logit_edges = -FINE_LIMIT + starts / FINE_SCALE
     inner = 1.0 / (1.0 + np.exp(-logit_edges))
-    # renumber to consecutive ids of the groups actually formed
-    _, gid = np.unique(gid, return_inverse=True)
-    return gid.reshape(-1), np.concatenate([[0.0], inner, [1.0]])
+    # renumber to consecutive ids of the groups actually formed: gid never decreases,
+    # so a bin's id is the number of changes before it (np.unique's inverse)
+    ids = np.zeros(gid.size, dtype=np.intp)
+    np.cumsum(gid[1:] != gid[:-1], out=ids[1:])
+    return ids, np.concatenate([[0.0], inner, [1.0]])
 
 
 def _group_totals(state: CalibrationCounts, t: int, gid: npt.NDArray[np.intp]
                   ) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
     f = state.fine_sums(t)
     g = int(gid.max()) + 1
-    return (np.bincount(gid, weights=f[:, :, FW].sum(axis=1), minlength=g),
-            np.bincount(gid, weights=f[:, :, FSP].sum(axis=1), minlength=g),
+    return (np.bincount(gid, weights=_pair_sum(f[:, :, FW]), minlength=g),
+            np.bincount(gid, weights=_pair_sum(f[:, :, FSP]), minlength=g),
             np.bincount(gid, weights=f[:, 1, FW], minlength=g))
 
 
@@ -226,8 +238,9 @@ def calibration_error(state: CalibrationCounts, *, kind: str = "auto",
             raise InvalidParameterError(
                 f"the state declares {state.n_bins} bins; n_bins={n_bins} needs a state built "
                 "with those bins (or strategy='equal-mass')")
-        label = "uniform" if np.allclose(np.diff(state.edges), 1.0 / state.n_bins, rtol=0,
-                                         atol=1e-12) else "declared"
+        # (np.allclose(..., rtol=0, atol=1e-12) of finite edges, without its wrapper)
+        label = "uniform" if bool((np.abs(np.diff(state.edges) - 1.0 / state.n_bins)
+                                   <= 1e-12).all()) else "declared"
     nb = state.n_bins if n_bins is None else int(n_bins)
     if nb < 1:
         raise InvalidParameterError(f"n_bins must be a positive integer, got {n_bins!r}")
@@ -294,12 +307,15 @@ def calibration_in_the_large(state: CalibrationCounts, table: int | None = None
 def _irls(x: FloatArray, y: FloatArray, w: FloatArray, method: str,
           max_iter: int = 100) -> LogisticRecalibration:
     """Weighted logistic regression of ``y`` on ``[1, x]`` by Newton's method (IRLS)."""
+    etas: list[FloatArray] = []  # the last linear predictor loglik formed
+
     def loglik(b: FloatArray) -> float:
         eta = b[0] + b[1] * x
+        etas[:] = [eta]
         # log(1 + e^eta) computed without overflow
-        return float(np.sum(w * (y * eta - np.logaddexp(0.0, eta))))
+        return float((w * (y * eta - np.logaddexp(0.0, eta))).sum())
 
-    ybar = float(np.sum(w * y) / np.sum(w))
+    ybar = float((w * y).sum() / w.sum())
     if not 0.0 < ybar < 1.0:  # one outcome only: the slope is not identified
         return LogisticRecalibration(NAN, NAN, NAN, NAN, method, False, 0)
     # start from the intercept-only fit (as R's glm), then damped Newton steps
@@ -308,12 +324,15 @@ def _irls(x: FloatArray, y: FloatArray, w: FloatArray, method: str,
     converged = False
     it = 0
     info = np.eye(2)
+    xx = x * x
     for it in range(1, max_iter + 1):  # noqa: B007 - the count is reported
-        eta = beta[0] + beta[1] * x
+        eta = etas[0]  # (beta's: the one its likelihood was computed from)
         mu = 0.5 * (1.0 + np.tanh(0.5 * eta))  # expit without overflow
         v = w * mu * (1.0 - mu)
-        g = np.array([np.sum(w * (y - mu)), np.sum(w * (y - mu) * x)])
-        info = np.array([[v.sum(), np.dot(v, x)], [np.dot(v, x), np.dot(v, x * x)]])
+        wr = w * (y - mu)
+        g = np.array([wr.sum(), (wr * x).sum()])
+        vx = np.dot(v, x)
+        info = np.array([[v.sum(), vx], [vx, np.dot(v, xx)]])
         try:
             step = np.linalg.solve(info, g)
         except np.linalg.LinAlgError:
@@ -327,7 +346,7 @@ def _irls(x: FloatArray, y: FloatArray, w: FloatArray, method: str,
                 break
             step = step / 2.0
         beta, ll = new, new_ll
-        if np.max(np.abs(step)) < 1e-10 * (1.0 + np.max(np.abs(beta))):
+        if np.abs(step).max() < 1e-10 * (1.0 + np.abs(beta).max()):
             converged = True
             break
     if converged and abs(beta[1]) > 1e6:  # separation: the slope runs away
@@ -541,9 +560,74 @@ def hosmer_lemeshow_test(y_true: Any, y_proba: Any, *, groups: int = 10, labels:
 
 
 # ------------------------------------------------------------------ bootstrap
+class CalibrationDraws(NamedTuple):
+    """The random draws of :func:`bootstrap_calibration` (:func:`calibration_draws`)."""
+
+    counts: npt.NDArray[np.int64]  # (b, cells): replicate counts of the main table's cells
+    normals: list[FloatArray]  # the ECE interval's standard normals, block by block
+
+
+def _resampled_cells(state: CalibrationCounts) -> tuple[FloatArray, FloatArray, float]:
+    """The main table's cell sums ``(cells, 5)``, the counts a bootstrap resamples
+    (weights read as counts for a weighted state) and their total."""
+    t = state.main_table
+    c = state.cell_sums(t).reshape(-1, 5)
+    n = (c[:, W].copy() if state.is_weighted else
+         state.bin_counts(t).ravel().astype(np.float64))
+    return c, n, float(n.sum())
+
+
+def _ece_spread(c: FloatArray, tot: float) -> tuple[float, FloatArray, FloatArray]:
+    """The ECE of the main table's cell sums ``c`` (rows (bin, outcome)), the variances
+    ``v_b`` of its bins' gaps and the standard deviations of those above 0."""
+    cells = c.reshape(-1, 2, 5)
+    # per bin: S = Σ(y - p), SS = Σ(y - p)² (outcome 0: Σp²; outcome 1: n - 2Σp + Σp²)
+    s_b = cells[:, 1, W] - _pair_sum(cells[:, :, SP])
+    ss_b = cells[:, 0, SPP] + cells[:, 1, W] - 2.0 * cells[:, 1, SP] + cells[:, 1, SPP]
+    est = float(np.abs(s_b).sum() / tot)
+    v = np.maximum(ss_b - s_b**2 / tot, 0.0) / tot**2  # variance of S_b / N (row bootstrap)
+    return est, v, np.sqrt(v[v > 0])
+
+
+def calibration_draws(state: CalibrationCounts, *, n_resamples: int = 1000, seed: Any = None,
+                      weights_as_counts: bool = False,
+                      started: Callable[[], object] | None = None) -> CalibrationDraws:
+    """The random numbers :func:`bootstrap_calibration` reads, drawn from its generator in
+    its order: the multinomial replicate counts of the main table's cells, then the ECE
+    interval's standard normals (in blocks of bounded memory). A report draws them on
+    its worker thread (``started`` is called just before the first draw: numpy draws
+    without holding the GIL) while it forms the curves and the metric rows.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(1)
+    >>> p = rng.uniform(size=500)
+    >>> s = CalibrationCounts.from_predictions(rng.uniform(size=500) < p, p)
+    >>> d = calibration_draws(s, seed=0)
+    >>> bootstrap_calibration(s, seed=0) == bootstrap_calibration(s, seed=5, _draws=d)
+    True
+    """
+    state = _check_state(state)
+    b = _check_resamples(n_resamples)
+    if state.is_weighted and not weights_as_counts:
+        raise InvalidInputError("resampling the calibration state needs integer counts; a "
+                                "weighted state cannot be resampled without its rows")
+    c, n, tot = _resampled_cells(state)
+    k = _ece_spread(c, tot)[2].size
+    rng = _rng(seed)
+    if started is not None:
+        started()
+    counts = rng.multinomial(max(1, round(tot)), n / tot, size=b)
+    step = max(1, (1 << 22) // max(k, 1))
+    normals = [] if k == 0 else [rng.standard_normal((min(step, b - i), k))
+                                 for i in range(0, b, step)]
+    return CalibrationDraws(counts, normals)
+
+
 def bootstrap_calibration(state: CalibrationCounts, *, n_resamples: int = 1000,
                           level: float = 0.95, seed: Any = None,
                           weights_as_counts: bool = False,
+                          _draws: CalibrationDraws | None = None,
                           ) -> dict[str, ConfidenceInterval]:
     """Intervals of the ECE (declared bins) and the Brier score.
 
@@ -595,26 +679,35 @@ def bootstrap_calibration(state: CalibrationCounts, *, n_resamples: int = 1000,
     if state.is_weighted and not weights_as_counts:
         raise InvalidInputError("resampling the calibration state needs integer counts; a "
                                 "weighted state cannot be resampled without its rows")
+    draws = calibration_draws(state, n_resamples=b, seed=seed,
+                              weights_as_counts=weights_as_counts) if _draws is None else _draws
     t = state.main_table
-    c = state.cell_sums(t).reshape(-1, 5)
-    n = (c[:, W].copy() if state.is_weighted else
-         state.bin_counts(t).ravel().astype(np.float64))
-    tot = n.sum()
+    c, n, tot = _resampled_cells(state)
     nz = n > 0
     mse = np.where(nz, c[:, SSE] / np.where(nz, n, 1.0), 0.0)
     scale = _scale(state)
-    rng = _rng(seed)
-    reps = rng.multinomial(max(1, round(tot)), n / tot, size=b).astype(np.float64)
+    reps = draws.counts.astype(np.float64)
     brier_reps = (reps * mse).sum(axis=1) / tot * scale
     del reps
     est_brier = state.brier_sum(t) / tot * scale
-    lo, hi = _interval_from_replicates(np.asarray([est_brier]), brier_reps[:, None], level,
-                                       "percentile")
-    out = {"ece": _ece_interval(c, tot, level, b, rng),
-           "brier": ConfidenceInterval(est_brier, float(lo[0]), float(hi[0]), level,
+    lo, hi = _percentile_of(est_brier, brier_reps, level)
+    out = {"ece": _ece_interval(c, tot, level, b, draws.normals),
+           "brier": ConfidenceInterval(est_brier, lo, hi, level,
                                        "bootstrap_percentile (state cells)",
-                                       std_err=float(_nanstd(brier_reps[:, None])[0]))}
+                                       std_err=float(_nanstd_rows(brier_reps[None])[0]))}
     return out
+
+
+def _percentile_of(est: float, reps: FloatArray, level: float) -> tuple[float, float]:
+    """The percentile interval of one statistic's replicates (NaN ones left out) —
+    :func:`~clfeval.stats.bootstrap._interval_from_replicates`'s numbers, its quantiles
+    read off the sorted replicates."""
+    alpha = 1.0 - level
+    col = reps[~np.isnan(reps)]
+    if len(col) == 0 or math.isnan(est):
+        return NAN, NAN
+    lo, hi = _sorted_quantiles(col[None], np.array([alpha / 2, 1 - alpha / 2]))[:, 0]
+    return float(lo), float(hi)
 
 
 #: how the ECE interval is formed (see :func:`bootstrap_calibration`)
@@ -623,22 +716,17 @@ ECE_INTERVAL_METHOD = ("bias-aware bounds: ECE - q_level(Σ_b |N(0, v_b)|), "
 
 
 def _ece_interval(c: FloatArray, tot: float, level: float, b: int,
-                  rng: np.random.Generator) -> ConfidenceInterval:
-    """The ECE's interval from the main table's cell sums ``c`` (rows (bin, outcome))."""
-    cells = c.reshape(-1, 2, 5)
-    # per bin: S = Σ(y - p), SS = Σ(y - p)² (outcome 0: Σp²; outcome 1: n - 2Σp + Σp²)
-    s_b = cells[:, 1, W] - cells[:, :, SP].sum(axis=1)
-    ss_b = cells[:, 0, SPP] + cells[:, 1, W] - 2.0 * cells[:, 1, SP] + cells[:, 1, SPP]
-    est = float(np.abs(s_b).sum() / tot)
-    v = np.maximum(ss_b - s_b**2 / tot, 0.0) / tot**2  # variance of S_b / N (row bootstrap)
-    sd = np.sqrt(v[v > 0])
+                  normals: list[FloatArray]) -> ConfidenceInterval:
+    """The ECE's interval from the main table's cell sums ``c`` (rows (bin, outcome)) and
+    the standard normals :func:`calibration_draws` drew for it."""
+    est, v, sd = _ece_spread(c, tot)
     if sd.size == 0:
         return ConfidenceInterval(est, est, est, level, ECE_INTERVAL_METHOD, std_err=0.0)
     # Σ_b |N(0, v_b)| drawn b times, in blocks of bounded memory
-    step = max(1, (1 << 22) // sd.size)
-    sums = np.concatenate([np.abs(rng.standard_normal((min(step, b - i), sd.size)) * sd)
-                           .sum(axis=1) for i in range(0, b, step)])
-    low = max(0.0, est - float(np.quantile(sums, level)))
+    sums = np.concatenate([np.abs(z * sd).sum(axis=1) for z in normals])
+    q = (np.quantile(sums, level) if np.isnan(sums).any()
+         else _sorted_quantiles(sums[None], np.array([level]))[0, 0])
+    low = max(0.0, est - float(q))
     total_sd = float(math.sqrt(v.sum()))
     high = est + normal_quantile(level) * total_sd
     return ConfidenceInterval(est, low, high, level, ECE_INTERVAL_METHOD, std_err=total_sd)

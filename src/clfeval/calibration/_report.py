@@ -47,6 +47,7 @@ def calibration_report(
     recalibration: LogisticRecalibration | None = None,
     hosmer_lemeshow_result: TestResult | None = None,
     weights_note: str | None = None,
+    _draws: Any = None,
 ) -> Calibration:
     """Every calibration result of a state: headline numbers with intervals, the
     curves, the Brier decomposition and the tests.
@@ -73,6 +74,9 @@ def calibration_report(
         weights, or importance weights already scaled to Kish's effective sample size, as
         a report does): its intervals are formed on those counts and their methods end
         with this note. Without it a weighted state has no intervals (and a note says so).
+    _draws : optional
+        The bootstrap's random draws made ahead (private: a report draws them on its
+        worker thread, :func:`~clfeval.calibration._measures.calibration_draws`).
 
     Returns
     -------
@@ -99,7 +103,8 @@ def calibration_report(
     else:
         intervals = dict(bootstrap_calibration(state, n_resamples=n_resamples, level=level,
                                                seed=seed,
-                                               weights_as_counts=weights_note is not None))
+                                               weights_as_counts=weights_note is not None,
+                                               _draws=_draws))
         if weights_note is not None and state.is_weighted:
             intervals = {k: ConfidenceInterval(ci.estimate, ci.low, ci.high, ci.level,
                                                f"{ci.method} ({weights_note})",
@@ -207,6 +212,7 @@ def _clipped(state: Any) -> tuple[int, int]:
     from ..core.calibration import FINE_LIMIT, FINE_SCALE, N_FINE
 
     t = state.n_tables - 1 if state.is_multiclass else 0
-    counts = state.fine_counts(t).sum(axis=1)
+    fc = state.fine_counts(t)
+    counts = fc[:, 0] + fc[:, 1]  # (integers: the row sums, in whole-column passes)
     centers = (np.arange(N_FINE) + 0.5) / FINE_SCALE - FINE_LIMIT
     return int(counts[np.abs(centers) > 34.5].sum()), int(counts.sum())

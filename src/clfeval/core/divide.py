@@ -35,15 +35,32 @@ def divide(
     >>> divide([1.0, 2.0], [2.0, 0.0], zero_division=float("nan")).tolist()
     [0.5, nan]
     """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return quiet_divide(num, den, zero_division=zero_division, what=what)
+
+
+def quiet_divide(num: Any, den: Any, *, zero_division: Any = "warn",
+                 what: str = "metric") -> npt.NDArray[np.float64]:
+    """:func:`divide` for a caller whose ``np.errstate`` already ignores ``divide`` and
+    ``invalid`` (a registered metric's evaluation): the same numbers without a second
+    ``errstate`` (a report divides a hundred times).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> with np.errstate(divide="ignore", invalid="ignore"):
+    ...     quiet_divide([1.0, 2.0], [2.0, 0.0], zero_division=float("nan")).tolist()
+    [0.5, nan]
+    """
     n = np.asarray(num, dtype=np.float64)
     d = np.asarray(den, dtype=np.float64)
     undefined = d == 0
-    if not undefined.any():  # (every denominator defined: nothing to replace)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out: npt.NDArray[np.float64] = np.divide(n, d)
+    # (every denominator defined: nothing to replace; a count: cheaper than .any() on small
+    # arrays)
+    if not np.count_nonzero(undefined):
+        out: npt.NDArray[np.float64] = np.divide(n, d)
         return out
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.divide(n, np.where(undefined, 1.0, d))
+    out = np.divide(n, np.where(undefined, 1.0, d))
     return fill_undefined(out, undefined, zero_division=zero_division, what=what)
 
 
@@ -61,7 +78,7 @@ def fill_undefined(
     scikit-learn's wording).
     """
     undefined = np.asarray(undefined)
-    if not undefined.any():
+    if not np.count_nonzero(undefined):
         return values
     zd = check_zero_division(zero_division)
     out = np.asarray(values, dtype=np.float64)  # (np.where below makes the new array)

@@ -216,6 +216,28 @@ def shared(c: Array, fn: Callable[[Array], _T]) -> _T:
     return out
 
 
+#: the per-class rates of the tallies whose metrics :func:`per_class_averages` is
+#: evaluating (see :func:`shared_rate`), by the identity of the two arrays
+_RATES: ContextVar[dict[tuple[int, int], tuple[Any, Any, Any]] | None] = ContextVar(
+    "_RATES", default=None)
+
+
+def shared_rate(a: Any, b: Any, fn: Callable[[Any, Any], _T]) -> _T:
+    """``fn(a, b)`` — computed once for the pair of arrays while
+    :func:`per_class_averages` evaluates every per-class metric on the same tallies
+    (TPR, TNR, PPV …: intermediates many metric definitions read), else computed afresh.
+    ``fn`` is a module-level function of ``a`` and ``b`` alone; its result is shared, so
+    never modified."""
+    memo = _RATES.get()
+    if memo is None:
+        return fn(a, b)
+    hit = memo.get((id(a), id(b)))
+    if hit is None or hit[0] is not a or hit[1] is not b:
+        hit = memo[(id(a), id(b))] = (a, b, fn(a, b))  # (the arrays kept: ids stay theirs)
+    out: _T = hit[2]
+    return out
+
+
 def evaluate_counts(
     spec: MetricSpec,
     c: Array | CountStack,
@@ -305,8 +327,12 @@ def per_class_averages(specs: MetricSpec | Sequence[MetricSpec], stack: CountSta
     tp, fn, fp, tn = stack.tallies
     k = tp.shape[-1]
     ext = [np.concatenate([t, t.sum(-1, keepdims=True)], axis=-1) for t in (tp, fn, fp, tn)]
-    both = np.stack([np.asarray(spec.func(*ext, zero_division=zd, **spec.params),
-                                dtype=np.float64) for spec in specs])
+    token = _RATES.set({})  # (the tallies' rates computed once for all the metrics)
+    try:
+        both = np.stack([np.asarray(spec.func(*ext, zero_division=zd, **spec.params),
+                                    dtype=np.float64) for spec in specs])
+    finally:
+        _RATES.reset(token)
     vals = np.ascontiguousarray(both[..., :k])  # (P, ..., K)
     micro = np.ascontiguousarray(both[..., k])
     macro = _nanmean(vals, np.ones_like(vals), zd, "metric")

@@ -9,6 +9,7 @@ as one half, so ``AUC = 1 - rank loss = U / (m+ m-)`` (Mann–Whitney).
 from __future__ import annotations
 
 import contextlib
+import functools
 import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
@@ -130,7 +131,21 @@ def thin_index(n: int, max_points: int) -> npt.NDArray[np.intp]:
     """
     if n <= max_points:
         return np.arange(n)
-    return np.unique(np.round(np.linspace(0, n - 1, max_points)).astype(np.intp))
+    return _thinned(int(n), int(max_points))
+
+
+@functools.lru_cache(maxsize=64)
+def _thinned(n: int, max_points: int) -> npt.NDArray[np.intp]:
+    """:func:`thin_index` past ``max_points`` (read-only; a report asks for it once per
+    curve): the rounded even spread, its repeats dropped — it is non-decreasing, so
+    this is its ``np.unique``."""
+    a = np.round(np.linspace(0, n - 1, max_points)).astype(np.intp)
+    keep = np.empty(a.size, dtype=bool)
+    keep[0] = True
+    np.not_equal(a[1:], a[:-1], out=keep[1:])
+    out = a[keep]
+    out.setflags(write=False)
+    return out
 
 
 @dataclass(frozen=True, eq=False)

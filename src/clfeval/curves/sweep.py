@@ -295,10 +295,11 @@ def sweep_counts(
     shown_stack = CountStack(shown)  # (margins shared by the overall metrics)
     values: dict[str, FloatArray] = {}
     best: dict[str, float] = {}
+    hull: dict[str, Any] = {}  # the hull's rows and their stack, formed once for all
     for name in names:
         hib = get_metric(name).higher_is_better
         if hib is not None and (optimize is None or name in optimize):
-            i = _best_row(name, bool(hib), tc, lead, zero_division, params)
+            i = _best_row(name, bool(hib), tc, lead, zero_division, params, hull)
             if i is not None:
                 best[name] = float(_thresholds(tc, np.array([i]), lead)[0])
         values[name] = _evaluate(name, shown_stack, zero_division, params)
@@ -316,20 +317,25 @@ _HULL_OPTIMAL = frozenset({"accuracy", "balanced_accuracy", "informedness", "f1"
 
 
 def _best_row(name: str, higher: bool, tc: ThresholdCounts, lead: int, zero_division: Any,
-              params: Mapping[str, Any]) -> int | None:
+              params: Mapping[str, Any], hull: dict[str, Any] | None = None) -> int | None:
     """The row of the sweep where ``name`` is best (the first — highest threshold — among
     ties), or ``None`` when it is undefined everywhere.
 
     For the metrics of ``_HULL_OPTIMAL`` only the points on the ROC hull are evaluated;
     MCC's argument needs a positive optimum strictly inside (something predicted
-    positive and something negative), else every row is evaluated.
+    positive and something negative), else every row is evaluated. ``hull``: where the
+    hull's rows and their matrices are kept for the next metric of the same sweep.
     """
     if higher and name in _HULL_OPTIMAL and tc.n_pos > 0 and tc.n_neg > 0:
-        rows = hull_candidates(tc.fps, tc.tps) + lead  # the hull is formed once per counts
-        if lead:
-            rows = np.concatenate([[0], rows])
-        stack = _rows(tc, rows, lead)
-        v = _evaluate(name, stack, zero_division, params)
+        if hull is None or not hull:
+            rows = hull_candidates(tc.fps, tc.tps) + lead  # formed once per counts
+            if lead:
+                rows = np.concatenate([[0], rows])
+            hull = {} if hull is None else hull
+            hull["rows"], hull["stack"] = rows, CountStack(_rows(tc, rows, lead))
+        rows, counts = hull["rows"], hull["stack"]
+        stack = counts.counts
+        v = _evaluate(name, counts, zero_division, params)
         if not np.isnan(v).all():
             j = int(np.nanargmax(v))
             pp = stack[j, 0, 1] + stack[j, 1, 1]

@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._validation import check_choice
-from ..core.divide import divide, fill_undefined
+from ..core.divide import fill_undefined, quiet_divide
 from ..core.metric_spec import MetricSpec, register, shared
 from ..core.tallies import pair
 from ..exceptions import InvalidParameterError
@@ -58,7 +58,8 @@ def _overall(name: str, description: str, bounds: tuple[float, float] = (0.0, 1.
 
 
 def _nan_div(a: Any, b: Any) -> Array:
-    return divide(a, b, zero_division=NAN)
+    # (only inside a metric's evaluation, whose errstate ignores divide and invalid)
+    return quiet_divide(a, b, zero_division=NAN)
 
 
 # ------------------------------------------------------------------ accuracy family
@@ -190,6 +191,12 @@ def cohen_kappa_quadratic(c: Array) -> Array:
 
 
 def _po_pi(c: Array) -> tuple[Array, Array]:
+    """(observed agreement, pooled marginals), computed once per stack (three metrics
+    read them)."""
+    return shared(c, _po_pi_of)
+
+
+def _po_pi_of(c: Array) -> tuple[Array, Array]:
     d, row, col, n = _parts(c)
     po = _nan_div(d.sum(-1), n)
     pi = _nan_div(row + col, 2.0 * n[..., None])
@@ -343,10 +350,33 @@ def _entropy(p: Array, axis: Any = -1) -> Array:
 
 
 def _probs(c: Array) -> tuple[Array, Array]:
-    """The actual and predicted class distributions (row and column sums / N)."""
+    """The actual and predicted class distributions (row and column sums / N), computed
+    once per stack (seven metrics read them)."""
+    return shared(c, _probs_of)
+
+
+def _probs_of(c: Array) -> tuple[Array, Array]:
     _, row, col, n = _parts(c)
     nn = np.where(n == 0, NAN, n)
     return row / nn[..., None], col / nn[..., None]
+
+
+def _h_true(c: Array) -> Array:
+    """Entropy of the actual class distribution, computed once per stack."""
+    return shared(c, _h_true_of)
+
+
+def _h_true_of(c: Array) -> Array:
+    return _entropy(_probs(c)[0])
+
+
+def _h_pred(c: Array) -> Array:
+    """Entropy of the predicted class distribution, computed once per stack."""
+    return shared(c, _h_pred_of)
+
+
+def _h_pred_of(c: Array) -> Array:
+    return _entropy(_probs(c)[1])
 
 
 def _h_joint(c: Array) -> Array:
@@ -364,13 +394,13 @@ def _h_joint_of(c: Array) -> Array:
 @_overall("reference_entropy", "Entropy of the actual class distribution, in bits.", (0.0, INF),
           None, aliases=("h_true",))
 def reference_entropy(c: Array) -> Array:
-    return _entropy(_probs(c)[0])
+    return _h_true(c)
 
 
 @_overall("response_entropy", "Entropy of the predicted class distribution, in bits.",
           (0.0, INF), None, aliases=("h_pred",))
 def response_entropy(c: Array) -> Array:
-    return _entropy(_probs(c)[1])
+    return _h_pred(c)
 
 
 @_overall("joint_entropy", "Joint entropy of (actual, predicted), in bits.", (0.0, INF), None)
@@ -381,22 +411,19 @@ def joint_entropy(c: Array) -> Array:
 @_overall("conditional_entropy", "H(predicted | actual) in bits: uncertainty left in the "
           "predictions once the truth is known.", (0.0, INF), False)
 def conditional_entropy(c: Array) -> Array:
-    pt, _ = _probs(c)
-    return _h_joint(c) - _entropy(pt)
+    return _h_joint(c) - _h_true(c)
 
 
 @_overall("mutual_information", "Mutual information I(actual; predicted) in bits.", (0.0, INF),
           aliases=("mi",))
 def mutual_information(c: Array) -> Array:
-    pt, pp = _probs(c)
-    return np.maximum(_entropy(pt) + _entropy(pp) - _h_joint(c), 0.0)
+    return np.maximum(_h_true(c) + _h_pred(c) - _h_joint(c), 0.0)
 
 
 @_overall("normalized_mutual_information", "Mutual information / mean(H_true, H_pred) "
           "(scikit-learn's arithmetic normalisation).", aliases=("nmi",))
 def normalized_mutual_information(c: Array) -> Array:
-    pt, pp = _probs(c)
-    ht, hp = _entropy(pt), _entropy(pp)
+    ht, hp = _h_true(c), _h_pred(c)
     mi = np.maximum(ht + hp - _h_joint(c), 0.0)
     # both partitions constant: perfect agreement by convention (scikit-learn returns 1.0)
     return np.where((ht == 0) & (hp == 0), 1.0, _nan_div(mi, (ht + hp) / 2.0))
@@ -406,9 +433,8 @@ def normalized_mutual_information(c: Array) -> Array:
           "truth's uncertainty the classifier removes (RCI).", aliases=("rci",),
           reference="Sindhwani et al. 2004")
 def rci(c: Array) -> Array:
-    pt, pp = _probs(c)
-    ht = _entropy(pt)
-    return _nan_div(np.maximum(ht + _entropy(pp) - _h_joint(c), 0.0), ht)
+    ht = _h_true(c)
+    return _nan_div(np.maximum(ht + _h_pred(c) - _h_joint(c), 0.0), ht)
 
 
 @_overall("cross_entropy", "Cross entropy −Σ p_true·log2 p_pred of the class distributions, "

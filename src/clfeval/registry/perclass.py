@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ..core.divide import divide, fill_undefined
-from ..core.metric_spec import MetricSpec, register
+from ..core.divide import divide, fill_undefined, quiet_divide
+from ..core.metric_spec import MetricSpec, register, shared_rate
 
 Array = npt.NDArray[Any]
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -116,8 +116,14 @@ _proportion("braun_blanquet", lambda tp, fn, fp, tn: tp,
 
 # ------------------------------------------------------------ compound scores
 def _rate(a: Any, b: Any) -> Array:
-    """a / (a + b) with NaN where undefined (an intermediate; the caller decides)."""
-    return divide(a, _f(a) + b, zero_division=float("nan"))
+    """a / (a + b) with NaN where undefined (an intermediate; the caller decides), once
+    per pair of tallies while a report evaluates all the per-class metrics."""
+    return shared_rate(a, b, _rate_of)
+
+
+def _rate_of(a: Any, b: Any) -> Array:
+    # (only inside a compound metric's evaluation, whose errstate ignores divide/invalid)
+    return quiet_divide(a, _f(a) + b, zero_division=float("nan"))
 
 
 def _finish(vals: Array, zero_division: Any, name: str) -> Array:

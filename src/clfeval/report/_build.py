@@ -7,6 +7,7 @@ import concurrent.futures
 import contextlib
 import contextvars
 import math
+import os
 import threading
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
@@ -391,7 +392,7 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
 
         state = memory_sliced_state(state, by, n, state_of, max_slices)
     return from_state(state, cost_matrix=cost_matrix, level=level, title=title, source=source,
-                      max_points=max_points, min_size=min_size)
+                      max_points=max_points, min_size=min_size, _overlap=by is None)
 
 
 _POOL: list[concurrent.futures.ThreadPoolExecutor] = []
@@ -493,6 +494,7 @@ def from_state(
     source: Mapping[str, str] | None = None,
     max_points: int = 400,
     min_size: int = 30,
+    _overlap: bool = False,
 ) -> Report:
     """Derive the whole report from one mergeable :class:`~clfeval.engines.EvalState`.
 
@@ -508,6 +510,9 @@ def from_state(
     >>> r = clfeval.evaluate([0, 1, 1], [0, 1, 0])
     >>> from_state(r.state) == r
     True
+
+    (``_overlap``, private: :func:`evaluate`'s report draws the calibration bootstrap's
+    random numbers on its worker thread while it forms the rest.)
     """
     if max_points < 2:
         raise InvalidParameterError(f"max_points must be at least 2, got {max_points}")
@@ -550,6 +555,15 @@ def from_state(
             f"the confusion matrix's positive class {cm.pos_label!r} differs from the score "
             f"state's {scores.pos_label!r}")
 
+    wt = _weighting(state, cm)
+    cal_state, cal_note = state.calibration, None
+    draws_job = None
+    if cal_state is not None and not isinstance(cal_state, _Pending):
+        cal_state, cal_note = _calibration_input(cal_state, wt)
+        if _overlap and lvl is not None and (cal_note is not None or not cal_state.is_weighted) \
+                and _accel.threads() > 1 and _core_free() \
+                and not threading.current_thread().name.startswith("clfeval"):
+            draws_job = _early_draws(cal_state, cal_note is not None)
     roc: tuple[RocCurve, ...] = ()
     pr: tuple[PrecisionRecallCurve, ...] = ()
     sweep: ThresholdSweep | None = None
@@ -590,29 +604,24 @@ def from_state(
         roc, pr = tuple(rocs), tuple(prs)
         auc_rows = _multiclass_auc_rows(scores)
 
-    calibration = None
-    cal_state = state.calibration
-    if isinstance(cal_state, _Pending):
-        cal_state = cal_state.result()
-    wt = _weighting(state, cm)
-    if cal_state is not None and wt is not None and wt is not UNKNOWN_SQ \
-            and wt.meaning == "importance" and cal_state.is_weighted and wt.n_eff > 0:
-        # the calibration tests read Kish's effective sample size, not Σw, as n
-        cal_state = cal_state.scaled_weights(wt.factor)
-    if cal_state is not None:
-        from ..calibration import calibration_report
-
-        note = None if wt is None or wt is UNKNOWN_SQ or not cal_state.is_weighted \
-            else wt.note
-        calibration = calibration_report(cal_state, level=lvl or 0.95, weights_note=note,
-                                         n_resamples=N_RESAMPLES if lvl else 0, seed=SEED)
-        auc_rows = auc_rows + _calibration_rows(calibration)
     cost = None
     if cost_matrix is not None:
         cost = cost_analysis(cm, cost_matrix, threshold_counts=tc,
                              at=None if sweep is None else sweep.thresholds)
     overall, per_class = _metric_rows(cm, None if wt is UNKNOWN_SQ else lvl,
                                       None if wt is UNKNOWN_SQ else wt)
+    # the calibration section last: its state (or its bootstrap's draws) may still be
+    # forming on the report's worker thread
+    calibration = None
+    if isinstance(cal_state, _Pending):
+        cal_state, cal_note = _calibration_input(cal_state.result(), wt)
+    if cal_state is not None:
+        from ..calibration import calibration_report
+
+        calibration = calibration_report(cal_state, level=lvl or 0.95, weights_note=cal_note,
+                                         n_resamples=N_RESAMPLES if lvl else 0, seed=SEED,
+                                         _draws=_drawn(draws_job))
+        auc_rows = auc_rows + _calibration_rows(calibration)
     overall = overall + auc_rows
     warns = _warnings(cm, per_class, overall, state)
     if wt is not None and lvl is not None:
@@ -643,6 +652,53 @@ def from_state(
         n_rows=int(state.n_used),
         state=state,
     )
+
+
+def _calibration_input(cal_state: Any, wt: Weighting | None) -> tuple[Any, str | None]:
+    """The calibration state a report reads (importance weights: scaled to Kish's
+    effective sample size — the tests read it, not Σw, as n) and the note of its
+    weights (None unweighted)."""
+    if wt is not None and wt is not UNKNOWN_SQ \
+            and wt.meaning == "importance" and cal_state.is_weighted and wt.n_eff > 0:
+        cal_state = cal_state.scaled_weights(wt.factor)
+    note = None if wt is None or wt is UNKNOWN_SQ or not cal_state.is_weighted else wt.note
+    return cal_state, note
+
+
+def _core_free() -> bool:
+    """Whether a second core is likely idle: the one-minute load average below the
+    accelerator's threads less one half. On a busy machine the draws beside would wait
+    for a core and cost their hand-over; they are then made in the calling thread (the
+    same numbers either way)."""
+    try:
+        return os.getloadavg()[0] < _accel.threads() - 0.5
+    except (AttributeError, OSError):  # (no load average here)
+        return True
+
+
+def _early_draws(cal_state: Any, weights_as_counts: bool) -> concurrent.futures.Future[Any]:
+    """The calibration bootstrap's random draws (a few milliseconds of numpy that does
+    not hold the GIL), started on the report's worker thread: the calling thread waits
+    only until they begin, then forms the curves and the metric rows beside them."""
+    from ..calibration._measures import calibration_draws
+
+    begun = threading.Event()
+    job = _background(lambda: calibration_draws(
+        cal_state, n_resamples=N_RESAMPLES, seed=SEED, weights_as_counts=weights_as_counts,
+        started=begun.set))
+    begun.wait(0.001)  # (handing the worker the GIL now, not at the next switch interval)
+    return job
+
+
+def _drawn(job: concurrent.futures.Future[Any] | None) -> Any:
+    """The draws of :func:`_early_draws` (None: none, or it failed — the report's own
+    call then draws, and raises what it must)."""
+    if job is None:
+        return None
+    try:
+        return job.result()
+    except Exception:  # (drawn again, and any error raised, in this thread)
+        return None
 
 
 def _binned_warning(scores: Any, roc: Sequence[RocCurve]) -> ReportWarning:
@@ -806,15 +862,26 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
             if only is None or weighting is not None else _stacked_bootstrap(cms, level, only))
     rows: list[list[MetricRow]] = [[] for _ in cms]
 
+    one = rows[0] if len(rows) == 1 else None
+
     def add(name: str, spec: MetricSpec, average: str | None, values: Array,
             intervals: Sequence[ConfidenceInterval | None]) -> None:
         if only is not None and name not in only:
             return
-        for out, v, ci in zip(rows, values, intervals, strict=True):
-            out.append(MetricRow(name, spec.name, average, num(v), spec.description,
-                                 spec.higher_is_better, ci))
+        if one is not None:  # (one matrix, a report's: no zip)
+            one.append(_metric_row(name, spec.name, average, num(values[0]), spec.description,
+                                   spec.higher_is_better, intervals[0]))
+            return
+        for out, v, ci in zip(rows, np.asarray(values).tolist(), intervals, strict=True):
+            out.append(_metric_row(name, spec.name, average, num(v), spec.description,
+                                   spec.higher_is_better, ci))
+
+    nothing_booted: list[ConfidenceInterval | None] | None = (
+        [None] * len(cms) if not any(boot) else None)
 
     def booted(spec: MetricSpec, average: str | None) -> list[ConfidenceInterval | None]:
+        if nothing_booted is not None:  # (no level, or no bootstrap: every row alike)
+            return nothing_booted
         return [b.get((spec.name, average)) for b in boot]
 
     specs = [spec for spec in list_metrics() if (spec.multiclass or k <= 2) and (
@@ -825,7 +892,8 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
                         ((spec.name, "binary", pos_index), (f"{spec.name}_micro", "micro", None))
                         if spec.per_class else ((spec.name, None, None),))
                     if (avg != "binary" or pos_index is not None)
-                    and (only is None or name in only)])
+                    and (only is None or name in only)],
+                   PER_CLASS_INTERVALS if only is None else ())
     # one call of each per-class metric for the classes and the micro sums, the macro and
     # weighted means of them all at once (the same numbers)
     averaged = iter(per_class_averages([spec for spec in specs if spec.per_class], stack))
@@ -858,6 +926,28 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
             for j, r in enumerate(rows)]
 
 
+def _metric_row(name: str, metric: str, average: str | None, value: float | None,
+                description: str, higher_is_better: bool | None,
+                interval: ConfidenceInterval | None) -> MetricRow:
+    """``MetricRow(...)`` of fields already checked, set in one step (a report makes
+    some 200 of them; the frozen dataclass's ``__init__`` sets each field on its own)."""
+    row: MetricRow = object.__new__(MetricRow)
+    row.__dict__.update(name=name, metric=metric, average=average, value=value,
+                        description=description, higher_is_better=higher_is_better,
+                        interval=interval)
+    return row
+
+
+def _interval(estimate: float, low: float, high: float, level: float,
+              method: str) -> ConfidenceInterval:
+    """``ConfidenceInterval(estimate, low, high, level, method)`` of checked floats, set
+    in one step (as :func:`_metric_row`)."""
+    ci: ConfidenceInterval = object.__new__(ConfidenceInterval)
+    ci.__dict__.update(estimate=estimate, low=low, high=high, level=level, method=method,
+                       std_err=None, labels=None)
+    return ci
+
+
 class _StackedWilson:
     """Wilson score intervals of the proportion metrics (those with a binomial ``ratio``:
     accuracy, TPR, PPV, …) of every matrix of a stack, for the positive class, the micro
@@ -875,6 +965,8 @@ class _StackedWilson:
         self.weighting = weighting  # one matrix when weighted (see _metric_rows)
         self._ready: dict[tuple[str, str | None, int | None],
                           list[ConfidenceInterval | None]] = {}
+        self._per_class: dict[str, tuple[Array, Array, Array, float, str]] = {}
+        self._parts: dict[Any, tuple[Array, ...]] = {}
 
     def _interval(self, spec: MetricSpec, average: str | None,
                   pos_index: int | None) -> ConfidenceInterval:
@@ -910,27 +1002,41 @@ class _StackedWilson:
         assert spec.ratio is not None
         if not spec.per_class:
             x, n = spec.ratio(self.stack.counts)
-        else:
-            tp, fn, fp, tn = self.stack.tallies
-            if average == "micro":
-                x, n = spec.ratio(tp.sum(-1), fn.sum(-1), fp.sum(-1), tn.sum(-1))
-            else:
-                i = pos_index
-                x, n = spec.ratio(tp[:, i], fn[:, i], fp[:, i], tn[:, i])
+        else:  # (the micro sums and the positive class's tallies, formed once)
+            key = "micro" if average == "micro" else pos_index
+            parts = self._parts.get(key)
+            if parts is None:
+                tp, fn, fp, tn = self.stack.tallies
+                parts = self._parts[key] = (
+                    (tp.sum(-1), fn.sum(-1), fp.sum(-1), tn.sum(-1)) if average == "micro"
+                    else (tp[:, pos_index], fn[:, pos_index], fp[:, pos_index],
+                          tn[:, pos_index]))
+            x, n = spec.ratio(*parts)
         return x, n
 
-    def prepare(self, requests: Sequence[tuple[MetricSpec, str | None, int | None]]) -> None:
+    def prepare(self, requests: Sequence[tuple[MetricSpec, str | None, int | None]],
+                per_class: Sequence[str] = ()) -> None:
         """Compute the intervals of these rows (``(spec, average, pos_index)``, averages
-        None, ``"binary"`` or ``"micro"``) in one call of the interval over all their
-        proportions, for :meth:`row` to hand out: the Wilson interval is element-wise,
-        so each is the interval of its own proportion (the same numbers)."""
-        if self.level is None or not requests:
+        None, ``"binary"`` or ``"micro"``), and the per-class intervals of the metrics
+        ``per_class``, in one call of the interval over all their proportions, for
+        :meth:`row` and :meth:`per_class` to hand out: the Wilson interval is
+        element-wise, so each is the interval of its own proportion (the same numbers)."""
+        if self.level is None or not (requests or per_class):
             return
+        from ..core.metric_spec import get_metric
         from ..stats import proportion_interval
 
         pairs = [self._ratios(*r) for r in requests]
-        x = np.concatenate([np.asarray(a, dtype=np.float64).reshape(-1) for a, _ in pairs])
-        n = np.concatenate([np.asarray(b, dtype=np.float64).reshape(-1) for _, b in pairs])
+        tp, fn, fp, tn = self.stack.tallies if per_class else (None,) * 4
+        pc_pairs = []
+        for name in per_class:
+            ratio = get_metric(name).ratio
+            assert ratio is not None
+            pc_pairs.append(np.broadcast_arrays(*ratio(tp, fn, fp, tn)))
+        x = np.concatenate([np.asarray(a, dtype=np.float64).reshape(-1)
+                            for a, _ in (*pairs, *pc_pairs)])
+        n = np.concatenate([np.asarray(b, dtype=np.float64).reshape(-1)
+                            for _, b in (*pairs, *pc_pairs)])
         wt = self.weighting
         if wt is None:
             ci = proportion_interval(x, n, level=self.level, zero_division=math.nan)
@@ -939,15 +1045,23 @@ class _StackedWilson:
 
             ci = effective_interval(x, n, wt.factor, wt.note, level=self.level,
                                     zero_division=math.nan)
-        est, low, high = (np.asarray(a, dtype=np.float64).reshape(len(requests), self.n)
+        m = len(requests) * self.n
+        if per_class:
+            shape = (len(per_class), *np.shape(pc_pairs[0][0]))
+            pc_est, pc_low, pc_high = (np.asarray(a, dtype=np.float64)[m:].reshape(shape)
+                                       for a in (ci.estimate, ci.low, ci.high))
+            for j, name in enumerate(per_class):
+                self._per_class[name] = (pc_est[j], pc_low[j], pc_high[j], ci.level,
+                                         ci.method)
+        est, low, high = (np.asarray(a, dtype=np.float64)[:m].reshape(len(requests), self.n)
                           for a in (ci.estimate, ci.low, ci.high))
-        ok = np.isfinite(low) & np.isfinite(high)
+        ok = (np.isfinite(low) & np.isfinite(high)).tolist()
+        est_l, low_l, high_l = est.tolist(), low.tolist(), high.tolist()  # (Python floats)
         for j, (spec, average, pos_index) in enumerate(requests):
             self._ready[(spec.name, average, pos_index)] = [
-                ConfidenceInterval(float(e), float(lo), float(hi), ci.level, ci.method)
-                if defined else None
-                for e, lo, hi, defined in zip(est[j].tolist(), low[j].tolist(),
-                                              high[j].tolist(), ok[j].tolist(), strict=True)]
+                _interval(e, lo, hi, ci.level, ci.method) if defined else None
+                for e, lo, hi, defined in zip(est_l[j], low_l[j], high_l[j], ok[j],
+                                              strict=True)]
 
     def row(self, spec: MetricSpec, average: str | None,
             pos_index: int | None) -> list[ConfidenceInterval | None]:
@@ -972,10 +1086,14 @@ class _StackedWilson:
 
         out = {}
         for name in names:
-            ci = self._interval(get_metric(name), None, None)
-            out[name] = [ConfidenceInterval(e.copy(), lo.copy(), hi.copy(), ci.level,
-                                            ci.method, labels=self.labels)
-                         for e, lo, hi in zip(ci.estimate, ci.low, ci.high, strict=True)]
+            ready = self._per_class.get(name)
+            if ready is None:
+                ci = self._interval(get_metric(name), None, None)
+                ready = (ci.estimate, ci.low, ci.high, ci.level, ci.method)
+            est, low, high, level, method = ready
+            out[name] = [ConfidenceInterval(e.copy(), lo.copy(), hi.copy(), level,
+                                            method, labels=self.labels)
+                         for e, lo, hi in zip(est, low, high, strict=True)]
         return out
 
 
@@ -1260,10 +1378,13 @@ def _warnings(cm: ConfusionMatrix, pc: PerClassTable, overall: tuple[MetricRow, 
 
 def _undefined_details(cm: ConfusionMatrix, pc: PerClassTable) -> list[str]:
     support, predicted, n = cm.support, cm.predicted, cm.total
-    ovr = cm.one_vs_rest()
+    # per class, which metrics are NaN (one pass over the table)
+    undefined = np.isnan(np.asarray(pc.values, dtype=np.float64)).T.tolist() \
+        if pc.metrics else None
     out = []
     for i, lab in enumerate(cm.labels):
-        bad = [m for m, row in zip(pc.metrics, pc.values, strict=True) if np.isnan(row[i])]
+        bad = [] if undefined is None else [
+            m for m, nan in zip(pc.metrics, undefined[i], strict=True) if nan]
         if not bad:
             continue
         why = []
@@ -1276,6 +1397,7 @@ def _undefined_details(cm: ConfusionMatrix, pc: PerClassTable) -> list[str]:
         if predicted[i] == n:
             why.append("every sample is predicted as this class")
         if not why:
+            ovr = cm.one_vs_rest()
             cells = {"TP": ovr.tp[i], "FN": ovr.fn[i], "FP": ovr.fp[i], "TN": ovr.tn[i]}
             zero = [f"{k} = 0" for k, v in cells.items() if v == 0]
             why.append("a zero denominator in its one-vs-rest 2×2 table"

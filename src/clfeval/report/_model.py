@@ -407,7 +407,8 @@ def derived_matrices(cm: ConfusionMatrix) -> tuple[FloatArray, FloatArray]:
     undefined rows as NaN."""
     with np.errstate(invalid="ignore", divide="ignore"):
         acc = np.asarray(cm.accuracy_matrix(zero_division=float("nan")), dtype=np.float64)
-        err = np.asarray(cm.error_matrix(zero_division=float("nan")), dtype=np.float64)
+    err = acc.copy()  # (the error matrix: the accuracy matrix, diagonal zeroed)
+    np.fill_diagonal(err, 0.0)
     return acc, err
 
 

@@ -161,6 +161,30 @@ def _interval_from_replicates(
     return lo.reshape(shape), hi.reshape(shape)
 
 
+def _sorted_quantiles(rows: Array, q: Array) -> Array:
+    """``np.quantile(row, q)`` (the default, linear method) of each row of ``rows``
+    (``(M, b)``, no NaN), as ``(len(q), M)``: the rows sorted once, then numpy's own
+    arithmetic — the virtual index ``(b - 1)·q``, its floor and fraction, and
+    ``numpy.lib``'s ``_lerp`` of the two order statistics — without ``np.quantile``'s
+    partition and bookkeeping (which cost more than the sort at a report's size).
+    tests/unit/test_small_report_paths.py compares it with ``np.quantile`` bit for bit."""
+    srt = np.sort(rows, axis=-1)
+    b = srt.shape[-1]
+    v = (b - 1) * np.asarray(q, dtype=np.float64)
+    prev = np.floor(v)
+    nxt = prev + 1
+    top = v >= b - 1  # (numpy reads the last value there, on both sides)
+    prev[top] = -1
+    nxt[top] = -1
+    gamma = (v - prev)[:, None]
+    lo = srt[:, prev.astype(np.intp)].T
+    hi = srt[:, nxt.astype(np.intp)].T
+    diff = hi - lo
+    out = np.add(lo, diff * gamma)
+    np.subtract(hi, diff * (1 - gamma), out=out, where=gamma >= 0.5)
+    return out
+
+
 def _bca_levels(theta: float, col: Array, jack: Array, w: Array | None, q: Array) -> Array:
     b = len(col)
     prop = (np.count_nonzero(col < theta) + 0.5 * np.count_nonzero(col == theta)) / b
@@ -531,6 +555,9 @@ def bootstrap_interval_table(
     check_zero_division(zero_division)
     c, obs = _resampled(cm, n_eff)
     fs = [_CountMetric(cm, get_metric(name), average, None, {}) for name, average in requests]
+    if _is_nan(zero_division) and b <= _block_size(c.size) \
+            and all(f.labels is None for f in fs):
+        return _joint_table(cm, requests, fs, c, obs, b, _rng(seed), level, n_eff)
     all_reps = _count_replicates(c, b, _rng(seed), False, fs)
     bounds: list[tuple[Array, Array] | None] = [None] * len(fs)
     thetas: list[Array | None] = [None] * len(fs)
@@ -543,6 +570,49 @@ def bootstrap_interval_table(
                                              zero_division, None, n_eff, bound, theta)
             for (name, average), f, reps, bound, theta in zip(
                 requests, fs, all_reps, bounds, thetas, strict=True)}
+
+
+def _joint_table(cm: ConfusionMatrix, requests: Sequence[tuple[str, str | None]],
+                 fs: Sequence[_CountMetric], c: npt.NDArray[Any], obs: npt.NDArray[Any],
+                 b: int, rng: np.random.Generator, level: float, n_eff: float | None,
+                 ) -> dict[tuple[str, str | None], ConfidenceInterval]:
+    """:func:`bootstrap_interval_table` under a NaN policy for scalar metrics, with the
+    replicates in one block: the observed matrix rides as one more row of the block (the
+    metrics are row-wise: each row's value is what it is alone), so every metric is
+    evaluated once; the replicates' standard deviations in one row-wise pass
+    (:func:`_nanstd_rows`). The same draws and the same numbers as the general path."""
+    reps_i = _resample_counts(c, b, rng, False)  # (the one block _count_replicates draws)
+    joint = np.empty((b + 1, *reps_i.shape[1:]), dtype=np.float64)
+    joint[:b] = reps_i
+    joint[b] = obs
+    stack = CountStack(joint)
+    vals = np.stack([np.asarray(f(stack), dtype=np.float64) for f in fs])  # (M, b + 1)
+    reps = vals[:, :b]
+    thetas = vals[:, b]
+    bounds = _percentile_bounds(list(thetas), list(reps), level)
+    sds = _nanstd_rows(reps).tolist()
+    from .intervals import kish_note
+
+    name = "bootstrap_percentile" if n_eff is None else (
+        f"bootstrap_percentile ({kish_note(n_eff)})")
+    out: dict[tuple[str, str | None], ConfidenceInterval] = {}
+    for req, theta, (lo, hi), sd in zip(requests, thetas.tolist(), bounds, sds, strict=True):
+        if math.isnan(theta):  # undefined estimate: bounds follow the same policy
+            lo = hi = theta
+        out[req] = ConfidenceInterval(theta, float(lo), float(hi), level, name, std_err=sd)
+    return out
+
+
+def _nanstd_rows(reps: Array) -> Array:
+    """:func:`_nanstd` of each row of ``reps`` (``(M, b)``): row ``i`` is
+    ``_nanstd(reps[i])`` (each row summed contiguously as a 1-D array is)."""
+    r = np.ascontiguousarray(reps)
+    ok = ~np.isnan(r)
+    k = ok.sum(axis=-1)
+    x = np.where(ok, r, 0.0)
+    mean = x.sum(axis=-1) / np.maximum(k, 1)
+    ss = (np.where(ok, r - mean[:, None], 0.0) ** 2).sum(axis=-1)
+    return np.where(k > 1, np.sqrt(ss / np.maximum(k - 1, 1)), NAN)
 
 
 def _is_nan(zero_division: Any) -> bool:
@@ -580,7 +650,7 @@ def _percentile_bounds(thetas: Sequence[Array], all_reps: Sequence[Array],
                 lo[j], hi[j] = np.quantile(col, q)
         out.append((lo, hi))
     if full:
-        both = np.quantile(np.stack(full, axis=1), q, axis=0)
+        both = _sorted_quantiles(np.stack(full), q)
         for (i, j), a, b in zip(where, both[0], both[1], strict=True):
             out[i][0][j] = a
             out[i][1][j] = b

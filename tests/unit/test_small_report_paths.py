@@ -1,0 +1,147 @@
+"""The per-call shortcuts of a small report give exactly the numbers of the plain
+computations they replace (tests/unit/test_report_batching.py holds the batched ones)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from clfeval.curves.roc import thin_index
+
+
+@pytest.mark.parametrize("n", [2, 5, 399, 400, 401, 402, 999, 1000, 1001, 5000, 12_345, 10**6])
+@pytest.mark.parametrize("max_points", [2, 3, 7, 50, 400, 1000])
+def test_thin_index_is_the_unique_rounded_spread(n: int, max_points: int) -> None:
+    got = thin_index(n, max_points)
+    ref = np.arange(n) if n <= max_points else np.unique(
+        np.round(np.linspace(0, n - 1, max_points)).astype(np.intp))
+    assert got.dtype == ref.dtype and np.array_equal(got, ref)
+    assert thin_index(n, max_points) is got or n <= max_points  # (kept, read-only)
+    if n > max_points:
+        with pytest.raises(ValueError):
+            got[0] = 1
+
+
+@pytest.mark.parametrize("b", [2, 3, 10, 41, 200, 1000, 1001])
+def test_sorted_quantiles_are_numpys(b: int) -> None:
+    from clfeval.stats.bootstrap import _sorted_quantiles
+
+    rng = np.random.default_rng(b)
+    rows = np.concatenate([rng.normal(size=(5, b)), rng.integers(0, 4, (3, b)) / 3.0,
+                           np.full((1, b), 0.7), rng.random((1, b)) * 1e-300])
+    rows[6, 0] = np.inf  # an infinity among the order statistics
+    for q in ([0.025, 0.975], [0.0, 0.5, 1.0], [0.95], [0.05, 0.25, 0.3333, 0.999]):
+        qa = np.asarray(q)
+        with np.errstate(invalid="ignore"):  # (inf - inf: numpy's quantile warns too)
+            got = _sorted_quantiles(rows, qa)
+            ref = np.quantile(rows, qa, axis=1)
+        assert got.shape == ref.shape
+        assert np.array_equal(got, ref, equal_nan=True), q
+        for j in range(len(rows)):  # each row alone, a scalar q as a report asks
+            for i, qi in enumerate(q):
+                with np.errstate(invalid="ignore"):
+                    one = np.quantile(rows[j], qi)
+                assert np.array_equal(got[i, j], one, equal_nan=True)
+
+
+def test_pair_sum_is_numpys_sum_over_the_pair() -> None:
+    from clfeval.calibration._measures import _pair_sum
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(4000, 2)) * 10.0 ** rng.integers(-300, 300, (4000, 2))
+    x[:10] = -0.0
+    x[10:20, 0] = -0.0
+    x[20:30, 1] = -x[20:30, 0]
+    x[30:40, 0] = np.inf
+    x[40:50, 1] = np.nan
+    got, ref = _pair_sum(x), x.sum(axis=1)
+    assert np.array_equal(got, ref, equal_nan=True)
+    assert np.array_equal(np.signbit(got), np.signbit(ref))  # (sum starts from +0.0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_fine_groups_renumbering_is_np_unique(seed: int) -> None:
+    from clfeval.calibration._measures import _fine_groups
+    from clfeval.core.calibration import FW, CalibrationCounts
+
+    rng = np.random.default_rng(seed)
+    n = [40, 500, 3000, 20][seed]
+    p = rng.beta(0.5, 0.5, n) if seed % 2 else np.round(rng.random(n), 2)
+    state = CalibrationCounts.from_predictions(rng.random(n) < p, p)
+    for groups in (3, 10, 15, 50):
+        gid, edges = _fine_groups(state, 0, groups)
+        fw = state.fine_sums(0)[:, :, FW].sum(axis=1)  # (the grouping as written before)
+        mid = (np.cumsum(fw) - fw / 2.0) / fw.sum()
+        raw = np.minimum((mid * groups).astype(np.intp), groups - 1)
+        raw = np.maximum.accumulate(np.where(fw > 0, raw, 0))
+        ref = np.unique(raw, return_inverse=True)[1].reshape(-1)
+        assert gid.dtype == ref.dtype and np.array_equal(gid, ref)
+
+
+@pytest.mark.parametrize("case", ["plain", "importance", "frequency", "ties"])
+def test_report_drawing_ahead_on_the_worker_is_the_serial_report(
+        case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the calibration bootstrap's draws made on the report's worker thread (started
+    # before the curves) give the report the serial path gives, byte for byte
+    import clfeval
+    from clfeval import _accel
+    from clfeval.report import _build, to_json
+
+    rng = np.random.default_rng(11)
+    y = rng.integers(0, 2, 800)
+    p = np.clip(rng.random(800) * 0.6 + y * 0.3, 0.0, 1.0)
+    kw: dict[str, object] = {}
+    if case == "importance":
+        kw = {"sample_weight": rng.random(800) * 3}
+    elif case == "frequency":
+        kw = {"sample_weight": rng.integers(1, 4, 800), "weights": "frequency"}
+    elif case == "ties":
+        p = np.round(p, 1)
+    calls = []
+    real = _build._early_draws
+    monkeypatch.setattr(_build, "_early_draws", lambda *a: calls.append(a) or real(*a))
+    monkeypatch.setattr(_accel, "threads", lambda: 2)
+    monkeypatch.setattr(_build, "_core_free", lambda: True)  # (whatever the load)
+    ahead = to_json(clfeval.evaluate(y, y_score=p, **kw))
+    assert calls  # (drawn ahead)
+    monkeypatch.setattr(_accel, "threads", lambda: 1)
+    serial = to_json(clfeval.evaluate(y, y_score=p, **kw))
+    assert len(calls) == 1 and ahead == serial
+
+
+def test_calibration_draws_are_the_bootstraps() -> None:
+    from clfeval.calibration._measures import bootstrap_calibration, calibration_draws
+    from clfeval.core.calibration import CalibrationCounts
+
+    rng = np.random.default_rng(2)
+    p = rng.beta(2, 3, 2000)
+    s = CalibrationCounts.from_predictions(rng.random(2000) < p, p)
+    d = calibration_draws(s, n_resamples=300, seed=7)
+    alone = np.random.default_rng(7)  # the generator's calls, in the bootstrap's order
+    counts = alone.multinomial(2000, s.bin_counts(0).ravel() / 2000.0, size=300)
+    assert np.array_equal(d.counts, counts)
+    assert len(d.normals) == 1 and np.array_equal(
+        d.normals[0], alone.standard_normal(d.normals[0].shape))
+    assert bootstrap_calibration(s, n_resamples=300, seed=7) == bootstrap_calibration(
+        s, n_resamples=300, seed=99, _draws=d)
+
+
+def test_draws_stay_in_the_calling_thread_on_a_busy_machine(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    import clfeval
+    from clfeval import _accel
+    from clfeval.report import _build, to_json
+
+    rng = np.random.default_rng(12)
+    y = rng.integers(0, 2, 300)
+    p = np.clip(rng.random(300) * 0.6 + y * 0.3, 0.0, 1.0)
+    calls: list[object] = []
+    monkeypatch.setattr(_build, "_early_draws", lambda *a: calls.append(a))
+    monkeypatch.setattr(_accel, "threads", lambda: 2)
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.9, 1.9, 1.9))  # the other core busy
+    busy = to_json(clfeval.evaluate(y, y_score=p))
+    assert not calls
+    monkeypatch.setattr(_accel, "threads", lambda: 1)
+    assert to_json(clfeval.evaluate(y, y_score=p)) == busy
