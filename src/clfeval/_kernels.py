@@ -353,6 +353,65 @@ def corners(fps: Any, tps: Any, c: Any, x: Any, y: Any) -> int:  # pragma: no co
 
 
 @_jit
+def hull_corners(fps: Any, tps: Any, stride: int, c: Any, x: Any,
+                 y: Any) -> int:  # pragma: no cover - compiled
+    """The corners of the ROC points (as :func:`corners` finds them, into ``c``, ``x``
+    and ``y``; returns their number) less those strictly below the upper hull of a
+    sample of the points (every ``stride``-th and the last). Counts of at most
+    ``2**26`` only: the cross products are then exact, so a corner strictly below the
+    sample's hull (a polyline through points, so nowhere above the points' hull) is
+    strictly below the hull of all points — no vertex and on no edge — and the hull and
+    the candidates read off the corners kept are those of all corners. Twin: the
+    corners of :func:`clfeval.curves.roc._hull_of_points` (all of them; the same hull
+    and candidates)."""
+    n = fps.size
+    if n == 0:
+        return 0
+    m = (n - 1) // stride + 2
+    hx = np.empty(m)
+    hy = np.empty(m)
+    hi = np.empty(m, np.int64)
+    k = 0
+    i = 0
+    while True:  # the monotone chain of the sample, its coordinates on the stack
+        xi = float(fps[i])
+        yi = float(tps[i])
+        while k >= 2:
+            xa = hx[k - 2]
+            ya = hy[k - 2]
+            if (hx[k - 1] - xa) * (yi - ya) - (hy[k - 1] - ya) * (xi - xa) >= 0:
+                k -= 1
+            else:
+                break
+        hx[k] = xi
+        hy[k] = yi
+        hi[k] = i
+        k += 1
+        if i == n - 1:
+            break
+        i = min(i + stride, n - 1)
+    # the points between two vertices of the sample's hull are tested against the edge
+    # joining them (exact: any form of the cross product gives the same sign); every
+    # point's position is written at the next free place, which moves on past a corner
+    # on or above that edge (without branches on the data)
+    r = 0
+    for e in range(k - 1):
+        dx = hx[e + 1] - hx[e]
+        dy = hy[e + 1] - hy[e]
+        lim = dx * hy[e] - dy * hx[e]
+        for i in range(hi[e], hi[e + 1]):
+            c[r] = i
+            r += (dx * float(tps[i]) - dy * float(fps[i]) >= lim) \
+                & (fps[i + 1] != fps[i]) & ((i == 0) | (tps[i] != tps[max(i, 1) - 1]))
+    c[r] = n - 1
+    r += 1
+    for j in range(r):
+        x[j] = float(fps[c[j]])
+        y[j] = float(tps[c[j]])
+    return r
+
+
+@_jit
 def merged_runs(a: Any, b: Any, values: Any, wa: Any, wb: Any,
                 fill: bool) -> int:  # pragma: no cover - compiled
     """Runs of equal values in the merge of two ascending arrays ``a`` (one class) and

@@ -179,6 +179,55 @@ def test_hull_is_identical(pts: Any) -> None:
     assert np.array_equal(u1, u2)
 
 
+@SETTINGS
+@given(roc_points(), st.integers(1, 9))
+def test_hull_of_sifted_corners_is_identical(pts: Any, stride: int) -> None:
+    """Integer counts: the compiled path keeps only the corners on or above the hull of
+    a sample of every ``stride``-th point; the hull and the candidates are numpy's,
+    from all corners."""
+    from clfeval.curves import roc
+
+    fps, tps = pts
+    old = roc._HULL_STRIDE
+    roc._HULL_STRIDE = stride
+    try:
+        h1, h2 = both(lambda: hull_index(fps.copy(), tps.copy()))
+        c1, c2 = both(lambda: hull_candidates(fps.copy(), tps.copy()))
+    finally:
+        roc._HULL_STRIDE = old
+    assert np.array_equal(h1, h2) and np.array_equal(c1, c2)
+
+
+@pytest.mark.parametrize("scores", ["good", "poor", "ties"])
+def test_sifted_hull_of_a_large_curve_is_identical(scores: str) -> None:
+    """A real-size curve (many corners, few near the hull): the sifted corners give
+    numpy's hull and candidates, and far fewer corners reach the hull's chain."""
+    from clfeval.curves import roc
+
+    rng = np.random.default_rng(11)
+    n = 200_000
+    y = rng.integers(0, 2, n).astype(bool)
+    lift = {"good": 2.5, "poor": 0.1, "ties": 1.0}[scores]
+    s = y * lift + rng.standard_t(3, n)
+    if scores == "ties":
+        s = np.round(s, 5)  # (still more thresholds than the accelerator's minimum)
+    tc = clfeval.curves.thresholds.threshold_counts(
+        ScoreCounts.from_scores(y, s, max_distinct=None))
+    got = {}
+    for name in ("numba", "numpy"):
+        os.environ["CLFEVAL_ACCEL"] = name
+        try:
+            fps, tps = tc.fps.copy(), tc.tps.copy()
+            got[name] = (hull_index(fps, tps), hull_candidates(fps, tps),
+                         roc._hull_of_points(fps, tps)[0].size)
+        finally:
+            del os.environ["CLFEVAL_ACCEL"]
+    for a, b in zip(got["numba"][:2], got["numpy"][:2], strict=True):
+        assert np.array_equal(a, b)
+    assert tc.fps.size >= _accel.MIN_SIZE
+    assert got["numba"][2] < got["numpy"][2] / 4
+
+
 @pytest.mark.parametrize("weighted", [False, True])
 def test_hull_of_many_corners_is_identical(weighted: bool) -> None:
     """More corners than the accelerator's minimum, at its real minimum (the hull and
