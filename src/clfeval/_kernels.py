@@ -772,25 +772,13 @@ def class_keys(bits: Any, is_pos: Any, key: Any) -> None:  # pragma: no cover - 
 
 
 @_jit
-def key_runs_count(key: Any) -> int:  # pragma: no cover - compiled
-    """The number of distinct scores among sorted class keys (:func:`class_keys`)."""
-    one = np.uint64(1)
-    prev = np.uint64(0xFFFFFFFFFFFFFFFF)  # no key shifted down is this
-    u = 0
-    for i in range(key.size):
-        v = key[i] >> one
-        u += v != prev
-        prev = v
-    return u
-
-
-@_jit
-def key_runs(key: Any, wp: Any, wn: Any) -> None:  # pragma: no cover - compiled
+def key_runs(key: Any, wp: Any, wn: Any) -> int:  # pragma: no cover - compiled
     """The table of sorted class keys (:func:`class_keys`) in one pass without branches
     on the data: each distinct score's bits over the start of ``key`` itself (the k-th
     run's bits go to ``key[k]``, never past the key being read) and its positives and
     negatives into ``wp`` and ``wn`` (int64, of :func:`key_runs_count` entries; not
-    zeroed: a run's first key sets them). Twin: the table of
+    zeroed: a run's first key sets them; they may be longer: the number of runs is
+    returned). Twin: the table of
     :func:`clfeval.core.scores._table_binary_nonnegative` (its sorted keys, then
     :func:`clfeval.core.scores._runs_table`)."""
     one = np.uint64(1)
@@ -806,6 +794,7 @@ def key_runs(key: Any, wp: Any, wn: Any) -> None:  # pragma: no cover - compiled
         wp[k] = wp[k] * (1 - new) + b
         wn[k] = wn[k] * (1 - new) + (1 - b)
         prev = v
+    return k + 1
 
 @_jit
 def _pairwise_leaf(a: Any, lo: int, n: int) -> float:  # pragma: no cover - compiled

@@ -254,14 +254,19 @@ def test_hull_of_many_corners_is_identical(weighted: bool) -> None:
 
 
 @SETTINGS
-@given(st.integers(1, 400), st.sampled_from(["prob", "signed", "float32", "ties"]),
+@given(st.integers(1, 400), st.sampled_from(["prob", "signed", "float32", "ties",
+                                              "prob_ties", "prob_few_ties"]),
        st.integers(0, 2**32 - 1))
 def test_score_table_is_identical(n: int, kind: str, seed: int) -> None:
+    # (probabilities with many ties and with a few: the compiled table's counts are
+    # trimmed from buffers of one entry per row, copied or viewed)
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 2, n)
     s: Any = {"prob": rng.random(n), "signed": rng.standard_t(2, n) * 5,
               "float32": rng.standard_normal(n).astype(np.float32),
-              "ties": rng.integers(-3, 4, n).astype(np.float64)}[kind]
+              "ties": rng.integers(-3, 4, n).astype(np.float64),
+              "prob_ties": np.round(rng.random(n), 1),
+              "prob_few_ties": np.round(rng.random(n), 3)}[kind]
     if n > 3:
         s[:2] = [0.0, -0.0]
     t1, t2 = both(lambda: ScoreCounts.from_scores(y, s, labels=[0, 1]).binary_table())

@@ -458,12 +458,13 @@ def _table_binary_nonnegative(
         fast.class_keys(np.ascontiguousarray(s).view(np.uint64),
                         np.ascontiguousarray(is_pos), key)
         _sort(key)
-        u = fast.key_runs_count(key)
-        w = np.empty((2, u), np.int64)
-        fast.key_runs(key, w[pos_i], w[1 - pos_i])  # the values over the keys' start
+        # counts of as many runs as there can be (untouched memory past the runs costs
+        # nothing), the values over the keys' start; one pass, no count of runs first
+        w = np.empty((2, key.size), np.int64)
+        u = fast.key_runs(key, w[pos_i], w[1 - pos_i])
         values = key.view(np.float64)[:u]
-        # (mostly distinct scores keep the keys' buffer; many ties, a copy of its start)
-        return (values, w) if 2 * u >= key.size else (values.copy(), w)
+        # (mostly distinct scores keep the buffers; many ties, copies of their starts)
+        return (values, w[:, :u]) if 2 * u >= key.size else (values.copy(), w[:, :u].copy())
     n_pos = int(np.count_nonzero(is_pos))
     ut = np.uint64 if s.dtype == np.float64 else np.uint32
     key = np.add(s, s.dtype.type(0)).view(ut)  # -0.0 + 0.0 is +0.0
