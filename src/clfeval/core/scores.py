@@ -329,7 +329,7 @@ def _table_general(
 
 
 def _table_binary_unweighted(
-    s: FloatArray, is_pos: npt.NDArray[np.bool_], pos_i: int
+    s: FloatArray, is_pos: npt.NDArray[np.bool_], pos_i: int, smallest: float | None = None
 ) -> tuple[FloatArray, Array]:
     """Exact binary table: sort positives and negatives apart, then merge.
 
@@ -345,7 +345,7 @@ def _table_binary_unweighted(
     if s.dtype == np.float32:
         return _table_binary_float32(s, is_pos, pos_i)
     n = s.size
-    if n and s.min() >= 0:
+    if n and (s.min() if smallest is None else smallest) >= 0:  # (the caller's, if read)
         return _table_binary_nonnegative(s, is_pos, pos_i)
     n_pos = int(np.count_nonzero(is_pos))
     v = np.empty(n, dtype=s.dtype)
@@ -638,6 +638,8 @@ def score_tables(
     k: int,
     sample_weight: Array | None = None,
     binning: Binning | None = None,
+    *,
+    smallest: float | None = None,
 ) -> list[tuple[FloatArray, Array]]:
     """The score-table kernel: per score column, (values, (k, U) weights).
 
@@ -656,6 +658,8 @@ def score_tables(
         Non-negative weights (float, or integer counts); zero-weight rows are left out.
     binning : Binning, optional
         ``None``: exact (one entry per distinct score); else the bins.
+    smallest : float, optional
+        The smallest of 1-D ``y_score``, where the caller has read it already.
 
     Returns
     -------
@@ -704,7 +708,7 @@ def score_tables(
         elif w is not None or k > 2:
             v, wt = _table_general(col, c.astype(np.intp, copy=False), w, k)
         else:
-            v, wt = _table_binary_unweighted(col, c.astype(bool, copy=False), 1)
+            v, wt = _table_binary_unweighted(col, c.astype(bool, copy=False), 1, smallest)
         if int_w:
             wt = np.rint(wt).astype(np.int64)
         out.append((v, wt))
@@ -1201,11 +1205,13 @@ class ScoreCounts:
         pos_label: Any = None,
         sample_weight: FloatArray | None = None,
         max_distinct: int | None = DEFAULT_MAX_DISTINCT,
+        smallest: float | None = None,
     ) -> ScoreCounts:
         """:meth:`from_scores` of a resolved call (:func:`clfeval._validation.resolve_call`):
         finite float64 scores (1-D: the score of ``pos_label``; 2-D: one column per
         class), the code of each row's true class in ``labels`` (intp, or bool for two
-        classes: ``labels[1]``), checked weights. Folded, not checked again."""
+        classes: ``labels[1]``), checked weights; ``smallest``: the smallest 1-D score,
+        where the call read it. Folded, not checked again."""
         k = len(labels)
         multiclass = y_score.ndim == 2
         if not multiclass:
@@ -1215,7 +1221,7 @@ class ScoreCounts:
                     "positive) so the state knows both classes"
                 )
             pos_label = labels[resolve_pos_label(labels, pos_label)]
-        tables = score_tables(y_score, codes, k, sample_weight, None)
+        tables = score_tables(y_score, codes, k, sample_weight, None, smallest=smallest)
         return cls(
             [t[0] for t in tables], [t[1] for t in tables], labels,
             pos_label=None if multiclass else pos_label, multiclass=multiclass,

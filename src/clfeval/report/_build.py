@@ -303,6 +303,7 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
     # are probabilities and the default threshold (what is_probability and
     # default_threshold would each read again)
     unit: bool | None = None
+    lo: float | None = None
     if s is not None and s.ndim == 1 and s.size:
         lo, hi = call.score_range or (float(s.min()), float(s.max()))
         unit = bool(lo >= 0.0 and hi <= 1.0)
@@ -353,7 +354,8 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
                 cal_job = _background(calibration_of, pos_label, True)
             try:
                 sc = ScoreCounts._from_resolved(s_, codes_, labs, pos_label=pos_label,
-                                                sample_weight=w_, max_distinct=None)
+                                                sample_weight=w_, max_distinct=None,
+                                                smallest=lo if rows is None else None)
             finally:  # (on an error here, the job is still waited for)
                 if cal_job is not None and sc is None:
                     concurrent.futures.wait([cal_job])
@@ -528,7 +530,16 @@ def from_state(
     scores = state.scores
     threshold = state.threshold
     tc: ThresholdCounts | None = None
+    auc_job = None
     if scores is not None and not scores.is_multiclass:
+        if lvl is not None and not scores.is_weighted \
+                and scores.binary_table()[0].size >= _accel.MIN_SIZE \
+                and not threading.current_thread().name.startswith("clfeval"):
+            # DeLong's interval reads only the score state (unweighted: its integer
+            # totals are the threshold counts'): on the report's worker thread it
+            # overlaps the threshold counts, the curves and the sweep (the same interval)
+            auc_job = _background(_auc_interval, scores, None, lvl,
+                                  getattr(state, "weights", "importance"))
         tc = threshold_counts(scores)
     cm = state.confusion
     if cm is None:
@@ -557,8 +568,7 @@ def from_state(
     auc_rows: tuple[MetricRow, ...] = ()
     if tc is not None:
         name = title or "model"
-        auc_job = None
-        if lvl is not None and tc.thresholds.size >= _accel.MIN_SIZE \
+        if auc_job is None and lvl is not None and tc.thresholds.size >= _accel.MIN_SIZE \
                 and not threading.current_thread().name.startswith("clfeval"):
             # DeLong's interval reads only the score state: on the report's worker
             # thread it overlaps the curves and the sweep (the same interval)
@@ -1084,11 +1094,17 @@ def _defined(ci: ConfidenceInterval) -> bool:
                 and np.all(np.isfinite(np.asarray(ci.high, dtype=np.float64))))
 
 
-def _auc_interval(scores: Any, tc: ThresholdCounts, level: float | None,
+def _auc_interval(scores: Any, tc: ThresholdCounts | None, level: float | None,
                   weights: str = "importance") -> ConfidenceInterval | None:
     """DeLong's interval of a binary AUC, read from the score state: unweighted, or
-    frequency weights (the repeated rows' interval; fractional weights too)."""
-    if level is None or tc.n_pos < 2 or tc.n_neg < 2:
+    frequency weights (the repeated rows' interval; fractional weights too). Without
+    ``tc`` (an unweighted state only) the class totals are the table's integer sums."""
+    if tc is None:
+        _, pc, nc = scores.binary_table()
+        n_pos, n_neg = float(pc.sum()), float(nc.sum())
+    else:
+        n_pos, n_neg = tc.n_pos, tc.n_neg
+    if level is None or n_pos < 2 or n_neg < 2:
         return None  # DeLong's variance needs two of each class
     note = ""
     if scores.is_weighted:
