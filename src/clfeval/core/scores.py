@@ -682,7 +682,9 @@ def score_tables(
         # the binary sort: every float32 is exactly a float64)
         s = s.astype(np.float64)
     c = np.asarray(codes)
+    codes_b = None
     if c.dtype == np.bool_:
+        codes_b = c
         c = c.view(np.uint8)
     w = sample_weight
     int_w = w is not None and w.dtype.kind in "biu"
@@ -692,6 +694,7 @@ def score_tables(
     if w is not None and not w.all():
         keep = w > 0  # zero-weight rows do not enter the state (as scikit-learn)
         s, c, w = s[keep], c[keep], w[keep]
+        codes_b = None
     out: list[tuple[FloatArray, Any]] = []
     if s.ndim == 2:  # K-class columns: sparse cells, O(N) per column whatever K
         wc = np.rint(w).astype(np.int64) if int_w and w is not None else w
@@ -708,7 +711,9 @@ def score_tables(
         elif w is not None or k > 2:
             v, wt = _table_general(col, c.astype(np.intp, copy=False), w, k)
         else:
-            v, wt = _table_binary_unweighted(col, c.astype(bool, copy=False), 1, smallest)
+            # (bool codes as they came, not a converted copy of their bytes)
+            cb = codes_b if codes_b is not None else c.astype(bool, copy=False)
+            v, wt = _table_binary_unweighted(col, cb, 1, smallest)
         if int_w:
             wt = np.rint(wt).astype(np.int64)
         out.append((v, wt))
