@@ -363,14 +363,17 @@ def hull_corners(fps: Any, tps: Any, stride: int, c: Any, x: Any,
     strictly below the hull of all points — no vertex and on no edge — and the hull and
     the candidates read off the corners kept are those of all corners. Twin: the
     corners of :func:`clfeval.curves.roc._hull_of_points` (all of them; the same hull
-    and candidates)."""
+    and candidates).
+
+    The points run up and to the right, and so does the sample's hull (its last vertex
+    is the highest point): a run of ``stride`` points lies left of and below
+    ``(x of its first, y of the next run's first)``, and when that corner is strictly
+    below the hull, so is every point of the run — it is passed over unread."""
     n = fps.size
     if n == 0:
         return 0
-    m = (n - 1) // stride + 2
-    hx = np.empty(m)
-    hy = np.empty(m)
-    hi = np.empty(m, np.int64)
+    hx = np.empty((n - 1) // stride + 2)
+    hy = np.empty(hx.size)
     k = 0
     i = 0
     while True:  # the monotone chain of the sample, its coordinates on the stack
@@ -385,23 +388,32 @@ def hull_corners(fps: Any, tps: Any, stride: int, c: Any, x: Any,
                 break
         hx[k] = xi
         hy[k] = yi
-        hi[k] = i
         k += 1
         if i == n - 1:
             break
         i = min(i + stride, n - 1)
-    # the points between two vertices of the sample's hull are tested against the edge
-    # joining them (exact: any form of the cross product gives the same sign); every
-    # point's position is written at the next free place, which moves on past a corner
-    # on or above that edge (without branches on the data)
     r = 0
-    for e in range(k - 1):
-        dx = hx[e + 1] - hx[e]
-        dy = hy[e + 1] - hy[e]
-        lim = dx * hy[e] - dy * hx[e]
-        for i in range(hi[e], hi[e + 1]):
+    e = 0  # the hull edge over the first point of the run
+    for lo in range(0, n - 1, stride):
+        hi = min(lo + stride, n - 1)
+        x0 = float(fps[lo])
+        while e < k - 2 and x0 >= hx[e + 1]:
+            e += 1
+        xa = hx[e]
+        ya = hy[e]
+        if (hx[e + 1] - xa) * (float(tps[hi]) - ya) - (hy[e + 1] - ya) * (x0 - xa) < 0:
+            continue  # the run's bounding corner is strictly below the hull
+        # each point against the edge over it; its position written at the next free
+        # place, which moves on past a corner on or above that edge
+        f = e
+        for i in range(lo, hi):
+            xi = float(fps[i])
+            while f < k - 2 and xi >= hx[f + 1]:
+                f += 1
+            xa = hx[f]
+            ya = hy[f]
             c[r] = i
-            r += (dx * float(tps[i]) - dy * float(fps[i]) >= lim) \
+            r += ((hx[f + 1] - xa) * (float(tps[i]) - ya) - (hy[f + 1] - ya) * (xi - xa) >= 0) \
                 & (fps[i + 1] != fps[i]) & ((i == 0) | (tps[i] != tps[max(i, 1) - 1]))
     c[r] = n - 1
     r += 1
