@@ -1099,12 +1099,12 @@ def _auc_interval(scores: Any, tc: ThresholdCounts | None, level: float | None,
     """DeLong's interval of a binary AUC, read from the score state: unweighted, or
     frequency weights (the repeated rows' interval; fractional weights too). Without
     ``tc`` (an unweighted state only) the class totals are the table's integer sums."""
-    if tc is None:
+    if tc is None:  # (non-negative integer counts: two in the first rows are enough)
         _, pc, nc = scores.binary_table()
-        n_pos, n_neg = float(pc.sum()), float(nc.sum())
+        few = not all(int(a[:64].sum()) >= 2 or int(a.sum()) >= 2 for a in (pc, nc))
     else:
-        n_pos, n_neg = tc.n_pos, tc.n_neg
-    if level is None or n_pos < 2 or n_neg < 2:
+        few = tc.n_pos < 2 or tc.n_neg < 2
+    if level is None or few:
         return None  # DeLong's variance needs two of each class
     note = ""
     if scores.is_weighted:
