@@ -461,7 +461,7 @@ def _table_binary_nonnegative(
         # counts of as many runs as there can be (untouched memory past the runs costs
         # nothing), the values over the keys' start; one pass, no count of runs first
         w = np.empty((2, key.size), np.int64)
-        u = fast.key_runs(key, w[pos_i], w[1 - pos_i])
+        u = _key_runs(fast, key, w[pos_i], w[1 - pos_i])
         values = key.view(np.float64)[:u]
         # (mostly distinct scores keep the buffers; many ties, copies of their starts)
         return (values, w[:, :u]) if 2 * u >= key.size else (values.copy(), w[:, :u].copy())
@@ -475,6 +475,31 @@ def _table_binary_nonnegative(
     pos = _low_bit(key)
     key >>= one
     return _runs_table(key.view(s.dtype), pos, n_pos, pos_i)
+
+
+def _key_runs(fast: Any, key: Array, wp: Array, wn: Array) -> int:
+    """:func:`clfeval._kernels.key_runs` of sorted class keys: for large inputs in two
+    parts at once, split where a score ends, the second on a thread of the accelerator
+    (its runs written from its own start, then moved down behind the first part's:
+    the same table), unless the caller already runs on one of clfeval's threads."""
+    n = key.size
+    if n < max(2, 2 * _accel.MIN_SIZE) or threads() < 2 \
+            or threading.current_thread().name.startswith("clfeval"):
+        return int(fast.key_runs(key, wp, wn))
+    # the first key of a score after the middle one's (the bits of non-negative finite
+    # scores are below 2**63 - 2**52: no overflow)
+    one = np.uint64(1)
+    m = int(np.searchsorted(key, ((key[n // 2 - 1] >> one) + one) << one))
+    if m >= n:
+        return int(fast.key_runs(key, wp, wn))
+    parts = [(0, m), (m, n)]
+    _, got = share(parts, lambda h: [int(fast.key_runs(key[a:b], wp[a:b], wn[a:b]))
+                                     for a, b in h], 2)
+    u1, u2 = got[0][0], got[1][0]
+    if u1 < m:  # ties in the first part: its runs end before the second part's start
+        for a in (key, wp, wn):
+            a[u1:u1 + u2] = a[m:m + u2]
+    return u1 + u2
 
 
 def _runs_table(
