@@ -274,6 +274,29 @@ def test_score_table_is_identical(n: int, kind: str, seed: int) -> None:
         assert a.dtype == b.dtype and np.array_equal(a, b)
 
 
+@pytest.mark.parametrize("kind", ["distinct", "ties", "one_value", "two_values"])
+def test_score_table_in_two_parts_is_identical(kind: str) -> None:
+    """Probabilities above the accelerator's minimum: the compiled table counts the
+    sorted keys' runs in two parts (split where a score ends, the second part's runs
+    moved down behind the first's); numpy's table, whatever the ties."""
+    rng = np.random.default_rng(5)
+    n = 3 * _accel.MIN_SIZE + 7
+    y = rng.integers(0, 2, n)
+    p = rng.random(n)
+    s = {"distinct": p, "ties": np.round(p, 3), "one_value": np.full(n, 0.25),
+         "two_values": np.where(p < 0.5, 0.25, 0.75)}[kind]
+    got = {}
+    for name in ("numba", "numpy"):
+        os.environ["CLFEVAL_ACCEL"] = name
+        try:
+            got[name] = ScoreCounts.from_scores(y, s, labels=[0, 1],
+                                                max_distinct=None).binary_table()
+        finally:
+            del os.environ["CLFEVAL_ACCEL"]
+    for a, b in zip(got["numba"], got["numpy"], strict=True):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
 def _scores_of(kind: str, n: int, rng: Any) -> Any:
     s: Any = {"prob": rng.random(n), "signed": rng.standard_t(2, n) * 5,
               "heavy": rng.standard_cauchy(n) * 1e3,
