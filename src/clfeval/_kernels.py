@@ -486,20 +486,19 @@ def merged_runs(a: Any, b: Any, values: Any, wa: Any, wb: Any,
 
 
 @_jit
-def split_by_class(s: Any, is_pos: Any, out: Any) -> None:  # pragma: no cover - compiled
-    """The scores of the positives, in row order, to the front of ``out`` and those of
-    the negatives after them, without a branch on the class (twin: the two
-    ``np.compress`` calls of :func:`clfeval.core.scores._table_binary_unweighted`)."""
-    n_pos = 0
+def class_scores(s: Any, is_pos: Any, want: bool, out: Any) -> int:  # pragma: no cover
+    """The scores of the rows of one class (``is_pos == want``), in row order, to the
+    front of ``out`` (one entry longer than their number: every row is written at the
+    next free place, which moves on past a row of the class, without a branch on the
+    class); returns their number. Twin: the ``np.compress`` calls of
+    :func:`clfeval.core.scores._table_binary_unweighted`."""
+    flag = is_pos.view(np.uint8)
+    w = np.uint8(want)
+    k = 0
     for i in range(s.size):
-        n_pos += np.int64(is_pos[i])
-    i_pos = 0
-    i_neg = n_pos
-    for i in range(s.size):
-        c = np.int64(is_pos[i])
-        out[i_pos if c else i_neg] = s[i]
-        i_pos += c
-        i_neg += 1 - c
+        out[k] = s[i]
+        k += flag[i] == w
+    return k
 
 
 @_jit

@@ -348,19 +348,32 @@ def _table_binary_unweighted(
     if n and (s.min() if smallest is None else smallest) >= 0:  # (the caller's, if read)
         return _table_binary_nonnegative(s, is_pos, pos_i)
     n_pos = int(np.count_nonzero(is_pos))
-    v = np.empty(n, dtype=s.dtype)
     fast = kernels(n)
     if fast is not None:
-        fast.split_by_class(s, is_pos, v)
-    else:
-        np.compress(is_pos, s, out=v[:n_pos])
-        np.compress(~is_pos, s, out=v[n_pos:])
-    _sort_halves(v, n_pos)
-    if fast is not None:  # one merge pass into outputs of the largest size, trimmed after
+        # each class's scores taken out and sorted, the two classes at once (one on a
+        # thread of the accelerator, as _sort_halves), then one merge pass into outputs
+        # of the largest size, trimmed after
+        a, b = np.empty(n_pos + 1, s.dtype), np.empty(n - n_pos + 1, s.dtype)
+        parts = [(True, a), (False, b)]
+
+        def take_and_sort(hand: list[tuple[bool, Array]]) -> None:
+            for want, out in hand:
+                fast.class_scores(s, is_pos, want, out)
+                _sort(out[:-1])
+
+        if n >= _accel.MIN_SIZE and threads() > 1 \
+                and not threading.current_thread().name.startswith("clfeval"):
+            share(parts, take_and_sort, 2)
+        else:
+            take_and_sort(parts)
         values = np.empty(n)
         w = np.empty((2, n), dtype=np.int64)
-        u = fast.merged_runs(v[:n_pos], v[n_pos:], values, w[pos_i], w[1 - pos_i], True)
+        u = fast.merged_runs(a[:-1], b[:-1], values, w[pos_i], w[1 - pos_i], True)
         return (values, w) if u == n else (values[:u].copy(), w[:, :u].copy())
+    v = np.empty(n, dtype=s.dtype)
+    np.compress(is_pos, s, out=v[:n_pos])
+    np.compress(~is_pos, s, out=v[n_pos:])
+    _sort_halves(v, n_pos)
     order = np.argsort(v, kind="stable")
     vs = v.take(order)
     del v
