@@ -274,17 +274,25 @@ def test_score_table_is_identical(n: int, kind: str, seed: int) -> None:
         assert a.dtype == b.dtype and np.array_equal(a, b)
 
 
-@pytest.mark.parametrize("kind", ["distinct", "ties", "one_value", "two_values"])
-def test_score_table_in_two_parts_is_identical(kind: str) -> None:
-    """Probabilities above the accelerator's minimum: the compiled table counts the
-    sorted keys' runs in two parts (split where a score ends, the second part's runs
+@pytest.mark.parametrize("signed", [False, True])
+@pytest.mark.parametrize("kind", ["distinct", "ties", "one_value", "two_values",
+                                  "one_class"])
+def test_score_table_in_two_parts_is_identical(kind: str, signed: bool) -> None:
+    """Scores above the accelerator's minimum: the compiled table counts the runs in
+    two parts (probabilities: of the sorted keys, split where a score ends; signed
+    scores: of the merge of the two classes, split at a score; the second part's runs
     moved down behind the first's); numpy's table, whatever the ties."""
     rng = np.random.default_rng(5)
     n = 3 * _accel.MIN_SIZE + 7
-    y = rng.integers(0, 2, n)
+    y = rng.integers(0, 2, n) if kind != "one_class" else np.ones(n, int)
     p = rng.random(n)
     s = {"distinct": p, "ties": np.round(p, 3), "one_value": np.full(n, 0.25),
-         "two_values": np.where(p < 0.5, 0.25, 0.75)}[kind]
+         "two_values": np.where(p < 0.5, 0.25, 0.75), "one_class": p}[kind]
+    if signed:
+        s = (s - 0.5) * 7
+        if kind == "ties":
+            s[::3] = 0.0
+            s[1::3] = -0.0
     got = {}
     for name in ("numba", "numpy"):
         os.environ["CLFEVAL_ACCEL"] = name

@@ -368,7 +368,7 @@ def _table_binary_unweighted(
             take_and_sort(parts)
         values = np.empty(n)
         w = np.empty((2, n), dtype=np.int64)
-        u = fast.merged_runs(a[:-1], b[:-1], values, w[pos_i], w[1 - pos_i], True)
+        u = _merged_runs(fast, a[:-1], b[:-1], values, w[pos_i], w[1 - pos_i])
         return (values, w) if u == n else (values[:u].copy(), w[:, :u].copy())
     v = np.empty(n, dtype=s.dtype)
     np.compress(is_pos, s, out=v[:n_pos])
@@ -380,6 +380,40 @@ def _table_binary_unweighted(
     pos = order < n_pos
     del order
     return _runs_table(vs, pos, n_pos, pos_i)
+
+
+def _merged_runs(fast: Any, a: Array, b: Array, values: Array, wa: Array,
+                 wb: Array) -> int:
+    """:func:`clfeval._kernels.merged_runs` of two ascending arrays into outputs of
+    their total size: for large inputs in two parts at once, split at a score (the
+    values below it, then the rest; the second part on a thread of the accelerator,
+    its runs written from its first element's place, then moved down behind the
+    first part's), unless the caller already runs on one of clfeval's threads. The
+    same table."""
+    na, nb = a.size, b.size
+    n = na + nb
+    if n < max(2, 2 * _accel.MIN_SIZE) or threads() < 2 or not na or not nb \
+            or threading.current_thread().name.startswith("clfeval"):
+        return int(fast.merged_runs(a, b, values, wa, wb, True))
+    # the split score: of the two middle scores, the one that halves the rows better
+    best = (n, 0, 0)
+    for v in (a[na // 2], b[nb // 2]):
+        i, j = int(np.searchsorted(a, v)), int(np.searchsorted(b, v))
+        if abs(i + j - n // 2) < best[0]:
+            best = (abs(i + j - n // 2), i, j)
+    _, i, j = best
+    m = i + j
+    if m == 0 or m == n:
+        return int(fast.merged_runs(a, b, values, wa, wb, True))
+    parts = [(0, i, 0, j, 0), (i, na, j, nb, m)]
+    _, got = share(parts, lambda h: [int(fast.merged_runs(
+        a[ia:ib], b[ja:jb], values[at:], wa[at:], wb[at:], True))
+        for ia, ib, ja, jb, at in h], 2)
+    u1, u2 = got[0][0], got[1][0]
+    if u1 < m:  # ties in the first part: its runs end before the second part's place
+        for x in (values, wa, wb):
+            x[u1:u1 + u2] = x[m:m + u2]
+    return u1 + u2
 
 
 def _sort_halves(v: Array, at: int) -> None:
