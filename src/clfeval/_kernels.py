@@ -493,11 +493,10 @@ def class_scores(s: Any, is_pos: Any, want: bool, out: Any) -> int:  # pragma: n
     class); returns their number. Twin: the ``np.compress`` calls of
     :func:`clfeval.core.scores._table_binary_unweighted`."""
     flag = is_pos.view(np.uint8)
-    w = np.uint8(want)
     k = 0
     for i in range(s.size):
         out[k] = s[i]
-        k += flag[i] == w
+        k += (flag[i] != 0) == want
     return k
 
 
