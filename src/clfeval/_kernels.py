@@ -786,9 +786,8 @@ def key_runs(key: Any, wp: Any, wn: Any) -> int:  # pragma: no cover - compiled
     """The table of sorted class keys (:func:`class_keys`) in one pass without branches
     on the data: each distinct score's bits over the start of ``key`` itself (the k-th
     run's bits go to ``key[k]``, never past the key being read) and its positives and
-    negatives into ``wp`` and ``wn`` (int64, of :func:`key_runs_count` entries; not
-    zeroed: a run's first key sets them; they may be longer: the number of runs is
-    returned). Twin: the table of
+    negatives into ``wp`` and ``wn`` (int64, at least one entry per run, not zeroed:
+    a run's first key sets them); returns the number of runs. Twin: the table of
     :func:`clfeval.core.scores._table_binary_nonnegative` (its sorted keys, then
     :func:`clfeval.core.scores._runs_table`)."""
     one = np.uint64(1)

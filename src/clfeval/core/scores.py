@@ -337,7 +337,10 @@ def _table_binary_unweighted(
     half is sorted in place (two sorts of the halves cost about one sort of the whole
     with numpy's vectorised sort). The merge is a stable argsort of the two sorted
     runs, which timsort does in linear time. No argsort of random data, no second full
-    sort, and few large temporaries (fresh memory costs page faults). float32 scores
+    sort, and few large temporaries (fresh memory costs page faults). (Compiled: each
+    class is taken out into its own buffer and sorted, the two classes on two
+    threads, and merged into the table in one pass, in two parts at once:
+    :func:`_merged_runs`.) float32 scores
     and non-negative float64 scores (probabilities) take one sort instead, with the
     class in a freed bit of the key (:func:`_table_binary_float32`,
     :func:`_table_binary_nonnegative`).
