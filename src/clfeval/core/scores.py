@@ -340,10 +340,9 @@ def _table_binary_unweighted(
     sort, and few large temporaries (fresh memory costs page faults). (Compiled: each
     class is taken out into its own buffer and sorted, the two classes on two
     threads, and merged into the table in one pass, in two parts at once:
-    :func:`_merged_runs`.) float32 scores
-    and non-negative float64 scores (probabilities) take one sort instead, with the
-    class in a freed bit of the key (:func:`_table_binary_float32`,
-    :func:`_table_binary_nonnegative`).
+    :func:`_merged_runs`.) float32 scores and non-negative float64 scores
+    (probabilities) take one sort instead, with the class in a freed bit of the key
+    (:func:`_table_binary_float32`, :func:`_table_binary_nonnegative`).
     """
     if s.dtype == np.float32:
         return _table_binary_float32(s, is_pos, pos_i)
