@@ -541,6 +541,15 @@ def from_state(
             auc_job = _background(_auc_interval, scores, None, lvl,
                                   getattr(state, "weights", "importance"))
         tc = threshold_counts(scores)
+    cal_job = None
+    if isinstance(state.calibration, _Pending) and scores is not None \
+            and not scores.is_weighted \
+            and not threading.current_thread().name.startswith("clfeval"):
+        # unweighted rows (no weighting note, no rescaled weights): the calibration
+        # section reads only the state still folding on the report's worker thread; it
+        # is formed there after the fold, beside the curves and the metric rows (the
+        # same section)
+        cal_job = _background(_calibration_section, state.calibration, lvl)
     cm = state.confusion
     if cm is None:
         if tc is None:
@@ -601,10 +610,11 @@ def from_state(
         auc_rows = _multiclass_auc_rows(scores)
 
     calibration = None
-    cal_state = state.calibration
+    wt = _weighting(state, cm)
+    on_worker = cal_job is not None and wt is None  # (else formed here, as weighted)
+    cal_state = None if on_worker else state.calibration
     if isinstance(cal_state, _Pending):
         cal_state = cal_state.result()
-    wt = _weighting(state, cm)
     if cal_state is not None and wt is not None and wt is not UNKNOWN_SQ \
             and wt.meaning == "importance" and cal_state.is_weighted and wt.n_eff > 0:
         # the calibration tests read Kish's effective sample size, not Σw, as n
@@ -623,6 +633,11 @@ def from_state(
                              at=None if sweep is None else sweep.thresholds)
     overall, per_class = _metric_rows(cm, None if wt is UNKNOWN_SQ else lvl,
                                       None if wt is UNKNOWN_SQ else wt)
+    if on_worker:  # (waited for after the metric rows, which do not read it)
+        assert cal_job is not None
+        calibration = cal_job.result()
+        if calibration is not None:
+            auc_rows = auc_rows + _calibration_rows(calibration)
     overall = overall + auc_rows
     warns = _warnings(cm, per_class, overall, state)
     if wt is not None and lvl is not None:
@@ -1092,6 +1107,18 @@ def _defined(ci: ConfidenceInterval) -> bool:
         return math.isfinite(lo) and math.isfinite(hi)
     return bool(np.all(np.isfinite(np.asarray(ci.low, dtype=np.float64)))
                 and np.all(np.isfinite(np.asarray(ci.high, dtype=np.float64))))
+
+
+def _calibration_section(pending: _Pending, level: float | None) -> Any:
+    """:func:`from_state`'s calibration section of unweighted rows whose calibration
+    state is still folding (on the report's worker thread, after the fold)."""
+    cal_state = pending.result()
+    if cal_state is None:
+        return None
+    from ..calibration import calibration_report
+
+    return calibration_report(cal_state, level=level or 0.95, weights_note=None,
+                              n_resamples=N_RESAMPLES if level else 0, seed=SEED)
 
 
 def _auc_interval(scores: Any, tc: ThresholdCounts | None, level: float | None,
