@@ -234,6 +234,77 @@ def corners(fps: Any, tps: Any, c: Any, x: Any, y: Any) -> int:  # pragma: no co
 
 
 @_jit
+def hull_corners(fps: Any, tps: Any, stride: int, c: Any, x: Any,
+                 y: Any) -> int:  # pragma: no cover - compiled
+    """The corners of the ROC points (as :func:`corners` finds them, into ``c``, ``x``
+    and ``y``; returns their number) less those strictly below the upper hull of a
+    sample of the points (every ``stride``-th and the last). Counts of at most
+    ``2**26`` only: the cross products are then exact, so a corner strictly below the
+    sample's hull (a polyline through points, so nowhere above the points' hull) is
+    strictly below the hull of all points — no vertex and on no edge — and the hull and
+    the candidates read off the corners kept are those of all corners. Twin: the
+    corners of :func:`clfeval.curves.roc._hull_of_points` (all of them; the same hull
+    and candidates).
+
+    The points run up and to the right, and so does the sample's hull (its last vertex
+    is the highest point): a run of ``stride`` points lies left of and below
+    ``(x of its first, y of the next run's first)``, and when that corner is strictly
+    below the hull, so is every point of the run — it is passed over unread."""
+    n = fps.size
+    if n == 0:
+        return 0
+    hx = np.empty((n - 1) // stride + 2)
+    hy = np.empty(hx.size)
+    k = 0
+    i = 0
+    while True:  # the monotone chain of the sample, its coordinates on the stack
+        xi = float(fps[i])
+        yi = float(tps[i])
+        while k >= 2:
+            xa = hx[k - 2]
+            ya = hy[k - 2]
+            if (hx[k - 1] - xa) * (yi - ya) - (hy[k - 1] - ya) * (xi - xa) >= 0:
+                k -= 1
+            else:
+                break
+        hx[k] = xi
+        hy[k] = yi
+        k += 1
+        if i == n - 1:
+            break
+        i = min(i + stride, n - 1)
+    r = 0
+    e = 0  # the hull edge over the first point of the run
+    for lo in range(0, n - 1, stride):
+        hi = min(lo + stride, n - 1)
+        x0 = float(fps[lo])
+        while e < k - 2 and x0 >= hx[e + 1]:
+            e += 1
+        xa = hx[e]
+        ya = hy[e]
+        if (hx[e + 1] - xa) * (float(tps[hi]) - ya) - (hy[e + 1] - ya) * (x0 - xa) < 0:
+            continue  # the run's bounding corner is strictly below the hull
+        # each point against the edge over it; its position written at the next free
+        # place, which moves on past a corner on or above that edge
+        f = e
+        for i in range(lo, hi):
+            xi = float(fps[i])
+            while f < k - 2 and xi >= hx[f + 1]:
+                f += 1
+            xa = hx[f]
+            ya = hy[f]
+            c[r] = i
+            r += ((hx[f + 1] - xa) * (float(tps[i]) - ya) - (hy[f + 1] - ya) * (xi - xa) >= 0) \
+                & (fps[i + 1] != fps[i]) & ((i == 0) | (tps[i] != tps[max(i, 1) - 1]))
+    c[r] = n - 1
+    r += 1
+    for j in range(r):
+        x[j] = float(fps[c[j]])
+        y[j] = float(tps[c[j]])
+    return r
+
+
+@_jit
 def merged_runs(a: Any, b: Any, values: Any, wa: Any, wb: Any,
                 fill: bool) -> int:  # pragma: no cover - compiled
     """Runs of equal values in the merge of two ascending arrays ``a`` (one class) and
@@ -296,20 +367,18 @@ def merged_runs(a: Any, b: Any, values: Any, wa: Any, wb: Any,
 
 
 @_jit
-def split_by_class(s: Any, is_pos: Any, out: Any) -> None:  # pragma: no cover - compiled
-    """The scores of the positives, in row order, to the front of ``out`` and those of
-    the negatives after them, without a branch on the class (twin: the two
-    ``np.compress`` calls of :func:`clfeval.core.scores._table_binary_unweighted`)."""
-    n_pos = 0
+def class_scores(s: Any, is_pos: Any, want: bool, out: Any) -> int:  # pragma: no cover
+    """The scores of the rows of one class (``is_pos == want``), in row order, to the
+    front of ``out`` (one entry longer than their number: every row is written at the
+    next free place, which moves on past a row of the class, without a branch on the
+    class); returns their number. Twin: the ``np.compress`` calls of
+    :func:`clfeval.core.scores._table_binary_unweighted`."""
+    flag = is_pos.view(np.uint8)
+    k = 0
     for i in range(s.size):
-        n_pos += np.int64(is_pos[i])
-    i_pos = 0
-    i_neg = n_pos
-    for i in range(s.size):
-        c = np.int64(is_pos[i])
-        out[i_pos if c else i_neg] = s[i]
-        i_pos += c
-        i_neg += 1 - c
+        out[k] = s[i]
+        k += (flag[i] != 0) == want
+    return k
 
 
 @_jit
@@ -594,25 +663,12 @@ def class_keys(bits: Any, is_pos: Any, key: Any) -> None:  # pragma: no cover - 
 
 
 @_jit
-def key_runs_count(key: Any) -> int:  # pragma: no cover - compiled
-    """The number of distinct scores among sorted class keys (:func:`class_keys`)."""
-    one = np.uint64(1)
-    prev = np.uint64(0xFFFFFFFFFFFFFFFF)  # no key shifted down is this
-    u = 0
-    for i in range(key.size):
-        v = key[i] >> one
-        u += v != prev
-        prev = v
-    return u
-
-
-@_jit
-def key_runs(key: Any, wp: Any, wn: Any) -> None:  # pragma: no cover - compiled
+def key_runs(key: Any, wp: Any, wn: Any) -> int:  # pragma: no cover - compiled
     """The table of sorted class keys (:func:`class_keys`) in one pass without branches
     on the data: each distinct score's bits over the start of ``key`` itself (the k-th
     run's bits go to ``key[k]``, never past the key being read) and its positives and
-    negatives into ``wp`` and ``wn`` (int64, of :func:`key_runs_count` entries; not
-    zeroed: a run's first key sets them). Twin: the table of
+    negatives into ``wp`` and ``wn`` (int64, at least one entry per run, not zeroed:
+    a run's first key sets them); returns the number of runs. Twin: the table of
     :func:`clfeval.core.scores._table_binary_nonnegative` (its sorted keys, then
     :func:`clfeval.core.scores._runs_table`)."""
     one = np.uint64(1)
@@ -628,6 +684,7 @@ def key_runs(key: Any, wp: Any, wn: Any) -> None:  # pragma: no cover - compiled
         wp[k] = wp[k] * (1 - new) + b
         wn[k] = wn[k] * (1 - new) + (1 - b)
         prev = v
+    return k + 1
 
 @_jit
 def _pairwise_leaf(a: Any, lo: int, n: int) -> float:  # pragma: no cover - compiled

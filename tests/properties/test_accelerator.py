@@ -179,6 +179,55 @@ def test_hull_is_identical(pts: Any) -> None:
     assert np.array_equal(u1, u2)
 
 
+@SETTINGS
+@given(roc_points(), st.integers(1, 9))
+def test_hull_of_sifted_corners_is_identical(pts: Any, stride: int) -> None:
+    """Integer counts: the compiled path keeps only the corners on or above the hull of
+    a sample of every ``stride``-th point; the hull and the candidates are numpy's,
+    from all corners."""
+    from clfeval.curves import roc
+
+    fps, tps = pts
+    old = roc._HULL_STRIDE
+    roc._HULL_STRIDE = stride
+    try:
+        h1, h2 = both(lambda: hull_index(fps.copy(), tps.copy()))
+        c1, c2 = both(lambda: hull_candidates(fps.copy(), tps.copy()))
+    finally:
+        roc._HULL_STRIDE = old
+    assert np.array_equal(h1, h2) and np.array_equal(c1, c2)
+
+
+@pytest.mark.parametrize("scores", ["good", "poor", "ties"])
+def test_sifted_hull_of_a_large_curve_is_identical(scores: str) -> None:
+    """A real-size curve (many corners, few near the hull): the sifted corners give
+    numpy's hull and candidates, and far fewer corners reach the hull's chain."""
+    from clfeval.curves import roc
+
+    rng = np.random.default_rng(11)
+    n = 200_000
+    y = rng.integers(0, 2, n).astype(bool)
+    lift = {"good": 2.5, "poor": 0.1, "ties": 1.0}[scores]
+    s = y * lift + rng.standard_t(3, n)
+    if scores == "ties":
+        s = np.round(s, 5)  # (still more thresholds than the accelerator's minimum)
+    tc = clfeval.curves.thresholds.threshold_counts(
+        ScoreCounts.from_scores(y, s, max_distinct=None))
+    got = {}
+    for name in ("numba", "numpy"):
+        os.environ["CLFEVAL_ACCEL"] = name
+        try:
+            fps, tps = tc.fps.copy(), tc.tps.copy()
+            got[name] = (hull_index(fps, tps), hull_candidates(fps, tps),
+                         roc._hull_of_points(fps, tps)[0].size)
+        finally:
+            del os.environ["CLFEVAL_ACCEL"]
+    for a, b in zip(got["numba"][:2], got["numpy"][:2], strict=True):
+        assert np.array_equal(a, b)
+    assert tc.fps.size >= _accel.MIN_SIZE
+    assert got["numba"][2] < got["numpy"][2] / 4
+
+
 @pytest.mark.parametrize("weighted", [False, True])
 def test_hull_of_many_corners_is_identical(weighted: bool) -> None:
     """More corners than the accelerator's minimum, at its real minimum (the hull and
@@ -205,18 +254,54 @@ def test_hull_of_many_corners_is_identical(weighted: bool) -> None:
 
 
 @SETTINGS
-@given(st.integers(1, 400), st.sampled_from(["prob", "signed", "float32", "ties"]),
+@given(st.integers(1, 400), st.sampled_from(["prob", "signed", "float32", "ties",
+                                              "prob_ties", "prob_few_ties"]),
        st.integers(0, 2**32 - 1))
 def test_score_table_is_identical(n: int, kind: str, seed: int) -> None:
+    # (probabilities with many ties and with a few: the compiled table's counts are
+    # trimmed from buffers of one entry per row, copied or viewed)
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 2, n)
     s: Any = {"prob": rng.random(n), "signed": rng.standard_t(2, n) * 5,
               "float32": rng.standard_normal(n).astype(np.float32),
-              "ties": rng.integers(-3, 4, n).astype(np.float64)}[kind]
+              "ties": rng.integers(-3, 4, n).astype(np.float64),
+              "prob_ties": np.round(rng.random(n), 1),
+              "prob_few_ties": np.round(rng.random(n), 3)}[kind]
     if n > 3:
         s[:2] = [0.0, -0.0]
     t1, t2 = both(lambda: ScoreCounts.from_scores(y, s, labels=[0, 1]).binary_table())
     for a, b in zip(t1, t2):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("signed", [False, True])
+@pytest.mark.parametrize("kind", ["distinct", "ties", "one_value", "two_values",
+                                  "one_class"])
+def test_score_table_in_two_parts_is_identical(kind: str, signed: bool) -> None:
+    """Scores above the accelerator's minimum: the compiled table counts the runs in
+    two parts (probabilities: of the sorted keys, split where a score ends; signed
+    scores: of the merge of the two classes, split at a score; the second part's runs
+    moved down behind the first's); numpy's table, whatever the ties."""
+    rng = np.random.default_rng(5)
+    n = 3 * _accel.MIN_SIZE + 7
+    y = rng.integers(0, 2, n) if kind != "one_class" else np.ones(n, int)
+    p = rng.random(n)
+    s = {"distinct": p, "ties": np.round(p, 3), "one_value": np.full(n, 0.25),
+         "two_values": np.where(p < 0.5, 0.25, 0.75), "one_class": p}[kind]
+    if signed:
+        s = (s - 0.5) * 7
+        if kind == "ties":
+            s[::3] = 0.0
+            s[1::3] = -0.0
+    got = {}
+    for name in ("numba", "numpy"):
+        os.environ["CLFEVAL_ACCEL"] = name
+        try:
+            got[name] = ScoreCounts.from_scores(y, s, labels=[0, 1],
+                                                max_distinct=None).binary_table()
+        finally:
+            del os.environ["CLFEVAL_ACCEL"]
+    for a, b in zip(got["numba"], got["numpy"], strict=True):
         assert a.dtype == b.dtype and np.array_equal(a, b)
 
 

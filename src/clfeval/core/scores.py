@@ -329,7 +329,7 @@ def _table_general(
 
 
 def _table_binary_unweighted(
-    s: FloatArray, is_pos: npt.NDArray[np.bool_], pos_i: int
+    s: FloatArray, is_pos: npt.NDArray[np.bool_], pos_i: int, smallest: float | None = None
 ) -> tuple[FloatArray, Array]:
     """Exact binary table: sort positives and negatives apart, then merge.
 
@@ -337,36 +337,85 @@ def _table_binary_unweighted(
     half is sorted in place (two sorts of the halves cost about one sort of the whole
     with numpy's vectorised sort). The merge is a stable argsort of the two sorted
     runs, which timsort does in linear time. No argsort of random data, no second full
-    sort, and few large temporaries (fresh memory costs page faults). float32 scores
-    and non-negative float64 scores (probabilities) take one sort instead, with the
-    class in a freed bit of the key (:func:`_table_binary_float32`,
-    :func:`_table_binary_nonnegative`).
+    sort, and few large temporaries (fresh memory costs page faults). (Compiled: each
+    class is taken out into its own buffer and sorted, the two classes on two
+    threads, and merged into the table in one pass, in two parts at once:
+    :func:`_merged_runs`.) float32 scores and non-negative float64 scores
+    (probabilities) take one sort instead, with the class in a freed bit of the key
+    (:func:`_table_binary_float32`, :func:`_table_binary_nonnegative`).
     """
     if s.dtype == np.float32:
         return _table_binary_float32(s, is_pos, pos_i)
     n = s.size
-    if n and s.min() >= 0:
+    if n and (s.min() if smallest is None else smallest) >= 0:  # (the caller's, if read)
         return _table_binary_nonnegative(s, is_pos, pos_i)
     n_pos = int(np.count_nonzero(is_pos))
-    v = np.empty(n, dtype=s.dtype)
     fast = kernels(n)
     if fast is not None:
-        fast.split_by_class(s, is_pos, v)
-    else:
-        np.compress(is_pos, s, out=v[:n_pos])
-        np.compress(~is_pos, s, out=v[n_pos:])
-    _sort_halves(v, n_pos)
-    if fast is not None:  # one merge pass into outputs of the largest size, trimmed after
+        # each class's scores taken out and sorted, the two classes at once (one on a
+        # thread of the accelerator, as _sort_halves), then one merge pass into outputs
+        # of the largest size, trimmed after
+        a, b = np.empty(n_pos + 1, s.dtype), np.empty(n - n_pos + 1, s.dtype)
+        parts = [(True, a), (False, b)]
+
+        def take_and_sort(hand: list[tuple[bool, Array]]) -> None:
+            for want, out in hand:
+                fast.class_scores(s, is_pos, want, out)
+                _sort(out[:-1])
+
+        if n >= _accel.MIN_SIZE and threads() > 1 \
+                and not threading.current_thread().name.startswith("clfeval"):
+            share(parts, take_and_sort, 2)
+        else:
+            take_and_sort(parts)
         values = np.empty(n)
         w = np.empty((2, n), dtype=np.int64)
-        u = fast.merged_runs(v[:n_pos], v[n_pos:], values, w[pos_i], w[1 - pos_i], True)
+        u = _merged_runs(fast, a[:-1], b[:-1], values, w[pos_i], w[1 - pos_i])
         return (values, w) if u == n else (values[:u].copy(), w[:, :u].copy())
+    v = np.empty(n, dtype=s.dtype)
+    np.compress(is_pos, s, out=v[:n_pos])
+    np.compress(~is_pos, s, out=v[n_pos:])
+    _sort_halves(v, n_pos)
     order = np.argsort(v, kind="stable")
     vs = v.take(order)
     del v
     pos = order < n_pos
     del order
     return _runs_table(vs, pos, n_pos, pos_i)
+
+
+def _merged_runs(fast: Any, a: Array, b: Array, values: Array, wa: Array,
+                 wb: Array) -> int:
+    """:func:`clfeval._kernels.merged_runs` of two ascending arrays into outputs of
+    their total size: for large inputs in two parts at once, split at a score (the
+    values below it, then the rest; the second part on a thread of the accelerator,
+    its runs written from its first element's place, then moved down behind the
+    first part's), unless the caller already runs on one of clfeval's threads. The
+    same table."""
+    na, nb = a.size, b.size
+    n = na + nb
+    if n < max(2, 2 * _accel.MIN_SIZE) or threads() < 2 or not na or not nb \
+            or threading.current_thread().name.startswith("clfeval"):
+        return int(fast.merged_runs(a, b, values, wa, wb, True))
+    # the split score: of the two middle scores, the one that halves the rows better
+    best = (n, 0, 0)
+    for v in (a[na // 2], b[nb // 2]):
+        i, j = int(np.searchsorted(a, v)), int(np.searchsorted(b, v))
+        if abs(i + j - n // 2) < best[0]:
+            best = (abs(i + j - n // 2), i, j)
+    _, i, j = best
+    m = i + j
+    if m == 0 or m == n:
+        return int(fast.merged_runs(a, b, values, wa, wb, True))
+    parts = [(0, i, 0, j, 0), (i, na, j, nb, m)]
+    _, got = share(parts, lambda h: [int(fast.merged_runs(
+        a[ia:ib], b[ja:jb], values[at:], wa[at:], wb[at:], True))
+        for ia, ib, ja, jb, at in h], 2)
+    u1, u2 = got[0][0], got[1][0]
+    if u1 < m:  # ties in the first part: its runs end before the second part's place
+        for x in (values, wa, wb):
+            x[u1:u1 + u2] = x[m:m + u2]
+    return u1 + u2
 
 
 def _sort_halves(v: Array, at: int) -> None:
@@ -458,12 +507,13 @@ def _table_binary_nonnegative(
         fast.class_keys(np.ascontiguousarray(s).view(np.uint64),
                         np.ascontiguousarray(is_pos), key)
         _sort(key)
-        u = fast.key_runs_count(key)
-        w = np.empty((2, u), np.int64)
-        fast.key_runs(key, w[pos_i], w[1 - pos_i])  # the values over the keys' start
+        # counts of as many runs as there can be (untouched memory past the runs costs
+        # nothing), the values over the keys' start; one pass, no count of runs first
+        w = np.empty((2, key.size), np.int64)
+        u = _key_runs(fast, key, w[pos_i], w[1 - pos_i])
         values = key.view(np.float64)[:u]
-        # (mostly distinct scores keep the keys' buffer; many ties, a copy of its start)
-        return (values, w) if 2 * u >= key.size else (values.copy(), w)
+        # (mostly distinct scores keep the buffers; many ties, copies of their starts)
+        return (values, w[:, :u]) if 2 * u >= key.size else (values.copy(), w[:, :u].copy())
     n_pos = int(np.count_nonzero(is_pos))
     ut = np.uint64 if s.dtype == np.float64 else np.uint32
     key = np.add(s, s.dtype.type(0)).view(ut)  # -0.0 + 0.0 is +0.0
@@ -474,6 +524,31 @@ def _table_binary_nonnegative(
     pos = _low_bit(key)
     key >>= one
     return _runs_table(key.view(s.dtype), pos, n_pos, pos_i)
+
+
+def _key_runs(fast: Any, key: Array, wp: Array, wn: Array) -> int:
+    """:func:`clfeval._kernels.key_runs` of sorted class keys: for large inputs in two
+    parts at once, split where a score ends, the second on a thread of the accelerator
+    (its runs written from its own start, then moved down behind the first part's:
+    the same table), unless the caller already runs on one of clfeval's threads."""
+    n = key.size
+    if n < max(2, 2 * _accel.MIN_SIZE) or threads() < 2 \
+            or threading.current_thread().name.startswith("clfeval"):
+        return int(fast.key_runs(key, wp, wn))
+    # the first key of a score after the middle one's (the bits of non-negative finite
+    # scores are below 2**63 - 2**52: no overflow)
+    one = np.uint64(1)
+    m = int(np.searchsorted(key, ((key[n // 2 - 1] >> one) + one) << one))
+    if m >= n:
+        return int(fast.key_runs(key, wp, wn))
+    parts = [(0, m), (m, n)]
+    _, got = share(parts, lambda h: [int(fast.key_runs(key[a:b], wp[a:b], wn[a:b]))
+                                     for a, b in h], 2)
+    u1, u2 = got[0][0], got[1][0]
+    if u1 < m:  # ties in the first part: its runs end before the second part's start
+        for a in (key, wp, wn):
+            a[u1:u1 + u2] = a[m:m + u2]
+    return u1 + u2
 
 
 def _runs_table(
@@ -637,6 +712,8 @@ def score_tables(
     k: int,
     sample_weight: Array | None = None,
     binning: Binning | None = None,
+    *,
+    smallest: float | None = None,
 ) -> list[tuple[FloatArray, Array]]:
     """The score-table kernel: per score column, (values, (k, U) weights).
 
@@ -655,6 +732,8 @@ def score_tables(
         Non-negative weights (float, or integer counts); zero-weight rows are left out.
     binning : Binning, optional
         ``None``: exact (one entry per distinct score); else the bins.
+    smallest : float, optional
+        The smallest of 1-D ``y_score``, where the caller has read it already.
 
     Returns
     -------
@@ -677,7 +756,9 @@ def score_tables(
         # the binary sort: every float32 is exactly a float64)
         s = s.astype(np.float64)
     c = np.asarray(codes)
+    codes_b = None
     if c.dtype == np.bool_:
+        codes_b = c
         c = c.view(np.uint8)
     w = sample_weight
     int_w = w is not None and w.dtype.kind in "biu"
@@ -687,6 +768,7 @@ def score_tables(
     if w is not None and not w.all():
         keep = w > 0  # zero-weight rows do not enter the state (as scikit-learn)
         s, c, w = s[keep], c[keep], w[keep]
+        codes_b = None
     out: list[tuple[FloatArray, Any]] = []
     if s.ndim == 2:  # K-class columns: sparse cells, O(N) per column whatever K
         wc = np.rint(w).astype(np.int64) if int_w and w is not None else w
@@ -703,7 +785,9 @@ def score_tables(
         elif w is not None or k > 2:
             v, wt = _table_general(col, c.astype(np.intp, copy=False), w, k)
         else:
-            v, wt = _table_binary_unweighted(col, c.astype(bool, copy=False), 1)
+            # (bool codes as they came, not a converted copy of their bytes)
+            cb = codes_b if codes_b is not None else c.astype(bool, copy=False)
+            v, wt = _table_binary_unweighted(col, cb, 1, smallest)
         if int_w:
             wt = np.rint(wt).astype(np.int64)
         out.append((v, wt))
@@ -1200,11 +1284,13 @@ class ScoreCounts:
         pos_label: Any = None,
         sample_weight: FloatArray | None = None,
         max_distinct: int | None = DEFAULT_MAX_DISTINCT,
+        smallest: float | None = None,
     ) -> ScoreCounts:
         """:meth:`from_scores` of a resolved call (:func:`clfeval._validation.resolve_call`):
         finite float64 scores (1-D: the score of ``pos_label``; 2-D: one column per
         class), the code of each row's true class in ``labels`` (intp, or bool for two
-        classes: ``labels[1]``), checked weights. Folded, not checked again."""
+        classes: ``labels[1]``), checked weights; ``smallest``: the smallest 1-D score,
+        where the call read it. Folded, not checked again."""
         k = len(labels)
         multiclass = y_score.ndim == 2
         if not multiclass:
@@ -1214,7 +1300,7 @@ class ScoreCounts:
                     "positive) so the state knows both classes"
                 )
             pos_label = labels[resolve_pos_label(labels, pos_label)]
-        tables = score_tables(y_score, codes, k, sample_weight, None)
+        tables = score_tables(y_score, codes, k, sample_weight, None, smallest=smallest)
         return cls(
             [t[0] for t in tables], [t[1] for t in tables], labels,
             pos_label=None if multiclass else pos_label, multiclass=multiclass,

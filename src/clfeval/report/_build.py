@@ -304,6 +304,7 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
     # are probabilities and the default threshold (what is_probability and
     # default_threshold would each read again)
     unit: bool | None = None
+    lo: float | None = None
     if s is not None and s.ndim == 1 and s.size:
         lo, hi = call.score_range or (float(s.min()), float(s.max()))
         unit = bool(lo >= 0.0 and hi <= 1.0)
@@ -354,7 +355,8 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
                 cal_job = _background(calibration_of, pos_label, True)
             try:
                 sc = ScoreCounts._from_resolved(s_, codes_, labs, pos_label=pos_label,
-                                                sample_weight=w_, max_distinct=None)
+                                                sample_weight=w_, max_distinct=None,
+                                                smallest=lo if rows is None else None)
             finally:  # (on an error here, the job is still waited for)
                 if cal_job is not None and sc is None:
                     concurrent.futures.wait([cal_job])
@@ -533,8 +535,26 @@ def from_state(
     scores = state.scores
     threshold = state.threshold
     tc: ThresholdCounts | None = None
+    auc_job = None
     if scores is not None and not scores.is_multiclass:
+        if lvl is not None and not scores.is_weighted \
+                and scores.binary_table()[0].size >= _accel.MIN_SIZE \
+                and not threading.current_thread().name.startswith("clfeval"):
+            # DeLong's interval reads only the score state (unweighted: its integer
+            # totals are the threshold counts'): on the report's worker thread it
+            # overlaps the threshold counts, the curves and the sweep (the same interval)
+            auc_job = _background(_auc_interval, scores, None, lvl,
+                                  getattr(state, "weights", "importance"))
         tc = threshold_counts(scores)
+    cal_job = None
+    if isinstance(state.calibration, _Pending) and scores is not None \
+            and not scores.is_weighted \
+            and not threading.current_thread().name.startswith("clfeval"):
+        # unweighted rows (no weighting note, no rescaled weights): the calibration
+        # section reads only the state still folding on the report's worker thread; it
+        # is formed there after the fold, beside the curves and the metric rows (the
+        # same section)
+        cal_job = _background(_calibration_section, state.calibration, lvl)
     cm = state.confusion
     if cm is None:
         if tc is None:
@@ -571,8 +591,7 @@ def from_state(
     auc_rows: tuple[MetricRow, ...] = ()
     if tc is not None:
         name = title or "model"
-        auc_job = None
-        if lvl is not None and tc.thresholds.size >= _accel.MIN_SIZE \
+        if auc_job is None and lvl is not None and tc.thresholds.size >= _accel.MIN_SIZE \
                 and not threading.current_thread().name.startswith("clfeval"):
             # DeLong's interval reads only the score state: on the report's worker
             # thread it overlaps the curves and the sweep (the same interval)
@@ -610,17 +629,21 @@ def from_state(
                              at=None if sweep is None else sweep.thresholds)
     overall, per_class = _metric_rows(cm, None if wt is UNKNOWN_SQ else lvl,
                                       None if wt is UNKNOWN_SQ else wt)
-    # the calibration section last: its state (or its bootstrap's draws) may still be
-    # forming on the report's worker thread
+    # the calibration section last: its state (or its bootstrap's draws, or the whole
+    # section of unweighted rows) may still be forming on the report's worker thread
     calibration = None
-    if isinstance(cal_state, _Pending):
-        cal_state, cal_note = _calibration_input(cal_state.result(), wt)
-    if cal_state is not None:
-        from ..calibration import calibration_report
+    if cal_job is not None and wt is None:  # (formed on the worker, after the fold)
+        calibration = cal_job.result()
+    else:
+        if isinstance(cal_state, _Pending):
+            cal_state, cal_note = _calibration_input(cal_state.result(), wt)
+        if cal_state is not None:
+            from ..calibration import calibration_report
 
-        calibration = calibration_report(cal_state, level=lvl or 0.95, weights_note=cal_note,
-                                         n_resamples=N_RESAMPLES if lvl else 0, seed=SEED,
-                                         _draws=_drawn(draws_job))
+            calibration = calibration_report(
+                cal_state, level=lvl or 0.95, weights_note=cal_note,
+                n_resamples=N_RESAMPLES if lvl else 0, seed=SEED, _draws=_drawn(draws_job))
+    if calibration is not None:
         auc_rows = auc_rows + _calibration_rows(calibration)
     overall = overall + auc_rows
     warns = _warnings(cm, per_class, overall, state)
@@ -1202,11 +1225,29 @@ def _defined(ci: ConfidenceInterval) -> bool:
                 and np.all(np.isfinite(np.asarray(ci.high, dtype=np.float64))))
 
 
-def _auc_interval(scores: Any, tc: ThresholdCounts, level: float | None,
+def _calibration_section(pending: _Pending, level: float | None) -> Any:
+    """:func:`from_state`'s calibration section of unweighted rows whose calibration
+    state is still folding (on the report's worker thread, after the fold)."""
+    cal_state = pending.result()
+    if cal_state is None:
+        return None
+    from ..calibration import calibration_report
+
+    return calibration_report(cal_state, level=level or 0.95, weights_note=None,
+                              n_resamples=N_RESAMPLES if level else 0, seed=SEED)
+
+
+def _auc_interval(scores: Any, tc: ThresholdCounts | None, level: float | None,
                   weights: str = "importance") -> ConfidenceInterval | None:
     """DeLong's interval of a binary AUC, read from the score state: unweighted, or
-    frequency weights (the repeated rows' interval; fractional weights too)."""
-    if level is None or tc.n_pos < 2 or tc.n_neg < 2:
+    frequency weights (the repeated rows' interval; fractional weights too). Without
+    ``tc`` (an unweighted state only) the class totals are the table's integer sums."""
+    if tc is None:  # (non-negative integer counts: two in the first rows are enough)
+        _, pc, nc = scores.binary_table()
+        few = not all(int(a[:64].sum()) >= 2 or int(a.sum()) >= 2 for a in (pc, nc))
+    else:
+        few = tc.n_pos < 2 or tc.n_neg < 2
+    if level is None or few:
         return None  # DeLong's variance needs two of each class
     note = ""
     if scores.is_weighted:
