@@ -936,51 +936,13 @@ def calibration_cells(p: Any, log_x: Any, log_q: Any, cell: Any, fine_limit: flo
 
 
 @_jit
-def pairwise_leaf_sizes(n: int, out: Any) -> int:  # pragma: no cover - compiled
-    """The leaves of numpy's pairwise sum of ``n`` values (:func:`pairwise_sum`), in
-    order: the lengths of the consecutive runs it sums with :func:`_pairwise_leaf`, into
-    ``out`` (room for ``n // 64 + 2``); returns their number."""
-    if n <= 128:
-        out[0] = n
-        return 1
+def _pairwise_walk(n: int, leaf_sums: Any, sizes: Any) -> Any:  # pragma: no cover - compiled
+    """Walk the tree of numpy's pairwise sum of ``n`` values: its leaves in order (their
+    lengths written to ``sizes`` where it has room), and the sums ``leaf_sums`` of the
+    leaves (where given) added as numpy adds them. Returns (number of leaves, total)."""
     ns = np.empty(128, np.int64)
     stage = np.zeros(128, np.int64)
-    sp = 0
-    k = 0
-    ns[0] = n
-    while sp >= 0:
-        m = ns[sp]
-        if m <= 128:
-            out[k] = m
-            k += 1
-            sp -= 1
-            continue
-        half = m // 2
-        half -= half % 8
-        if stage[sp] == 0:
-            stage[sp] = 1
-            ns[sp + 1] = half
-            stage[sp + 1] = 0
-            sp += 1
-        elif stage[sp] == 1:
-            stage[sp] = 2
-            ns[sp + 1] = m - half
-            stage[sp + 1] = 0
-            sp += 1
-        else:
-            sp -= 1
-    return k
-
-
-@_jit
-def pairwise_of_leaves(n: int, leaf_sums: Any) -> float:  # pragma: no cover - compiled
-    """:func:`pairwise_sum` of ``n`` values given the sums of its leaves, in order
-    (:func:`pairwise_leaf_sizes`): the leaves added as numpy adds them, bit for bit."""
-    if n <= 128:
-        return leaf_sums[0]
-    ns = np.empty(128, np.int64)
-    stage = np.zeros(128, np.int64)
-    vals = np.empty(128)
+    vals = np.zeros(128)
     sp = 0
     vp = 0
     k = 0
@@ -988,7 +950,10 @@ def pairwise_of_leaves(n: int, leaf_sums: Any) -> float:  # pragma: no cover - c
     while sp >= 0:
         m = ns[sp]
         if m <= 128:
-            vals[vp] = leaf_sums[k]
+            if sizes.size:
+                sizes[k] = m
+            if leaf_sums.size:
+                vals[vp] = leaf_sums[k]
             k += 1
             vp += 1
             sp -= 1
@@ -1009,4 +974,21 @@ def pairwise_of_leaves(n: int, leaf_sums: Any) -> float:  # pragma: no cover - c
             vp -= 1
             vals[vp - 1] = vals[vp - 1] + vals[vp]
             sp -= 1
-    return vals[0]
+    return k, vals[0]
+
+
+@_jit
+def pairwise_leaf_sizes(n: int, out: Any) -> int:  # pragma: no cover - compiled
+    """The leaves of numpy's pairwise sum of ``n`` values (:func:`pairwise_sum`), in
+    order: the lengths of the consecutive runs it sums with :func:`_pairwise_leaf`, into
+    ``out`` (room for ``n // 64 + 2``); returns their number."""
+    k, _ = _pairwise_walk(n, np.empty(0), out)
+    return k
+
+
+@_jit
+def pairwise_of_leaves(n: int, leaf_sums: Any) -> float:  # pragma: no cover - compiled
+    """:func:`pairwise_sum` of ``n`` values given the sums of its leaves, in order
+    (:func:`pairwise_leaf_sizes`): the leaves added as numpy adds them, bit for bit."""
+    _, total = _pairwise_walk(n, leaf_sums, np.empty(0, np.int64))
+    return total
