@@ -2,8 +2,8 @@
 
 Every kernel runs on the same inputs as its numpy twin: the compiled path is forced for
 any size (``MIN_SIZE = 0``), the numpy path by ``CLFEVAL_ACCEL=numpy``. Counts, hulls,
-threshold tables and calibration states must be equal bit for bit; DeLong's sums (added
-in another order) agree to rounding; a whole report agrees field by field.
+threshold tables, calibration states and DeLong's sums must be equal bit for bit, and so
+must a whole report.
 """
 
 from __future__ import annotations
@@ -128,14 +128,41 @@ def count_tables(draw: Any) -> tuple[Any, Any]:
 
 
 @SETTINGS
-@given(count_tables())
-def test_delong_agrees_to_rounding(table: Any) -> None:
+@given(count_tables(), st.booleans())
+def test_delong_is_bit_identical(table: Any, fractional: bool) -> None:
+    """The compiled kernel and its numpy twin (tables of the compiled path's sizes:
+    ``MIN_SIZE = 0`` here) add the same terms in the same order: the same two numbers."""
     pos, neg = table
+    if fractional:  # (frequency weights: running sums that are not exact)
+        pos = pos * np.linspace(0.3, 1.7, pos.size)
+        neg = neg * np.linspace(1.1, 0.2, neg.size)
     if pos.sum() < 2 or neg.sum() < 2:
         return
-    (a1, v1), (a2, v2) = both(lambda: delong_of_counts(pos, neg))
-    assert math.isclose(a1, a2, rel_tol=1e-12, abs_tol=1e-15)
-    assert math.isclose(v1, v2, rel_tol=1e-9, abs_tol=1e-18)
+    (a1, v1), (a2, v2) = both(lambda: delong_of_counts(pos, neg, frequency=fractional))
+    assert (a1, v1) == (a2, v2)
+
+
+def test_delong_of_a_long_table_is_bit_identical() -> None:
+    """At the real ``MIN_SIZE`` and past one block of the numpy twin: the same numbers,
+    which also agree with the pairwise formulation below ``MIN_SIZE`` to rounding."""
+    rng = np.random.default_rng(5)
+    size = 3 * (1 << 16) + 7
+    pos, neg = rng.integers(0, 3, size), rng.integers(0, 3, size)
+    assert size >= _accel.MIN_SIZE
+    with_kernel = delong_of_counts(pos, neg)
+    os.environ["CLFEVAL_ACCEL"] = "numpy"
+    try:
+        twin = delong_of_counts(pos, neg)
+        old_min, _accel.MIN_SIZE = _accel.MIN_SIZE, size + 1
+        try:
+            pairwise = delong_of_counts(pos, neg)
+        finally:
+            _accel.MIN_SIZE = old_min
+    finally:
+        del os.environ["CLFEVAL_ACCEL"]
+    assert with_kernel == twin
+    assert math.isclose(twin[0], pairwise[0], rel_tol=1e-12)
+    assert math.isclose(twin[1], pairwise[1], rel_tol=1e-9)
 
 
 @SETTINGS
@@ -561,8 +588,7 @@ def _close(a: Any, b: Any, where: str = "") -> None:
 @pytest.mark.parametrize("kind", ["prob", "signed"])
 @pytest.mark.parametrize("weighted", [False, True])
 def test_whole_report_agrees(kind: str, weighted: bool) -> None:
-    """The report from both paths, field by field (only DeLong's sums are added in
-    another order)."""
+    """The report from both paths, byte for byte."""
     rng = np.random.default_rng(11)
     n = 3000
     y = rng.integers(0, 2, n)
@@ -573,6 +599,25 @@ def test_whole_report_agrees(kind: str, weighted: bool) -> None:
     d1, d2 = json.loads(to_json(r1)), json.loads(to_json(r2))
     assert (d1.get("calibration") is not None) == (kind == "prob")
     _close(d1, d2)
+    assert to_json(r1) == to_json(r2)
+
+
+@pytest.mark.parametrize("kind", ["prob", "signed"])
+def test_report_at_the_compiled_size_is_the_same_on_either_path(kind: str) -> None:
+    """At the real ``MIN_SIZE`` (a table of 70,000 distinct scores: the compiled kernels
+    run where numba does), the numpy path's report is the same JSON byte for byte."""
+    rng = np.random.default_rng(12)
+    n = 70_000
+    y = rng.integers(0, 2, n)
+    m = 1.2 * y + rng.standard_t(3, n)
+    s = 1 / (1 + np.exp(-m)) if kind == "prob" else m
+    fast = to_json(clfeval.evaluate(y, y_score=s))
+    os.environ["CLFEVAL_ACCEL"] = "numpy"
+    try:
+        slow = to_json(clfeval.evaluate(y, y_score=s))
+    finally:
+        del os.environ["CLFEVAL_ACCEL"]
+    assert fast == slow
 
 
 def test_report_keeps_the_score_error_first() -> None:

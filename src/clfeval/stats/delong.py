@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .. import _accel
 from .._accel import kernels
 from .._validation import as_scores, check_choice, check_consistent_length, check_level
 from ..core.labels import encode_binary_true
@@ -305,10 +306,16 @@ def _delong_of_counts(p: Any, q: Any, frequency: bool) -> tuple[float, float]:
         raise InvalidInputError(
             f"DeLong's variance needs at least 2 positive and 2 negative samples; got {m:g} "
             f"positive and {n:g} negative")
-    fast = kernels(p.size)
-    if fast is not None:
-        auc_f, s10_f, s01_f = fast.delong_sums(np.ascontiguousarray(p), np.ascontiguousarray(q),
-                                               m, n)
+    if p.size >= _accel.MIN_SIZE:
+        # a table this long takes the compiled kernel where numba runs, and on the numpy
+        # path its twin: the same sums in the same order, so the interval is the same
+        # number bit for bit whichever path ran (only the compiled path's size range)
+        fast = kernels(p.size)
+        if fast is not None:
+            auc_f, s10_f, s01_f = fast.delong_sums(np.ascontiguousarray(p),
+                                                   np.ascontiguousarray(q), m, n)
+        else:
+            auc_f, s10_f, s01_f = _delong_sums(p, q, m, n)
         return float(auc_f), s10_f / (m - 1) / m + s01_f / (n - 1) / n
     # values ascend: each tie group's placements depend only on the counts below it (the
     # counts are integers, so the running sums - q/2 are exact). Two passes over the table
@@ -348,6 +355,69 @@ def _delong_of_counts(p: Any, q: Any, frequency: bool) -> tuple[float, float]:
 
 
 _BLOCK = 1 << 16  # table rows per block of delong_of_counts
+
+
+def _running(x: Array, start: float, out: Array) -> float:
+    """``out[i] = start + x[0] + … + x[i - 1]`` added one at a time from the left (the
+    exclusive running sum a loop keeps), and the sum of all of them: ``np.cumsum`` adds
+    left to right, so with ``start`` folded into the first term it gives the loop's
+    partial sums bit for bit."""
+    out[0] = start
+    if x.size > 1:
+        first = x[0]
+        x[0] = start + first
+        np.cumsum(x[:-1], out=out[1:])
+        x[0] = first
+        return float(out[-1] + x[-1])
+    return float(start + x[0])
+
+
+def _delong_sums(p: Any, q: Any, m: float, n: float) -> tuple[float, float, float]:
+    """The numpy twin of the compiled :func:`clfeval._kernels.delong_sums`: (AUC,
+    Σ pos·(v10 − AUC)², Σ neg·(v01 − AUC)²) with every running sum added in the loop's
+    order and every term formed by the same operations, so the same three numbers bit
+    for bit (in blocks of :data:`_BLOCK` table rows: the temporaries stay block-sized)."""
+    size = p.size
+    buf = [np.empty(min(size, _BLOCK)) for _ in range(4)]
+    total = below_q = 0.0
+    for i in range(0, size, _BLOCK):
+        pb = np.asarray(p[i:i + _BLOCK], dtype=np.float64)
+        qb = np.array(q[i:i + _BLOCK], dtype=np.float64)  # (a copy: _running writes it)
+        k = pb.size
+        bq, t = buf[0][:k], buf[1][:k]
+        below_q_next = _running(qb, below_q, bq)
+        np.multiply(qb, 0.5, out=t)
+        t += bq
+        t /= n
+        t *= pb  # pos · v10, each term as the loop forms it
+        total = _running(t, total, buf[2][:k])
+        below_q = below_q_next
+    auc = total / m
+    s10 = s01 = below_q = below_p = 0.0
+    for i in range(0, size, _BLOCK):
+        pb = np.array(p[i:i + _BLOCK], dtype=np.float64)
+        qb = np.array(q[i:i + _BLOCK], dtype=np.float64)
+        k = pb.size
+        bq, bp, t, u = (b[:k] for b in buf)
+        below_q_next = _running(qb, below_q, bq)
+        below_p_next = _running(pb, below_p, bp)
+        np.multiply(qb, 0.5, out=t)  # d = (below_q + q/2) / n - AUC
+        t += bq
+        t /= n
+        t -= auc
+        np.multiply(pb, t, out=u)  # pos · d · d
+        u *= t
+        s10 = _running(u, s10, t)
+        np.multiply(pb, 0.5, out=t)  # e = (1 - (below_p + p/2) / m) - AUC
+        t += bp
+        t /= m
+        np.subtract(1.0, t, out=t)
+        t -= auc
+        np.multiply(qb, t, out=u)  # neg · e · e
+        u *= t
+        s01 = _running(u, s01, t)
+        below_q, below_p = below_q_next, below_p_next
+    return auc, s10, s01
 
 
 class DelongRest:
