@@ -22,22 +22,35 @@ Kernels are used only for inputs of at least :data:`MIN_SIZE` elements (below it
 is fast enough and loading compiled code would cost more than it saves). Setting the
 environment variable ``CLFEVAL_ACCEL=numpy`` turns the accelerator off.
 :func:`accelerator` says which path runs.
+
+Loading numba and its cached kernels takes about half a second, once per process. The
+first :func:`clfeval.evaluate` of a process that needs them (up to :data:`LOAD_BESIDE`
+rows) does not wait for it: it runs on the numpy path while a background thread loads
+them; the next call waits for what is left of the loading and uses them
+(:func:`loading_beside`). The two paths give the same report, so only the time
+differs.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
+import contextvars
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-__all__ = ["MIN_SIZE", "accelerator", "fork_safe", "kernels", "radix_wins", "share"]
+__all__ = ["LOAD_BESIDE", "MIN_SIZE", "accelerator", "fork_safe", "kernels", "loading_beside",
+           "radix_wins", "share"]
 
 MIN_SIZE = 1 << 16
+#: the largest call (rows) whose first run takes the numpy path while the compiled kernels
+#: load beside it; a larger one waits for them (its numpy path would cost more)
+LOAD_BESIDE = 1 << 22
 _LOADED: dict[str, ModuleType | None] = {}
 
 
@@ -97,6 +110,20 @@ def _preload_cython_blas() -> None:
         return
 
 
+def _refresh_numba() -> None:
+    """Fill numba's typing and target registries now (about 0.3 s, once per process),
+    which its first compilation or cache load would otherwise do: on the loading thread,
+    not in the first call that needs a kernel."""
+    try:
+        from numba.core.compiler_lock import global_compiler_lock
+        from numba.core.registry import cpu_target
+
+        with global_compiler_lock:
+            cpu_target.target_context.refresh()
+    except Exception:  # (numba's internals moved: its first cache load does it)
+        return
+
+
 def _import_kernels() -> ModuleType | None:
     try:
         import numba  # noqa: F401
@@ -115,7 +142,62 @@ def _import_kernels() -> ModuleType | None:
         _WHY_NOT.append("numba cannot cache its compiled kernels here (no writable cache "
                         "directory): set NUMBA_CACHE_DIR to a writable one")
         return None
+    _refresh_numba()
     return _kernels
+
+
+#: set while a call runs that may take the numpy path rather than wait for the kernels
+_BESIDE: contextvars.ContextVar[bool] = contextvars.ContextVar("_BESIDE", default=False)
+_LOADER: list[threading.Thread] = []
+_LOADER_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def loading_beside(rows: int) -> Iterator[None]:
+    """Within this block, a call of ``rows`` rows does not wait for the compiled kernels
+    to load: until they are loaded, :func:`kernels` starts loading them on a background
+    thread and answers ``None`` (the numpy path, the same numbers). Only a process's
+    first such call runs beside the loading; calls of more than :data:`LOAD_BESIDE`
+    rows, calls after the loading started and calls with the kernels loaded are
+    unaffected (they load them, or wait for them, as before).
+
+    Examples
+    --------
+    >>> with loading_beside(1000):  # (below MIN_SIZE: no kernels either way)
+    ...     kernels(1000) is None
+    True
+    """
+    if "k" in _LOADED or _LOADER or not MIN_SIZE <= rows <= LOAD_BESIDE or not _enabled():
+        # (only the call that starts the loading runs beside it: a later one waits for
+        # it — another numpy-path call would cost more than the rest of the loading)
+        yield
+        return
+    token = _BESIDE.set(True)
+    try:
+        yield
+    finally:
+        _BESIDE.reset(token)
+
+
+def _load_in_background() -> None:
+    with _LOADER_LOCK:
+        if not _LOADER:
+            # (not a daemon: the interpreter's exit waits for the loading to finish)
+            t = threading.Thread(target=_load, name="clfeval-load")
+            _LOADER.append(t)
+            t.start()
+
+
+def _loaded_before_fork() -> None:
+    """A fork while the kernels load would leave the child numba's locks held by a
+    thread it does not have: the parent finishes loading first."""
+    for t in _LOADER:
+        if t.is_alive() and t is not threading.current_thread():
+            t.join(60)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_loaded_before_fork)
 
 
 def _enabled() -> bool:
@@ -131,6 +213,9 @@ def kernels(size: int) -> ModuleType | None:
     True
     """
     if size < MIN_SIZE or not _enabled():
+        return None
+    if "k" not in _LOADED and _BESIDE.get():  # (see loading_beside)
+        _load_in_background()
         return None
     return _load()
 
@@ -235,6 +320,6 @@ def share(items: Sequence[T], fn: Callable[[list[T]], Any], workers: int | None 
     if not _POOL:
         _POOL.append(concurrent.futures.ThreadPoolExecutor(
             threads(), thread_name_prefix="clfeval-accel"))
-    futures = [_POOL[0].submit(fn, h) for h in hands[1:]]
+    futures = [_POOL[0].submit(contextvars.copy_context().run, fn, h) for h in hands[1:]]
     first = fn(hands[0])  # the calling thread takes the first hand
     return hands, [first, *(f.result() for f in futures)]

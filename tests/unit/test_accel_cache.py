@@ -68,7 +68,9 @@ n = 100_000
 y = rng.integers(0, 2, n)
 s = np.clip(rng.random(n) * 0.6 + y * 0.3, 0.0, 1.0)
 r = clfeval.evaluate(y, y_score=s)
-print(accelerator().split()[0], "scipy.linalg" in sys.modules,
+path = accelerator().split()[0]  # (waits for the kernels loading beside the first call)
+r = clfeval.evaluate(y, y_score=s)  # a compiled report
+print(path, "scipy.linalg" in sys.modules,
       "scipy.linalg.cython_blas" in sys.modules)
 
 # scipy.linalg imported afterwards works, its Cython BLAS users included
@@ -103,3 +105,66 @@ def test_compiled_path_skips_the_scipy_linalg_import() -> None:
     assert (linalg_loaded, blas_loaded) == ("False", "True")
     assert after == "True True"
     assert numba_blas == "True"
+
+
+_BESIDE = """
+import json, os, sys, threading
+import numpy as np
+import clfeval
+from clfeval import _accel
+from clfeval.report import to_json
+
+loaders = []
+real = _accel._import_kernels
+
+def spy():
+    loaders.append(threading.current_thread().name)
+    return real()
+
+_accel._import_kernels = spy
+if len(sys.argv) > 1:
+    _accel.LOAD_BESIDE = int(sys.argv[1])
+rng = np.random.default_rng(2)
+n = 100_000
+y = rng.integers(0, 2, n)
+s = np.clip(rng.random(n) * 0.6 + y * 0.3, 0.0, 1.0)
+first = to_json(clfeval.evaluate(y, y_score=s))
+used_then = _accel._LOADED.get("k") is not None and "clfeval-load" not in loaders
+def job(m):
+    return to_json(clfeval.evaluate(y[:m], y_score=s[:m]))
+
+ctx = __import__("multiprocessing").get_context("fork")
+with ctx.Pool(1) as pool:  # a fork while the kernels may still load beside
+    child = pool.apply(job, (70_000,))
+_accel.accelerator()  # (waits for the loading)
+second = to_json(clfeval.evaluate(y, y_score=s))
+print(json.dumps({"loaders": loaders, "same": first == second, "child": len(child) > 0,
+                  "blocked": used_then}))
+"""
+
+
+def test_first_call_does_not_wait_for_the_kernels() -> None:
+    """A process's first report of 10^5 rows runs on the numpy path while a background
+    thread loads numba and the kernels; the next report (compiled) is the same JSON; a
+    fork meanwhile neither hangs nor breaks the child."""
+    import json
+
+    out = json.loads(_run(_BESIDE)[-1])
+    if not out["loaders"]:  # (numba not installed: the numpy path throughout)
+        return
+    assert out["loaders"] == ["clfeval-load"]
+    assert out["same"] and out["child"] and not out["blocked"]
+
+
+def test_a_large_first_call_waits_for_the_kernels() -> None:
+    """Past LOAD_BESIDE rows the numpy path would cost more than the loading: the call
+    loads the kernels itself."""
+    import json
+
+    e = {**os.environ, "PYTHONPATH": os.pathsep.join([_SRC, os.environ.get("PYTHONPATH", "")])}
+    out = subprocess.run([sys.executable, "-c", _BESIDE, "1000"], env=e, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    res = json.loads(out.stdout.strip().splitlines()[-1])
+    if res["loaders"]:
+        assert len(res["loaders"]) == 1 and res["same"] and res["blocked"]

@@ -282,9 +282,10 @@ def evaluate(
     # the one reading of the arguments: every step below reads ``call``
     call = resolve_call(y_true, y_pred, y_score, labels=labels, pos_label=pos_label,
                         sample_weight=sample_weight, threshold=threshold)
-    return _evaluate_call(call, pos_given=pos_label is not None, cost_matrix=cost_matrix,
-                          level=level, title=title, source=source, max_points=max_points,
-                          by=by, min_size=min_size, max_slices=max_slices, weights=weights)
+    with _accel.loading_beside(call.n):  # (a process's first call: see _accel)
+        return _evaluate_call(call, pos_given=pos_label is not None, cost_matrix=cost_matrix,
+                              level=level, title=title, source=source, max_points=max_points,
+                              by=by, min_size=min_size, max_slices=max_slices, weights=weights)
 
 
 def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: float | None,
@@ -1552,9 +1553,10 @@ def compare(
                             threshold=threshold if yp is None else None)
         if max_points < 2:
             raise InvalidParameterError(f"max_points must be at least 2, got {max_points}")
-        r = _evaluate_call(call, pos_given=pos_label is not None, cost_matrix=cost_matrix,
-                           level=level, title=name, source=None, max_points=max_points, by=by,
-                           min_size=min_size, max_slices=10_000)
+        with _accel.loading_beside(call.n):
+            r = _evaluate_call(call, pos_given=pos_label is not None, cost_matrix=cost_matrix,
+                               level=level, title=name, source=None, max_points=max_points,
+                               by=by, min_size=min_size, max_slices=10_000)
         reports.append(r)
         preds[name] = _predictions_of(r, call)
         if call.y_score is not None and call.y_score.ndim == 1 and r.pos_label is not None:
