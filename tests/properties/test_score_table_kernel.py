@@ -114,3 +114,23 @@ def test_large_tables_with_ties_equal_unique(dtype: Any, signed: bool) -> None:
     ref_vals, ref_w = reference(s, y)
     np.testing.assert_array_equal(vals, ref_vals)
     np.testing.assert_array_equal(w, ref_w)
+
+
+@SETTINGS
+@given(scored(), st.integers(1, 6))
+def test_k_class_counts_equal_the_stable_sort_table(data: Any, k: int) -> None:
+    """The unweighted K-class column table (one plain sort per class, the classes'
+    distinct scores merged) equals the table of the column's stable arg-sort: the same
+    values (zeros keep the first row's sign) and the same (value, class) cells."""
+    from clfeval.core.scores import _sparse_counts, _sparse_table
+
+    s, y = data
+    col = np.asarray(s, dtype=np.float64)
+    codes = (np.arange(col.size) * 7 + y.astype(int)) % k
+    by_class = np.argsort(codes, kind="stable")
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(codes, minlength=k))])
+    want_v, want = _sparse_table(col, codes, None, k)
+    got_v, got = _sparse_counts(col, by_class, bounds, k)
+    assert np.array_equal(got_v, want_v)
+    assert np.array_equal(np.signbit(got_v), np.signbit(want_v))
+    assert got == want and got.w.dtype == want.w.dtype and got.vid.dtype == want.vid.dtype

@@ -772,12 +772,17 @@ def score_tables(
     out: list[tuple[FloatArray, Any]] = []
     if s.ndim == 2:  # K-class columns: sparse cells, O(N) per column whatever K
         wc = np.rint(w).astype(np.int64) if int_w and w is not None else w
+        by_class = bounds = None
+        if w is None and s.shape[0]:  # the rows grouped by class once, for every column
+            by_class = np.argsort(c, kind="stable")
+            bounds = np.concatenate([[0], np.cumsum(np.bincount(c, minlength=k))])
         for j in range(s.shape[1]):
             col = np.ascontiguousarray(s[:, j])  # one column at a time (memory)
             if binning is not None and col.size:
                 idx, kmin, _ = binning.offset_keys(col, float(col.min()), float(col.max()))
                 col = binning.key_floors(idx, kmin)
-            out.append(_sparse_table(col, c, wc, k))
+            out.append(_sparse_table(col, c, wc, k) if by_class is None or bounds is None
+                       else _sparse_counts(col, by_class, bounds, k))
         return out
     for col in [s] if s.ndim == 1 else []:
         if binning is not None:
@@ -967,6 +972,39 @@ def _sparse_table(
     np.cumsum(vid, out=vid)
     ww = np.ones(v.size, dtype=np.int64) if w is None else w[order]
     return v[starts], _Sparse.from_cells(vid, codes[order], ww, k, starts.size)
+
+
+def _sparse_counts(col: FloatArray, by_class: Array, bounds: Array, k: int
+                   ) -> tuple[FloatArray, _Sparse]:
+    """:func:`_sparse_table` of unweighted rows (the same values and cells), from one
+    plain sort of each class's scores instead of two stable arg-sorts of the column:
+    ``by_class`` holds the row indices grouped by class (ascending within a class),
+    ``bounds`` the start of each class's group and the end. A cell's count is its run's
+    length, whatever the order of the ties; the classes' distinct scores, one sorted run
+    per class, are merged by a stable arg-sort (which finds the runs), giving the cells
+    in (value, class) order."""
+    g = col[by_class]
+    firsts: list[FloatArray] = []
+    lengths: list[Array] = []
+    for c in range(k):
+        part = g[bounds[c]:bounds[c + 1]]
+        part.sort()
+        starts = _runs(part)
+        firsts.append(part[starts])
+        lengths.append(np.diff(starts, append=part.size))
+    both = np.concatenate(firsts)
+    order = np.argsort(both, kind="stable")  # (ties: class order)
+    merged = both[order]
+    starts = _runs(merged)
+    values = merged[starts]
+    zero = np.flatnonzero(values == 0)
+    if zero.size:  # (the stable sort keeps the first zero of the rows: its sign)
+        values[zero[0]] = col[int(np.argmax(col == 0))]
+    vid = np.zeros(merged.size, np.int64)
+    vid[starts[1:]] = 1
+    np.cumsum(vid, out=vid)
+    cls = np.repeat(np.arange(k, dtype=np.int64), [f.size for f in firsts])[order]
+    return values, _Sparse(vid, cls, np.concatenate(lengths)[order], k, values.size)
 
 
 def _merge_sparse(a: FloatArray, wa: _Sparse, b: FloatArray, wb: _Sparse
