@@ -350,7 +350,7 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
             from ..calibration import is_probability
 
             probabilities = unit if rows is None and unit is not None else is_probability(s_)
-            if probabilities and s_.ndim == 1 and s_.size >= _accel.MIN_SIZE:
+            if probabilities and s_.shape[0] >= _accel.MIN_SIZE:
                 # the calibration fold and the score table's sort are independent passes
                 # over the same rows: on a second core they overlap
                 cal_job = _background(calibration_of, pos_label, True)
