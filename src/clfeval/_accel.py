@@ -183,9 +183,16 @@ def _load_in_background() -> None:
     with _LOADER_LOCK:
         if not _LOADER:
             # (not a daemon: the interpreter's exit waits for the loading to finish)
-            t = threading.Thread(target=_load, name="clfeval-load")
+            t = threading.Thread(target=_load_quietly, name="clfeval-load")
             _LOADER.append(t)
             t.start()
+
+
+def _load_quietly() -> None:
+    try:
+        _load()
+    except BaseException:  # (the next call loads them itself and meets the error there)
+        return
 
 
 def _loaded_before_fork() -> None:
