@@ -992,3 +992,15 @@ def pairwise_of_leaves(n: int, leaf_sums: Any) -> float:  # pragma: no cover - c
     (:func:`pairwise_leaf_sizes`): the leaves added as numpy adds them, bit for bit."""
     _, total = _pairwise_walk(n, leaf_sums, np.empty(0, np.int64))
     return total
+
+
+@_jit
+def running_sums(a: Any, b: Any, sa: float, sb: float) -> Any:  # pragma: no cover
+    """``sa + a[0] + a[1] + …`` and ``sb + b[0] + …``, each added one at a time from the
+    left (as ``np.bincount`` adds a table's entries): the class-wise calibration tables'
+    Spiegelhalter sums. Twin: ``np.bincount`` in
+    :func:`clfeval.core.calibration._spiegelhalter_sums`."""
+    for i in range(a.size):
+        sa += a[i]
+        sb += b[i]
+    return sa, sb

@@ -757,3 +757,65 @@ def test_calibration_sub_blocks_are_bit_identical(monkeypatch: pytest.MonkeyPatc
                     p.astype(d), y, ws, e, calmod.EPS))
                 for a, b in zip(fast, slow, strict=True):
                     assert a.dtype == b.dtype and np.array_equal(a, b), (bins, dtype)
+
+
+@st.composite
+def class_probabilities(draw: Any) -> tuple[Any, Any, Any, Any]:
+    n = draw(st.integers(1, 300))
+    k = draw(st.integers(2, 7))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    y = rng.integers(0, k, n)
+    p = rng.dirichlet(np.ones(k) * draw(st.sampled_from([0.1, 1.0, 10.0])), n)
+    kind = draw(st.sampled_from(["plain", "zeros", "rounded", "halves"]))
+    if kind == "zeros":
+        p[rng.random((n, k)) < 0.3] = 0.0
+    elif kind == "rounded":
+        p = np.round(p, 1)
+    elif kind == "halves":
+        p[:, 0] = 0.5
+    w = rng.random(n) * 3 if draw(st.booleans()) else None
+    bins = draw(st.sampled_from([15, 1, 2, "edges"]))
+    if bins == "edges":
+        bins = [0.0, 0.1, 0.1, 0.5, 0.9, 1.0]
+    return y, p, w, bins
+
+
+@SETTINGS
+@given(class_probabilities(), st.sampled_from([1 << 14, 64]))
+def test_class_wise_calibration_state_is_bit_identical(case: Any, sub: int) -> None:
+    """The class-wise tables through the binary fold's kernels, a column at a time (and a
+    sub-block of ``sub`` rows at a time): the numpy path's K-class state bit for bit."""
+    y, p, w, bins = case
+    k = p.shape[1]
+    old = calmod._SUB_BLOCK
+    calmod._SUB_BLOCK = sub
+    try:
+        fast, slow = both(lambda: CalibrationCounts.from_predictions(
+            y, p, labels=list(range(k)), sample_weight=w, bins=bins))
+    finally:
+        calmod._SUB_BLOCK = old
+    assert fast == slow
+
+
+def test_class_wise_calibration_blocks_are_bit_identical(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """Many row blocks and column groups (up to 40 classes): the same state."""
+    monkeypatch.setattr(calmod, "_BLOCK_ENTRIES", 256)
+    monkeypatch.setattr(calmod, "_MIN_BLOCK_ROWS", 16)
+    rng = np.random.default_rng(4)
+    for k, weighted in ((3, False), (40, True)):
+        y = rng.integers(0, k, 700)
+        p = rng.dirichlet(np.ones(k), 700)
+        w = rng.random(700) if weighted else None
+        fast, slow = both(lambda p=p, y=y, w=w, k=k: CalibrationCounts.from_predictions(
+            y, p, labels=list(range(k)), sample_weight=w))
+        assert fast == slow
+
+
+@pytest.mark.parametrize("k", [1, 2, 5, 32, 33])
+def test_top_class_is_argmax(k: int) -> None:
+    """The top-label class: ``argmax``'s, ties (the first maximum) included."""
+    rng = np.random.default_rng(k)
+    p = np.round(rng.random((2000, k)), 1)
+    p[:5] = 0.0
+    assert np.array_equal(calmod._top_class(p), p.argmax(axis=1))

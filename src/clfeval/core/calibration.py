@@ -474,12 +474,77 @@ def _fold_classes(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | No
                         ((onehot - pc) ** 2).ravel(), edges[1:-1], edges.size - 1, eps)
 
 
+def _fold_classes_compiled(fast: Any, p: FloatArray, codes: npt.NDArray[np.intp],
+                           w: FloatArray | None, edges: FloatArray, eps: float, c0: int,
+                           c1: int) -> tuple[Array, ...]:
+    """:func:`_fold_classes` by the binary fold's compiled kernels, a column at a time:
+    the same tables bit for bit. Each class-wise table is a binary fold of its column
+    (class ``j`` against the rest) whose log loss counts only the rows of class ``j``
+    (their ``-log(clip(p))``; the other rows add ``-log(1) = -0.0``, which leaves a sum
+    as it was), whose rows are added in order as ``np.bincount`` adds them, and whose
+    Spiegelhalter sums are running sums (``bincount`` over the tables), not pairwise."""
+    n = p.shape[0]
+    m = c1 - c0
+    b = edges.size - 1
+    ext = edges.astype(np.float64)
+    ext[0], ext[-1] = -np.inf, np.inf
+    arithmetic = bool(np.array_equal(edges[1:-1], np.arange(1, b) * (1.0 / b)))
+    weighted = w is not None
+    wb = np.zeros(0) if w is None else np.ascontiguousarray(w, dtype=np.float64)
+    out: tuple[Array, ...] = (
+        np.zeros((m, b, 2), np.int64), np.zeros((m, b, 2, N_FIELDS)),
+        np.zeros((m, N_FINE, 2), np.int64), np.zeros((m, N_FINE, 2, N_FINE_FIELDS)),
+        np.zeros((m, 2)))
+    xq, cell, z_num, z_var, fine_cell = _block_buffers(_SUB_BLOCK + 256)
+    none = np.zeros(0, np.int64)
+    nothing = np.zeros(0)
+    for j in range(m):
+        col = np.ascontiguousarray(p[:, c0 + j])
+        is_j = codes == c0 + j
+        s_num = s_var = 0.0
+        for r0 in range(0, n, _SUB_BLOCK):
+            pr, cr = col[r0:r0 + _SUB_BLOCK], is_j[r0:r0 + _SUB_BLOCK]
+            k = pr.size
+            wr = wb[r0:r0 + k] if weighted else wb
+            lx, lq = xq[:k], xq[k:2 * k]
+            fast.calibration_rows(pr, cr, eps, b - 1, arithmetic, ext, wr, weighted, lx, lq,
+                                  cell[:k], z_num[:k], z_var[:k])
+            np.copyto(lq, 1.0, where=~cr)  # (log 1 = 0: no log loss off class j)
+            logs = xq[:2 * k]
+            np.log(logs, out=logs)
+            fast.calibration_cells(pr, lx, lq, cell[:k], float(FINE_LIMIT), float(FINE_SCALE),
+                                   N_FINE, wr, weighted, out[0][j], out[1][j], out[2][j],
+                                   out[3][j], z_num[:k], z_var[:k], none, nothing, nothing,
+                                   fine_cell[:k])
+            s_num, s_var = fast.running_sums(z_num[:k], z_var[:k], s_num, s_var)
+        out[4][j] = s_num, s_var
+    if not weighted:  # (the weights are the counts)
+        out[1][..., W] = out[0]
+        out[3][..., FW] = out[2]
+    return out
+
+
+def _top_class(p: FloatArray) -> npt.NDArray[np.intp]:
+    """``p.argmax(axis=1)`` (the first of equal maxima) of finite probabilities; for a
+    few columns by comparing whole columns (argmax along short rows is slow)."""
+    n, k = p.shape
+    if not n or k > 32:
+        return p.argmax(axis=1) if n else np.zeros(0, np.intp)
+    top = np.zeros(n, np.intp)
+    best = p[:, 0].copy()
+    for j in range(1, k):
+        better = p[:, j] > best
+        top[better] = j
+        np.maximum(best, p[:, j], out=best)
+    return top
+
+
 def _fold_top(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
               edges: FloatArray, eps: float) -> tuple[Array, ...]:
     """The top-label table (the highest probability, correct or not) for a block of rows."""
     n, k = p.shape
     rows = np.arange(n)
-    top = p.argmax(axis=1) if n else np.zeros(0, np.intp)
+    top = _top_class(p)
     onehot = np.zeros((n, k), dtype=bool)
     onehot[rows, codes] = True
     sse = ((onehot - p) ** 2).sum(axis=1)
@@ -499,13 +564,15 @@ def _fold_multiclass(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray |
         np.zeros((k + 1, b, 2), np.int64), np.zeros((k + 1, b, 2, N_FIELDS)),
         np.zeros((k + 1, N_FINE, 2), np.int64), np.zeros((k + 1, N_FINE, 2, N_FINE_FIELDS)),
         np.zeros((k + 1, 2)))
+    fast = kernels(n)
     for r0 in range(0, max(n, 1), rows_per):
         rs = slice(r0, r0 + rows_per)
         pr, cr, wr = p[rs], codes[rs], None if w is None else w[rs]
         for c0 in range(0, k, cols_per):
             c1 = min(k, c0 + cols_per)
-            for acc, part in zip(out, _fold_classes(pr, cr, wr, edges, eps, c0, c1),
-                                 strict=True):
+            parts = (_fold_classes(pr, cr, wr, edges, eps, c0, c1) if fast is None else
+                     _fold_classes_compiled(fast, pr, cr, wr, edges, eps, c0, c1))
+            for acc, part in zip(out, parts, strict=True):
                 acc[c0:c1] += part
         for acc, part in zip(out, _fold_top(pr, cr, wr, edges, eps), strict=True):
             acc[k:] += part

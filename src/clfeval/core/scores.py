@@ -773,7 +773,8 @@ def score_tables(
     if s.ndim == 2:  # K-class columns: sparse cells, O(N) per column whatever K
         wc = np.rint(w).astype(np.int64) if int_w and w is not None else w
         by_class = bounds = None
-        if w is None and s.shape[0]:  # the rows grouped by class once, for every column
+        if w is None and s.shape[0] and k <= _PER_CLASS_SORTS:
+            # the rows grouped by class once, for every column
             by_class = np.argsort(c, kind="stable")
             bounds = np.concatenate([[0], np.cumsum(np.bincount(c, minlength=k))])
         for j in range(s.shape[1]):
@@ -781,8 +782,8 @@ def score_tables(
             if binning is not None and col.size:
                 idx, kmin, _ = binning.offset_keys(col, float(col.min()), float(col.max()))
                 col = binning.key_floors(idx, kmin)
-            out.append(_sparse_table(col, c, wc, k) if by_class is None or bounds is None
-                       else _sparse_counts(col, by_class, bounds, k))
+            out.append(_sparse_table(col, c, wc, k) if w is not None or not col.size
+                       else _sparse_counts(col, c, k, by_class, bounds))
         return out
     for col in [s] if s.ndim == 1 else []:
         if binning is not None:
@@ -974,37 +975,63 @@ def _sparse_table(
     return v[starts], _Sparse.from_cells(vid, codes[order], ww, k, starts.size)
 
 
-def _sparse_counts(col: FloatArray, by_class: Array, bounds: Array, k: int
-                   ) -> tuple[FloatArray, _Sparse]:
-    """:func:`_sparse_table` of unweighted rows (the same values and cells), from one
-    plain sort of each class's scores instead of two stable arg-sorts of the column:
-    ``by_class`` holds the row indices grouped by class (ascending within a class),
-    ``bounds`` the start of each class's group and the end. A cell's count is its run's
-    length, whatever the order of the ties; the classes' distinct scores, one sorted run
-    per class, are merged by a stable arg-sort (which finds the runs), giving the cells
-    in (value, class) order."""
-    g = col[by_class]
-    firsts: list[FloatArray] = []
-    lengths: list[Array] = []
-    for c in range(k):
-        part = g[bounds[c]:bounds[c + 1]]
-        part.sort()
-        starts = _runs(part)
-        firsts.append(part[starts])
-        lengths.append(np.diff(starts, append=part.size))
-    both = np.concatenate(firsts)
-    order = np.argsort(both, kind="stable")  # (ties: class order)
-    merged = both[order]
-    starts = _runs(merged)
-    values = merged[starts]
+#: the most classes whose K-class tables sort each class's scores on their own (more
+#: classes: one arg-sort of the column and a sort of its (value, class) cells)
+_PER_CLASS_SORTS = 8
+
+
+def _sparse_counts(col: FloatArray, codes: Array, k: int, by_class: Array | None = None,
+                   bounds: Array | None = None) -> tuple[FloatArray, _Sparse]:
+    """:func:`_sparse_table` of unweighted rows (the same values and cells) without its
+    two stable arg-sorts: a cell's count is its run's length, whatever the order of the
+    ties, and the first zero of the rows gives a zero its sign (as the stable sort).
+
+    With ``by_class`` (the row indices grouped by class, ascending within a class) and
+    ``bounds`` (each class's start, and the end): one plain sort of each class's scores,
+    the classes' distinct scores (a sorted run each) merged by a stable arg-sort, which
+    finds the runs and leaves the cells in (value, class) order. Without: one arg-sort of
+    the column, then a plain sort of the cells' ``value index * k + class`` keys."""
+    if by_class is not None and bounds is not None:
+        g = col[by_class]
+        firsts: list[FloatArray] = []
+        lengths: list[Array] = []
+        for c in range(k):
+            part = g[bounds[c]:bounds[c + 1]]
+            part.sort()
+            starts = _runs(part)
+            firsts.append(part[starts])
+            lengths.append(np.diff(starts, append=part.size))
+        both = np.concatenate(firsts)
+        order = np.argsort(both, kind="stable")  # (ties: class order)
+        merged = both[order]
+        starts = _runs(merged)
+        values = merged[starts]
+        vid = np.zeros(merged.size, np.int64)
+        vid[starts[1:]] = 1
+        np.cumsum(vid, out=vid)
+        cls = np.repeat(np.arange(k, dtype=np.int64), [f.size for f in firsts])[order]
+        w = np.concatenate(lengths)[order]
+    else:
+        order = np.argsort(col)
+        v = col[order]
+        starts = _runs(v)
+        values = v[starts]
+        del v
+        key = np.zeros(col.size, np.int64)
+        key[starts[1:]] = 1
+        np.cumsum(key, out=key)
+        key *= k
+        key += codes[order]
+        del order
+        key.sort()  # (in runs of one value already: the classes within each)
+        cell_starts = _runs(key)
+        w = np.diff(cell_starts, append=key.size)
+        key = key[cell_starts]
+        vid, cls = np.divmod(key, k)
     zero = np.flatnonzero(values == 0)
     if zero.size:  # (the stable sort keeps the first zero of the rows: its sign)
         values[zero[0]] = col[int(np.argmax(col == 0))]
-    vid = np.zeros(merged.size, np.int64)
-    vid[starts[1:]] = 1
-    np.cumsum(vid, out=vid)
-    cls = np.repeat(np.arange(k, dtype=np.int64), [f.size for f in firsts])[order]
-    return values, _Sparse(vid, cls, np.concatenate(lengths)[order], k, values.size)
+    return values, _Sparse(vid, cls, w, k, values.size)
 
 
 def _merge_sparse(a: FloatArray, wa: _Sparse, b: FloatArray, wb: _Sparse

@@ -4,6 +4,7 @@ class, macro / weighted / micro averaged AUC and AP, and one-vs-one AUC (Hand & 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -47,7 +48,8 @@ def _average(vals: FloatArray, weights: FloatArray, average: str, zero_division:
 
 
 def ovr_auc(
-    state: ScoreCounts, *, average: str | None = "macro", zero_division: Any = "warn"
+    state: ScoreCounts, *, average: str | None = "macro", zero_division: Any = "warn",
+    _counts: Sequence[ThresholdCounts] | None = None,
 ) -> AucResult:
     """One-vs-rest ROC AUC of every class and their average.
 
@@ -66,7 +68,7 @@ def ovr_auc(
     support = np.asarray(state.total_weight(), dtype=np.float64)
     per, bounds = np.empty(k), np.empty(k)
     for i in range(k):  # one class's counts at a time (memory O(distinct scores))
-        tc = threshold_counts(state, class_index=i)
+        tc = threshold_counts(state, class_index=i) if _counts is None else _counts[i]
         per[i], bounds[i] = tc.auc(), tc.tie_bound()
     undefined = np.isnan(per)
     if undefined.any():
@@ -130,7 +132,8 @@ def ovo_auc(
 
 
 def average_precision_multiclass(
-    state: ScoreCounts, *, average: str | None = "macro", zero_division: Any = "warn"
+    state: ScoreCounts, *, average: str | None = "macro", zero_division: Any = "warn",
+    _counts: Sequence[ThresholdCounts] | None = None,
 ) -> AucResult:
     """One-vs-rest average precision of every class and their average.
 
@@ -149,8 +152,8 @@ def average_precision_multiclass(
     support = np.asarray(state.total_weight(), dtype=np.float64)
     per = np.array([
         PrecisionRecallCurve.from_threshold_counts(
-            threshold_counts(state, class_index=i), zero_division=np.nan
-        ).average_precision
+            threshold_counts(state, class_index=i) if _counts is None else _counts[i],
+            zero_division=np.nan).average_precision
         for i in range(k)
     ])
     if np.isnan(per).any():

@@ -613,16 +613,17 @@ def from_state(
                                     is not None else _auc_interval(
             scores, tc, lvl, getattr(state, "weights", "importance")))
     elif scores is not None:
-        rocs, prs = [], []
+        rocs, prs, tcs = [], [], []
         for j, lab in enumerate(scores.labels):
             tcj = threshold_counts(scores, class_index=j)
+            tcs.append(tcj)
             if tcj.n_pos > 0 and tcj.n_neg > 0:
                 rocs.append(RocCurve.from_threshold_counts(
                     tcj, zero_division=np.nan, max_points=max_points).named(str(lab)))
                 prs.append(PrecisionRecallCurve.from_threshold_counts(
                     tcj, zero_division=np.nan, max_points=max_points).named(str(lab)))
         roc, pr = tuple(rocs), tuple(prs)
-        auc_rows = _multiclass_auc_rows(scores)
+        auc_rows = _multiclass_auc_rows(scores, tcs)
 
     cost = None
     if cost_matrix is not None:
@@ -1278,9 +1279,13 @@ def _binary_auc_rows(roc: RocCurve, pr: PrecisionRecallCurve,
                       num(pr.average_precision) if pr.n_pos > 0 else None, AP_DESC, True))
 
 
-def _multiclass_auc_rows(scores: Any) -> tuple[MetricRow, ...]:
-    auc = ovr_auc(scores, average="macro", zero_division=np.nan)
-    ap = average_precision_multiclass(scores, average="macro", zero_division=np.nan)
+def _multiclass_auc_rows(scores: Any, counts: Sequence[ThresholdCounts] | None = None
+                         ) -> tuple[MetricRow, ...]:
+    """The macro one-vs-rest AUC and AP rows (``counts``: each class's threshold counts,
+    where the caller formed them for the curves already)."""
+    auc = ovr_auc(scores, average="macro", zero_division=np.nan, _counts=counts)
+    ap = average_precision_multiclass(scores, average="macro", zero_division=np.nan,
+                                      _counts=counts)
     return (MetricRow("roc_auc_macro", "roc_auc", "macro", num(auc.value),
                       AUC_DESC + " One-vs-rest, unweighted mean over classes.", True),
             MetricRow("average_precision_macro", "average_precision", "macro", num(ap.value),
