@@ -470,10 +470,20 @@ class Folder:
         #: :class:`BitBinCounts` (the same state, made once at the end)
         self.defer_scores = False
         self._bins: BitBinCounts | None = None
+        #: such an engine's exact binary state of float32 scores holds its chunks back
+        #: (:meth:`_hold`) while :class:`DistinctScores` counts their distinct scores:
+        #: the chunks held (``None``: none are), their rows, and whether holding is over
+        self._held: list[tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]] | None = None
+        self._held_rows = 0
+        self._distinct: DistinctScores | None = None
+        self._hold_over = False
 
     # ------------------------------------------------------------------ result
     def flush_scores(self) -> None:
-        """Add the rows :class:`BitBinCounts` holds to ``self.scores``."""
+        """Add the rows :class:`BitBinCounts` holds, and the chunks :meth:`_hold` holds
+        back, to ``self.scores``."""
+        if self._held is not None:
+            self._release_held()
         if self._bins is not None and self._bins.rows:
             self.scores = _with_table(self.scores, [self._bins.table()])
             self._bins.reset()
@@ -726,17 +736,94 @@ class Folder:
                     idx = is_pos.astype(np.intp) * 2
                     idx += pred
                     self.tallies += _bincount(idx, w, 4).reshape(2, 2)
-            if self._deferred(w):
-                assert self._bins is not None
-                if self._bins.rows + s.size > _U32_ROOM:
-                    self.flush_scores()
-                self._bins.add(s, is_pos)
-            else:
-                self.flush_scores()
-                self.scores = _update_binary(self.scores, is_pos, s, w)
+            if not self._hold(s, is_pos, w):
+                self._fold_binary(s, is_pos, w)
         else:
             assert gt is not None
             self.scores = _update_multi(self.scores, gt, np.column_stack(scores), w)
+
+    def _fold_binary(self, s: npt.NDArray[Any], is_pos: npt.NDArray[np.bool_],
+                     w: npt.NDArray[np.float64] | None) -> None:
+        """Add one score column's rows to the score state (or to its bit-bin counts)."""
+        if self._deferred(w):
+            assert self._bins is not None
+            if self._bins.rows + s.size > _U32_ROOM:
+                self.flush_scores()
+            self._bins.add(s, is_pos)
+        else:
+            self.flush_scores()
+            self.scores = _update_binary(self.scores, is_pos, s, w)
+
+    def _hold(self, s: npt.NDArray[Any], is_pos: npt.NDArray[np.bool_],
+              w: npt.NDArray[np.float64] | None) -> bool:
+        """Hold a chunk back while it cannot be known whether the exact state converts.
+
+        The exact state of a stream (``max_distinct``) converts to bins at the first
+        chunk whose rows, with all before, hold more than ``max_distinct`` distinct
+        scores; its table is then the bins' counts of every row, whenever the switch came
+        (integer counts: the same bins, the same counts). So the rows need no exact table
+        before that is decided: an engine that reads the state only through
+        :meth:`partial` (``defer_scores``), with unweighted float32 scores from the first
+        chunk on, holds the chunks back (references, no copies) while
+        :class:`DistinctScores` counts the distinct scores — the count the switch reads.
+        When it passes ``max_distinct`` the state converts there (the same warning, the
+        same count in it) and the chunks held go to the bit-bin counts; when the count
+        gives up, the chunks held pass a bound (:data:`HOLD_CHUNKS_ROWS` times
+        ``max_distinct`` rows: the scores repeat), a chunk of another kind comes, or the
+        state is read, they are folded as they would have been (:meth:`_release_held`),
+        in order, and holding is over. Either way the state is the one the chunk-by-chunk
+        fold gives. Returns whether the chunk was taken."""
+        if self._held is None:
+            if self._hold_over:
+                return False
+            st = self.scores
+            if not (self.defer_scores and w is None and s.dtype == np.float32
+                    and s.ndim == 1 and st.binning is None and st.max_distinct is not None
+                    and not st.is_multiclass and st.values(0).size == 0):
+                self._hold_over = True
+                return False
+            self._held = []
+            self._distinct = DistinctScores()
+        elif w is not None or s.dtype != np.float32 or s.ndim != 1:
+            self._release_held()
+            return False
+        assert self._distinct is not None
+        count = self._distinct.add(s)
+        self._held.append((s, is_pos))
+        self._held_rows += s.size
+        md = self.scores.max_distinct
+        if count is not None and count > md:
+            self._convert_held(count)
+        elif count is None or self._held_rows > HOLD_CHUNKS_ROWS * md:
+            self._release_held()
+        return True
+
+    def _release_held(self) -> None:
+        """Fold the chunks :meth:`_hold` holds back, as they came; holding is over."""
+        held = self._held or []
+        self._held, self._distinct, self._held_rows = None, None, 0
+        self._hold_over = True
+        for s, is_pos in held:
+            self._fold_binary(s, is_pos, None)
+
+    def _convert_held(self, count: int) -> None:
+        """The exact state's switch to bins, ``count`` distinct scores seen (the sum's
+        switch, :func:`_converted_sum`: its warning, its state), then the chunks held
+        back added to the bins."""
+        from .scores import Binning, ScoreCounts, binning_warning
+
+        st = self.scores
+        bits = st._convert_bits
+        binning_warning(count, st.max_distinct, bits, stacklevel=6)
+        self.scores = ScoreCounts(
+            [np.zeros(0)], [np.zeros((2, 0), np.int64)], st.labels, pos_label=st.pos_label,
+            binning=Binning.from_bits(bits), max_distinct=st.max_distinct,
+            convert_bits=bits, n_omitted=st.n_omitted, converted=True, _trusted=True)
+        held = self._held or []
+        self._held, self._distinct, self._held_rows = None, None, 0
+        self._hold_over = True
+        for s, is_pos in held:
+            self._fold_binary(s, is_pos, None)
 
     def _deferred(self, w: npt.NDArray[np.float64] | None) -> bool:
         """Whether a binary chunk's scores go to :class:`BitBinCounts` (see
@@ -1166,6 +1253,86 @@ class BitBinCounts:
         if self._spare is not None:
             self._spare[:] = 0
         self.rows = 0
+
+
+#: the most rows :meth:`Folder._hold` holds back, in multiples of ``max_distinct``
+HOLD_CHUNKS_ROWS = 4
+#: float32 bit patterns one block of :class:`DistinctScores` covers (512 bytes)
+_DISTINCT_LOW = 12
+#: the most bytes :class:`DistinctScores` keeps in blocks (about twice the exact table
+#: of ``DEFAULT_MAX_DISTINCT`` scores); beyond it the count gives up
+DISTINCT_BYTES = 48 << 20
+
+
+class DistinctScores:
+    """The number of distinct float32 scores seen so far, exactly, as a presence bitmap
+    over their bit patterns — the streaming fold's proof that an exact score state would
+    convert to bins (:meth:`Folder._hold`), at a few nanoseconds a row instead of a
+    sorted table per chunk.
+
+    The bitmap is kept in blocks of ``2**12`` patterns (512 bytes), one per range of
+    patterns that holds a score, given in the order they are first met; the blocks hold
+    at most :data:`DISTINCT_BYTES` bytes (:meth:`add` then gives up). Negative zero counts
+    as zero, as the exact table counts it (one score).
+    """
+
+    def __init__(self, limit: int = DISTINCT_BYTES) -> None:
+        self.per = 1 << (_DISTINCT_LOW - 6)  # uint64 words per block
+        self.max_blocks = max(limit // (8 * self.per), 1)
+        # (zeros: pages only where a range of patterns holds a score)
+        self.slot = np.zeros(1 << (32 - _DISTINCT_LOW), dtype=np.int32)
+        self.words = np.zeros(self.per * min(64, self.max_blocks), dtype=np.uint64)
+        self.used = 0
+        self.count = 0
+
+    def add(self, s: npt.NDArray[np.float32]) -> int | None:
+        """Mark the scores ``s`` (finite float32); the distinct scores seen so far, or
+        ``None`` when the blocks would pass the limit (the count is then lost)."""
+        from .._accel import kernels
+
+        bits = np.ascontiguousarray(s).view(np.uint32)
+        fast = kernels(bits.size)
+        if fast is None:
+            return self._add_numpy(bits)
+        i = 0
+        while True:
+            i, new, self.used = fast.distinct_add(bits, i, _DISTINCT_LOW, self.slot,
+                                                  self.words, self.used)
+            self.count += int(new)
+            if i >= bits.size:
+                return self.count
+            if not self._grow():
+                return None
+
+    def _grow(self) -> bool:
+        """Double the room for blocks (up to the limit); False if none is left."""
+        have = self.words.size // self.per
+        if have >= self.max_blocks:
+            return False
+        words = np.zeros(self.per * min(2 * have, self.max_blocks), dtype=np.uint64)
+        words[:self.words.size] = self.words
+        self.words = words
+        return True
+
+    def _add_numpy(self, bits: npt.NDArray[np.uint32]) -> int | None:
+        """:meth:`add` by numpy (the twin of :func:`clfeval._kernels.distinct_add`; its
+        blocks are given in pattern order, not first met: the same count)."""
+        u = bits.astype(np.int64)
+        u[u == 0x80000000] = 0
+        hi = u >> _DISTINCT_LOW
+        need = np.unique(hi)
+        need = need[self.slot[need] == 0]
+        while self.used + need.size > self.words.size // self.per:
+            if not self._grow():
+                return None
+        self.slot[need] = np.arange(self.used + 1, self.used + 1 + need.size)
+        self.used += int(need.size)
+        at = np.unique((self.slot[hi].astype(np.int64) - 1) * (self.per * 64)
+                       + (u & ((1 << _DISTINCT_LOW) - 1)))
+        j, b = at >> 6, (at & 63).astype(np.uint64)
+        self.count += int(np.count_nonzero((self.words[j] >> b) & np.uint64(1) == 0))
+        np.bitwise_or.at(self.words, j, np.uint64(1) << b)
+        return self.count
 
 
 def _widened(counts: npt.NDArray[np.uint32], size: int) -> npt.NDArray[np.uint32]:
