@@ -493,30 +493,30 @@ def bit_bin_add(s: Any, is_pos: Any, start: int, shift: int, bits: int, low: int
 
 
 @_jit
-def distinct_add(bits: Any, start: int, low: int, slot: Any, words: Any,
+def distinct_add(bits: Any, low: int, slot: Any, words: Any,
                  used: int) -> Any:  # pragma: no cover - compiled
-    """Mark the float32 scores whose bit patterns are ``bits`` (uint32), from row
-    ``start`` on, in a presence bitmap of blocks of ``2 ** low`` patterns each: the block
-    of pattern ``u`` is ``slot[u >> low] - 1`` (0: none yet; a new one is given the next
-    of the ``words.size >> (low - 6)`` blocks of ``words``, ``used`` of them given so far),
-    its bit ``u & (2 ** low - 1)``. Negative zero is marked as zero (as floats the two are
-    one score). Returns ``(stop, new, used)``: the row it stopped at (``bits.size``, or
-    the first row whose block finds ``words`` full), how many marks were new (distinct
-    scores not seen before) and the blocks now given. Twin:
+    """Mark the float32 scores whose bit patterns are ``bits`` (uint32) in a presence
+    bitmap of blocks of ``2 ** low`` patterns each: the block of pattern ``u`` is
+    ``slot[u >> low] - 1`` (0: none yet; a new one is given the next of the
+    ``words.size >> (low - 6)`` blocks of ``words``, ``used`` of them given so far), its
+    bit ``u & (2 ** low - 1)``. Negative zero is marked as zero (as floats the two are
+    one score). Returns ``(ok, new, used)``: ``ok`` False when the blocks ran out (the
+    marks then unfinished), else how many marks were new (distinct scores not seen
+    before) and the blocks now given. Twin:
     :meth:`clfeval.core.fold.DistinctScores._add_numpy`."""
     n = bits.size
     per = np.int64(1) << (low - 6)
     cap = words.size // per
     wmask = per - 1
     new = 0
-    for i in range(start, n):
+    for i in range(n):
         u = np.int64(bits[i])
         if u == 0x80000000:
             u = np.int64(0)
         b = np.int64(slot[u >> low])
         if b == 0:
             if used >= cap:
-                return i, new, used
+                return False, new, used
             used += 1
             slot[u >> low] = used
             b = used
@@ -525,7 +525,7 @@ def distinct_add(bits: Any, start: int, low: int, slot: Any, words: Any,
         old = words[j]
         new += np.int64((old & m) == np.uint64(0))
         words[j] = old | m
-    return n, new, used
+    return True, new, used
 
 
 @_jit

@@ -59,7 +59,7 @@ def _scores(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
 @pytest.mark.parametrize("kind", ["prob", "heavy", "rounded"])
 def test_distinct_count_is_the_distinct_floats(accel: str, kind: str) -> None:
     """Chunk after chunk, the count equals the number of distinct float values seen
-    (negative zero is zero), across the blocks' growth (the first room holds 64 blocks)."""
+    (negative zero is zero), over many blocks."""
     rng = np.random.default_rng(3)
     chunks = [_scores(kind, n, rng) for n in (5000, 1, 0, 20_000, 7000)]
     chunks.append(np.concatenate([chunks[0][:100], -chunks[3][:50]]))  # seen before, and not

@@ -1271,48 +1271,33 @@ class DistinctScores:
     sorted table per chunk.
 
     The bitmap is kept in blocks of ``2**12`` patterns (512 bytes), one per range of
-    patterns that holds a score, given in the order they are first met; the blocks hold
-    at most :data:`DISTINCT_BYTES` bytes (:meth:`add` then gives up). Negative zero counts
-    as zero, as the exact table counts it (one score).
+    patterns that holds a score, given in the order they are first met, from one
+    zero-filled array of ``limit`` bytes (:data:`DISTINCT_BYTES`; the system gives it
+    pages as the blocks reach them: the memory used is that of the blocks given); when
+    the blocks run out, :meth:`add` gives up. Negative zero counts as zero, as the exact
+    table counts it (one score).
     """
 
     def __init__(self, limit: int = DISTINCT_BYTES) -> None:
         self.per = 1 << (_DISTINCT_LOW - 6)  # uint64 words per block
-        self.max_blocks = max(limit // (8 * self.per), 1)
-        # (zeros: pages only where a range of patterns holds a score)
         self.slot = np.zeros(1 << (32 - _DISTINCT_LOW), dtype=np.int32)
-        self.words = np.zeros(self.per * min(64, self.max_blocks), dtype=np.uint64)
+        self.words = np.zeros(self.per * max(limit // (8 * self.per), 1), dtype=np.uint64)
         self.used = 0
         self.count = 0
 
     def add(self, s: npt.NDArray[np.float32]) -> int | None:
         """Mark the scores ``s`` (finite float32); the distinct scores seen so far, or
-        ``None`` when the blocks would pass the limit (the count is then lost)."""
+        ``None`` when the blocks ran out (the count is then lost)."""
         from .._accel import kernels
 
         bits = np.ascontiguousarray(s).view(np.uint32)
         fast = kernels(bits.size)
         if fast is None:
             return self._add_numpy(bits)
-        i = 0
-        while True:
-            i, new, self.used = fast.distinct_add(bits, i, _DISTINCT_LOW, self.slot,
-                                                  self.words, self.used)
-            self.count += int(new)
-            if i >= bits.size:
-                return self.count
-            if not self._grow():
-                return None
-
-    def _grow(self) -> bool:
-        """Double the room for blocks (up to the limit); False if none is left."""
-        have = self.words.size // self.per
-        if have >= self.max_blocks:
-            return False
-        words = np.zeros(self.per * min(2 * have, self.max_blocks), dtype=np.uint64)
-        words[:self.words.size] = self.words
-        self.words = words
-        return True
+        ok, new, self.used = fast.distinct_add(bits, _DISTINCT_LOW, self.slot, self.words,
+                                               self.used)
+        self.count += int(new)
+        return self.count if ok else None
 
     def _add_numpy(self, bits: npt.NDArray[np.uint32]) -> int | None:
         """:meth:`add` by numpy (the twin of :func:`clfeval._kernels.distinct_add`; its
@@ -1322,9 +1307,8 @@ class DistinctScores:
         hi = u >> _DISTINCT_LOW
         need = np.unique(hi)
         need = need[self.slot[need] == 0]
-        while self.used + need.size > self.words.size // self.per:
-            if not self._grow():
-                return None
+        if self.used + need.size > self.words.size // self.per:
+            return None
         self.slot[need] = np.arange(self.used + 1, self.used + 1 + need.size)
         self.used += int(need.size)
         at = np.unique((self.slot[hi].astype(np.int64) - 1) * (self.per * 64)
