@@ -493,42 +493,6 @@ def bit_bin_add(s: Any, is_pos: Any, start: int, shift: int, bits: int, low: int
 
 
 @_jit
-def distinct_add(bits: Any, low: int, slot: Any, words: Any,
-                 used: int) -> Any:  # pragma: no cover - compiled
-    """Mark the float32 scores whose bit patterns are ``bits`` (uint32) in a presence
-    bitmap of blocks of ``2 ** low`` patterns each: the block of pattern ``u`` is
-    ``slot[u >> low] - 1`` (0: none yet; a new one is given the next of the
-    ``words.size >> (low - 6)`` blocks of ``words``, ``used`` of them given so far), its
-    bit ``u & (2 ** low - 1)``. Negative zero is marked as zero (as floats the two are
-    one score). Returns ``(ok, new, used)``: ``ok`` False when the blocks ran out (the
-    marks then unfinished), else how many marks were new (distinct scores not seen
-    before) and the blocks now given. Twin:
-    :meth:`clfeval.core.fold.DistinctScores._add_numpy`."""
-    n = bits.size
-    per = np.int64(1) << (low - 6)
-    cap = words.size // per
-    wmask = per - 1
-    new = 0
-    for i in range(n):
-        u = np.int64(bits[i])
-        if u == 0x80000000:
-            u = np.int64(0)
-        b = np.int64(slot[u >> low])
-        if b == 0:
-            if used >= cap:
-                return False, new, used
-            used += 1
-            slot[u >> low] = used
-            b = used
-        j = (b - 1) * per + ((u >> 6) & wmask)
-        m = np.uint64(1) << np.uint64(u & 63)
-        old = words[j]
-        new += np.int64((old & m) == np.uint64(0))
-        words[j] = old | m
-    return True, new, used
-
-
-@_jit
 def union_size(a: Any, b: Any) -> int:  # pragma: no cover - compiled
     """The number of distinct values in two strictly increasing arrays together, by a
     merge without branches on the data (equal values advance both sides). Twin:

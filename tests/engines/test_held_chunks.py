@@ -2,8 +2,8 @@
 scores (:meth:`clfeval.core.fold.Folder._hold`, :class:`clfeval.core.fold.DistinctScores`):
 the state, the warning and its count are those of the chunk-by-chunk fold that builds an
 exact table per chunk — when the count passes ``max_distinct`` (the switch to bins), when
-the scores repeat (the chunks folded as they came), when the count's room runs out, when
-the positive class flips, on the compiled and the numpy path."""
+the scores repeat (the chunks folded as they came), when the positive class flips, on
+the compiled and the numpy path."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def _scores(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
 @pytest.mark.parametrize("kind", ["prob", "heavy", "rounded"])
 def test_distinct_count_is_the_distinct_floats(accel: str, kind: str) -> None:
     """Chunk after chunk, the count equals the number of distinct float values seen
-    (negative zero is zero), over many blocks."""
+    (negative zero is zero; empty chunks and chunks of scores seen before included)."""
     rng = np.random.default_rng(3)
     chunks = [_scores(kind, n, rng) for n in (5000, 1, 0, 20_000, 7000)]
     chunks.append(np.concatenate([chunks[0][:100], -chunks[3][:50]]))  # seen before, and not
@@ -69,15 +69,6 @@ def test_distinct_count_is_the_distinct_floats(accel: str, kind: str) -> None:
             got = d.add(chunks[i])
             seen = np.concatenate(chunks[:i + 1]).astype(np.float64)
             assert got == np.unique(seen).size  # (np.unique: -0.0 == 0.0)
-
-
-@pytest.mark.parametrize("accel", ["numba", "numpy"])
-def test_distinct_count_gives_up_past_its_limit(accel: str) -> None:
-    rng = np.random.default_rng(4)
-    with path(accel):
-        d = DistinctScores(limit=4 * 512)  # four blocks of 4,096 bit patterns
-        assert d.add(np.array([0.5, 0.5000001, -0.0, 0.0], np.float32)) == 3
-        assert d.add(_scores("heavy", 5000, rng)) is None
 
 
 @pytest.fixture(scope="module")
@@ -147,14 +138,6 @@ def test_held_chunks_give_the_chunk_by_chunk_state(
     assert got.scores.converted or ends != "convert"
     assert got_w == want_w
     assert got == want
-
-
-def test_count_past_its_limit_folds_the_chunks_held(files: dict[str, str],
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    got, got_w = _fold(files["heavy"], max_distinct=30_000)
-    monkeypatch.setattr(fold_mod, "DISTINCT_BYTES", 8 * 512)  # eight blocks
-    small, small_w = _fold(files["heavy"], max_distinct=30_000)
-    assert small == got and small_w == got_w and got.scores.converted
 
 
 def test_the_count_goes_on_across_files(files: dict[str, str],

@@ -767,11 +767,11 @@ class Folder:
         chunk on, holds the chunks back (references, no copies) while
         :class:`DistinctScores` counts the distinct scores — the count the switch reads.
         When it passes ``max_distinct`` the state converts there (the same warning, the
-        same count in it) and the chunks held go to the bit-bin counts; when the count
-        gives up, the chunks held pass a bound (:data:`HOLD_CHUNKS_ROWS` times
-        ``max_distinct`` rows: the scores repeat), a chunk of another kind comes, or the
-        state is read, they are folded as they would have been (:meth:`_release_held`),
-        in order, and holding is over. Either way the state is the one the chunk-by-chunk
+        same count in it) and the chunks held go to the bit-bin counts; when the chunks
+        held pass a bound (:data:`HOLD_CHUNKS_ROWS` times ``max_distinct`` rows: the
+        scores repeat), a chunk of another kind comes, or the state is read, they are
+        folded as they would have been (:meth:`_release_held`), in order, and holding is
+        over. Either way the state is the one the chunk-by-chunk
         fold gives. Returns whether the chunk was taken."""
         if self._held is None:
             if self._hold_over:
@@ -792,9 +792,9 @@ class Folder:
         self._held.append((s, is_pos))
         self._held_rows += s.size
         md = self.scores.max_distinct
-        if count is not None and count > md:
+        if count > md:
             self._convert_held(count)
-        elif count is None or self._held_rows > HOLD_CHUNKS_ROWS * md:
+        elif self._held_rows > HOLD_CHUNKS_ROWS * md:
             self._release_held()
         return True
 
@@ -1257,66 +1257,62 @@ class BitBinCounts:
 
 #: the most rows :meth:`Folder._hold` holds back, in multiples of ``max_distinct``
 HOLD_CHUNKS_ROWS = 4
-#: float32 bit patterns one block of :class:`DistinctScores` covers (512 bytes)
-_DISTINCT_LOW = 12
-#: the most bytes :class:`DistinctScores` keeps in blocks (about twice the exact table
-#: of ``DEFAULT_MAX_DISTINCT`` scores); beyond it the count gives up
-DISTINCT_BYTES = 48 << 20
 
 
 class DistinctScores:
-    """The number of distinct float32 scores seen so far, exactly, as a presence bitmap
-    over their bit patterns — the streaming fold's proof that an exact score state would
-    convert to bins (:meth:`Folder._hold`), at a few nanoseconds a row instead of a
-    sorted table per chunk.
+    """The number of distinct float32 scores seen so far, exactly — the streaming fold's
+    proof that an exact score state would convert to bins (:meth:`Folder._hold`), for
+    a sort of each chunk's 32-bit patterns instead of a table of its scores and classes.
 
-    The bitmap is kept in blocks of ``2**12`` patterns (512 bytes), one per range of
-    patterns that holds a score, given in the order they are first met, from one
-    zero-filled array of ``limit`` bytes (:data:`DISTINCT_BYTES`; the system gives it
-    pages as the blocks reach them: the memory used is that of the blocks given); when
-    the blocks run out, :meth:`add` gives up. Negative zero counts as zero, as the exact
-    table counts it (one score).
+    Each chunk's bit patterns (negative zero made zero: as floats the two are one score)
+    are sorted and made unique; the count is the size of their union with those seen
+    before (:func:`clfeval._kernels.union_size`; numpy: the union itself). The compiled
+    path forms the union only when another chunk comes (a stream that converts at its
+    second chunk never forms it): memory is the distinct patterns held, 4 bytes each.
     """
 
-    def __init__(self, limit: int = DISTINCT_BYTES) -> None:
-        self.per = 1 << (_DISTINCT_LOW - 6)  # uint64 words per block
-        self.slot = np.zeros(1 << (32 - _DISTINCT_LOW), dtype=np.int32)
-        self.words = np.zeros(self.per * max(limit // (8 * self.per), 1), dtype=np.uint64)
-        self.used = 0
+    def __init__(self) -> None:
+        self.seen = np.zeros(0, dtype=np.uint32)  # sorted, unique
+        self._last: npt.NDArray[np.uint32] | None = None  # a chunk's, not yet in ``seen``
         self.count = 0
+        self._buf = np.empty(0, dtype=np.float32)
 
-    def add(self, s: npt.NDArray[np.float32]) -> int | None:
-        """Mark the scores ``s`` (finite float32); the distinct scores seen so far, or
-        ``None`` when the blocks ran out (the count is then lost)."""
+    def add(self, s: npt.NDArray[np.float32]) -> int:
+        """Count the scores ``s`` (finite float32) in; the distinct scores seen so far."""
         from .._accel import kernels
 
-        bits = np.ascontiguousarray(s).view(np.uint32)
-        fast = kernels(bits.size)
-        if fast is None:
-            return self._add_numpy(bits)
-        ok, new, self.used = fast.distinct_add(bits, _DISTINCT_LOW, self.slot, self.words,
-                                               self.used)
-        self.count += int(new)
-        return self.count if ok else None
-
-    def _add_numpy(self, bits: npt.NDArray[np.uint32]) -> int | None:
-        """:meth:`add` by numpy (the twin of :func:`clfeval._kernels.distinct_add`; its
-        blocks are given in pattern order, not first met: the same count)."""
-        u = bits.astype(np.int64)
-        u[u == 0x80000000] = 0
-        hi = u >> _DISTINCT_LOW
-        need = np.unique(hi)
-        need = need[self.slot[need] == 0]
-        if self.used + need.size > self.words.size // self.per:
-            return None
-        self.slot[need] = np.arange(self.used + 1, self.used + 1 + need.size)
-        self.used += int(need.size)
-        at = np.unique((self.slot[hi].astype(np.int64) - 1) * (self.per * 64)
-                       + (u & ((1 << _DISTINCT_LOW) - 1)))
-        j, b = at >> 6, (at & 63).astype(np.uint64)
-        self.count += int(np.count_nonzero((self.words[j] >> b) & np.uint64(1) == 0))
-        np.bitwise_or.at(self.words, j, np.uint64(1) << b)
+        if self._last is not None:
+            self.seen = _sorted_unique(np.concatenate([self.seen, self._last]))
+            self._last = None
+        if self._buf.size < s.size:
+            self._buf = np.empty(s.size, dtype=np.float32)
+        # (-0.0 + 0.0 is +0.0; the patterns sorted in a buffer kept from chunk to chunk,
+        # the distinct ones copied out)
+        key = _sorted_unique(np.add(s, np.float32(0.0), out=self._buf[:s.size]).view(np.uint32))
+        key = key.copy() if key.base is self._buf else key
+        if self.seen.size == 0:
+            self.seen = key
+        else:
+            fast = kernels(key.size + self.seen.size)
+            if fast is not None:
+                self.count = int(fast.union_size(self.seen, key))
+                self._last = key
+                return self.count
+            self.seen = _sorted_unique(np.concatenate([self.seen, key]))
+        self.count = int(self.seen.size)
         return self.count
+
+
+def _sorted_unique(key: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
+    """The distinct values of ``key``, ascending (sorted in place when it is a fresh array).
+    (numpy's ``unique`` and ``union1d`` of uint32 take a hash table, far slower here.)"""
+    key.sort()
+    if key.size < 2:
+        return key
+    first = np.empty(key.size, dtype=bool)
+    first[0] = True
+    np.not_equal(key[1:], key[:-1], out=first[1:])
+    return key[first]
 
 
 def _widened(counts: npt.NDArray[np.uint32], size: int) -> npt.NDArray[np.uint32]:
