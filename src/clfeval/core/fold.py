@@ -771,8 +771,10 @@ class Folder:
         held pass a bound (:data:`HOLD_CHUNKS_ROWS` times ``max_distinct`` rows: the
         scores repeat), a chunk of another kind comes, or the state is read, they are
         folded as they would have been (:meth:`_release_held`), in order, and holding is
-        over. Either way the state is the one the chunk-by-chunk
-        fold gives. Returns whether the chunk was taken."""
+        over. Either way the state is the one the chunk-by-chunk fold gives. (Memory: the
+        rows held, 5 bytes each, at most 20 bytes per ``max_distinct`` — less than the
+        exact table of that many scores, 24 — and their distinct patterns, 4 bytes each.)
+        Returns whether the chunk was taken."""
         if self._held is None:
             if self._hold_over:
                 return False
@@ -800,10 +802,16 @@ class Folder:
 
     def _release_held(self) -> None:
         """Fold the chunks :meth:`_hold` holds back, as they came; holding is over."""
+        self._fold_held()
+
+    def _fold_held(self) -> None:
+        """Holding is over: fold the chunks held, in order (each let go once folded)."""
         held = self._held or []
         self._held, self._distinct, self._held_rows = None, None, 0
         self._hold_over = True
-        for s, is_pos in held:
+        held.reverse()
+        while held:
+            s, is_pos = held.pop()
             self._fold_binary(s, is_pos, None)
 
     def _convert_held(self, count: int) -> None:
@@ -819,11 +827,7 @@ class Folder:
             [np.zeros(0)], [np.zeros((2, 0), np.int64)], st.labels, pos_label=st.pos_label,
             binning=Binning.from_bits(bits), max_distinct=st.max_distinct,
             convert_bits=bits, n_omitted=st.n_omitted, converted=True, _trusted=True)
-        held = self._held or []
-        self._held, self._distinct, self._held_rows = None, None, 0
-        self._hold_over = True
-        for s, is_pos in held:
-            self._fold_binary(s, is_pos, None)
+        self._fold_held()
 
     def _deferred(self, w: npt.NDArray[np.float64] | None) -> bool:
         """Whether a binary chunk's scores go to :class:`BitBinCounts` (see
