@@ -404,10 +404,15 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
     # the blocks are taken by the threads as they come free (one slowed by other work
     # takes fewer), from the first on
     todo = starts[::-1]
+    # every block's tables (and Spiegelhalter's two sums) in one array each, block i at i
+    nb = len(starts)
+    tables: tuple[Array, ...] = (
+        np.zeros((nb, b, 2), np.int64), np.zeros((nb, b, 2, N_FIELDS)),
+        np.zeros((nb, N_FINE, 2), np.int64), np.zeros((nb, N_FINE, 2, N_FINE_FIELDS)),
+        np.zeros((nb, 2)))
 
-    def fold(_: list[int]) -> list[tuple[int, tuple[Array, ...]]]:
+    def fold(_: list[int]) -> None:
         xq, cell, z_num, z_var, fine_cell = _block_buffers(_SUB_BLOCK + 256)
-        parts = []
         while todo:
             try:
                 s0 = todo.pop()  # (atomic)
@@ -416,9 +421,8 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
             pb = np.ascontiguousarray(p[s0:s0 + _BINARY_BLOCK])
             cb = np.ascontiguousarray(is_pos[s0:s0 + _BINARY_BLOCK])
             m = pb.size
-            part: tuple[Array, ...] = (
-                np.zeros((1, b, 2), np.int64), np.zeros((1, b, 2, N_FIELDS)),
-                np.zeros((1, N_FINE, 2), np.int64), np.zeros((1, N_FINE, 2, N_FINE_FIELDS)))
+            i = s0 // _BINARY_BLOCK
+            part = tuple(t[i:i + 1] for t in tables)
             wb = np.zeros(0) if w is None else np.ascontiguousarray(w[s0:s0 + m],
                                                                     dtype=np.float64)
             leaves, plan = _leaf_plan(fast, m)
@@ -441,18 +445,18 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
             if not weighted:  # (the weights are the counts)
                 part[1][..., W] = part[0]
                 part[3][..., FW] = part[2]
-            parts.append((s0, (*part, np.array([[fast.pairwise_of_leaves(m, leaf_num),
-                                                 fast.pairwise_of_leaves(m, leaf_var)]]))))
-        return parts
+            part[4][0] = (fast.pairwise_of_leaves(m, leaf_num),
+                          fast.pairwise_of_leaves(m, leaf_var))
 
-    done: dict[int, tuple[Array, ...]] = {}
-    for parts in share(starts, fold, workers)[1]:
-        done.update(parts)
-    out: tuple[Array, ...] | None = None
-    for s0 in starts:  # in the order of the numpy path
-        out = done[s0] if out is None else tuple(
-            u + v for u, v in zip(out, done[s0], strict=True))
-    assert out is not None
+    share(starts, fold, workers)
+    if nb == 1:
+        return tables
+    # the blocks' tables added in the order of the numpy path (block 0 + block 1, then
+    # + block 2, ...: the same sums), into a copy of the first block's
+    out = tuple(t[:1].copy() for t in tables)
+    for i in range(1, nb):
+        for o, t in zip(out, tables, strict=True):
+            o += t[i:i + 1]
     return out
 
 

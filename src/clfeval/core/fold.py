@@ -470,10 +470,20 @@ class Folder:
         #: :class:`BitBinCounts` (the same state, made once at the end)
         self.defer_scores = False
         self._bins: BitBinCounts | None = None
+        #: such an engine's exact binary state of float32 scores holds its chunks back
+        #: (:meth:`_hold`) while :class:`DistinctScores` counts their distinct scores:
+        #: the chunks held (``None``: none are), their rows, and whether holding is over
+        self._held: list[tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]] | None = None
+        self._held_rows = 0
+        self._distinct: DistinctScores | None = None
+        self._hold_over = False
 
     # ------------------------------------------------------------------ result
     def flush_scores(self) -> None:
-        """Add the rows :class:`BitBinCounts` holds to ``self.scores``."""
+        """Add the rows :class:`BitBinCounts` holds, and the chunks :meth:`_hold` holds
+        back, to ``self.scores``."""
+        if self._held is not None:
+            self._release_held()
         if self._bins is not None and self._bins.rows:
             self.scores = _with_table(self.scores, [self._bins.table()])
             self._bins.reset()
@@ -726,17 +736,98 @@ class Folder:
                     idx = is_pos.astype(np.intp) * 2
                     idx += pred
                     self.tallies += _bincount(idx, w, 4).reshape(2, 2)
-            if self._deferred(w):
-                assert self._bins is not None
-                if self._bins.rows + s.size > _U32_ROOM:
-                    self.flush_scores()
-                self._bins.add(s, is_pos)
-            else:
-                self.flush_scores()
-                self.scores = _update_binary(self.scores, is_pos, s, w)
+            if not self._hold(s, is_pos, w):
+                self._fold_binary(s, is_pos, w)
         else:
             assert gt is not None
             self.scores = _update_multi(self.scores, gt, np.column_stack(scores), w)
+
+    def _fold_binary(self, s: npt.NDArray[Any], is_pos: npt.NDArray[np.bool_],
+                     w: npt.NDArray[np.float64] | None) -> None:
+        """Add one score column's rows to the score state (or to its bit-bin counts)."""
+        if self._deferred(w):
+            assert self._bins is not None
+            if self._bins.rows + s.size > _U32_ROOM:
+                self.flush_scores()
+            self._bins.add(s, is_pos)
+        else:
+            self.flush_scores()
+            self.scores = _update_binary(self.scores, is_pos, s, w)
+
+    def _hold(self, s: npt.NDArray[Any], is_pos: npt.NDArray[np.bool_],
+              w: npt.NDArray[np.float64] | None) -> bool:
+        """Hold a chunk back while it cannot be known whether the exact state converts.
+
+        The exact state of a stream (``max_distinct``) converts to bins at the first
+        chunk whose rows, with all before, hold more than ``max_distinct`` distinct
+        scores; its table is then the bins' counts of every row, whenever the switch came
+        (integer counts: the same bins, the same counts). So the rows need no exact table
+        before that is decided: an engine that reads the state only through
+        :meth:`partial` (``defer_scores``), with unweighted float32 scores from the first
+        chunk on, holds the chunks back (references, no copies) while
+        :class:`DistinctScores` counts the distinct scores — the count the switch reads.
+        When it passes ``max_distinct`` the state converts there (the same warning, the
+        same count in it) and the chunks held go to the bit-bin counts; when the chunks
+        held pass a bound (:data:`HOLD_CHUNKS_ROWS` times ``max_distinct`` rows: the
+        scores repeat), a chunk of another kind comes, or the state is read, they are
+        folded as they would have been (:meth:`_release_held`), in order, and holding is
+        over. Either way the state is the one the chunk-by-chunk fold gives. (Memory: the
+        rows held, 5 bytes each, at most 20 bytes per ``max_distinct`` — less than the
+        exact table of that many scores, 24 — and their distinct patterns, 4 bytes each.)
+        Returns whether the chunk was taken."""
+        if self._held is None:
+            if self._hold_over:
+                return False
+            st = self.scores
+            if not (self.defer_scores and w is None and s.dtype == np.float32
+                    and s.ndim == 1 and st.binning is None and st.max_distinct is not None
+                    and not st.is_multiclass and st.values(0).size == 0):
+                self._hold_over = True
+                return False
+            self._held = []
+            self._distinct = DistinctScores()
+        elif w is not None or s.dtype != np.float32 or s.ndim != 1:
+            self._release_held()
+            return False
+        assert self._distinct is not None
+        count = self._distinct.add(s)
+        self._held.append((s, is_pos))
+        self._held_rows += s.size
+        md = self.scores.max_distinct
+        if count > md:
+            self._convert_held(count)
+        elif self._held_rows > HOLD_CHUNKS_ROWS * md:
+            self._release_held()
+        return True
+
+    def _release_held(self) -> None:
+        """Fold the chunks :meth:`_hold` holds back, as they came; holding is over."""
+        self._fold_held()
+
+    def _fold_held(self) -> None:
+        """Holding is over: fold the chunks held, in order (each let go once folded)."""
+        held = self._held or []
+        self._held, self._distinct, self._held_rows = None, None, 0
+        self._hold_over = True
+        held.reverse()
+        while held:
+            s, is_pos = held.pop()
+            self._fold_binary(s, is_pos, None)
+
+    def _convert_held(self, count: int) -> None:
+        """The exact state's switch to bins, ``count`` distinct scores seen (the sum's
+        switch, :func:`_converted_sum`: its warning, its state), then the chunks held
+        back added to the bins."""
+        from .scores import Binning, ScoreCounts, binning_warning
+
+        st = self.scores
+        bits = st._convert_bits
+        binning_warning(count, st.max_distinct, bits, stacklevel=6)
+        self.scores = ScoreCounts(
+            [np.zeros(0)], [np.zeros((2, 0), np.int64)], st.labels, pos_label=st.pos_label,
+            binning=Binning.from_bits(bits), max_distinct=st.max_distinct,
+            convert_bits=bits, n_omitted=st.n_omitted, converted=True, _trusted=True)
+        self._fold_held()
 
     def _deferred(self, w: npt.NDArray[np.float64] | None) -> bool:
         """Whether a binary chunk's scores go to :class:`BitBinCounts` (see
@@ -1166,6 +1257,66 @@ class BitBinCounts:
         if self._spare is not None:
             self._spare[:] = 0
         self.rows = 0
+
+
+#: the most rows :meth:`Folder._hold` holds back, in multiples of ``max_distinct``
+HOLD_CHUNKS_ROWS = 4
+
+
+class DistinctScores:
+    """The number of distinct float32 scores seen so far, exactly — the streaming fold's
+    proof that an exact score state would convert to bins (:meth:`Folder._hold`), for
+    a sort of each chunk's 32-bit patterns instead of a table of its scores and classes.
+
+    Each chunk's bit patterns (negative zero made zero: as floats the two are one score)
+    are sorted and made unique; the count is the size of their union with those seen
+    before (:func:`clfeval._kernels.union_size`; numpy: the union itself). The compiled
+    path forms the union only when another chunk comes (a stream that converts at its
+    second chunk never forms it): memory is the distinct patterns held, 4 bytes each.
+    """
+
+    def __init__(self) -> None:
+        self.seen = np.zeros(0, dtype=np.uint32)  # sorted, unique
+        self._last: npt.NDArray[np.uint32] | None = None  # a chunk's, not yet in ``seen``
+        self.count = 0
+        self._buf = np.empty(0, dtype=np.float32)
+
+    def add(self, s: npt.NDArray[np.float32]) -> int:
+        """Count the scores ``s`` (finite float32) in; the distinct scores seen so far."""
+        from .._accel import kernels
+
+        if self._last is not None:
+            self.seen = _sorted_unique(np.concatenate([self.seen, self._last]))
+            self._last = None
+        if self._buf.size < s.size:
+            self._buf = np.empty(s.size, dtype=np.float32)
+        # (-0.0 + 0.0 is +0.0; the patterns sorted in a buffer kept from chunk to chunk,
+        # the distinct ones copied out)
+        key = _sorted_unique(np.add(s, np.float32(0.0), out=self._buf[:s.size]).view(np.uint32))
+        key = key.copy() if key.base is self._buf else key
+        if self.seen.size == 0:
+            self.seen = key
+        else:
+            fast = kernels(key.size + self.seen.size)
+            if fast is not None:
+                self.count = int(fast.union_size(self.seen, key))
+                self._last = key
+                return self.count
+            self.seen = _sorted_unique(np.concatenate([self.seen, key]))
+        self.count = int(self.seen.size)
+        return self.count
+
+
+def _sorted_unique(key: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
+    """The distinct values of ``key``, ascending (sorted in place when it is a fresh array).
+    (numpy's ``unique`` and ``union1d`` of uint32 take a hash table, far slower here.)"""
+    key.sort()
+    if key.size < 2:
+        return key
+    first = np.empty(key.size, dtype=bool)
+    first[0] = True
+    np.not_equal(key[1:], key[:-1], out=first[1:])
+    return key[first]
 
 
 def _widened(counts: npt.NDArray[np.uint32], size: int) -> npt.NDArray[np.uint32]:

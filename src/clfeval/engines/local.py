@@ -197,6 +197,9 @@ def _plan(paths: Sequence[str], spec: Any, workers: int) -> list[_Shard]:
 
 def _fold_shard(spec: Any, shard: _Shard, on_chunk: Callable[[int], None] | None = None,
                 folder: Any = None) -> Any:
+    """Fold one shard; its partial result when the folder is this call's own (a folder
+    passed in goes on to the next shard: ``None``, its state not read between shards)."""
+    own = folder is None
     if folder is None:
         folder = make_folder(spec)
     if type(folder) is Folder:  # read only through partial(): bit bins add in place
@@ -208,7 +211,7 @@ def _fold_shard(spec: Any, shard: _Shard, on_chunk: Callable[[int], None] | None
         folder.fold(ch)
         if on_chunk is not None:
             on_chunk(ch.n_rows)
-    return folder.partial()
+    return folder.partial() if own else None
 
 
 _DONE = object()
