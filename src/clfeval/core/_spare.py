@@ -62,5 +62,6 @@ def spare_block(slot: str, shape: int | tuple[int, ...], dtype: Any) -> npt.NDAr
     if block is None or block.dtype != dt or not size <= block.size <= 2 * size \
             or sys.getrefcount(block) > 2:
         block = np.empty(size, dt)
-    kept.append(block)
+    if not kept:  # (threads that made blocks at once: one of them is kept)
+        kept.append(block)
     return block[:size].reshape(shape)
