@@ -16,11 +16,11 @@ N = _accel.MIN_SIZE + 17
 @pytest.mark.parametrize("dtype", [np.int64, np.int8, np.uint16])
 def test_large_call_resolves_as_numpy_reads_it(dtype: type) -> None:
     rng = np.random.default_rng(3)
-    y = (rng.integers(0, 3, N) * 2 + 1).astype(dtype)  # classes 1, 3, 5
+    y: np.ndarray = (rng.integers(0, 3, N) * 2 + 1).astype(dtype)  # classes 1, 3, 5
     s = rng.standard_normal((N, 3))
     c = resolve_call(y, y_score=s)
     assert c.labels == tuple(int(v) for v in np.unique(y))
-    yb = np.where(y == 1, 7, 9).astype(dtype)
+    yb: np.ndarray = np.where(y == 1, 7, 9).astype(dtype)
     c2 = resolve_call(yb, y_score=s[:, 0])
     assert c2.labels == (7, 9) and c2.pos_label == 9
     assert c2.score_range == (float(s[:, 0].min()), float(s[:, 0].max()))
