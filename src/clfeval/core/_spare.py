@@ -22,8 +22,10 @@ import numpy.typing as npt
 
 __all__ = ["MAX_BYTES", "spare_block"]
 
-#: the largest block kept between calls (per slot)
-MAX_BYTES = 1 << 25
+#: the largest block kept between calls (per slot: 16 MiB, a table's counts at about
+#: 10^6 distinct scores; the slots of the score table and the threshold counts keep at
+#: most about 56 MiB together)
+MAX_BYTES = 1 << 24
 
 _SPARE: dict[str, list[npt.NDArray[Any]]] = {}
 
