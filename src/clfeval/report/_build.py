@@ -417,6 +417,16 @@ class _Pending:
         return cal
 
 
+def _taken(job: concurrent.futures.Future[Any] | None, fn: Any, *args: Any) -> Any:
+    """What ``job`` (a :func:`_background` run of ``fn(*args)``) returns — or, when the
+    worker has not begun it yet (still busy with the jobs queued before it), ``fn(*args)``
+    run here, the job cancelled: the calling thread takes over work it would otherwise
+    wait for (the same value either way)."""
+    if job is None or job.cancel():
+        return fn(*args)
+    return job.result()
+
+
 def _background(fn: Any, *args: Any) -> concurrent.futures.Future[Any]:
     """Run ``fn(*args)`` on the report's worker thread (numpy and the compiled kernels
     release the GIL in their loops), in a copy of the caller's context."""
@@ -536,6 +546,7 @@ def from_state(
     threshold = state.threshold
     tc: ThresholdCounts | None = None
     auc_job = None
+    auc_args: tuple[Any, ...] = ()
     if scores is not None and not scores.is_multiclass:
         if lvl is not None and not scores.is_weighted \
                 and scores.binary_table()[0].size >= _accel.MIN_SIZE \
@@ -543,8 +554,8 @@ def from_state(
             # DeLong's interval reads only the score state (unweighted: its integer
             # totals are the threshold counts'): on the report's worker thread it
             # overlaps the threshold counts, the curves and the sweep (the same interval)
-            auc_job = _background(_auc_interval, scores, None, lvl,
-                                  getattr(state, "weights", "importance"))
+            auc_args = (scores, None, lvl, getattr(state, "weights", "importance"))
+            auc_job = _background(_auc_interval, *auc_args)
         tc = threshold_counts(scores)
     cal_job = None
     if isinstance(state.calibration, _Pending) and scores is not None \
@@ -595,8 +606,8 @@ def from_state(
                 and not threading.current_thread().name.startswith("clfeval"):
             # DeLong's interval reads only the score state: on the report's worker
             # thread it overlaps the curves and the sweep (the same interval)
-            auc_job = _background(_auc_interval, scores, tc, lvl,
-                                  getattr(state, "weights", "importance"))
+            auc_args = (scores, tc, lvl, getattr(state, "weights", "importance"))
+            auc_job = _background(_auc_interval, *auc_args)
         # the curves are formed at their displayed points only; areas, AP, the
         # break-even point, the hull and the sweep's optima are the full curves'
         roc_shown = RocCurve.from_threshold_counts(tc, zero_division=np.nan,
@@ -608,9 +619,9 @@ def from_state(
                              chosen=threshold, optimize=SWEEP_OPTIMA, max_points=max_points)
         if tc.n_pos > 0 and tc.n_neg > 0:
             ccurve = CostCurve.from_threshold_counts(tc, max_lines=COST_CURVE_LINES)
-        auc_rows = _binary_auc_rows(roc_shown, pr_shown, auc_job.result() if auc_job
-                                    is not None else _auc_interval(
-            scores, tc, lvl, getattr(state, "weights", "importance")))
+        auc_rows = _binary_auc_rows(roc_shown, pr_shown, _taken(auc_job, _auc_interval, *(
+            auc_args if auc_job is not None
+            else (scores, tc, lvl, getattr(state, "weights", "importance")))))
     elif scores is not None:
         rocs, prs = [], []
         for j, lab in enumerate(scores.labels):
@@ -633,7 +644,7 @@ def from_state(
     # section of unweighted rows) may still be forming on the report's worker thread
     calibration = None
     if cal_job is not None and wt is None:  # (formed on the worker, after the fold)
-        calibration = cal_job.result()
+        calibration = _taken(cal_job, _calibration_section, state.calibration, lvl)
     else:
         if isinstance(cal_state, _Pending):
             cal_state, cal_note = _calibration_input(cal_state.result(), wt)
