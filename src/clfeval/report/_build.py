@@ -600,6 +600,7 @@ def from_state(
     sweep: ThresholdSweep | None = None
     ccurve: CostCurve | None = None
     auc_rows: tuple[MetricRow, ...] = ()
+    binary_auc: tuple[RocCurve, PrecisionRecallCurve] | None = None
     if tc is not None:
         name = title or "model"
         if auc_job is None and lvl is not None and tc.thresholds.size >= _accel.MIN_SIZE \
@@ -619,9 +620,9 @@ def from_state(
                              chosen=threshold, optimize=SWEEP_OPTIMA, max_points=max_points)
         if tc.n_pos > 0 and tc.n_neg > 0:
             ccurve = CostCurve.from_threshold_counts(tc, max_lines=COST_CURVE_LINES)
-        auc_rows = _binary_auc_rows(roc_shown, pr_shown, _taken(auc_job, _auc_interval, *(
-            auc_args if auc_job is not None
-            else (scores, tc, lvl, getattr(state, "weights", "importance")))))
+        if auc_job is None:
+            auc_args = (scores, tc, lvl, getattr(state, "weights", "importance"))
+        binary_auc = (roc_shown, pr_shown)  # (their rows once DeLong's interval is read)
     elif scores is not None:
         rocs, prs = [], []
         for j, lab in enumerate(scores.labels):
@@ -640,6 +641,9 @@ def from_state(
                              at=None if sweep is None else sweep.thresholds)
     overall, per_class = _metric_rows(cm, None if wt is UNKNOWN_SQ else lvl,
                                       None if wt is UNKNOWN_SQ else wt)
+    if binary_auc is not None:  # DeLong's interval read after the metric rows: on the
+        # worker thread it overlaps them
+        auc_rows = _binary_auc_rows(*binary_auc, _taken(auc_job, _auc_interval, *auc_args))
     # the calibration section last: its state (or its bootstrap's draws, or the whole
     # section of unweighted rows) may still be forming on the report's worker thread
     calibration = None
