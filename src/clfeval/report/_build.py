@@ -641,11 +641,11 @@ def from_state(
                              at=None if sweep is None else sweep.thresholds)
     overall, per_class = _metric_rows(cm, None if wt is UNKNOWN_SQ else lvl,
                                       None if wt is UNKNOWN_SQ else wt)
-    if binary_auc is not None:  # DeLong's interval read after the metric rows: on the
-        # worker thread it overlaps them
-        auc_rows = _binary_auc_rows(*binary_auc, _taken(auc_job, _auc_interval, *auc_args))
-    # the calibration section last: its state (or its bootstrap's draws, or the whole
-    # section of unweighted rows) may still be forming on the report's worker thread
+    # the calibration section and DeLong's interval last (the metric rows need neither:
+    # on the report's worker thread DeLong overlaps them); the section's state (or its
+    # bootstrap's draws, or the whole section of unweighted rows) may still be forming
+    # there — the section first: queued after DeLong, it is formed here when the worker
+    # has not begun it, beside the end of DeLong
     calibration = None
     if cal_job is not None and wt is None:  # (formed on the worker, after the fold)
         calibration = _taken(cal_job, _calibration_section, state.calibration, lvl)
@@ -658,6 +658,8 @@ def from_state(
             calibration = calibration_report(
                 cal_state, level=lvl or 0.95, weights_note=cal_note,
                 n_resamples=N_RESAMPLES if lvl else 0, seed=SEED, _draws=_drawn(draws_job))
+    if binary_auc is not None:
+        auc_rows = _binary_auc_rows(*binary_auc, _taken(auc_job, _auc_interval, *auc_args))
     if calibration is not None:
         auc_rows = auc_rows + _calibration_rows(calibration)
     overall = overall + auc_rows
