@@ -329,11 +329,11 @@ def merged_runs(a: Any, b: Any, values: Any, wa: Any, wb: Any,
         if k < 0 or v != last:
             k += 1
             last = v
-            if fill:
+            if fill:  # (a new run's counts written, not zeroed and then added to)
                 values[k] = v
-                wa[k] = 0
-                wb[k] = 0
-        if fill:
+                wa[k] = ta
+                wb[k] = 1 - ta
+        elif fill:
             wa[k] += ta
             wb[k] += 1 - ta
         i += ta
@@ -345,9 +345,9 @@ def merged_runs(a: Any, b: Any, values: Any, wa: Any, wb: Any,
             last = v
             if fill:
                 values[k] = v
-                wa[k] = 0
+                wa[k] = 1
                 wb[k] = 0
-        if fill:
+        elif fill:
             wa[k] += 1
         i += 1
     while j < nb:
@@ -358,8 +358,8 @@ def merged_runs(a: Any, b: Any, values: Any, wa: Any, wb: Any,
             if fill:
                 values[k] = v
                 wa[k] = 0
-                wb[k] = 0
-        if fill:
+                wb[k] = 1
+        elif fill:
             wb[k] += 1
         j += 1
     return k + 1
