@@ -553,7 +553,8 @@ def from_state(
                 and not threading.current_thread().name.startswith("clfeval"):
             # DeLong's interval reads only the score state (unweighted: its integer
             # totals are the threshold counts'): on the report's worker thread it
-            # overlaps the threshold counts, the curves and the sweep (the same interval)
+            # overlaps the threshold counts, the curves, the sweep and the metric rows
+            # (the same interval)
             auc_args = (scores, None, lvl, getattr(state, "weights", "importance"))
             auc_job = _background(_auc_interval, *auc_args)
         tc = threshold_counts(scores)
@@ -606,7 +607,8 @@ def from_state(
         if auc_job is None and lvl is not None and tc.thresholds.size >= _accel.MIN_SIZE \
                 and not threading.current_thread().name.startswith("clfeval"):
             # DeLong's interval reads only the score state: on the report's worker
-            # thread it overlaps the curves and the sweep (the same interval)
+            # thread it overlaps the curves, the sweep and the metric rows (the same
+            # interval)
             auc_args = (scores, tc, lvl, getattr(state, "weights", "importance"))
             auc_job = _background(_auc_interval, *auc_args)
         # the curves are formed at their displayed points only; areas, AP, the
