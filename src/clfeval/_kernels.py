@@ -110,10 +110,11 @@ def descending_tallies(pos: Any, neg: Any, tp: Any, fp: Any, block: int,
     counts, ``S = sum_i pos_i (2 fp_i - neg_i)`` in int64, from which the pair count of
     :func:`pair_sum` is ``2 N P - S`` (``below_i = N - fp_i``; int64 arithmetic wraps
     the same way in any order, and the caller uses the count only when it fits). Each
-    block's running sums are formed first, then its products are read back while still
-    in cache (a loop without dependence between rows, which vectorises). Returns
-    ``(ok, ap_sum, S)``; ``ok`` False: a row without weight (outputs unfinished);
-    ``ap_sum`` NaN where :func:`precision_dot` gives NaN."""
+    row's product is formed in the pass that forms its running sums (its division
+    overlaps the memory traffic of that pass, which bounds it; a second pass over the
+    block would read it again), and each block's products are then added pairwise.
+    Returns ``(ok, ap_sum, S)``; ``ok`` False: a row without weight (outputs
+    unfinished); ``ap_sum`` NaN where :func:`precision_dot` gives NaN."""
     n = pos.size
     a = pos[0] - pos[0]  # 0 of the counts' type
     b = neg[0] - neg[0]
@@ -133,12 +134,10 @@ def descending_tallies(pos: Any, neg: Any, tp: Any, fp: Any, block: int,
             tp[i0 + t] = a
             fp[i0 + t] = b
             s += np.int64(pj) * (np.int64(2) * np.int64(b) - np.int64(qj))
+            ta = float(a)  # (tp[i0 + t] and fp[i0 + t], as read back: the same numbers)
+            buf[t] = (ta / (float(b) + ta)) * float(pj)
         if not float(fp[i0]) + float(tp[i0]) > 0:
             bad = True
-        for t in range(m):
-            j = n - 1 - i0 - t
-            ta = float(tp[i0 + t])
-            buf[t] = (ta / (float(fp[i0 + t]) + ta)) * float(pos[j])
         total += pairwise_sum(buf, 0, m)
     return True, np.nan if bad else total, s
 
@@ -330,11 +329,11 @@ def merged_runs(a: Any, b: Any, values: Any, wa: Any, wb: Any,
         if k < 0 or v != last:
             k += 1
             last = v
-            if fill:
+            if fill:  # (a new run's counts written, not zeroed and then added to)
                 values[k] = v
-                wa[k] = 0
-                wb[k] = 0
-        if fill:
+                wa[k] = ta
+                wb[k] = 1 - ta
+        elif fill:
             wa[k] += ta
             wb[k] += 1 - ta
         i += ta
@@ -346,9 +345,9 @@ def merged_runs(a: Any, b: Any, values: Any, wa: Any, wb: Any,
             last = v
             if fill:
                 values[k] = v
-                wa[k] = 0
+                wa[k] = 1
                 wb[k] = 0
-        if fill:
+        elif fill:
             wa[k] += 1
         i += 1
     while j < nb:
@@ -359,8 +358,8 @@ def merged_runs(a: Any, b: Any, values: Any, wa: Any, wb: Any,
             if fill:
                 values[k] = v
                 wa[k] = 0
-                wb[k] = 0
-        if fill:
+                wb[k] = 1
+        elif fill:
             wb[k] += 1
         j += 1
     return k + 1

@@ -7,6 +7,7 @@ validated, encoded arrays and never has to re-check them.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from . import _accel
 from .exceptions import InvalidInputError, InvalidParameterError
 
 __all__ = [
@@ -615,9 +617,11 @@ def positive_label(labels: Sequence[Any], pos_label: Any, *, scored: bool) -> An
     return None
 
 
-def distinct_sorted(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+def distinct_sorted(a: npt.NDArray[Any], extremes: tuple[int, int] | None = None
+                    ) -> npt.NDArray[Any]:
     """``np.unique(a)`` of a 1-D label array; bools and integers over a short range are
     listed by a presence count (min, max and one ``bincount``) instead of a sort or hash.
+    ``extremes``: integer ``a``'s (smallest, largest), where the caller has read them.
 
     Examples
     --------
@@ -628,7 +632,7 @@ def distinct_sorted(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
         if a.dtype.kind == "b":
             present = [v for v, ok in ((False, not bool(a.all())), (True, bool(a.any()))) if ok]
             return np.array(present, dtype=bool)
-        lo, hi = int(a.min()), int(a.max())
+        lo, hi = extremes if extremes is not None else (int(a.min()), int(a.max()))
         if hi - lo <= 1:  # the smallest and the largest are present: nothing in between
             return np.array([lo] if hi == lo else [lo, hi], dtype=a.dtype)
         if hi - lo < _PRESENCE_RANGE:
@@ -811,8 +815,22 @@ def resolve_call(y_true: Any, y_pred: Any = None, y_score: Any = None, *,
     series_name = None
     s_range: tuple[float, float] | None = None
     given = None
+    extremes: tuple[int, int] | None = None
     if y_score is not None:
-        s, names, series_name, s_range = _score_input(y_score)
+        if y_pred is None and yt.ndim == 1 and yt.dtype.kind in "iu" \
+                and n >= _accel.MIN_SIZE and _accel.threads() > 1 \
+                and not threading.current_thread().name.startswith("clfeval"):
+            # the labels' extremes (read to list the classes) on a thread of the
+            # accelerator while this one reads the scores' (numpy's reductions release
+            # the GIL): the same values
+            def read(hand: list[Any]) -> list[Any]:
+                return [(int(yt.min()), int(yt.max())) if x is None else _score_input(x)
+                        for x in hand]
+
+            got = _accel.share([y_score, None], read, 2)[1]
+            (s, names, series_name, s_range), extremes = got[0][0], got[1][0]
+        else:
+            s, names, series_name, s_range = _score_input(y_score)
         given = s
         check_consistent_length(("y_true", yt), ("y_score", s))
     if y_pred is None and s is None:
@@ -836,7 +854,7 @@ def resolve_call(y_true: Any, y_pred: Any = None, y_score: Any = None, *,
         labs = tuple(_py(v) for v in label_array)
     pool = yt if yp is None else np.concatenate([yt, yp])
     try:
-        present = distinct_sorted(pool)
+        present = distinct_sorted(pool, extremes)
     except TypeError as exc:
         raise InvalidInputError(f"y_true and y_pred mix label types: {exc}") from exc
     if label_array is None:

@@ -55,6 +55,7 @@ from .._validation import (
 )
 from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
 from ._order import stable_order
+from ._spare import spare_block
 from ._state import (
     check_header,
     count_array,
@@ -355,7 +356,10 @@ def _table_binary_unweighted(
         # each class's scores taken out and sorted, the two classes at once (one on a
         # thread of the accelerator, as _sort_halves), then one merge pass into outputs
         # of the largest size, trimmed after
-        a, b = np.empty(n_pos + 1, s.dtype), np.empty(n - n_pos + 1, s.dtype)
+        # (the blocks of the previous table when nothing refers to them any more: no
+        # fresh pages to fault in)
+        ab = spare_block("score_classes", n + 2, s.dtype)
+        a, b = ab[:n_pos + 1], ab[n_pos + 1:]
         parts = [(True, a), (False, b)]
 
         def take_and_sort(hand: list[tuple[bool, Array]]) -> None:
@@ -368,9 +372,10 @@ def _table_binary_unweighted(
             share(parts, take_and_sort, 2)
         else:
             take_and_sort(parts)
-        values = np.empty(n)
-        w = np.empty((2, n), dtype=np.int64)
+        values = spare_block("score_values", n, np.float64)
+        w = spare_block("score_counts", (2, n), np.int64)
         u = _merged_runs(fast, a[:-1], b[:-1], values, w[pos_i], w[1 - pos_i])
+        del a, b, ab
         return (values, w) if u == n else (values[:u].copy(), w[:, :u].copy())
     v = np.empty(n, dtype=s.dtype)
     np.compress(is_pos, s, out=v[:n_pos])
@@ -503,13 +508,15 @@ def _table_binary_nonnegative(
     if fast is not None and s.dtype == np.float64:
         # compiled: the keys in one pass, the same sort, the table in one pass without
         # branches on the data (the same keys, the same order, the same table)
-        key = np.empty(s.size, np.uint64)
+        # (the blocks of the previous table when nothing refers to them any more: no
+        # fresh pages to fault in)
+        key = spare_block("score_keys", s.size, np.uint64)
         fast.class_keys(np.ascontiguousarray(s).view(np.uint64),
                         np.ascontiguousarray(is_pos), key)
         _sort(key)
         # counts of as many runs as there can be (untouched memory past the runs costs
         # nothing), the values over the keys' start; one pass, no count of runs first
-        w = np.empty((2, key.size), np.int64)
+        w = spare_block("score_counts", (2, key.size), np.int64)
         u = _key_runs(fast, key, w[pos_i], w[1 - pos_i])
         values = key.view(np.float64)[:u]
         # (mostly distinct scores keep the buffers; many ties, copies of their starts)

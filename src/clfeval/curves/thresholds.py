@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from .._accel import kernels
 from .._validation import as_1d_labels, check_choice
+from ..core._spare import spare_block
 from ..core.labels import to_python
 from ..core.scores import ScoreCounts
 from ..exceptions import InvalidParameterError
@@ -73,8 +74,9 @@ class ThresholdCounts:
         fast = kernels(values.size)
         if (fast is not None and pos.dtype == neg.dtype
                 and pos.dtype in (np.dtype(np.int64), np.dtype(np.float64))):
-            m = values.size  # (outputs made by numpy: its large arrays get huge pages)
-            tps_d, fps_d = np.empty(m, pos.dtype), np.empty(m, pos.dtype)
+            # (the running sums in the block of the previous large counts when nothing
+            # refers to it any more: no fresh pages to fault in)
+            tps_d, fps_d = spare_block("threshold_counts", (2, values.size), pos.dtype)
             ok, ap_sum, pairs = fast.descending_tallies(pos, neg, tps_d, fps_d, _AP_BLOCK,
                                                         np.empty(_AP_BLOCK))
             if ok:

@@ -418,6 +418,16 @@ class _Pending:
         return cal
 
 
+def _taken(job: concurrent.futures.Future[Any] | None, fn: Any, *args: Any) -> Any:
+    """What ``job`` (a :func:`_background` run of ``fn(*args)``) returns — or, when the
+    worker has not begun it yet (still busy with the jobs queued before it), ``fn(*args)``
+    run here, the job cancelled: the calling thread takes over work it would otherwise
+    wait for (the same value either way)."""
+    if job is None or job.cancel():
+        return fn(*args)
+    return job.result()
+
+
 def _background(fn: Any, *args: Any) -> concurrent.futures.Future[Any]:
     """Run ``fn(*args)`` on the report's worker thread (numpy and the compiled kernels
     release the GIL in their loops), in a copy of the caller's context."""
@@ -537,15 +547,17 @@ def from_state(
     threshold = state.threshold
     tc: ThresholdCounts | None = None
     auc_job = None
+    auc_args: tuple[Any, ...] = ()
     if scores is not None and not scores.is_multiclass:
         if lvl is not None and not scores.is_weighted \
                 and scores.binary_table()[0].size >= _accel.MIN_SIZE \
                 and not threading.current_thread().name.startswith("clfeval"):
             # DeLong's interval reads only the score state (unweighted: its integer
             # totals are the threshold counts'): on the report's worker thread it
-            # overlaps the threshold counts, the curves and the sweep (the same interval)
-            auc_job = _background(_auc_interval, scores, None, lvl,
-                                  getattr(state, "weights", "importance"))
+            # overlaps the threshold counts, the curves, the sweep and the metric rows
+            # (the same interval)
+            auc_args = (scores, None, lvl, getattr(state, "weights", "importance"))
+            auc_job = _background(_auc_interval, *auc_args)
         tc = threshold_counts(scores)
     cal_job = None
     if isinstance(state.calibration, _Pending) and scores is not None \
@@ -590,14 +602,16 @@ def from_state(
     sweep: ThresholdSweep | None = None
     ccurve: CostCurve | None = None
     auc_rows: tuple[MetricRow, ...] = ()
+    binary_auc: tuple[RocCurve, PrecisionRecallCurve] | None = None
     if tc is not None:
         name = title or "model"
         if auc_job is None and lvl is not None and tc.thresholds.size >= _accel.MIN_SIZE \
                 and not threading.current_thread().name.startswith("clfeval"):
             # DeLong's interval reads only the score state: on the report's worker
-            # thread it overlaps the curves and the sweep (the same interval)
-            auc_job = _background(_auc_interval, scores, tc, lvl,
-                                  getattr(state, "weights", "importance"))
+            # thread it overlaps the curves, the sweep and the metric rows (the same
+            # interval)
+            auc_args = (scores, tc, lvl, getattr(state, "weights", "importance"))
+            auc_job = _background(_auc_interval, *auc_args)
         # the curves are formed at their displayed points only; areas, AP, the
         # break-even point, the hull and the sweep's optima are the full curves'
         roc_shown = RocCurve.from_threshold_counts(tc, zero_division=np.nan,
@@ -609,9 +623,9 @@ def from_state(
                              chosen=threshold, optimize=SWEEP_OPTIMA, max_points=max_points)
         if tc.n_pos > 0 and tc.n_neg > 0:
             ccurve = CostCurve.from_threshold_counts(tc, max_lines=COST_CURVE_LINES)
-        auc_rows = _binary_auc_rows(roc_shown, pr_shown, auc_job.result() if auc_job
-                                    is not None else _auc_interval(
-            scores, tc, lvl, getattr(state, "weights", "importance")))
+        if auc_job is None:
+            auc_args = (scores, tc, lvl, getattr(state, "weights", "importance"))
+        binary_auc = (roc_shown, pr_shown)  # (their rows once DeLong's interval is read)
     elif scores is not None:
         rocs, prs, tcs = [], [], []
         for j, lab in enumerate(scores.labels):
@@ -631,11 +645,14 @@ def from_state(
                              at=None if sweep is None else sweep.thresholds)
     overall, per_class = _metric_rows(cm, None if wt is UNKNOWN_SQ else lvl,
                                       None if wt is UNKNOWN_SQ else wt)
-    # the calibration section last: its state (or its bootstrap's draws, or the whole
-    # section of unweighted rows) may still be forming on the report's worker thread
+    # the calibration section and DeLong's interval last (the metric rows need neither:
+    # on the report's worker thread DeLong overlaps them); the section's state (or its
+    # bootstrap's draws, or the whole section of unweighted rows) may still be forming
+    # there — the section first: queued after DeLong, it is formed here when the worker
+    # has not begun it, beside the end of DeLong
     calibration = None
     if cal_job is not None and wt is None:  # (formed on the worker, after the fold)
-        calibration = cal_job.result()
+        calibration = _taken(cal_job, _calibration_section, state.calibration, lvl)
     else:
         if isinstance(cal_state, _Pending):
             cal_state, cal_note = _calibration_input(cal_state.result(), wt)
@@ -645,6 +662,8 @@ def from_state(
             calibration = calibration_report(
                 cal_state, level=lvl or 0.95, weights_note=cal_note,
                 n_resamples=N_RESAMPLES if lvl else 0, seed=SEED, _draws=_drawn(draws_job))
+    if binary_auc is not None:
+        auc_rows = _binary_auc_rows(*binary_auc, _taken(auc_job, _auc_interval, *auc_args))
     if calibration is not None:
         auc_rows = auc_rows + _calibration_rows(calibration)
     overall = overall + auc_rows
