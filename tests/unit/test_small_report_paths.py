@@ -78,6 +78,44 @@ def test_fine_groups_renumbering_is_np_unique(seed: int) -> None:
         assert gid.dtype == ref.dtype and np.array_equal(gid, ref)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_fine_groups_of_the_held_bins_are_those_of_every_bin(seed: int) -> None:
+    # the equal-mass groups, their totals and edges formed from the fine bins that hold
+    # samples give the floats the same steps give over every fine bin (as written before)
+    from clfeval.calibration._measures import _group_totals, _pair_sum, _sparse_groups
+    from clfeval.core.calibration import FINE_LIMIT, FINE_SCALE, FSP, FW, CalibrationCounts
+
+    rng = np.random.default_rng(100 + seed)
+    n = [30, 700, 4000, 12, 900, 2500][seed]
+    p = rng.beta(0.4, 0.6, n) if seed % 2 else np.round(rng.random(n), 2)
+    p[: n // 10] = rng.choice([0.0, 1.0, 1e-17], n // 10)  # (the outermost fine bins)
+    w = None if seed < 2 else rng.random(n) * 10.0 ** rng.integers(-3, 3, n)
+    if w is not None:
+        w[rng.random(n) < 0.1] = 0.0
+    state = CalibrationCounts.from_predictions(rng.random(n) < p, p, sample_weight=w)
+    f = state.fine_sums(0)
+    for groups in (3, 10, 15, 50):
+        fw = _pair_sum(f[:, :, FW])
+        mid = (np.cumsum(fw) - fw / 2.0) / fw.sum()
+        gid = np.minimum((mid * groups).astype(np.intp), groups - 1)
+        gid = np.maximum.accumulate(np.where(fw > 0, gid, 0))
+        starts = np.flatnonzero(np.diff(gid)) + 1
+        ref_edges = np.concatenate([[0.0], 1.0 / (1.0 + np.exp(-(-FINE_LIMIT
+                                                                 + starts / FINE_SCALE))),
+                                    [1.0]])
+        ids = np.zeros(gid.size, dtype=np.intp)
+        np.cumsum(gid[1:] != gid[:-1], out=ids[1:])
+        g = int(ids.max()) + 1
+        ref = (np.bincount(ids, weights=fw, minlength=g),
+               np.bincount(ids, weights=_pair_sum(f[:, :, FSP]), minlength=g),
+               np.bincount(ids, weights=f[:, 1, FW], minlength=g))
+        fine = state._fine_table(0)[::2]
+        at, got_ids, edges = _sparse_groups(fine, groups)
+        assert np.array_equal(got_ids, ids[at]) and np.array_equal(edges, ref_edges)
+        for a, b in zip(_group_totals(fine, got_ids), ref, strict=True):
+            assert a.tobytes() == b.tobytes()
+
+
 @pytest.mark.parametrize("case", ["plain", "importance", "frequency", "ties"])
 def test_report_drawing_ahead_on_the_worker_is_the_serial_report(
         case: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -22,6 +22,7 @@ from ..core.calibration import (
     FSP,
     FSX,
     FW,
+    N_FINE,
     SP,
     SPP,
     SSE,
@@ -175,29 +176,52 @@ def _norms(w: FloatArray, sp: FloatArray, o: FloatArray) -> tuple[float, float, 
 def _fine_groups(state: CalibrationCounts, t: int, n_groups: int
                  ) -> tuple[npt.NDArray[np.intp], FloatArray]:
     """Group ids of the fine bins (equal mass, up to one fine bin) and the p-edges used."""
-    fw = _pair_sum(state.fine_sums(t)[:, :, FW])
-    tot = fw.sum()
+    at, ids, edges = _sparse_groups(state._fine_table(t)[::2], n_groups)
+    dense = np.zeros(N_FINE, dtype=np.intp)
+    dense[at] = ids
+    return np.maximum.accumulate(dense), edges  # (an empty bin: its left neighbour's id)
+
+
+def _sparse_groups(fine: tuple[npt.NDArray[Any], FloatArray], n_groups: int
+                   ) -> tuple[npt.NDArray[Any], npt.NDArray[np.intp], FloatArray]:
+    """:func:`_fine_groups` of the fine bins that hold samples (``fine``: their indices
+    and sums, :meth:`CalibrationCounts._fine_table`): ``(at, ids, edges)``, ``ids`` the
+    group of each bin of ``at``. The same numbers as over every fine bin: the empty bins
+    weigh 0 (the running sums are the same floats, the total is summed over all the
+    bins as before) and join the group on their left."""
+    at, f = fine
+    fw = _pair_sum(f[:, :, FW])
+    every = np.zeros(N_FINE)
+    every[at] = fw
+    tot = every.sum()  # (numpy's pairwise sum over every fine bin: the same float)
     cum = np.cumsum(fw)
     mid = (cum - fw / 2.0) / tot
     gid = np.minimum((mid * n_groups).astype(np.intp), n_groups - 1)
-    gid = np.maximum.accumulate(np.where(fw > 0, gid, 0))  # empty fine bins join the left group
-    starts = np.flatnonzero(np.diff(gid)) + 1
+    gid = np.maximum.accumulate(np.where(fw > 0, gid, 0))  # (weightless bins join the left)
+    # a group starts where the id rises: at a bin of ``at`` above its left neighbour's
+    # (the empty bins before the first held one have id 0; the very first bin starts none)
+    change = np.empty(gid.size, dtype=bool)
+    if gid.size:
+        change[0] = gid[0] != 0 and at[0] != 0
+        np.not_equal(gid[1:], gid[:-1], out=change[1:])
+    starts = at[change]
     logit_edges = -FINE_LIMIT + starts / FINE_SCALE
     inner = 1.0 / (1.0 + np.exp(-logit_edges))
-    # renumber to consecutive ids of the groups actually formed: gid never decreases,
-    # so a bin's id is the number of changes before it (np.unique's inverse)
-    ids = np.zeros(gid.size, dtype=np.intp)
-    np.cumsum(gid[1:] != gid[:-1], out=ids[1:])
-    return ids, np.concatenate([[0.0], inner, [1.0]])
+    # renumbered to consecutive ids of the groups actually formed: a bin's id is the
+    # number of starts up to it (np.unique's inverse over every fine bin)
+    ids = np.cumsum(change, dtype=np.intp)
+    return at, ids, np.concatenate([[0.0], inner, [1.0]])
 
 
-def _group_totals(state: CalibrationCounts, t: int, gid: npt.NDArray[np.intp]
+def _group_totals(fine: tuple[npt.NDArray[Any], FloatArray], ids: npt.NDArray[np.intp]
                   ) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
-    f = state.fine_sums(t)
-    g = int(gid.max()) + 1
-    return (np.bincount(gid, weights=_pair_sum(f[:, :, FW]), minlength=g),
-            np.bincount(gid, weights=_pair_sum(f[:, :, FSP]), minlength=g),
-            np.bincount(gid, weights=f[:, 1, FW], minlength=g))
+    """(weight, Σp, observed weight) per group of the held fine bins (``ids`` of
+    :func:`_sparse_groups`); the empty bins add nothing (each total starts from 0.0)."""
+    f = fine[1]
+    g = int(ids[-1]) + 1 if ids.size else 1
+    return (np.bincount(ids, weights=_pair_sum(f[:, :, FW]), minlength=g),
+            np.bincount(ids, weights=_pair_sum(f[:, :, FSP]), minlength=g),
+            np.bincount(ids, weights=f[:, 1, FW], minlength=g))
 
 
 def calibration_error(state: CalibrationCounts, *, kind: str = "auto",
@@ -251,8 +275,9 @@ def calibration_error(state: CalibrationCounts, *, kind: str = "auto",
         if strategy == "uniform":
             vals.append(_norms(*_bin_totals(state, t)))
         else:
-            gid, edges = _fine_groups(state, t, nb)
-            vals.append(_norms(*_group_totals(state, t, gid)))
+            fine = state._fine_table(t)[::2]
+            _, ids, edges = _sparse_groups(fine, nb)
+            vals.append(_norms(*_group_totals(fine, ids)))
             label = "equal-mass"
     arr = np.asarray(vals)
     if kind == "class-wise":
@@ -391,7 +416,7 @@ def logistic_recalibration(state: Any = None, y_proba: Any = None, *, table: int
             raise InvalidInputError("pass either a CalibrationCounts state or (y_true, y_proba)")
         state = _check_state(state)
         t = _table(state, table)
-        f = state.fine_sums(t)
+        f = state._fine_table(t)[2]  # (the bins that hold samples: the others weigh 0)
         xs, ys, ws = [], [], []
         for c in (0, 1):
             w = f[:, c, FW]
@@ -521,8 +546,9 @@ def hosmer_lemeshow(state: CalibrationCounts, *, groups: int = 10,
     t = _table(state, table)
     if isinstance(groups, bool) or not isinstance(groups, (int, np.integer)) or groups < 3:
         raise InvalidParameterError(f"groups must be an integer >= 3, got {groups!r}")
-    gid, _ = _fine_groups(state, t, int(groups))
-    n, e, o = _group_totals(state, t, gid)
+    fine = state._fine_table(t)[::2]
+    _, ids, _ = _sparse_groups(fine, int(groups))
+    n, e, o = _group_totals(fine, ids)
     return _hl(o, e, n, "Hosmer-Lemeshow test (equal-mass groups from fine bins)",
                state.n_samples)
 

@@ -209,10 +209,10 @@ def evaluate_calibration(
 def _clipped(state: Any) -> tuple[int, int]:
     """(samples whose probability is 0 or 1 within 1e-15, all samples) of the table
     the logistic recalibration reads: the outermost fine logit bins (|logit| > 34.5)."""
-    from ..core.calibration import FINE_LIMIT, FINE_SCALE, N_FINE
+    from ..core.calibration import FINE_LIMIT, FINE_SCALE
 
     t = state.n_tables - 1 if state.is_multiclass else 0
-    fc = state.fine_counts(t)
+    at, fc, _ = state._fine_table(t)  # (the bins that hold samples: the others count 0)
     counts = fc[:, 0] + fc[:, 1]  # (integers: the row sums, in whole-column passes)
-    centers = (np.arange(N_FINE) + 0.5) / FINE_SCALE - FINE_LIMIT
+    centers = (at + 0.5) / FINE_SCALE - FINE_LIMIT
     return int(counts[np.abs(centers) > 34.5].sum()), int(counts.sum())
