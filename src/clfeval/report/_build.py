@@ -10,7 +10,7 @@ import math
 import os
 import threading
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
 
@@ -583,7 +583,8 @@ def from_state(
         if _overlap and lvl is not None and (cal_note is not None or not cal_state.is_weighted) \
                 and _accel.threads() > 1 and _core_free() \
                 and not threading.current_thread().name.startswith("clfeval"):
-            draws_job = _early_draws(cal_state, cal_note is not None)
+            draws_job = _early_draws(cal_state, cal_note is not None, _count_draws(
+                cm, None if wt is UNKNOWN_SQ else lvl, None if wt is UNKNOWN_SQ else wt))
     roc: tuple[RocCurve, ...] = ()
     pr: tuple[PrecisionRecallCurve, ...] = ()
     sweep: ThresholdSweep | None = None
@@ -628,7 +629,8 @@ def from_state(
         cost = cost_analysis(cm, cost_matrix, threshold_counts=tc,
                              at=None if sweep is None else sweep.thresholds)
     overall, per_class = _metric_rows(cm, None if wt is UNKNOWN_SQ else lvl,
-                                      None if wt is UNKNOWN_SQ else wt)
+                                      None if wt is UNKNOWN_SQ else wt,
+                                      _drawn(draws_job, "counts"))
     # the calibration section last: its state (or its bootstrap's draws, or the whole
     # section of unweighted rows) may still be forming on the report's worker thread
     calibration = None
@@ -699,23 +701,45 @@ def _core_free() -> bool:
         return True
 
 
-def _early_draws(cal_state: Any, weights_as_counts: bool) -> concurrent.futures.Future[Any]:
-    """The calibration bootstrap's random draws (a few milliseconds of numpy that does
-    not hold the GIL), started on the report's worker thread: the calling thread waits
-    only until they begin, then forms the curves and the metric rows beside them."""
+class _Draws:
+    """The random draws a report makes ahead on its worker thread (:func:`_early_draws`):
+    the confusion matrix's bootstrap tables (``counts``, or None) and the calibration
+    bootstrap's draws (``calibration``)."""
+
+    def __init__(self, counts: concurrent.futures.Future[Any] | None,
+                 calibration: concurrent.futures.Future[Any]) -> None:
+        self.counts, self.calibration = counts, calibration
+
+
+def _early_draws(cal_state: Any, weights_as_counts: bool,
+                 counts: Callable[[], Any] | None = None) -> _Draws:
+    """The bootstrap's random draws (a few milliseconds of numpy that does not hold the
+    GIL), started on the report's worker thread: the confusion matrix's replicate tables
+    (``counts``: their drawing, :func:`_count_draws`; the metric rows read them first),
+    then the calibration bootstrap's. The calling thread waits only until they begin,
+    then forms the curves and the metric rows beside them."""
     from ..calibration._measures import calibration_draws
 
     begun = threading.Event()
+    count_job = None
+    if counts is not None:
+        def first() -> Any:
+            begun.set()
+            return counts()
+
+        count_job = _background(first)
     job = _background(lambda: calibration_draws(
         cal_state, n_resamples=N_RESAMPLES, seed=SEED, weights_as_counts=weights_as_counts,
         started=begun.set))
     begun.wait(0.001)  # (handing the worker the GIL now, not at the next switch interval)
-    return job
+    return _Draws(count_job, job)
 
 
-def _drawn(job: concurrent.futures.Future[Any] | None) -> Any:
-    """The draws of :func:`_early_draws` (None: none, or it failed — the report's own
-    call then draws, and raises what it must)."""
+def _drawn(draws: _Draws | None, which: str = "calibration") -> Any:
+    """The draws of :func:`_early_draws` (``which``: ``"calibration"`` or ``"counts"``;
+    None: none, or it failed — the report's own call then draws, and raises what it
+    must)."""
+    job = None if draws is None else getattr(draws, which)
     if job is None:
         return None
     try:
@@ -808,13 +832,13 @@ def stacked_metric_rows(cms: Sequence[ConfusionMatrix],
 
 
 def _metric_rows(cm: ConfusionMatrix, level: float | None,
-                 weighting: Weighting | None = None) -> Rows:
+                 weighting: Weighting | None = None, replicates: Any = None) -> Rows:
     ahead = _AHEAD.get()
     if ahead is not None and weighting is None:
         rows = ahead.get(_ahead_key(cm, level))
         if rows is not None:
             return rows
-    return _metric_rows_of([cm], level, weighting)[0]
+    return _metric_rows_of([cm], level, weighting, replicates=replicates)[0]
 
 
 def shown_rows(states: Sequence[Any], cms: Sequence[ConfusionMatrix],
@@ -867,12 +891,13 @@ def shown_rows(states: Sequence[Any], cms: Sequence[ConfusionMatrix],
 
 def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
                     weighting: Weighting | None = None,
-                    only: set[str] | None = None) -> list[Rows]:
+                    only: set[str] | None = None, replicates: Any = None) -> list[Rows]:
     """The metric rows of each of several matrices of one label set and positive class:
     every registered metric evaluated once over their ``(S, K, K)`` stack (converted and
     tallied once), the Wilson intervals of the proportions computed once over the stack,
     the bootstrap intervals drawn per matrix (each from the report's fixed seed).
-    ``only``: just the rows of these names (the per-class table left empty)."""
+    ``only``: just the rows of these names (the per-class table left empty).
+    ``replicates``: one matrix's bootstrap tables drawn ahead (:func:`_count_draws`)."""
     first = cms[0]
     k = first.n_classes
     pos_index: int | None = None
@@ -881,7 +906,8 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
     stack = CountStack(np.stack([cm.counts for cm in cms]) if len(cms) > 1
                        else cms[0].counts[None])  # (one matrix: a view, one float copy)
     wilson = _StackedWilson(stack, first.labels, level, weighting)
-    boot = ([_bootstrap_intervals(cm, level, weighting) for cm in cms]
+    boot = ([_bootstrap_intervals(cm, level, weighting, replicates if len(cms) == 1
+                                  else None) for cm in cms]
             if only is None or weighting is not None else _stacked_bootstrap(cms, level, only))
     rows: list[list[MetricRow]] = [[] for _ in cms]
 
@@ -1120,22 +1146,16 @@ class _StackedWilson:
         return out
 
 
-def _bootstrap_intervals(cm: ConfusionMatrix, level: float | None,
-                         weighting: Weighting | None = None
-                         ) -> dict[tuple[str, str | None], ConfidenceInterval]:
-    """The percentile bootstrap intervals of a report's non-proportion headline metrics
-    (F1, MCC, kappa, balanced accuracy, macro averages): over the confusion matrix's
-    counts, 1000 resamples, fixed seed (a report is reproducible). Weighted counts are
-    resampled as ``weighting`` says: importance weights draw Kish's effective sample size
-    of rows on the cells' weighted shares; frequency weights are the counts (integer
-    ones resampled as the repeated rows, fractional ones drawing round(Σw) rows). None
-    for an empty matrix or too many classes (see the warning)."""
+def _bootstrap_n_eff(cm: ConfusionMatrix, level: float | None,
+                     weighting: Weighting | None) -> tuple[bool, float | None]:
+    """Whether a report's matrix gets bootstrap intervals (:func:`_bootstrap_intervals`),
+    and the effective sample size its replicates draw (None: its integer counts)."""
     if level is None:
-        return {}
-    from ..stats.bootstrap import MAX_RESAMPLE_TOTAL, bootstrap_interval_table
+        return False, None
+    from ..stats.bootstrap import MAX_RESAMPLE_TOTAL
 
     if cm.total == 0 or not bootstrap_fits(cm.n_classes):
-        return {}  # too many classes: see the warning
+        return False, None  # too many classes: see the warning
     n_eff: float | None = None
     if weighting is not None:
         integer = weighting.meaning == "frequency" and bool(
@@ -1143,9 +1163,41 @@ def _bootstrap_intervals(cm: ConfusionMatrix, level: float | None,
         if not integer:
             n_eff = weighting.n_eff
             if not 1 <= n_eff <= MAX_RESAMPLE_TOTAL:
-                return {}  # (frequency weights past 2**53 rows cannot be drawn)
+                return False, None  # (frequency weights past 2**53 rows cannot be drawn)
     elif cm.is_weighted:  # weighted counts without a declared meaning (a bare state)
+        return False, None
+    return True, n_eff
+
+
+def _count_draws(cm: ConfusionMatrix, level: float | None,
+                 weighting: Weighting | None) -> Callable[[], Any] | None:
+    """The drawing of :func:`_bootstrap_intervals`'s replicate tables, to be run ahead
+    (on the report's worker thread; None: the matrix gets no bootstrap)."""
+    ok, n_eff = _bootstrap_n_eff(cm, level, weighting)
+    if not ok:
+        return None
+    from ..stats.bootstrap import _table_replicates
+
+    return lambda: _table_replicates(cm, n_resamples=N_RESAMPLES, seed=SEED, n_eff=n_eff)
+
+
+def _bootstrap_intervals(cm: ConfusionMatrix, level: float | None,
+                         weighting: Weighting | None = None, replicates: Any = None,
+                         ) -> dict[tuple[str, str | None], ConfidenceInterval]:
+    """The percentile bootstrap intervals of a report's non-proportion headline metrics
+    (F1, MCC, kappa, balanced accuracy, macro averages): over the confusion matrix's
+    counts, 1000 resamples, fixed seed (a report is reproducible). Weighted counts are
+    resampled as ``weighting`` says: importance weights draw Kish's effective sample size
+    of rows on the cells' weighted shares; frequency weights are the counts (integer
+    ones resampled as the repeated rows, fractional ones drawing round(Σw) rows). None
+    for an empty matrix or too many classes (see the warning). ``replicates``: the
+    replicate tables drawn ahead (:func:`_count_draws`), or None."""
+    ok, n_eff = _bootstrap_n_eff(cm, level, weighting)
+    if not ok:
         return {}
+    assert level is not None
+    from ..stats.bootstrap import bootstrap_interval_table
+
     plan: list[tuple[str | None, list[str]]] = []
     if cm.n_classes == 2 and cm.pos_label is not None:
         plan.append(("auto", list(BOOTSTRAP_BINARY)))
@@ -1160,8 +1212,8 @@ def _bootstrap_intervals(cm: ConfusionMatrix, level: float | None,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         res = bootstrap_interval_table(cm, requests, n_resamples=N_RESAMPLES, level=level,
-                                       seed=SEED, zero_division=math.nan,
-                                       n_eff=n_eff)  # one draw for all
+                                       seed=SEED, zero_division=math.nan, n_eff=n_eff,
+                                       _replicates=replicates)  # one draw for all
     boot: dict[tuple[str, str | None], ConfidenceInterval] = {}
     for avg, names in plan:
         for name in names:

@@ -535,6 +535,7 @@ def bootstrap_interval_table(
     seed: Any = None,
     zero_division: Any = "warn",
     n_eff: float | None = None,
+    _replicates: npt.NDArray[np.int64] | None = None,
 ) -> dict[tuple[str, str | None], ConfidenceInterval]:
     """Percentile bootstrap intervals of several (metric, average) pairs from one set of
     replicate tables (what a report needs: F1 macro and weighted, MCC, kappa … drawn once).
@@ -549,6 +550,9 @@ def bootstrap_interval_table(
     >>> t = bootstrap_interval_table(cm, [("f1", "macro"), ("mcc", "auto")], seed=0)
     >>> t[("f1", "macro")] == bootstrap_interval(cm, "f1", average="macro", seed=0)
     True
+
+    (``_replicates``, private: the replicate tables :func:`_table_replicates` drew ahead
+    from the same seed — a report draws them on its worker thread.)
     """
     level = check_level(level)
     b = _check_resamples(n_resamples)
@@ -557,7 +561,9 @@ def bootstrap_interval_table(
     fs = [_CountMetric(cm, get_metric(name), average, None, {}) for name, average in requests]
     if _is_nan(zero_division) and b <= _block_size(c.size) \
             and all(f.labels is None for f in fs):
-        return _joint_table(cm, requests, fs, c, obs, b, _rng(seed), level, n_eff)
+        reps_i = _resample_counts(c, b, _rng(seed), False) if _replicates is None \
+            else _replicates  # (the one block _count_replicates draws)
+        return _joint_table(requests, fs, reps_i, obs, b, level, n_eff)
     all_reps = _count_replicates(c, b, _rng(seed), False, fs)
     bounds: list[tuple[Array, Array] | None] = [None] * len(fs)
     thetas: list[Array | None] = [None] * len(fs)
@@ -572,16 +578,39 @@ def bootstrap_interval_table(
                 requests, fs, all_reps, bounds, thetas, strict=True)}
 
 
-def _joint_table(cm: ConfusionMatrix, requests: Sequence[tuple[str, str | None]],
-                 fs: Sequence[_CountMetric], c: npt.NDArray[Any], obs: npt.NDArray[Any],
-                 b: int, rng: np.random.Generator, level: float, n_eff: float | None,
-                 ) -> dict[tuple[str, str | None], ConfidenceInterval]:
+def _table_replicates(cm: ConfusionMatrix, *, n_resamples: int = 1000, seed: Any = None,
+                     n_eff: float | None = None) -> npt.NDArray[np.int64] | None:
+    """The replicate tables :func:`bootstrap_interval_table` draws for scalar metrics under
+    a NaN policy when they fit in one block (a report's), drawn from ``seed`` as it
+    draws them; ``None`` where it draws block by block.
+
+    Examples
+    --------
+    >>> cm = ConfusionMatrix([[50, 10], [5, 35]])
+    >>> reps = _table_replicates(cm, n_resamples=200, seed=0)
+    >>> reps.shape, bool((reps.sum(axis=(1, 2)) == 100).all())
+    ((200, 2, 2), True)
+    >>> t = bootstrap_interval_table(cm, [("mcc", "auto")], n_resamples=200, seed=0,
+    ...                              zero_division=float("nan"))
+    >>> t == bootstrap_interval_table(cm, [("mcc", "auto")], n_resamples=200, seed=9,
+    ...                               zero_division=float("nan"), _replicates=reps)
+    True
+    """
+    b = _check_resamples(n_resamples)
+    c, _ = _resampled(cm, n_eff)
+    if b > _block_size(c.size):
+        return None
+    return _resample_counts(c, b, _rng(seed), False)
+
+
+def _joint_table(requests: Sequence[tuple[str, str | None]], fs: Sequence[_CountMetric],
+                 reps_i: npt.NDArray[Any], obs: npt.NDArray[Any], b: int, level: float,
+                 n_eff: float | None) -> dict[tuple[str, str | None], ConfidenceInterval]:
     """:func:`bootstrap_interval_table` under a NaN policy for scalar metrics, with the
     replicates in one block: the observed matrix rides as one more row of the block (the
     metrics are row-wise: each row's value is what it is alone), so every metric is
     evaluated once; the replicates' standard deviations in one row-wise pass
     (:func:`_nanstd_rows`). The same draws and the same numbers as the general path."""
-    reps_i = _resample_counts(c, b, rng, False)  # (the one block _count_replicates draws)
     joint = np.empty((b + 1, *reps_i.shape[1:]), dtype=np.float64)
     joint[:b] = reps_i
     joint[b] = obs
