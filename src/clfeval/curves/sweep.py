@@ -18,6 +18,7 @@ import numpy.typing as npt
 from .._display import frame, short_repr
 from .._serial import Result
 from ..core.counts import ConfusionMatrix
+from ..core.divide import quietly
 from ..core.metric_spec import CountStack, evaluate_counts, get_metric
 from ..core.scores import ScoreCounts
 from ..exceptions import InvalidParameterError
@@ -287,6 +288,15 @@ def sweep_counts(
     kept for display (what :meth:`ThresholdSweep.thinned` keeps). See
     :func:`threshold_sweep` for the rest.
     """
+    with quietly():  # (one np.errstate for all the metrics)
+        return _sweep(tc, labels, metrics, include_all_negative, zero_division, chosen,
+                      optimize, max_points, params)
+
+
+def _sweep(tc: ThresholdCounts, labels: tuple[Any, Any], metrics: str | Sequence[str],
+           include_all_negative: bool, zero_division: Any, chosen: float | None,
+           optimize: Sequence[str] | None, max_points: int | None,
+           params: Mapping[str, Any]) -> ThresholdSweep:
     lead = 1 if include_all_negative else 0  # row 0 is then t = +inf (all negative)
     n = int(tc.thresholds.size) + lead
     names = [metrics] if isinstance(metrics, str) else list(metrics)

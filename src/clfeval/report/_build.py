@@ -32,6 +32,7 @@ from .._validation import (
     same_label,
 )
 from ..core.counts import ConfusionMatrix
+from ..core.divide import quietly
 from ..core.metric_spec import (
     CountStack,
     MetricSpec,
@@ -892,6 +893,14 @@ def shown_rows(states: Sequence[Any], cms: Sequence[ConfusionMatrix],
 def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
                     weighting: Weighting | None = None,
                     only: set[str] | None = None, replicates: Any = None) -> list[Rows]:
+    """:func:`_rows_of` under one ``np.errstate`` for all the metrics (:func:`quietly`)."""
+    with quietly():
+        return _rows_of(cms, level, weighting, only, replicates)
+
+
+def _rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
+             weighting: Weighting | None, only: set[str] | None,
+             replicates: Any) -> list[Rows]:
     """The metric rows of each of several matrices of one label set and positive class:
     every registered metric evaluated once over their ``(S, K, K)`` stack (converted and
     tallied once), the Wilson intervals of the proportions computed once over the stack,
