@@ -315,15 +315,22 @@ def per_class_averages(specs: MetricSpec | Sequence[MetricSpec], stack: CountSta
     True
     """
     specs = [specs] if isinstance(specs, MetricSpec) else list(specs)
-    for spec in specs:
-        if not spec.per_class:
-            raise InvalidParameterError(
-                f"{spec.name} is an overall metric; it takes no average")
-    zd = check_zero_division(zero_division)
-    if not isinstance(zd, float):  # ("warn": each average warns on its own)
-        raise InvalidParameterError("per_class_averages takes a numeric zero_division")
     if not specs:
+        _check_averaged(specs, zero_division)
         return []
+    vals, micro, macro, weighted = per_class_stack(specs, stack,
+                                                   zero_division=zero_division)
+    return [(vals[i], micro[i], macro[i], weighted[i]) for i in range(len(specs))]
+
+
+def per_class_stack(specs: Sequence[MetricSpec], stack: CountStack, *,
+                    zero_division: float = math.nan) -> tuple[Array, Array, Array, Array]:
+    """:func:`per_class_averages` as four arrays, each with the metrics on a leading
+    axis: values per class ``(P, ..., K)`` and the micro, macro and weighted averages
+    ``(P, ...)`` (``specs`` not empty)."""
+    specs = list(specs)
+    _check_averaged(specs, zero_division)
+    zd = check_zero_division(zero_division)
     tp, fn, fp, tn = stack.tallies
     k = tp.shape[-1]
     ext = [np.concatenate([t, t.sum(-1, keepdims=True)], axis=-1) for t in (tp, fn, fp, tn)]
@@ -337,7 +344,17 @@ def per_class_averages(specs: MetricSpec | Sequence[MetricSpec], stack: CountSta
     micro = np.ascontiguousarray(both[..., k])
     macro = _nanmean(vals, np.ones_like(vals), zd, "metric")
     weighted = _nanmean(vals, np.broadcast_to(tp + fn, vals.shape), zd, "metric")
-    return [(vals[i], micro[i], macro[i], weighted[i]) for i in range(len(specs))]
+    return vals, micro, macro, weighted
+
+
+def _check_averaged(specs: Sequence[MetricSpec], zero_division: Any) -> None:
+    for spec in specs:
+        if not spec.per_class:
+            raise InvalidParameterError(
+                f"{spec.name} is an overall metric; it takes no average")
+    zd = check_zero_division(zero_division)
+    if not isinstance(zd, float):  # ("warn": each average warns on its own)
+        raise InvalidParameterError("per_class_averages takes a numeric zero_division")
 
 
 def _nanmean(vals: Array, w: Array, zd: Any, name: str) -> Array:

@@ -38,7 +38,7 @@ from ..core.metric_spec import (
     MetricSpec,
     evaluate_counts,
     list_metrics,
-    per_class_averages,
+    per_class_stack,
 )
 from ..curves.cost import CostCurve, cost_analysis
 from ..curves.multiclass import average_precision_multiclass, ovr_auc
@@ -922,15 +922,17 @@ def _rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
 
     one = rows[0] if len(rows) == 1 else None
 
-    def add(name: str, spec: MetricSpec, average: str | None, values: Array,
+    def add(name: str, spec: MetricSpec, average: str | None, values: list[float],
             intervals: Sequence[ConfidenceInterval | None]) -> None:
+        """The row of each matrix (``values``: each matrix's value, Python floats)."""
         if only is not None and name not in only:
             return
         if one is not None:  # (one matrix, a report's: no zip)
-            one.append(_metric_row(name, spec.name, average, num(values[0]), spec.description,
-                                   spec.higher_is_better, intervals[0]))
+            v = values[0]
+            one.append(_metric_row(name, spec.name, average, None if v != v else v,
+                                   spec.description, spec.higher_is_better, intervals[0]))
             return
-        for out, v, ci in zip(rows, np.asarray(values).tolist(), intervals, strict=True):
+        for out, v, ci in zip(rows, values, intervals, strict=True):
             out.append(_metric_row(name, spec.name, average, num(v), spec.description,
                                    spec.higher_is_better, ci))
 
@@ -954,26 +956,38 @@ def _rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
                    PER_CLASS_INTERVALS if only is None else ())
     # one call of each per-class metric for the classes and the micro sums, the macro and
     # weighted means of them all at once (the same numbers)
-    averaged = iter(per_class_averages([spec for spec in specs if spec.per_class], stack))
+    # (the values as Python floats, each array converted once: (P, S) lists)
+    pcs = [spec for spec in specs if spec.per_class]
+    pc_all: Array | None = None
+    averages: list[tuple[str, list[list[float]]]] = []
+    binary: list[list[float]] = []
+    if pcs:
+        pc_all, micro, macro, weighted = per_class_stack(pcs, stack)
+        averages = [("macro", macro.tolist()), ("micro", micro.tolist()),
+                    ("weighted", weighted.tolist())]
+        if pos_index is not None:
+            binary = pc_all[:, :, pos_index].tolist()
     pc_names: list[str] = []
     pc_vals: list[Array] = []
+    p = 0
     for spec in specs:
         if spec.per_class:
-            vals, micro, macro, weighted = next(averaged)
+            assert pc_all is not None
             pc_names.append(spec.name)
-            pc_vals.append(vals)
+            pc_vals.append(pc_all[p])
             if pos_index is not None:
-                add(spec.name, spec, "binary", vals[:, pos_index],
+                add(spec.name, spec, "binary", binary[p],
                     wilson.row(spec, "binary", pos_index) if spec.ratio is not None
                     else booted(spec, "binary"))
-            for avg, v in (("macro", macro), ("micro", micro), ("weighted", weighted)):
-                add(f"{spec.name}_{avg}", spec, avg, v,
+            for avg, v in averages:
+                add(f"{spec.name}_{avg}", spec, avg, v[p],
                     wilson.row(spec, avg, None) if spec.ratio is not None and avg == "micro"
                     else booted(spec, avg))
+            p += 1
         else:
-            v = evaluate_counts(spec, stack, zero_division=NAN)
-            add(spec.name, spec, None, v, wilson.row(spec, None, None)
-                if spec.ratio is not None else booted(spec, None))
+            got = evaluate_counts(spec, stack, zero_division=NAN)
+            add(spec.name, spec, None, np.asarray(got, dtype=np.float64).tolist(),
+                wilson.row(spec, None, None) if spec.ratio is not None else booted(spec, None))
     if only is not None:
         pc_names, pc_vals = [], []
     values = (np.stack(pc_vals, axis=1) if pc_vals
