@@ -289,6 +289,33 @@ def evaluate_counts(
     return _nanmean(vals, tp + fn, zd, spec.name)  # weighted by support
 
 
+def overall_values(specs: Sequence[MetricSpec], stack: CountStack, *,
+                   zero_division: Any = math.nan) -> list[Array]:
+    """Each overall metric of ``specs`` on the stack at its default parameters: what
+    :func:`evaluate_counts` gives for each, the zero-division policy checked and the
+    stack's shared intermediates (:func:`shared`) set once for all of them.
+
+    Examples
+    --------
+    >>> stack = CountStack([[[5, 1], [2, 7]]])
+    >>> [v.tolist() for v in overall_values([get_metric("accuracy"), get_metric("mcc")],
+    ...                                     stack)] == [
+    ...     evaluate_counts(get_metric(m), stack, zero_division=math.nan).tolist()
+    ...     for m in ("accuracy", "mcc")]
+    True
+    """
+    zd = check_zero_division(zero_division)
+    for spec in specs:
+        if spec.per_class:
+            raise InvalidParameterError(f"{spec.name} is a per-class metric")
+    c = stack.counts
+    token = _EVALUATING.set(stack)
+    try:
+        return [spec.func(c, zero_division=zd, **spec.params) for spec in specs]
+    finally:
+        _EVALUATING.reset(token)
+
+
 def per_class_averages(specs: MetricSpec | Sequence[MetricSpec], stack: CountStack, *,
                        zero_division: float = math.nan,
                        ) -> list[tuple[Array, Array, Array, Array]]:

@@ -36,8 +36,8 @@ from ..core.divide import quietly
 from ..core.metric_spec import (
     CountStack,
     MetricSpec,
-    evaluate_counts,
     list_metrics,
+    overall_values,
     per_class_stack,
 )
 from ..curves.cost import CostCurve, cost_analysis
@@ -967,6 +967,7 @@ def _rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
                     ("weighted", weighted.tolist())]
         if pos_index is not None:
             binary = pc_all[:, :, pos_index].tolist()
+    overall = iter(overall_values([spec for spec in specs if not spec.per_class], stack))
     pc_names: list[str] = []
     pc_vals: list[Array] = []
     p = 0
@@ -985,8 +986,7 @@ def _rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
                     else booted(spec, avg))
             p += 1
         else:
-            got = evaluate_counts(spec, stack, zero_division=NAN)
-            add(spec.name, spec, None, np.asarray(got, dtype=np.float64).tolist(),
+            add(spec.name, spec, None, np.asarray(next(overall), dtype=np.float64).tolist(),
                 wilson.row(spec, None, None) if spec.ratio is not None else booted(spec, None))
     if only is not None:
         pc_names, pc_vals = [], []
