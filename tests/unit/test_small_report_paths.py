@@ -233,3 +233,72 @@ def test_row_bounds_are_the_percentile_bounds() -> None:
             ref = _percentile_bounds(list(thetas), list(reps), level)
             assert np.array_equal(lows, [float(lo) for lo, _ in ref], equal_nan=True)
             assert np.array_equal(highs, [float(hi) for _, hi in ref], equal_nan=True)
+
+
+def _irls_arrays(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[float, ...]:
+    """The logistic recalibration's Newton steps on two-element arrays (as written
+    before its coefficients were Python floats)."""
+    import math
+
+    etas: list[np.ndarray] = []
+
+    def loglik(b: np.ndarray) -> float:
+        eta = b[0] + b[1] * x
+        etas[:] = [eta]
+        return float((w * (y * eta - np.logaddexp(0.0, eta))).sum())
+
+    ybar = float((w * y).sum() / w.sum())
+    beta = np.array([math.log(ybar / (1.0 - ybar)), 0.0])
+    ll = loglik(beta)
+    converged, info, xx, it = False, np.eye(2), x * x, 0
+    for it in range(1, 101):  # noqa: B007
+        mu = 0.5 * (1.0 + np.tanh(0.5 * etas[0]))
+        v = w * mu * (1.0 - mu)
+        wr = w * (y - mu)
+        g = np.array([wr.sum(), (wr * x).sum()])
+        vx = np.dot(v, x)
+        info = np.array([[v.sum(), vx], [vx, np.dot(v, xx)]])
+        try:
+            step = np.linalg.solve(info, g)
+        except np.linalg.LinAlgError:
+            break
+        if not np.isfinite(step).all():
+            break
+        for _ in range(30):
+            new = beta + step
+            new_ll = loglik(new)
+            if new_ll >= ll - 1e-12 * abs(ll):
+                break
+            step = step / 2.0
+        beta, ll = new, new_ll
+        if np.abs(step).max() < 1e-10 * (1.0 + np.abs(beta).max()):
+            converged = True
+            break
+    if converged and abs(beta[1]) > 1e6:
+        converged = False
+    try:
+        se = np.sqrt(np.clip(np.diag(np.linalg.inv(info)), 0.0, None))
+    except np.linalg.LinAlgError:
+        se = np.array([np.nan, np.nan])
+    if not converged:
+        beta = np.array([np.nan, np.nan])
+    return float(beta[0]), float(beta[1]), float(se[0]), float(se[1]), converged, it
+
+
+def test_recalibration_steps_in_floats_are_the_array_steps() -> None:
+    from clfeval.calibration._measures import _irls
+
+    rng = np.random.default_rng(8)
+    for t in range(200):
+        n = int(rng.integers(3, 300))
+        x = rng.normal(size=n) * [0.1, 1.0, 5.0, 30.0][t % 4]
+        p = 1 / (1 + np.exp(-[1.0, 50.0, 0.3, 3.0][t % 4] * x + t % 3))  # (50: separation)
+        y = (rng.random(n) < p).astype(np.float64)
+        y[:2] = [0.0, 1.0]
+        w = rng.random(n) * [1.0, 10.0, 1e-3][t % 3] + t % 2
+        got = _irls(x, y, w, "irls")
+        with np.errstate(all="ignore"):
+            ref = _irls_arrays(x, y, w)
+        assert np.array([got.intercept, got.slope, got.intercept_se, got.slope_se]).tobytes() \
+            == np.array(ref[:4]).tobytes()
+        assert (got.converged, got.n_iter) == ref[4:]

@@ -334,8 +334,8 @@ def _irls(x: FloatArray, y: FloatArray, w: FloatArray, method: str,
     """Weighted logistic regression of ``y`` on ``[1, x]`` by Newton's method (IRLS)."""
     etas: list[FloatArray] = []  # the last linear predictor loglik formed
 
-    def loglik(b: FloatArray) -> float:
-        eta = b[0] + b[1] * x
+    def loglik(b0: float, b1: float) -> float:
+        eta = b0 + b1 * x
         etas[:] = [eta]
         # log(1 + e^eta) computed without overflow
         return float((w * (y * eta - np.logaddexp(0.0, eta))).sum())
@@ -343,9 +343,11 @@ def _irls(x: FloatArray, y: FloatArray, w: FloatArray, method: str,
     ybar = float((w * y).sum() / w.sum())
     if not 0.0 < ybar < 1.0:  # one outcome only: the slope is not identified
         return LogisticRecalibration(NAN, NAN, NAN, NAN, method, False, 0)
-    # start from the intercept-only fit (as R's glm), then damped Newton steps
-    beta = np.array([math.log(ybar / (1.0 - ybar)), 0.0])
-    ll = loglik(beta)
+    # start from the intercept-only fit (as R's glm), then damped Newton steps; the two
+    # coefficients and the step are Python floats (the same IEEE arithmetic as numpy's
+    # on two-element arrays, without an array operation per step)
+    b0, b1 = math.log(ybar / (1.0 - ybar)), 0.0
+    ll = loglik(b0, b1)
     converged = False
     it = 0
     info = np.eye(2)
@@ -359,22 +361,22 @@ def _irls(x: FloatArray, y: FloatArray, w: FloatArray, method: str,
         vx = np.dot(v, x)
         info = np.array([[v.sum(), vx], [vx, np.dot(v, xx)]])
         try:
-            step = np.linalg.solve(info, g)
+            s0, s1 = np.linalg.solve(info, g).tolist()
         except np.linalg.LinAlgError:
             break
-        if not np.isfinite(step).all():
+        if not (math.isfinite(s0) and math.isfinite(s1)):
             break
         for _ in range(30):  # halve the step until the likelihood does not decrease
-            new = beta + step
-            new_ll = loglik(new)
+            n0, n1 = b0 + s0, b1 + s1
+            new_ll = loglik(n0, n1)
             if new_ll >= ll - 1e-12 * abs(ll):
                 break
-            step = step / 2.0
-        beta, ll = new, new_ll
-        if np.abs(step).max() < 1e-10 * (1.0 + np.abs(beta).max()):
+            s0, s1 = s0 / 2.0, s1 / 2.0
+        b0, b1, ll = n0, n1, new_ll
+        if _max2(abs(s0), abs(s1)) < 1e-10 * (1.0 + _max2(abs(b0), abs(b1))):
             converged = True
             break
-    if converged and abs(beta[1]) > 1e6:  # separation: the slope runs away
+    if converged and abs(b1) > 1e6:  # separation: the slope runs away
         converged = False
     try:
         cov = np.linalg.inv(info)
@@ -382,9 +384,15 @@ def _irls(x: FloatArray, y: FloatArray, w: FloatArray, method: str,
     except np.linalg.LinAlgError:
         se = np.array([NAN, NAN])
     if not converged:
-        beta = np.array([NAN, NAN])
-    return LogisticRecalibration(float(beta[0]), float(beta[1]), float(se[0]), float(se[1]),
-                                 method, converged, it)
+        b0 = b1 = NAN
+    return LogisticRecalibration(b0, b1, float(se[0]), float(se[1]), method, converged, it)
+
+
+def _max2(a: float, b: float) -> float:
+    """``np.max([a, b])``: NaN when either is."""
+    if a != a or b != b:
+        return NAN
+    return a if a >= b else b
 
 
 def logistic_recalibration(state: Any = None, y_proba: Any = None, *, table: int | None = None,
