@@ -45,7 +45,6 @@ from ..core.metric_spec import (
     evaluate_counts,
     get_metric,
     list_metrics,
-    per_class_stack,
 )
 from ..exceptions import (
     IncompatibleStateError,
@@ -615,7 +614,8 @@ def _joint_table(requests: Sequence[tuple[str, str | None]], fs: Sequence[_Count
     joint = np.empty((b + 1, *reps_i.shape[1:]), dtype=np.float64)
     joint[:b] = reps_i
     joint[b] = obs
-    vals = _joint_values(fs, CountStack(joint))  # (M, b + 1)
+    stack = CountStack(joint)
+    vals = np.stack([np.asarray(f(stack), dtype=np.float64) for f in fs])  # (M, b + 1)
     reps = vals[:, :b]
     thetas = vals[:, b]
     lows, highs = _row_bounds(thetas, reps, level)
@@ -653,32 +653,6 @@ def _row_bounds(thetas: Array, reps: Array, level: float) -> tuple[list[float], 
         if len(col):
             lo[i], hi[i] = np.quantile(col, q)
     return lo.tolist(), hi.tolist()
-
-
-def _joint_values(fs: Sequence[_CountMetric], stack: CountStack) -> Array:
-    """Each metric of ``fs`` on the stack under the NaN policy, ``(M, ...)``: the per-class
-    metrics at an average (binary, micro, macro, weighted) read off one
-    :func:`~clfeval.core.metric_spec.per_class_stack` of them all (one call of each
-    metric's function, the averages of all of them at once: the numbers each gives
-    alone, tests/unit/test_small_report_paths.py compares them bit for bit); the others
-    evaluated one by one."""
-    together = {f.spec.name: f.spec for f in fs if f.spec.per_class and not f.params
-                and f.average in ("binary", "micro", "macro", "weighted")}
-    if len(together) < 2:
-        return np.stack([np.asarray(f(stack), dtype=np.float64) for f in fs])
-    at = {name: i for i, name in enumerate(together)}
-    per_class, micro, macro, weighted = per_class_stack(list(together.values()), stack)
-    averaged = {"micro": micro, "macro": macro, "weighted": weighted}
-    out = []
-    for f in fs:
-        i = at.get(f.spec.name) if not f.params else None
-        if i is None or f.average not in ("binary", "micro", "macro", "weighted"):
-            out.append(np.asarray(f(stack), dtype=np.float64))
-        elif f.average == "binary":
-            out.append(per_class[i][..., f.pos_index])
-        else:
-            out.append(averaged[f.average][i])
-    return np.stack(out)
 
 
 def _nanstd_rows(reps: Array) -> Array:
