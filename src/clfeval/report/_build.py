@@ -1199,9 +1199,12 @@ def _count_draws(cm: ConfusionMatrix, level: float | None,
     ok, n_eff = _bootstrap_n_eff(cm, level, weighting)
     if not ok:
         return None
-    from ..stats.bootstrap import _table_replicates
+    from ..stats.bootstrap import _table_drawing
 
-    return lambda: _table_replicates(cm, n_resamples=N_RESAMPLES, seed=SEED, n_eff=n_eff)
+    try:  # (the counts and the generator prepared here: the worker only draws)
+        return _table_drawing(cm, n_resamples=N_RESAMPLES, seed=SEED, n_eff=n_eff)
+    except Exception:  # (drawn, and any error raised, by the report's own call)
+        return None
 
 
 def _bootstrap_intervals(cm: ConfusionMatrix, level: float | None,

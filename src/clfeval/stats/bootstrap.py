@@ -596,11 +596,22 @@ def _table_replicates(cm: ConfusionMatrix, *, n_resamples: int = 1000, seed: Any
     ...                               zero_division=float("nan"), _replicates=reps)
     True
     """
+    draw = _table_drawing(cm, n_resamples=n_resamples, seed=seed, n_eff=n_eff)
+    return None if draw is None else draw()
+
+
+def _table_drawing(cm: ConfusionMatrix, *, n_resamples: int = 1000, seed: Any = None,
+                   n_eff: float | None = None
+                   ) -> Callable[[], npt.NDArray[np.int64]] | None:
+    """:func:`_table_replicates` in two steps: the counts and the generator prepared now,
+    the draw (numpy's multinomial, which does not hold the GIL) when the returned
+    function is called (a report calls it on its worker thread)."""
     b = _check_resamples(n_resamples)
     c, _ = _resampled(cm, n_eff)
     if b > _block_size(c.size):
         return None
-    return _resample_counts(c, b, _rng(seed), False)
+    rng = _rng(seed)
+    return lambda: _resample_counts(c, b, rng, False)
 
 
 def _joint_table(requests: Sequence[tuple[str, str | None]], fs: Sequence[_CountMetric],
