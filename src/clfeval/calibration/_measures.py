@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -63,7 +64,14 @@ NAN = math.nan
 _KINDS = ("auto", "binary", "top-label", "class-wise")
 
 
+#: the state :func:`~clfeval.calibration.calibration_report` has checked, while it reads
+#: every measure of it (a state never changes: each measure's check would repeat it)
+_CHECKED: ContextVar[CalibrationCounts | None] = ContextVar("_CHECKED", default=None)
+
+
 def _check_state(state: Any) -> CalibrationCounts:
+    if state is _CHECKED.get() and state is not None:
+        return state
     if not isinstance(state, CalibrationCounts):
         raise InvalidInputError(
             f"state must be a CalibrationCounts, got {type(state).__name__}")

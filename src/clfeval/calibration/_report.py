@@ -11,6 +11,7 @@ from ..core.calibration import DEFAULT_N_BINS, CalibrationCounts, is_probability
 from ..exceptions import InvalidInputError
 from ..stats._results import ConfidenceInterval, TestResult
 from ._measures import (
+    _CHECKED,
     _check_state,
     bootstrap_calibration,
     brier_decomposition,
@@ -92,6 +93,19 @@ def calibration_report(
     (True, True)
     """
     state = _check_state(state)
+    token = _CHECKED.set(state)  # (every measure below reads the state checked here)
+    try:
+        return _report(state, level, n_resamples, seed, equal_mass_bins, hl_groups,
+                       recalibration, hosmer_lemeshow_result, weights_note, _draws)
+    finally:
+        _CHECKED.reset(token)
+
+
+def _report(state: CalibrationCounts, level: float, n_resamples: int, seed: Any,
+            equal_mass_bins: int | None, hl_groups: int,
+            recalibration: LogisticRecalibration | None,
+            hosmer_lemeshow_result: TestResult | None, weights_note: str | None,
+            _draws: Any) -> Calibration:
     level = check_level(level)
     notes: list[str] = []
     intervals: dict[str, Any] = {"ece": None, "brier": None}

@@ -138,6 +138,9 @@ def get_metric(name: str) -> MetricSpec:
     >>> get_metric("recall").name
     'tpr'
     """
+    found = _FOUND.get(name) if type(name) is str else None
+    if found is not None:  # (a name looked up before: names are never re-registered)
+        return found
     key = _normalise(name)
     if key not in _ALIASES:
         import difflib
@@ -145,7 +148,13 @@ def get_metric(name: str) -> MetricSpec:
         close = difflib.get_close_matches(key, list(_ALIASES), n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise InvalidParameterError(f"unknown metric {name!r}{hint} (see clfeval.list_metrics())")
-    return _REGISTRY[_ALIASES[key]]
+    spec = _FOUND[name] = _REGISTRY[_ALIASES[key]]
+    return spec
+
+
+#: the names :func:`get_metric` has resolved (a sweep or a report looks the same names up
+#: dozens of times; a name or alias is registered once and for all)
+_FOUND: dict[str, MetricSpec] = {}
 
 
 def list_metrics(*, per_class: bool | None = None) -> tuple[MetricSpec, ...]:
