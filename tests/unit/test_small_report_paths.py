@@ -269,3 +269,20 @@ def test_recalibration_steps_in_floats_are_the_array_steps() -> None:
         assert np.array([got.intercept, got.slope, got.intercept_se, got.slope_se]).tobytes() \
             == np.array(ref[:4]).tobytes()
         assert (got.converged, got.n_iter) == ref[4:]
+
+
+def test_kept_rows_are_the_union_with_the_chosen_row() -> None:
+    from clfeval.curves.sweep import _kept
+
+    rng = np.random.default_rng(4)
+    for t in range(600):
+        n, max_points, lead = int(rng.integers(1, 2000)), int(rng.integers(2, 500)), t % 2
+        desc = np.sort(rng.random(n))[::-1]
+        if t % 3 == 0:
+            desc = np.round(desc, 2)  # (ties)
+        chosen = [None, 0.5, float(desc[int(rng.integers(0, n))]), 2.0, -1.0][t % 5]
+        ref = thin_index(n + lead, max_points)
+        if chosen is not None and int(np.sum(desc >= chosen)) - 1 + lead >= 0:
+            ref = np.union1d(ref, [int(np.sum(desc >= chosen)) - 1 + lead])
+        got = _kept(desc, lead, max_points, chosen)
+        assert got.dtype == ref.dtype and np.array_equal(got, ref)

@@ -391,8 +391,10 @@ def _kept(desc: FloatArray, lead: int, max_points: int, chosen: float | None
             else:
                 hi = mid
         j = lo - 1 + lead
-        if j >= 0:
-            keep = np.union1d(keep, [j])
+        if j >= 0:  # (np.union1d(keep, [j]) of the sorted, distinct rows: j put in place)
+            at = int(np.searchsorted(keep, j))
+            if at == keep.size or keep[at] != j:
+                keep = np.insert(keep, at, j)
     return keep
 
 
