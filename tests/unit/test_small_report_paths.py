@@ -185,6 +185,43 @@ def test_draws_stay_in_the_calling_thread_on_a_busy_machine(
     assert to_json(clfeval.evaluate(y, y_score=p)) == busy
 
 
+@pytest.mark.parametrize("k", [2, 3, 5])
+def test_bootstrap_metrics_evaluated_together_are_each_alone(k: int) -> None:
+    # a report's bootstrap metrics on the replicate stack, the macro averages of several
+    # metrics taken in one pass and a metric's macro and weighted averages from one
+    # evaluation, are bit for bit what each gives alone
+    import contextlib
+
+    from clfeval import ConfusionMatrix
+    from clfeval.core.divide import quietly
+    from clfeval.core.metric_spec import CountStack, get_metric
+    from clfeval.report._build import BOOTSTRAP_BINARY, BOOTSTRAP_MULTI
+    from clfeval.stats.bootstrap import _CountMetric, _joint_values
+
+    rng = np.random.default_rng(k)
+    if k == 2:
+        req = [(m, "auto") for m in BOOTSTRAP_BINARY] + [
+            (m, a) for m, a in BOOTSTRAP_MULTI if a is not None]
+    else:
+        req = [(m, "auto" if a is None else a) for m, a in BOOTSTRAP_MULTI]
+    for trial in range(150):
+        scale = [2, 5, 50, 10**5][trial % 4]
+        stack = rng.integers(0, scale, (int(rng.integers(1, 40)), k, k)).astype(float)
+        if trial % 3 == 0:
+            stack *= rng.random(stack.shape) * 7  # (weighted counts)
+        if trial % 5 == 0:
+            stack[:, int(rng.integers(0, k))] = 0.0  # (a class never seen)
+        more = [("tpr", "weighted"), ("jaccard", "macro"), ("f1", "micro")] if trial % 2 else []
+        cm = ConfusionMatrix(stack[0] + 1.0, labels=list(range(k)),
+                             pos_label=1 if k == 2 else None)
+        fs = [_CountMetric(cm, get_metric(n), a, None, {}) for n, a in req + more]
+        with quietly() if trial % 2 else contextlib.nullcontext(), \
+                np.errstate(all="ignore"):
+            alone = np.stack([np.asarray(f(CountStack(stack)), dtype=np.float64) for f in fs])
+            together = _joint_values(fs, CountStack(stack))
+        assert alone.tobytes() == together.tobytes()
+
+
 def test_row_bounds_are_the_percentile_bounds() -> None:
     from clfeval.stats.bootstrap import _percentile_bounds, _row_bounds
 

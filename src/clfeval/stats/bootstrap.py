@@ -42,6 +42,7 @@ from ..core.labels import encode_binary_true, to_python
 from ..core.metric_spec import (
     CountStack,
     MetricSpec,
+    _nanmean,
     evaluate_counts,
     get_metric,
     list_metrics,
@@ -625,8 +626,7 @@ def _joint_table(requests: Sequence[tuple[str, str | None]], fs: Sequence[_Count
     joint = np.empty((b + 1, *reps_i.shape[1:]), dtype=np.float64)
     joint[:b] = reps_i
     joint[b] = obs
-    stack = CountStack(joint)
-    vals = np.stack([np.asarray(f(stack), dtype=np.float64) for f in fs])  # (M, b + 1)
+    vals = _joint_values(fs, CountStack(joint))  # (M, b + 1)
     reps = vals[:, :b]
     thetas = vals[:, b]
     lows, highs = _row_bounds(thetas, reps, level)
@@ -664,6 +664,43 @@ def _row_bounds(thetas: Array, reps: Array, level: float) -> tuple[list[float], 
         if len(col):
             lo[i], hi[i] = np.quantile(col, q)
     return lo.tolist(), hi.tolist()
+
+
+def _joint_values(fs: Sequence[_CountMetric], stack: CountStack) -> Array:
+    """Each metric of ``fs`` on the stack under the NaN policy, ``(M, ...)``: a per-class
+    metric asked at the macro and the weighted average evaluated once for both, and the
+    macro averages of several metrics taken in one pass over their classes (each
+    metric's values laid out class by class, as the tallies are: the same floats,
+    tests/unit/test_small_report_paths.py compares them bit for bit); the others
+    evaluated one by one."""
+    shared = [f for f in fs if f.spec.per_class and not f.params
+              and f.average in ("macro", "weighted")]
+    if len(shared) < 2:
+        return np.stack([np.asarray(f(stack), dtype=np.float64) for f in fs])
+    averaged = {f.spec.name: f.spec for f in shared}
+    macros = [f.spec.name for f in shared if f.average == "macro"]
+    tp, fn, fp, tn = stack.tallies
+    per_class = {name: np.asarray(spec.func(tp, fn, fp, tn, zero_division=NAN, **spec.params),
+                                  dtype=np.float64) for name, spec in averaged.items()}
+    macro: dict[str, Array] = {}
+    if macros:
+        names = list(dict.fromkeys(macros))
+        # (P, K, ...) with the classes on the second axis, viewed as (P, ..., K): each
+        # class's values a contiguous run, as the tallies lay them out
+        v = np.stack([np.moveaxis(per_class[m], -1, 0) for m in names])
+        v = np.moveaxis(v, 1, -1)
+        means = _nanmean(v, np.ones_like(v), NAN, "metric")
+        macro = dict(zip(names, means, strict=True))
+    out = []
+    for f in fs:
+        name = f.spec.name
+        if f.params or name not in averaged or f.average not in ("macro", "weighted"):
+            out.append(np.asarray(f(stack), dtype=np.float64))
+        elif f.average == "macro":
+            out.append(macro[name])
+        else:
+            out.append(_nanmean(per_class[name], tp + fn, NAN, name))
+    return np.stack(out)
 
 
 def _nanstd_rows(reps: Array) -> Array:
