@@ -323,3 +323,17 @@ def test_kept_rows_are_the_union_with_the_chosen_row() -> None:
             ref = np.union1d(ref, [int(np.sum(desc >= chosen)) - 1 + lead])
         got = _kept(desc, lead, max_points, chosen)
         assert got.dtype == ref.dtype and np.array_equal(got, ref)
+
+
+def test_sweep_best_of_values_with_nan_is_numpys() -> None:
+    from clfeval.curves.sweep import _nan_arg
+
+    rng = np.random.default_rng(6)
+    for t in range(3000):
+        n = int(rng.integers(1, 30))
+        v = (rng.choice([np.nan, -np.inf, np.inf, 0.0, -0.0, 1.0, 0.5], n) if t % 2
+             else rng.random(n))
+        if np.isnan(v).all():
+            continue
+        assert _nan_arg(v, True) == int(np.nanargmax(v))
+        assert _nan_arg(v, False) == int(np.nanargmin(v))

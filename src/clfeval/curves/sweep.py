@@ -347,14 +347,21 @@ def _best_row(name: str, higher: bool, tc: ThresholdCounts, lead: int, zero_divi
         stack = counts.counts
         v = _evaluate(name, counts, zero_division, params)
         if not np.isnan(v).all():
-            j = int(np.nanargmax(v))
+            j = _nan_arg(v, True)
             pp = stack[j, 0, 1] + stack[j, 1, 1]
             if name != "mcc" or (v[j] > 0 and 0 < pp < tc.n_pos + tc.n_neg):
                 return int(rows[j])
     v = _evaluate(name, tc.stack(include_all_negative=bool(lead)), zero_division, params)
     if np.isnan(v).all():
         return None
-    return int(np.nanargmax(v) if higher else np.nanargmin(v))
+    return _nan_arg(v, higher)
+
+
+def _nan_arg(v: FloatArray, higher: bool) -> int:
+    """``np.nanargmax(v)`` (``higher``) or ``np.nanargmin(v)`` of values not all NaN: the
+    NaN replaced by the worst value as they replace it, without their wrappers."""
+    w = np.where(np.isnan(v), -np.inf if higher else np.inf, v)
+    return int(np.argmax(w) if higher else np.argmin(w))
 
 
 def _rows(tc: ThresholdCounts, rows: npt.NDArray[np.intp], lead: int) -> FloatArray:
