@@ -1370,7 +1370,7 @@ def _calibration_rows(cal: Any) -> tuple[MetricRow, ...]:
     for h in cal.headline():
         hib = {"lower": False, "higher": True}.get(h.better)
         desc = h.label + ("" if h.target is None else f" (calibrated: {h.target:g})")
-        rows.append(MetricRow(h.key, h.key, None, num(h.value), desc, hib, h.interval))
+        rows.append(_metric_row(h.key, h.key, None, num(h.value), desc, hib, h.interval))
     return tuple(rows)
 
 
