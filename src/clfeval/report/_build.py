@@ -645,7 +645,8 @@ def from_state(
 
             calibration = calibration_report(
                 cal_state, level=lvl or 0.95, weights_note=cal_note,
-                n_resamples=N_RESAMPLES if lvl else 0, seed=SEED, _draws=_drawn(draws_job))
+                n_resamples=N_RESAMPLES if lvl else 0, seed=SEED,
+                _draws=lambda: _drawn(draws_job))  # (read last, after the other measures)
     if calibration is not None:
         auc_rows = auc_rows + _calibration_rows(calibration)
     overall = overall + auc_rows
