@@ -248,9 +248,10 @@ def _stack_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     sizes: list[int] = []
     rows_of = _build._metric_rows_of
 
-    def counted(cms: Any, level: Any, weighting: Any = None, only: Any = None) -> Any:
+    def counted(cms: Any, level: Any, weighting: Any = None, only: Any = None,
+                **kw: Any) -> Any:
         sizes.append(len(cms))
-        return rows_of(cms, level, weighting, only)
+        return rows_of(cms, level, weighting, only, **kw)
 
     monkeypatch.setattr(_build, "_metric_rows_of", counted)
     return sizes

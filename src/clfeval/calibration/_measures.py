@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -22,6 +23,7 @@ from ..core.calibration import (
     FSP,
     FSX,
     FW,
+    N_FINE,
     SP,
     SPP,
     SSE,
@@ -62,7 +64,14 @@ NAN = math.nan
 _KINDS = ("auto", "binary", "top-label", "class-wise")
 
 
+#: the state :func:`~clfeval.calibration.calibration_report` has checked, while it reads
+#: every measure of it (a state never changes: each measure's check would repeat it)
+_CHECKED: ContextVar[CalibrationCounts | None] = ContextVar("_CHECKED", default=None)
+
+
 def _check_state(state: Any) -> CalibrationCounts:
+    if state is _CHECKED.get() and state is not None:
+        return state
     if not isinstance(state, CalibrationCounts):
         raise InvalidInputError(
             f"state must be a CalibrationCounts, got {type(state).__name__}")
@@ -175,29 +184,52 @@ def _norms(w: FloatArray, sp: FloatArray, o: FloatArray) -> tuple[float, float, 
 def _fine_groups(state: CalibrationCounts, t: int, n_groups: int
                  ) -> tuple[npt.NDArray[np.intp], FloatArray]:
     """Group ids of the fine bins (equal mass, up to one fine bin) and the p-edges used."""
-    fw = _pair_sum(state.fine_sums(t)[:, :, FW])
-    tot = fw.sum()
+    at, ids, edges = _sparse_groups(state._fine_table(t)[::2], n_groups)
+    dense = np.zeros(N_FINE, dtype=np.intp)
+    dense[at] = ids
+    return np.maximum.accumulate(dense), edges  # (an empty bin: its left neighbour's id)
+
+
+def _sparse_groups(fine: tuple[npt.NDArray[Any], FloatArray], n_groups: int
+                   ) -> tuple[npt.NDArray[Any], npt.NDArray[np.intp], FloatArray]:
+    """:func:`_fine_groups` of the fine bins that hold samples (``fine``: their indices
+    and sums, :meth:`CalibrationCounts._fine_table`): ``(at, ids, edges)``, ``ids`` the
+    group of each bin of ``at``. The same numbers as over every fine bin: the empty bins
+    weigh 0 (the running sums are the same floats, the total is summed over all the
+    bins as before) and join the group on their left."""
+    at, f = fine
+    fw = _pair_sum(f[:, :, FW])
+    every = np.zeros(N_FINE)
+    every[at] = fw
+    tot = every.sum()  # (numpy's pairwise sum over every fine bin: the same float)
     cum = np.cumsum(fw)
     mid = (cum - fw / 2.0) / tot
     gid = np.minimum((mid * n_groups).astype(np.intp), n_groups - 1)
-    gid = np.maximum.accumulate(np.where(fw > 0, gid, 0))  # empty fine bins join the left group
-    starts = np.flatnonzero(np.diff(gid)) + 1
+    gid = np.maximum.accumulate(np.where(fw > 0, gid, 0))  # (weightless bins join the left)
+    # a group starts where the id rises: at a bin of ``at`` above its left neighbour's
+    # (the empty bins before the first held one have id 0; the very first bin starts none)
+    change = np.empty(gid.size, dtype=bool)
+    if gid.size:
+        change[0] = gid[0] != 0 and at[0] != 0
+        np.not_equal(gid[1:], gid[:-1], out=change[1:])
+    starts = at[change]
     logit_edges = -FINE_LIMIT + starts / FINE_SCALE
     inner = 1.0 / (1.0 + np.exp(-logit_edges))
-    # renumber to consecutive ids of the groups actually formed: gid never decreases,
-    # so a bin's id is the number of changes before it (np.unique's inverse)
-    ids = np.zeros(gid.size, dtype=np.intp)
-    np.cumsum(gid[1:] != gid[:-1], out=ids[1:])
-    return ids, np.concatenate([[0.0], inner, [1.0]])
+    # renumbered to consecutive ids of the groups actually formed: a bin's id is the
+    # number of starts up to it (np.unique's inverse over every fine bin)
+    ids = np.cumsum(change, dtype=np.intp)
+    return at, ids, np.concatenate([[0.0], inner, [1.0]])
 
 
-def _group_totals(state: CalibrationCounts, t: int, gid: npt.NDArray[np.intp]
+def _group_totals(fine: tuple[npt.NDArray[Any], FloatArray], ids: npt.NDArray[np.intp]
                   ) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
-    f = state.fine_sums(t)
-    g = int(gid.max()) + 1
-    return (np.bincount(gid, weights=_pair_sum(f[:, :, FW]), minlength=g),
-            np.bincount(gid, weights=_pair_sum(f[:, :, FSP]), minlength=g),
-            np.bincount(gid, weights=f[:, 1, FW], minlength=g))
+    """(weight, Σp, observed weight) per group of the held fine bins (``ids`` of
+    :func:`_sparse_groups`); the empty bins add nothing (each total starts from 0.0)."""
+    f = fine[1]
+    g = int(ids[-1]) + 1 if ids.size else 1
+    return (np.bincount(ids, weights=_pair_sum(f[:, :, FW]), minlength=g),
+            np.bincount(ids, weights=_pair_sum(f[:, :, FSP]), minlength=g),
+            np.bincount(ids, weights=f[:, 1, FW], minlength=g))
 
 
 def calibration_error(state: CalibrationCounts, *, kind: str = "auto",
@@ -251,8 +283,9 @@ def calibration_error(state: CalibrationCounts, *, kind: str = "auto",
         if strategy == "uniform":
             vals.append(_norms(*_bin_totals(state, t)))
         else:
-            gid, edges = _fine_groups(state, t, nb)
-            vals.append(_norms(*_group_totals(state, t, gid)))
+            fine = state._fine_table(t)[::2]
+            _, ids, edges = _sparse_groups(fine, nb)
+            vals.append(_norms(*_group_totals(fine, ids)))
             label = "equal-mass"
     arr = np.asarray(vals)
     if kind == "class-wise":
@@ -309,8 +342,8 @@ def _irls(x: FloatArray, y: FloatArray, w: FloatArray, method: str,
     """Weighted logistic regression of ``y`` on ``[1, x]`` by Newton's method (IRLS)."""
     etas: list[FloatArray] = []  # the last linear predictor loglik formed
 
-    def loglik(b: FloatArray) -> float:
-        eta = b[0] + b[1] * x
+    def loglik(b0: float, b1: float) -> float:
+        eta = b0 + b1 * x
         etas[:] = [eta]
         # log(1 + e^eta) computed without overflow
         return float((w * (y * eta - np.logaddexp(0.0, eta))).sum())
@@ -318,9 +351,11 @@ def _irls(x: FloatArray, y: FloatArray, w: FloatArray, method: str,
     ybar = float((w * y).sum() / w.sum())
     if not 0.0 < ybar < 1.0:  # one outcome only: the slope is not identified
         return LogisticRecalibration(NAN, NAN, NAN, NAN, method, False, 0)
-    # start from the intercept-only fit (as R's glm), then damped Newton steps
-    beta = np.array([math.log(ybar / (1.0 - ybar)), 0.0])
-    ll = loglik(beta)
+    # start from the intercept-only fit (as R's glm), then damped Newton steps; the two
+    # coefficients and the step are Python floats (the same IEEE arithmetic as numpy's
+    # on two-element arrays, without an array operation per step)
+    b0, b1 = math.log(ybar / (1.0 - ybar)), 0.0
+    ll = loglik(b0, b1)
     converged = False
     it = 0
     info = np.eye(2)
@@ -334,22 +369,22 @@ def _irls(x: FloatArray, y: FloatArray, w: FloatArray, method: str,
         vx = np.dot(v, x)
         info = np.array([[v.sum(), vx], [vx, np.dot(v, xx)]])
         try:
-            step = np.linalg.solve(info, g)
+            s0, s1 = np.linalg.solve(info, g).tolist()
         except np.linalg.LinAlgError:
             break
-        if not np.isfinite(step).all():
+        if not (math.isfinite(s0) and math.isfinite(s1)):
             break
         for _ in range(30):  # halve the step until the likelihood does not decrease
-            new = beta + step
-            new_ll = loglik(new)
+            n0, n1 = b0 + s0, b1 + s1
+            new_ll = loglik(n0, n1)
             if new_ll >= ll - 1e-12 * abs(ll):
                 break
-            step = step / 2.0
-        beta, ll = new, new_ll
-        if np.abs(step).max() < 1e-10 * (1.0 + np.abs(beta).max()):
+            s0, s1 = s0 / 2.0, s1 / 2.0
+        b0, b1, ll = n0, n1, new_ll
+        if _max2(abs(s0), abs(s1)) < 1e-10 * (1.0 + _max2(abs(b0), abs(b1))):
             converged = True
             break
-    if converged and abs(beta[1]) > 1e6:  # separation: the slope runs away
+    if converged and abs(b1) > 1e6:  # separation: the slope runs away
         converged = False
     try:
         cov = np.linalg.inv(info)
@@ -357,9 +392,15 @@ def _irls(x: FloatArray, y: FloatArray, w: FloatArray, method: str,
     except np.linalg.LinAlgError:
         se = np.array([NAN, NAN])
     if not converged:
-        beta = np.array([NAN, NAN])
-    return LogisticRecalibration(float(beta[0]), float(beta[1]), float(se[0]), float(se[1]),
-                                 method, converged, it)
+        b0 = b1 = NAN
+    return LogisticRecalibration(b0, b1, float(se[0]), float(se[1]), method, converged, it)
+
+
+def _max2(a: float, b: float) -> float:
+    """``np.max([a, b])``: NaN when either is."""
+    if a != a or b != b:
+        return NAN
+    return a if a >= b else b
 
 
 def logistic_recalibration(state: Any = None, y_proba: Any = None, *, table: int | None = None,
@@ -391,7 +432,7 @@ def logistic_recalibration(state: Any = None, y_proba: Any = None, *, table: int
             raise InvalidInputError("pass either a CalibrationCounts state or (y_true, y_proba)")
         state = _check_state(state)
         t = _table(state, table)
-        f = state.fine_sums(t)
+        f = state._fine_table(t)[2]  # (the bins that hold samples: the others weigh 0)
         xs, ys, ws = [], [], []
         for c in (0, 1):
             w = f[:, c, FW]
@@ -521,8 +562,9 @@ def hosmer_lemeshow(state: CalibrationCounts, *, groups: int = 10,
     t = _table(state, table)
     if isinstance(groups, bool) or not isinstance(groups, (int, np.integer)) or groups < 3:
         raise InvalidParameterError(f"groups must be an integer >= 3, got {groups!r}")
-    gid, _ = _fine_groups(state, t, int(groups))
-    n, e, o = _group_totals(state, t, gid)
+    fine = state._fine_table(t)[::2]
+    _, ids, _ = _sparse_groups(fine, int(groups))
+    n, e, o = _group_totals(fine, ids)
     return _hl(o, e, n, "Hosmer-Lemeshow test (equal-mass groups from fine bins)",
                state.n_samples)
 

@@ -10,7 +10,9 @@ from .._validation import check_level
 from ..core.calibration import DEFAULT_N_BINS, CalibrationCounts, is_probability
 from ..exceptions import InvalidInputError
 from ..stats._results import ConfidenceInterval, TestResult
+from ..stats.bootstrap import _check_resamples
 from ._measures import (
+    _CHECKED,
     _check_state,
     bootstrap_calibration,
     brier_decomposition,
@@ -76,7 +78,9 @@ def calibration_report(
         with this note. Without it a weighted state has no intervals (and a note says so).
     _draws : optional
         The bootstrap's random draws made ahead (private: a report draws them on its
-        worker thread, :func:`~clfeval.calibration._measures.calibration_draws`).
+        worker thread, :func:`~clfeval.calibration._measures.calibration_draws`), or a
+        function giving them (called when the bootstrap is formed, after every other
+        measure).
 
     Returns
     -------
@@ -92,24 +96,30 @@ def calibration_report(
     (True, True)
     """
     state = _check_state(state)
+    token = _CHECKED.set(state)  # (every measure below reads the state checked here)
+    try:
+        return _report(state, level, n_resamples, seed, equal_mass_bins, hl_groups,
+                       recalibration, hosmer_lemeshow_result, weights_note, _draws)
+    finally:
+        _CHECKED.reset(token)
+
+
+def _report(state: CalibrationCounts, level: float, n_resamples: int, seed: Any,
+            equal_mass_bins: int | None, hl_groups: int,
+            recalibration: LogisticRecalibration | None,
+            hosmer_lemeshow_result: TestResult | None, weights_note: str | None,
+            _draws: Any) -> Calibration:
     level = check_level(level)
     notes: list[str] = []
-    intervals: dict[str, Any] = {"ece": None, "brier": None}
+    boot = False
     if n_resamples == 0:
         pass  # no intervals asked for
     elif state.is_weighted and weights_note is None:
         notes.append("No bootstrap intervals: the state holds sample weights, and resampling "
                      "it needs integer counts.")
     else:
-        intervals = dict(bootstrap_calibration(state, n_resamples=n_resamples, level=level,
-                                               seed=seed,
-                                               weights_as_counts=weights_note is not None,
-                                               _draws=_draws))
-        if weights_note is not None and state.is_weighted:
-            intervals = {k: ConfidenceInterval(ci.estimate, ci.low, ci.high, ci.level,
-                                               f"{ci.method} ({weights_note})",
-                                               std_err=ci.std_err)
-                         for k, ci in intervals.items()}
+        _check_resamples(n_resamples)  # (its error first; the bootstrap itself comes last)
+        boot = True
     if state.is_multiclass:
         notes.append("K-class: ECE, calibration in the large, slope/intercept and the tests "
                      "are top-label (confidence of the predicted class against whether it "
@@ -130,26 +140,45 @@ def calibration_report(
     hl = hosmer_lemeshow_result if hosmer_lemeshow_result is not None else hosmer_lemeshow(
         state, groups=hl_groups)
     curves = tuple(calibration_curve_of(state, t) for t in range(state.n_tables))
+    brier = brier_decomposition(state)
+    log_loss = log_loss_of(state)
+    ece = calibration_error(state)
+    ece_equal_mass = calibration_error(state, strategy="equal-mass", n_bins=equal_mass_bins)
+    classwise_ece = calibration_error(state, kind="class-wise") if state.is_multiclass \
+        else None
+    in_the_large = calibration_in_the_large(state)
+    spiegelhalter = spiegelhalter_test(state)
+    # the bootstrap last: a report's draws may still be forming on its worker thread
+    # (``_draws`` then a function that waits for them)
+    intervals: dict[str, Any] = {"ece": None, "brier": None}
+    if boot:
+        intervals = dict(bootstrap_calibration(
+            state, n_resamples=n_resamples, level=level, seed=seed,
+            weights_as_counts=weights_note is not None,
+            _draws=_draws() if callable(_draws) else _draws))
+        if weights_note is not None and state.is_weighted:
+            intervals = {k: ConfidenceInterval(ci.estimate, ci.low, ci.high, ci.level,
+                                               f"{ci.method} ({weights_note})",
+                                               std_err=ci.std_err)
+                         for k, ci in intervals.items()}
     return Calibration(
         labels=state.labels,
         pos_label=state.pos_label,
         multiclass=state.is_multiclass,
         n_samples=state.n_samples,
         total_weight=state.total_weight(),
-        brier=brier_decomposition(state),
+        brier=brier,
         brier_interval=intervals["brier"],
-        log_loss=log_loss_of(state),
+        log_loss=log_loss,
         log_loss_eps=state.eps,
-        ece=calibration_error(state),
+        ece=ece,
         ece_interval=intervals["ece"],
-        ece_equal_mass=calibration_error(state, strategy="equal-mass",
-                                         n_bins=equal_mass_bins),
-        classwise_ece=calibration_error(state, kind="class-wise")
-        if state.is_multiclass else None,
+        ece_equal_mass=ece_equal_mass,
+        classwise_ece=classwise_ece,
         curves=curves,
-        in_the_large=calibration_in_the_large(state),
+        in_the_large=in_the_large,
         recalibration=recal,
-        spiegelhalter=spiegelhalter_test(state),
+        spiegelhalter=spiegelhalter,
         hosmer_lemeshow=hl,
         notes=tuple(notes),
     )
@@ -209,10 +238,10 @@ def evaluate_calibration(
 def _clipped(state: Any) -> tuple[int, int]:
     """(samples whose probability is 0 or 1 within 1e-15, all samples) of the table
     the logistic recalibration reads: the outermost fine logit bins (|logit| > 34.5)."""
-    from ..core.calibration import FINE_LIMIT, FINE_SCALE, N_FINE
+    from ..core.calibration import FINE_LIMIT, FINE_SCALE
 
     t = state.n_tables - 1 if state.is_multiclass else 0
-    fc = state.fine_counts(t)
+    at, fc, _ = state._fine_table(t)  # (the bins that hold samples: the others count 0)
     counts = fc[:, 0] + fc[:, 1]  # (integers: the row sums, in whole-column passes)
-    centers = (np.arange(N_FINE) + 0.5) / FINE_SCALE - FINE_LIMIT
+    centers = (at + 0.5) / FINE_SCALE - FINE_LIMIT
     return int(counts[np.abs(centers) > 34.5].sum()), int(counts.sum())

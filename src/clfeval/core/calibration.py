@@ -1002,6 +1002,14 @@ class CalibrationCounts:
         out[at] = self._fine[rows]
         return out
 
+    def _fine_table(self, t: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
+                                           FloatArray]:
+        """The fine bins of table ``t`` that hold samples (ascending), with their counts
+        ``(m, 2)`` and float sums ``(m, 2, 3)``: the rows of :meth:`fine_counts` and
+        :meth:`fine_sums` that are not all zeros, without forming the full tables."""
+        at, rows = self._fine_rows(t)
+        return at, self._fine_counts[rows], self._fine[rows]
+
     def _fine_rows(self, t: int) -> tuple[npt.NDArray[np.int64], slice]:
         """The fine bins of table ``t`` that hold samples, and their rows of the sparse
         fine arrays."""

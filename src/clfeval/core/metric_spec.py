@@ -138,6 +138,9 @@ def get_metric(name: str) -> MetricSpec:
     >>> get_metric("recall").name
     'tpr'
     """
+    found = _FOUND.get(name) if type(name) is str else None
+    if found is not None:  # (a name looked up before: names are never re-registered)
+        return found
     key = _normalise(name)
     if key not in _ALIASES:
         import difflib
@@ -145,7 +148,13 @@ def get_metric(name: str) -> MetricSpec:
         close = difflib.get_close_matches(key, list(_ALIASES), n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise InvalidParameterError(f"unknown metric {name!r}{hint} (see clfeval.list_metrics())")
-    return _REGISTRY[_ALIASES[key]]
+    spec = _FOUND[name] = _REGISTRY[_ALIASES[key]]
+    return spec
+
+
+#: the names :func:`get_metric` has resolved (a sweep or a report looks the same names up
+#: dozens of times; a name or alias is registered once and for all)
+_FOUND: dict[str, MetricSpec] = {}
 
 
 def list_metrics(*, per_class: bool | None = None) -> tuple[MetricSpec, ...]:
@@ -289,6 +298,33 @@ def evaluate_counts(
     return _nanmean(vals, tp + fn, zd, spec.name)  # weighted by support
 
 
+def overall_values(specs: Sequence[MetricSpec], stack: CountStack, *,
+                   zero_division: Any = math.nan) -> list[Array]:
+    """Each overall metric of ``specs`` on the stack at its default parameters: what
+    :func:`evaluate_counts` gives for each, the zero-division policy checked and the
+    stack's shared intermediates (:func:`shared`) set once for all of them.
+
+    Examples
+    --------
+    >>> stack = CountStack([[[5, 1], [2, 7]]])
+    >>> [v.tolist() for v in overall_values([get_metric("accuracy"), get_metric("mcc")],
+    ...                                     stack)] == [
+    ...     evaluate_counts(get_metric(m), stack, zero_division=math.nan).tolist()
+    ...     for m in ("accuracy", "mcc")]
+    True
+    """
+    zd = check_zero_division(zero_division)
+    for spec in specs:
+        if spec.per_class:
+            raise InvalidParameterError(f"{spec.name} is a per-class metric")
+    c = stack.counts
+    token = _EVALUATING.set(stack)
+    try:
+        return [spec.func(c, zero_division=zd, **spec.params) for spec in specs]
+    finally:
+        _EVALUATING.reset(token)
+
+
 def per_class_averages(specs: MetricSpec | Sequence[MetricSpec], stack: CountStack, *,
                        zero_division: float = math.nan,
                        ) -> list[tuple[Array, Array, Array, Array]]:
@@ -315,15 +351,22 @@ def per_class_averages(specs: MetricSpec | Sequence[MetricSpec], stack: CountSta
     True
     """
     specs = [specs] if isinstance(specs, MetricSpec) else list(specs)
-    for spec in specs:
-        if not spec.per_class:
-            raise InvalidParameterError(
-                f"{spec.name} is an overall metric; it takes no average")
-    zd = check_zero_division(zero_division)
-    if not isinstance(zd, float):  # ("warn": each average warns on its own)
-        raise InvalidParameterError("per_class_averages takes a numeric zero_division")
     if not specs:
+        _check_averaged(specs, zero_division)
         return []
+    vals, micro, macro, weighted = per_class_stack(specs, stack,
+                                                   zero_division=zero_division)
+    return [(vals[i], micro[i], macro[i], weighted[i]) for i in range(len(specs))]
+
+
+def per_class_stack(specs: Sequence[MetricSpec], stack: CountStack, *,
+                    zero_division: float = math.nan) -> tuple[Array, Array, Array, Array]:
+    """:func:`per_class_averages` as four arrays, each with the metrics on a leading
+    axis: values per class ``(P, ..., K)`` and the micro, macro and weighted averages
+    ``(P, ...)`` (``specs`` not empty)."""
+    specs = list(specs)
+    _check_averaged(specs, zero_division)
+    zd = check_zero_division(zero_division)
     tp, fn, fp, tn = stack.tallies
     k = tp.shape[-1]
     ext = [np.concatenate([t, t.sum(-1, keepdims=True)], axis=-1) for t in (tp, fn, fp, tn)]
@@ -337,7 +380,17 @@ def per_class_averages(specs: MetricSpec | Sequence[MetricSpec], stack: CountSta
     micro = np.ascontiguousarray(both[..., k])
     macro = _nanmean(vals, np.ones_like(vals), zd, "metric")
     weighted = _nanmean(vals, np.broadcast_to(tp + fn, vals.shape), zd, "metric")
-    return [(vals[i], micro[i], macro[i], weighted[i]) for i in range(len(specs))]
+    return vals, micro, macro, weighted
+
+
+def _check_averaged(specs: Sequence[MetricSpec], zero_division: Any) -> None:
+    for spec in specs:
+        if not spec.per_class:
+            raise InvalidParameterError(
+                f"{spec.name} is an overall metric; it takes no average")
+    zd = check_zero_division(zero_division)
+    if not isinstance(zd, float):  # ("warn": each average warns on its own)
+        raise InvalidParameterError("per_class_averages takes a numeric zero_division")
 
 
 def _nanmean(vals: Array, w: Array, zd: Any, name: str) -> Array:

@@ -18,6 +18,7 @@ import numpy.typing as npt
 from .._display import frame, short_repr
 from .._serial import Result
 from ..core.counts import ConfusionMatrix
+from ..core.divide import quietly
 from ..core.metric_spec import CountStack, evaluate_counts, get_metric
 from ..core.scores import ScoreCounts
 from ..exceptions import InvalidParameterError
@@ -287,6 +288,15 @@ def sweep_counts(
     kept for display (what :meth:`ThresholdSweep.thinned` keeps). See
     :func:`threshold_sweep` for the rest.
     """
+    with quietly():  # (one np.errstate for all the metrics)
+        return _sweep(tc, labels, metrics, include_all_negative, zero_division, chosen,
+                      optimize, max_points, params)
+
+
+def _sweep(tc: ThresholdCounts, labels: tuple[Any, Any], metrics: str | Sequence[str],
+           include_all_negative: bool, zero_division: Any, chosen: float | None,
+           optimize: Sequence[str] | None, max_points: int | None,
+           params: Mapping[str, Any]) -> ThresholdSweep:
     lead = 1 if include_all_negative else 0  # row 0 is then t = +inf (all negative)
     n = int(tc.thresholds.size) + lead
     names = [metrics] if isinstance(metrics, str) else list(metrics)
@@ -337,14 +347,21 @@ def _best_row(name: str, higher: bool, tc: ThresholdCounts, lead: int, zero_divi
         stack = counts.counts
         v = _evaluate(name, counts, zero_division, params)
         if not np.isnan(v).all():
-            j = int(np.nanargmax(v))
+            j = _nan_arg(v, True)
             pp = stack[j, 0, 1] + stack[j, 1, 1]
             if name != "mcc" or (v[j] > 0 and 0 < pp < tc.n_pos + tc.n_neg):
                 return int(rows[j])
     v = _evaluate(name, tc.stack(include_all_negative=bool(lead)), zero_division, params)
     if np.isnan(v).all():
         return None
-    return int(np.nanargmax(v) if higher else np.nanargmin(v))
+    return _nan_arg(v, higher)
+
+
+def _nan_arg(v: FloatArray, higher: bool) -> int:
+    """``np.nanargmax(v)`` (``higher``) or ``np.nanargmin(v)`` of values not all NaN: the
+    NaN replaced by the worst value as they replace it, without their wrappers."""
+    w = np.where(np.isnan(v), -np.inf if higher else np.inf, v)
+    return int(np.argmax(w) if higher else np.argmin(w))
 
 
 def _rows(tc: ThresholdCounts, rows: npt.NDArray[np.intp], lead: int) -> FloatArray:
@@ -381,8 +398,10 @@ def _kept(desc: FloatArray, lead: int, max_points: int, chosen: float | None
             else:
                 hi = mid
         j = lo - 1 + lead
-        if j >= 0:
-            keep = np.union1d(keep, [j])
+        if j >= 0:  # (np.union1d(keep, [j]) of the sorted, distinct rows: j put in place)
+            at = int(np.searchsorted(keep, j))
+            if at == keep.size or keep[at] != j:
+                keep = np.insert(keep, at, j)
     return keep
 
 

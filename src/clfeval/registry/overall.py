@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._validation import check_choice
-from ..core.divide import fill_undefined, quiet_divide
+from ..core.divide import fill_undefined, ignoring, quiet_divide
 from ..core.metric_spec import MetricSpec, register, shared
 from ..core.tallies import pair
 from ..exceptions import InvalidParameterError
@@ -43,7 +43,7 @@ def _overall(name: str, description: str, bounds: tuple[float, float] = (0.0, 1.
              reference: str = "", ratio: Any = None) -> Callable[[_F], _F]:
     def deco(fn_: _F) -> _F:
         def func(c: Array, *, zero_division: Any, **kw: Any) -> Array:
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            with ignoring(divide="ignore", invalid="ignore", over="ignore"):
                 vals = np.asarray(fn_(c, **kw), dtype=np.float64)
             return fill_undefined(vals, np.isnan(vals), zero_division=zero_division, what=name)
 
@@ -284,7 +284,7 @@ def mcc_product(c: Array) -> Array:
     off = ~np.eye(k, dtype=bool)
     d = np.diagonal(c, axis1=-2, axis2=-1)
     # log domain: the products overflow float64 for realistic counts
-    with np.errstate(divide="ignore"):
+    with ignoring(divide="ignore"):
         log_t = (k - 1) * np.log(d).sum(-1)
         log_f = np.where(off, np.log(c), 0.0).sum((-2, -1))
         actual = np.log(d[..., :, None] + c)  # C_ii + C_ij (row i)
@@ -303,7 +303,7 @@ def g_mean(c: Array) -> Array:
     d, row, _, _ = _parts(c)
     rec = _nan_div(d, row)
     k = c.shape[-1]
-    with np.errstate(divide="ignore"):
+    with ignoring(divide="ignore"):
         logs = np.log(rec)
     return np.where(np.isnan(rec).any(-1), NAN, np.exp(logs.sum(-1) / k))
 
@@ -344,7 +344,7 @@ def pearson_c(c: Array) -> Array:
 
 
 def _entropy(p: Array, axis: Any = -1) -> Array:
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with ignoring(divide="ignore", invalid="ignore"):
         t = np.where(p > 0, -p * np.log2(np.where(p > 0, p, 1.0)), 0.0)
     return t.sum(axis)
 
@@ -441,7 +441,7 @@ def rci(c: Array) -> Array:
           "in bits.", (0.0, INF), False)
 def cross_entropy(c: Array) -> Array:
     pt, pp = _probs(c)
-    with np.errstate(divide="ignore"):
+    with ignoring(divide="ignore"):
         t = np.where(pt > 0, -pt * np.log2(pp), 0.0)
     return t.sum(-1)
 
@@ -450,7 +450,7 @@ def cross_entropy(c: Array) -> Array:
           "class distribution, in bits.", (0.0, INF), False)
 def kl_divergence(c: Array) -> Array:
     pt, pp = _probs(c)
-    with np.errstate(divide="ignore"):
+    with ignoring(divide="ignore"):
         t = np.where(pt > 0, pt * (np.log2(pt) - np.log2(pp)), 0.0)
     return t.sum(-1)
 

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ..core.divide import divide, fill_undefined, quiet_divide
+from ..core.divide import divide, fill_undefined, ignoring, quiet_divide
 from ..core.metric_spec import MetricSpec, register, shared_rate
 
 Array = npt.NDArray[Any]
@@ -170,7 +170,7 @@ def _compound(name: str, description: str, bounds: tuple[float, float] = (0.0, 1
               reference: str = "") -> Callable[[_F], _F]:
     def deco(fn_: _F) -> _F:
         def func(tp: Array, fn: Array, fp: Array, tn: Array, *, zero_division: Any) -> Array:
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            with ignoring(divide="ignore", invalid="ignore", over="ignore"):
                 vals = _f(fn_(_f(tp), _f(fn), _f(fp), _f(tn)))
             return _finish(vals, zero_division, name)
 

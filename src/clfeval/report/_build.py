@@ -10,7 +10,7 @@ import math
 import os
 import threading
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
 
@@ -32,12 +32,13 @@ from .._validation import (
     same_label,
 )
 from ..core.counts import ConfusionMatrix
+from ..core.divide import quietly
 from ..core.metric_spec import (
     CountStack,
     MetricSpec,
-    evaluate_counts,
     list_metrics,
-    per_class_averages,
+    overall_values,
+    per_class_stack,
 )
 from ..curves.cost import CostCurve, cost_analysis
 from ..curves.multiclass import average_precision_multiclass, ovr_auc
@@ -596,7 +597,8 @@ def from_state(
         if _overlap and lvl is not None and (cal_note is not None or not cal_state.is_weighted) \
                 and _accel.threads() > 1 and _core_free() \
                 and not threading.current_thread().name.startswith("clfeval"):
-            draws_job = _early_draws(cal_state, cal_note is not None)
+            draws_job = _early_draws(cal_state, cal_note is not None, _count_draws(
+                cm, None if wt is UNKNOWN_SQ else lvl, None if wt is UNKNOWN_SQ else wt))
     roc: tuple[RocCurve, ...] = ()
     pr: tuple[PrecisionRecallCurve, ...] = ()
     sweep: ThresholdSweep | None = None
@@ -644,7 +646,8 @@ def from_state(
         cost = cost_analysis(cm, cost_matrix, threshold_counts=tc,
                              at=None if sweep is None else sweep.thresholds)
     overall, per_class = _metric_rows(cm, None if wt is UNKNOWN_SQ else lvl,
-                                      None if wt is UNKNOWN_SQ else wt)
+                                      None if wt is UNKNOWN_SQ else wt,
+                                      _drawn(draws_job, "counts"))
     # the calibration section and DeLong's interval last (the metric rows need neither:
     # on the report's worker thread DeLong overlaps them); the section's state (or its
     # bootstrap's draws, or the whole section of unweighted rows) may still be forming
@@ -661,7 +664,8 @@ def from_state(
 
             calibration = calibration_report(
                 cal_state, level=lvl or 0.95, weights_note=cal_note,
-                n_resamples=N_RESAMPLES if lvl else 0, seed=SEED, _draws=_drawn(draws_job))
+                n_resamples=N_RESAMPLES if lvl else 0, seed=SEED,
+                _draws=lambda: _drawn(draws_job))  # (read last, after the other measures)
     if binary_auc is not None:
         auc_rows = _binary_auc_rows(*binary_auc, _taken(auc_job, _auc_interval, *auc_args))
     if calibration is not None:
@@ -720,23 +724,45 @@ def _core_free() -> bool:
         return True
 
 
-def _early_draws(cal_state: Any, weights_as_counts: bool) -> concurrent.futures.Future[Any]:
-    """The calibration bootstrap's random draws (a few milliseconds of numpy that does
-    not hold the GIL), started on the report's worker thread: the calling thread waits
-    only until they begin, then forms the curves and the metric rows beside them."""
+class _Draws:
+    """The random draws a report makes ahead on its worker thread (:func:`_early_draws`):
+    the confusion matrix's bootstrap tables (``counts``, or None) and the calibration
+    bootstrap's draws (``calibration``)."""
+
+    def __init__(self, counts: concurrent.futures.Future[Any] | None,
+                 calibration: concurrent.futures.Future[Any]) -> None:
+        self.counts, self.calibration = counts, calibration
+
+
+def _early_draws(cal_state: Any, weights_as_counts: bool,
+                 counts: Callable[[], Any] | None = None) -> _Draws:
+    """The bootstrap's random draws (a few milliseconds of numpy that does not hold the
+    GIL), started on the report's worker thread: the confusion matrix's replicate tables
+    (``counts``: their drawing, :func:`_count_draws`; the metric rows read them first),
+    then the calibration bootstrap's. The calling thread waits only until they begin,
+    then forms the curves and the metric rows beside them."""
     from ..calibration._measures import calibration_draws
 
     begun = threading.Event()
+    count_job = None
+    if counts is not None:
+        def first() -> Any:
+            begun.set()
+            return counts()
+
+        count_job = _background(first)
     job = _background(lambda: calibration_draws(
         cal_state, n_resamples=N_RESAMPLES, seed=SEED, weights_as_counts=weights_as_counts,
         started=begun.set))
     begun.wait(0.001)  # (handing the worker the GIL now, not at the next switch interval)
-    return job
+    return _Draws(count_job, job)
 
 
-def _drawn(job: concurrent.futures.Future[Any] | None) -> Any:
-    """The draws of :func:`_early_draws` (None: none, or it failed — the report's own
-    call then draws, and raises what it must)."""
+def _drawn(draws: _Draws | None, which: str = "calibration") -> Any:
+    """The draws of :func:`_early_draws` (``which``: ``"calibration"`` or ``"counts"``;
+    None: none, or it failed — the report's own call then draws, and raises what it
+    must)."""
+    job = None if draws is None else getattr(draws, which)
     if job is None:
         return None
     try:
@@ -829,13 +855,13 @@ def stacked_metric_rows(cms: Sequence[ConfusionMatrix],
 
 
 def _metric_rows(cm: ConfusionMatrix, level: float | None,
-                 weighting: Weighting | None = None) -> Rows:
+                 weighting: Weighting | None = None, replicates: Any = None) -> Rows:
     ahead = _AHEAD.get()
     if ahead is not None and weighting is None:
         rows = ahead.get(_ahead_key(cm, level))
         if rows is not None:
             return rows
-    return _metric_rows_of([cm], level, weighting)[0]
+    return _metric_rows_of([cm], level, weighting, replicates=replicates)[0]
 
 
 def shown_rows(states: Sequence[Any], cms: Sequence[ConfusionMatrix],
@@ -888,12 +914,21 @@ def shown_rows(states: Sequence[Any], cms: Sequence[ConfusionMatrix],
 
 def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
                     weighting: Weighting | None = None,
-                    only: set[str] | None = None) -> list[Rows]:
+                    only: set[str] | None = None, replicates: Any = None) -> list[Rows]:
+    """:func:`_rows_of` under one ``np.errstate`` for all the metrics (:func:`quietly`)."""
+    with quietly():
+        return _rows_of(cms, level, weighting, only, replicates)
+
+
+def _rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
+             weighting: Weighting | None, only: set[str] | None,
+             replicates: Any) -> list[Rows]:
     """The metric rows of each of several matrices of one label set and positive class:
     every registered metric evaluated once over their ``(S, K, K)`` stack (converted and
     tallied once), the Wilson intervals of the proportions computed once over the stack,
     the bootstrap intervals drawn per matrix (each from the report's fixed seed).
-    ``only``: just the rows of these names (the per-class table left empty)."""
+    ``only``: just the rows of these names (the per-class table left empty).
+    ``replicates``: one matrix's bootstrap tables drawn ahead (:func:`_count_draws`)."""
     first = cms[0]
     k = first.n_classes
     pos_index: int | None = None
@@ -902,21 +937,24 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
     stack = CountStack(np.stack([cm.counts for cm in cms]) if len(cms) > 1
                        else cms[0].counts[None])  # (one matrix: a view, one float copy)
     wilson = _StackedWilson(stack, first.labels, level, weighting)
-    boot = ([_bootstrap_intervals(cm, level, weighting) for cm in cms]
+    boot = ([_bootstrap_intervals(cm, level, weighting, replicates if len(cms) == 1
+                                  else None) for cm in cms]
             if only is None or weighting is not None else _stacked_bootstrap(cms, level, only))
     rows: list[list[MetricRow]] = [[] for _ in cms]
 
     one = rows[0] if len(rows) == 1 else None
 
-    def add(name: str, spec: MetricSpec, average: str | None, values: Array,
+    def add(name: str, spec: MetricSpec, average: str | None, values: list[float],
             intervals: Sequence[ConfidenceInterval | None]) -> None:
+        """The row of each matrix (``values``: each matrix's value, Python floats)."""
         if only is not None and name not in only:
             return
         if one is not None:  # (one matrix, a report's: no zip)
-            one.append(_metric_row(name, spec.name, average, num(values[0]), spec.description,
-                                   spec.higher_is_better, intervals[0]))
+            v = values[0]
+            one.append(_metric_row(name, spec.name, average, None if v != v else v,
+                                   spec.description, spec.higher_is_better, intervals[0]))
             return
-        for out, v, ci in zip(rows, np.asarray(values).tolist(), intervals, strict=True):
+        for out, v, ci in zip(rows, values, intervals, strict=True):
             out.append(_metric_row(name, spec.name, average, num(v), spec.description,
                                    spec.higher_is_better, ci))
 
@@ -940,26 +978,38 @@ def _metric_rows_of(cms: Sequence[ConfusionMatrix], level: float | None,
                    PER_CLASS_INTERVALS if only is None else ())
     # one call of each per-class metric for the classes and the micro sums, the macro and
     # weighted means of them all at once (the same numbers)
-    averaged = iter(per_class_averages([spec for spec in specs if spec.per_class], stack))
+    # (the values as Python floats, each array converted once: (P, S) lists)
+    pcs = [spec for spec in specs if spec.per_class]
+    pc_all: Array | None = None
+    averages: list[tuple[str, list[list[float]]]] = []
+    binary: list[list[float]] = []
+    if pcs:
+        pc_all, micro, macro, weighted = per_class_stack(pcs, stack)
+        averages = [("macro", macro.tolist()), ("micro", micro.tolist()),
+                    ("weighted", weighted.tolist())]
+        if pos_index is not None:
+            binary = pc_all[:, :, pos_index].tolist()
+    overall = iter(overall_values([spec for spec in specs if not spec.per_class], stack))
     pc_names: list[str] = []
     pc_vals: list[Array] = []
+    p = 0
     for spec in specs:
         if spec.per_class:
-            vals, micro, macro, weighted = next(averaged)
+            assert pc_all is not None
             pc_names.append(spec.name)
-            pc_vals.append(vals)
+            pc_vals.append(pc_all[p])
             if pos_index is not None:
-                add(spec.name, spec, "binary", vals[:, pos_index],
+                add(spec.name, spec, "binary", binary[p],
                     wilson.row(spec, "binary", pos_index) if spec.ratio is not None
                     else booted(spec, "binary"))
-            for avg, v in (("macro", macro), ("micro", micro), ("weighted", weighted)):
-                add(f"{spec.name}_{avg}", spec, avg, v,
+            for avg, v in averages:
+                add(f"{spec.name}_{avg}", spec, avg, v[p],
                     wilson.row(spec, avg, None) if spec.ratio is not None and avg == "micro"
                     else booted(spec, avg))
+            p += 1
         else:
-            v = evaluate_counts(spec, stack, zero_division=NAN)
-            add(spec.name, spec, None, v, wilson.row(spec, None, None)
-                if spec.ratio is not None else booted(spec, None))
+            add(spec.name, spec, None, np.asarray(next(overall), dtype=np.float64).tolist(),
+                wilson.row(spec, None, None) if spec.ratio is not None else booted(spec, None))
     if only is not None:
         pc_names, pc_vals = [], []
     values = (np.stack(pc_vals, axis=1) if pc_vals
@@ -1141,22 +1191,16 @@ class _StackedWilson:
         return out
 
 
-def _bootstrap_intervals(cm: ConfusionMatrix, level: float | None,
-                         weighting: Weighting | None = None
-                         ) -> dict[tuple[str, str | None], ConfidenceInterval]:
-    """The percentile bootstrap intervals of a report's non-proportion headline metrics
-    (F1, MCC, kappa, balanced accuracy, macro averages): over the confusion matrix's
-    counts, 1000 resamples, fixed seed (a report is reproducible). Weighted counts are
-    resampled as ``weighting`` says: importance weights draw Kish's effective sample size
-    of rows on the cells' weighted shares; frequency weights are the counts (integer
-    ones resampled as the repeated rows, fractional ones drawing round(Σw) rows). None
-    for an empty matrix or too many classes (see the warning)."""
+def _bootstrap_n_eff(cm: ConfusionMatrix, level: float | None,
+                     weighting: Weighting | None) -> tuple[bool, float | None]:
+    """Whether a report's matrix gets bootstrap intervals (:func:`_bootstrap_intervals`),
+    and the effective sample size its replicates draw (None: its integer counts)."""
     if level is None:
-        return {}
-    from ..stats.bootstrap import MAX_RESAMPLE_TOTAL, bootstrap_interval_table
+        return False, None
+    from ..stats.bootstrap import MAX_RESAMPLE_TOTAL
 
     if cm.total == 0 or not bootstrap_fits(cm.n_classes):
-        return {}  # too many classes: see the warning
+        return False, None  # too many classes: see the warning
     n_eff: float | None = None
     if weighting is not None:
         integer = weighting.meaning == "frequency" and bool(
@@ -1164,9 +1208,44 @@ def _bootstrap_intervals(cm: ConfusionMatrix, level: float | None,
         if not integer:
             n_eff = weighting.n_eff
             if not 1 <= n_eff <= MAX_RESAMPLE_TOTAL:
-                return {}  # (frequency weights past 2**53 rows cannot be drawn)
+                return False, None  # (frequency weights past 2**53 rows cannot be drawn)
     elif cm.is_weighted:  # weighted counts without a declared meaning (a bare state)
+        return False, None
+    return True, n_eff
+
+
+def _count_draws(cm: ConfusionMatrix, level: float | None,
+                 weighting: Weighting | None) -> Callable[[], Any] | None:
+    """The drawing of :func:`_bootstrap_intervals`'s replicate tables, to be run ahead
+    (on the report's worker thread; None: the matrix gets no bootstrap)."""
+    ok, n_eff = _bootstrap_n_eff(cm, level, weighting)
+    if not ok:
+        return None
+    from ..stats.bootstrap import _table_drawing
+
+    try:  # (the counts and the generator prepared here: the worker only draws)
+        return _table_drawing(cm, n_resamples=N_RESAMPLES, seed=SEED, n_eff=n_eff)
+    except Exception:  # (drawn, and any error raised, by the report's own call)
+        return None
+
+
+def _bootstrap_intervals(cm: ConfusionMatrix, level: float | None,
+                         weighting: Weighting | None = None, replicates: Any = None,
+                         ) -> dict[tuple[str, str | None], ConfidenceInterval]:
+    """The percentile bootstrap intervals of a report's non-proportion headline metrics
+    (F1, MCC, kappa, balanced accuracy, macro averages): over the confusion matrix's
+    counts, 1000 resamples, fixed seed (a report is reproducible). Weighted counts are
+    resampled as ``weighting`` says: importance weights draw Kish's effective sample size
+    of rows on the cells' weighted shares; frequency weights are the counts (integer
+    ones resampled as the repeated rows, fractional ones drawing round(Σw) rows). None
+    for an empty matrix or too many classes (see the warning). ``replicates``: the
+    replicate tables drawn ahead (:func:`_count_draws`), or None."""
+    ok, n_eff = _bootstrap_n_eff(cm, level, weighting)
+    if not ok:
         return {}
+    assert level is not None
+    from ..stats.bootstrap import bootstrap_interval_table
+
     plan: list[tuple[str | None, list[str]]] = []
     if cm.n_classes == 2 and cm.pos_label is not None:
         plan.append(("auto", list(BOOTSTRAP_BINARY)))
@@ -1181,8 +1260,8 @@ def _bootstrap_intervals(cm: ConfusionMatrix, level: float | None,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         res = bootstrap_interval_table(cm, requests, n_resamples=N_RESAMPLES, level=level,
-                                       seed=SEED, zero_division=math.nan,
-                                       n_eff=n_eff)  # one draw for all
+                                       seed=SEED, zero_division=math.nan, n_eff=n_eff,
+                                       _replicates=replicates)  # one draw for all
     boot: dict[tuple[str, str | None], ConfidenceInterval] = {}
     for avg, names in plan:
         for name in names:
@@ -1317,7 +1396,7 @@ def _calibration_rows(cal: Any) -> tuple[MetricRow, ...]:
     for h in cal.headline():
         hib = {"lower": False, "higher": True}.get(h.better)
         desc = h.label + ("" if h.target is None else f" (calibrated: {h.target:g})")
-        rows.append(MetricRow(h.key, h.key, None, num(h.value), desc, hib, h.interval))
+        rows.append(_metric_row(h.key, h.key, None, num(h.value), desc, hib, h.interval))
     return tuple(rows)
 
 

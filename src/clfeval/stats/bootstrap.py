@@ -42,6 +42,7 @@ from ..core.labels import encode_binary_true, to_python
 from ..core.metric_spec import (
     CountStack,
     MetricSpec,
+    _nanmean,
     evaluate_counts,
     get_metric,
     list_metrics,
@@ -535,6 +536,7 @@ def bootstrap_interval_table(
     seed: Any = None,
     zero_division: Any = "warn",
     n_eff: float | None = None,
+    _replicates: npt.NDArray[np.int64] | None = None,
 ) -> dict[tuple[str, str | None], ConfidenceInterval]:
     """Percentile bootstrap intervals of several (metric, average) pairs from one set of
     replicate tables (what a report needs: F1 macro and weighted, MCC, kappa … drawn once).
@@ -549,6 +551,9 @@ def bootstrap_interval_table(
     >>> t = bootstrap_interval_table(cm, [("f1", "macro"), ("mcc", "auto")], seed=0)
     >>> t[("f1", "macro")] == bootstrap_interval(cm, "f1", average="macro", seed=0)
     True
+
+    (``_replicates``, private: the replicate tables :func:`_table_replicates` drew ahead
+    from the same seed — a report draws them on its worker thread.)
     """
     level = check_level(level)
     b = _check_resamples(n_resamples)
@@ -557,7 +562,9 @@ def bootstrap_interval_table(
     fs = [_CountMetric(cm, get_metric(name), average, None, {}) for name, average in requests]
     if _is_nan(zero_division) and b <= _block_size(c.size) \
             and all(f.labels is None for f in fs):
-        return _joint_table(cm, requests, fs, c, obs, b, _rng(seed), level, n_eff)
+        reps_i = _resample_counts(c, b, _rng(seed), False) if _replicates is None \
+            else _replicates  # (the one block _count_replicates draws)
+        return _joint_table(requests, fs, reps_i, obs, b, level, n_eff)
     all_reps = _count_replicates(c, b, _rng(seed), False, fs)
     bounds: list[tuple[Array, Array] | None] = [None] * len(fs)
     thetas: list[Array | None] = [None] * len(fs)
@@ -572,35 +579,128 @@ def bootstrap_interval_table(
                 requests, fs, all_reps, bounds, thetas, strict=True)}
 
 
-def _joint_table(cm: ConfusionMatrix, requests: Sequence[tuple[str, str | None]],
-                 fs: Sequence[_CountMetric], c: npt.NDArray[Any], obs: npt.NDArray[Any],
-                 b: int, rng: np.random.Generator, level: float, n_eff: float | None,
-                 ) -> dict[tuple[str, str | None], ConfidenceInterval]:
+def _table_replicates(cm: ConfusionMatrix, *, n_resamples: int = 1000, seed: Any = None,
+                     n_eff: float | None = None) -> npt.NDArray[np.int64] | None:
+    """The replicate tables :func:`bootstrap_interval_table` draws for scalar metrics under
+    a NaN policy when they fit in one block (a report's), drawn from ``seed`` as it
+    draws them; ``None`` where it draws block by block.
+
+    Examples
+    --------
+    >>> cm = ConfusionMatrix([[50, 10], [5, 35]])
+    >>> reps = _table_replicates(cm, n_resamples=200, seed=0)
+    >>> reps.shape, bool((reps.sum(axis=(1, 2)) == 100).all())
+    ((200, 2, 2), True)
+    >>> t = bootstrap_interval_table(cm, [("mcc", "auto")], n_resamples=200, seed=0,
+    ...                              zero_division=float("nan"))
+    >>> t == bootstrap_interval_table(cm, [("mcc", "auto")], n_resamples=200, seed=9,
+    ...                               zero_division=float("nan"), _replicates=reps)
+    True
+    """
+    draw = _table_drawing(cm, n_resamples=n_resamples, seed=seed, n_eff=n_eff)
+    return None if draw is None else draw()
+
+
+def _table_drawing(cm: ConfusionMatrix, *, n_resamples: int = 1000, seed: Any = None,
+                   n_eff: float | None = None
+                   ) -> Callable[[], npt.NDArray[np.int64]] | None:
+    """:func:`_table_replicates` in two steps: the counts and the generator prepared now,
+    the draw (numpy's multinomial, which does not hold the GIL) when the returned
+    function is called (a report calls it on its worker thread)."""
+    b = _check_resamples(n_resamples)
+    c, _ = _resampled(cm, n_eff)
+    if b > _block_size(c.size):
+        return None
+    rng = _rng(seed)
+    return lambda: _resample_counts(c, b, rng, False)
+
+
+def _joint_table(requests: Sequence[tuple[str, str | None]], fs: Sequence[_CountMetric],
+                 reps_i: npt.NDArray[Any], obs: npt.NDArray[Any], b: int, level: float,
+                 n_eff: float | None) -> dict[tuple[str, str | None], ConfidenceInterval]:
     """:func:`bootstrap_interval_table` under a NaN policy for scalar metrics, with the
     replicates in one block: the observed matrix rides as one more row of the block (the
     metrics are row-wise: each row's value is what it is alone), so every metric is
     evaluated once; the replicates' standard deviations in one row-wise pass
     (:func:`_nanstd_rows`). The same draws and the same numbers as the general path."""
-    reps_i = _resample_counts(c, b, rng, False)  # (the one block _count_replicates draws)
     joint = np.empty((b + 1, *reps_i.shape[1:]), dtype=np.float64)
     joint[:b] = reps_i
     joint[b] = obs
-    stack = CountStack(joint)
-    vals = np.stack([np.asarray(f(stack), dtype=np.float64) for f in fs])  # (M, b + 1)
+    vals = _joint_values(fs, CountStack(joint))  # (M, b + 1)
     reps = vals[:, :b]
     thetas = vals[:, b]
-    bounds = _percentile_bounds(list(thetas), list(reps), level)
+    lows, highs = _row_bounds(thetas, reps, level)
     sds = _nanstd_rows(reps).tolist()
     from .intervals import kish_note
 
     name = "bootstrap_percentile" if n_eff is None else (
         f"bootstrap_percentile ({kish_note(n_eff)})")
     out: dict[tuple[str, str | None], ConfidenceInterval] = {}
-    for req, theta, (lo, hi), sd in zip(requests, thetas.tolist(), bounds, sds, strict=True):
+    for req, theta, lo, hi, sd in zip(requests, thetas.tolist(), lows, highs, sds,
+                                      strict=True):
         if math.isnan(theta):  # undefined estimate: bounds follow the same policy
             lo = hi = theta
-        out[req] = ConfidenceInterval(theta, float(lo), float(hi), level, name, std_err=sd)
+        out[req] = ConfidenceInterval(theta, lo, hi, level, name, std_err=sd)
     return out
+
+
+def _row_bounds(thetas: Array, reps: Array, level: float) -> tuple[list[float], list[float]]:
+    """:func:`_percentile_bounds` of scalar metrics, ``thetas`` ``(M,)`` and their
+    replicates ``reps`` ``(M, b)``, as Python floats: the rows without undefined values
+    share one :func:`_sorted_quantiles` call, found in one pass; the others are taken
+    one by one as there."""
+    alpha = 1.0 - level
+    q = np.array([alpha / 2, 1 - alpha / 2])
+    m = thetas.shape[0]
+    lo = np.full(m, NAN)
+    hi = np.full(m, NAN)
+    defined = ~np.isnan(thetas)
+    some_nan = np.isnan(reps).any(axis=1)
+    full = defined & ~some_nan
+    if full.any():
+        lo[full], hi[full] = _sorted_quantiles(reps[full], q)
+    for i in np.flatnonzero(defined & some_nan).tolist():
+        col = reps[i][~np.isnan(reps[i])]
+        if len(col):
+            lo[i], hi[i] = np.quantile(col, q)
+    return lo.tolist(), hi.tolist()
+
+
+def _joint_values(fs: Sequence[_CountMetric], stack: CountStack) -> Array:
+    """Each metric of ``fs`` on the stack under the NaN policy, ``(M, ...)``: a per-class
+    metric asked at the macro and the weighted average evaluated once for both, and the
+    macro averages of several metrics taken in one pass over their classes (each
+    metric's values laid out class by class, as the tallies are: the same floats,
+    tests/unit/test_small_report_paths.py compares them bit for bit); the others
+    evaluated one by one."""
+    shared = [f for f in fs if f.spec.per_class and not f.params
+              and f.average in ("macro", "weighted")]
+    if len(shared) < 2:
+        return np.stack([np.asarray(f(stack), dtype=np.float64) for f in fs])
+    averaged = {f.spec.name: f.spec for f in shared}
+    macros = [f.spec.name for f in shared if f.average == "macro"]
+    tp, fn, fp, tn = stack.tallies
+    per_class = {name: np.asarray(spec.func(tp, fn, fp, tn, zero_division=NAN, **spec.params),
+                                  dtype=np.float64) for name, spec in averaged.items()}
+    macro: dict[str, Array] = {}
+    if macros:
+        names = list(dict.fromkeys(macros))
+        # (P, K, ...) with the classes on the second axis, viewed as (P, ..., K): each
+        # class's values a contiguous run, as the tallies lay them out
+        v = np.stack([np.moveaxis(per_class[m], -1, 0) for m in names])
+        v = np.moveaxis(v, 1, -1)
+        means = _nanmean(v, np.ones_like(v), NAN, "metric")
+        macro = dict(zip(names, means, strict=True))
+    out = []
+    for f in fs:
+        name = f.spec.name
+        if f.params or name not in averaged or f.average not in ("macro", "weighted"):
+            out.append(np.asarray(f(stack), dtype=np.float64))
+        elif f.average == "macro":
+            out.append(macro[name])
+        else:
+            out.append(_nanmean(per_class[name], tp + fn, NAN, name))
+    return np.stack(out)
 
 
 def _nanstd_rows(reps: Array) -> Array:
