@@ -173,3 +173,54 @@ def test_a_swallowed_ctrl_c_still_interrupts(monkeypatch: pytest.MonkeyPatch,
     assert out == ""
     assert err.splitlines() == ["clfeval: error: interrupted"], err
     assert not cli._INTERRUPTED  # (cleared for the next call in this process)
+
+
+_LATE_CTRL_C = """
+import os, signal, sys
+import clfeval.cli as cli
+
+def late(caught):  # a Ctrl-C that lands as the finished command prints its warnings
+    os.kill(os.getpid(), signal.SIGINT)
+    print("clfeval: warning: still here", file=sys.stderr)
+
+cli._show_warnings = late
+sys.exit(cli.main(["report", sys.argv[1], "--quiet", "-o", sys.argv[2]]))
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix",
+                    reason="needs POSIX signals")
+def test_ctrl_c_after_the_output_is_committed_ends_without_a_traceback(
+        tmp_path: Path) -> None:
+    """A Ctrl-C after the report is written (as the command prints its warnings) ends
+    the process as Ctrl-C ends any program — killed by SIGINT, nothing more printed, no
+    KeyboardInterrupt traceback — and the report stays whole."""
+    src = tmp_path / "p.csv"
+    src.write_text("y_true,y_score\n" + "".join(
+        f"{i % 2},{(i % 10) / 10 + 0.05}\n" for i in range(200)))
+    out = tmp_path / "r.txt"
+    root = Path(__file__).resolve().parents[2] / "src"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root),
+                                                         os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, "-c", _LATE_CTRL_C, str(src), str(out)],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == -signal.SIGINT, proc.stderr
+    assert "Traceback" not in proc.stderr and "still here" not in proc.stderr
+    assert out.exists() and "roc_auc" in out.read_text()
+
+
+def test_an_interrupted_command_prints_only_the_one_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Warnings caught before a Ctrl-C (a binning notice, say) are not printed after
+    "interrupted": the interrupted command's one line is all it says."""
+    import warnings
+
+    import clfeval.cli as cli
+
+    def dispatch(args: object) -> int:
+        warnings.warn("a notice from before the interrupt", UserWarning, stacklevel=1)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_dispatch", dispatch)
+    assert cli.main(["metrics"]) == 130
+    assert capsys.readouterr().err.strip().splitlines() == ["clfeval: error: interrupted"]

@@ -189,6 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    interrupted = False
     with _terminate_as_interrupt(), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -196,6 +197,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             _check_interrupt()
             with _writing("standard output"):
                 sys.stdout.flush()
+            # the output is committed: a Ctrl-C from here on ends the process as it ends
+            # any program (killed by SIGINT, no traceback), not as an interrupted command
+            _COMMITTED.append(True)
         except BrokenPipeError:
             _quiet_pipe()
             return 141  # like any tool whose reader went away (128 + SIGPIPE)
@@ -214,6 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                    "score files)")
             code = 2
         except KeyboardInterrupt:
+            interrupted = True
             stuck = _stop_workers()
             _error("interrupted")
             code = 130
@@ -222,7 +227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     sys.stdout.flush()
                     sys.stderr.flush()
                 os._exit(code)
-    _show_warnings(caught)
+        if not interrupted:  # (an interrupted command says so in one line, and only that)
+            _show_warnings(caught)
     return code
 
 
@@ -274,6 +280,8 @@ _PARTIAL: set[str] = set()  # temporary output files to remove if the run is kil
 #: a SIGINT arrived (its KeyboardInterrupt can be swallowed where it lands: in a ctypes
 #: callback of numba's compiled-code cache it is printed and ignored)
 _INTERRUPTED: list[bool] = []
+#: the command's output is committed (see :func:`main`)
+_COMMITTED: list[bool] = []
 
 
 def _check_interrupt() -> None:
@@ -303,6 +311,10 @@ def _terminate_as_interrupt() -> Iterator[None]:
         os._exit(128 + signum)
 
     def on_sigint(signum: int, frame: Any) -> None:
+        if _COMMITTED:  # (the output is whole: end as any program does on Ctrl-C)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGINT)
+            return
         _INTERRUPTED.append(True)
         raise KeyboardInterrupt
 
@@ -327,6 +339,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
         if old_int is signal.default_int_handler:
             signal.signal(signal.SIGINT, old_int)
         _INTERRUPTED.clear()
+        _COMMITTED.clear()
 
 
 def _kill_workers() -> None:
