@@ -5,7 +5,6 @@ switch from exact to binned, with chunks that bring new binades, and across a fl
 
 from __future__ import annotations
 
-import os
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests._accel_path import path
 
 import clfeval
 from clfeval import _accel
@@ -23,22 +23,6 @@ from clfeval.engines import fold_files
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
-
-
-@contextmanager
-def path(name: str) -> Iterator[None]:
-    """The compiled ("numba") or the numpy path, whatever the size."""
-    old_min, old_env = _accel.MIN_SIZE, os.environ.get("CLFEVAL_ACCEL")
-    _accel.MIN_SIZE = 0
-    os.environ["CLFEVAL_ACCEL"] = "numba" if name == "numba" else "numpy"
-    try:
-        yield
-    finally:
-        _accel.MIN_SIZE = old_min
-        if old_env is None:
-            del os.environ["CLFEVAL_ACCEL"]
-        else:
-            os.environ["CLFEVAL_ACCEL"] = old_env
 
 
 def _scores(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:

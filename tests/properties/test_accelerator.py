@@ -23,6 +23,8 @@ from hypothesis import strategies as st
 
 pytest.importorskip("numba")
 
+from tests._accel_path import path
+
 import clfeval
 import clfeval.metrics
 from clfeval import _accel
@@ -37,22 +39,6 @@ from clfeval.stats.delong import delong_of_counts
 
 SETTINGS = settings(max_examples=120, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
-
-
-@contextmanager
-def path(name: str) -> Iterator[None]:
-    """Run the body on the compiled ("numba") or the numpy path, whatever the size."""
-    old_min, old_env = _accel.MIN_SIZE, os.environ.get("CLFEVAL_ACCEL")
-    _accel.MIN_SIZE = 0
-    os.environ["CLFEVAL_ACCEL"] = "numba" if name == "numba" else "numpy"
-    try:
-        yield
-    finally:
-        _accel.MIN_SIZE = old_min
-        if old_env is None:
-            del os.environ["CLFEVAL_ACCEL"]
-        else:
-            os.environ["CLFEVAL_ACCEL"] = old_env
 
 
 def both(fn: Callable[[], Any]) -> tuple[Any, Any]:
