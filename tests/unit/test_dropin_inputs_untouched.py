@@ -14,11 +14,8 @@ special-cased: the same NumPy code runs for every library).
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +24,9 @@ import pytest
 
 skm = pytest.importorskip("sklearn.metrics")
 
+from tests._accel_path import path as accel  # noqa: E402
+
 import clfeval.metrics as cfm  # noqa: E402
-from clfeval import _accel  # noqa: E402
 
 # the benchmark's inputs: every claimed function, each target kind and variant
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -37,22 +35,6 @@ bench: Any = importlib.import_module("bench_dropin")
 CLAIMED = sorted(set(cfm.__all__) & set(skm.__all__))
 NAMES = [n for n in [*bench.LABEL_FUNCS, *bench.SCORE_FUNCS] if n in CLAIMED]
 CASES = list(bench.cases(NAMES, quick=False))
-
-
-@contextmanager
-def accel(path: str) -> Iterator[None]:
-    """The compiled path forced at any size (``"numba"``) or the numpy path."""
-    old_min, old_env = _accel.MIN_SIZE, os.environ.get("CLFEVAL_ACCEL")
-    _accel.MIN_SIZE = 0
-    os.environ["CLFEVAL_ACCEL"] = path
-    try:
-        yield
-    finally:
-        _accel.MIN_SIZE = old_min
-        if old_env is None:
-            del os.environ["CLFEVAL_ACCEL"]
-        else:
-            os.environ["CLFEVAL_ACCEL"] = old_env
 
 
 def _read_only(d: dict[str, Any]) -> dict[str, Any]:
