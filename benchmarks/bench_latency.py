@@ -11,8 +11,8 @@ table gives the best of ``--procs`` processes, "beyond" = first - third (the pri
 first call over a warm one: lazy imports, compiled kernels loaded from the cache or
 compiled) and "1st+2nd" = first + second - 2 × third. The second column matters since a
 process's first report of 2^16 to 2^22 rows no longer waits for numba: it runs on the
-numpy path while the kernels load beside it, and a second call made at once waits for
-the rest of the loading (``clfeval._accel.loading_beside``). One untimed process runs
+numpy path, the kernels start loading on a background thread as it returns, and a second
+call made at once waits for the rest of the loading (``clfeval._accel.loading_beside``). One untimed process runs
 first so that Python's bytecode caches exist as after an install (this machine sets
 ``PYTHONDONTWRITEBYTECODE``: the benchmark's processes run without it). The cases:
 
