@@ -58,3 +58,25 @@ def test_jobs_taken_over_when_worker_busy(monkeypatch: pytest.MonkeyPatch, kind:
     if kind == "prob":
         assert ("cal", "MainThread") in ran
     assert busy == free
+
+
+def test_report_state_holds_the_finished_calibration_state() -> None:
+    """The calibration fold runs on the worker beside the score table; the report's state
+    then holds the calibration state it folded (the one ``from_predictions`` folds), so
+    the state saves, loads, merges and derives the same report again."""
+    from clfeval import EvalState
+    from clfeval.calibration import CalibrationCounts
+    from clfeval.report import from_state
+
+    n = 2 * _accel.MIN_SIZE
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, n)
+    s = np.clip(rng.random(n) * 0.6 + y * 0.3, 0.0, 1.0)
+    r = clfeval.evaluate(y, y_score=s)
+    cal = r.state.calibration
+    assert isinstance(cal, CalibrationCounts)
+    assert cal == CalibrationCounts.from_predictions(y, s)
+    again = EvalState.from_dict(r.state.to_dict())
+    assert again.calibration == cal
+    assert (r.state + r.state).calibration == cal + cal
+    assert to_json(from_state(again)) == to_json(r)

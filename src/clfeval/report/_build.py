@@ -6,6 +6,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import contextvars
+import dataclasses
 import math
 import os
 import threading
@@ -411,12 +412,15 @@ class _Pending:
     def __init__(self, job: concurrent.futures.Future[Any], pos_label: Any,
                  again: Any) -> None:
         self._job, self._pos_label, self._again = job, pos_label, again
+        self._cal: Any = None
 
     def result(self) -> Any:
-        cal = self._job.result()
-        if cal.pos_label != self._pos_label:  # the score state resolved another class
-            cal = self._again(self._pos_label)
-        return cal
+        if self._cal is None:
+            cal = self._job.result()
+            if cal.pos_label != self._pos_label:  # the score state resolved another class
+                cal = self._again(self._pos_label)
+            self._cal = cal
+        return self._cal
 
 
 def _taken(job: concurrent.futures.Future[Any] | None, fn: Any, *args: Any) -> Any:
@@ -684,6 +688,10 @@ def from_state(
 
         warns = (*warns, ReportWarning("not_probabilities", NOT_PROBABILITIES_NOTE, 3))
     acc, err = derived_matrices(cm)
+    if isinstance(state.calibration, _Pending):  # (read above: the fold has finished)
+        # the report keeps the calibration state itself (a state to save, merge or
+        # derive again), not the wrapper of the fold that was running
+        state = dataclasses.replace(state, calibration=state.calibration.result())
     return Report(
         title=title,
         confusion=cm,
