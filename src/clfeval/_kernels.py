@@ -812,12 +812,34 @@ def calibration_rows(p: Any, is_pos: Any, eps: float, n_inner: int, arithmetic: 
       ``w (1 - 2p)² p (1 - p)``, multiplied in the order of
       :func:`clfeval.core.calibration._spiegelhalter_sums`.
 
-    Separate loops (each vectorises; IEEE division: ``1 - clip(p) >= eps``). Twins:
-    ``_logit_clipped``, ``_neg_log``, ``_bin_index`` and ``_spiegelhalter_sums`` of
+    Unweighted rows and uniform edges (a report's): one loop that forms every output
+    of a row (it vectorises, and reads each row once: about half the time of the
+    separate loops); else separate loops (each vectorises; IEEE division: ``1 -
+    clip(p) >= eps``). The same values either way. Twins: ``_logit_clipped``,
+    ``_neg_log``, ``_bin_index`` and ``_spiegelhalter_sums`` of
     :mod:`clfeval.core.calibration`."""
     n = p.size
     hi = 1.0 - eps
     flag = is_pos.view(np.uint8)
+    if arithmetic and not weighted:
+        nb = float(n_inner + 1)
+        step = 1.0 / nb
+        top = np.int32(n_inner)
+        for i in range(n):
+            pi = np.float64(p[i])
+            fl = flag[i]
+            c = min(max(pi, eps), hi)
+            x[i] = c / (1.0 - c)
+            o = pi if fl else 1.0 - pi
+            q[i] = min(max(o, eps), hi)
+            k = min(max(np.int32(np.ceil(pi * nb)) - np.int32(1), np.int32(0)), top)
+            k = k - np.int32((k > 0) & (pi <= np.float64(k) * step)) \
+                + np.int32((k < top) & (pi > np.float64(k + 1) * step))
+            cell[i] = 2 * k + np.int32(fl)
+            one_m2p = 1.0 - 2.0 * pi
+            z_num[i] = (float(fl) - pi) * one_m2p
+            z_var[i] = (one_m2p * one_m2p) * pi * (1.0 - pi)
+        return
     for i in range(n):
         pi = np.float64(p[i])
         c = min(max(pi, eps), hi)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import contextvars
+import dataclasses
 import math
 import os
 import threading
@@ -411,12 +412,15 @@ class _Pending:
     def __init__(self, job: concurrent.futures.Future[Any], pos_label: Any,
                  again: Any) -> None:
         self._job, self._pos_label, self._again = job, pos_label, again
+        self._cal: Any = None
 
     def result(self) -> Any:
-        cal = self._job.result()
-        if cal.pos_label != self._pos_label:  # the score state resolved another class
-            cal = self._again(self._pos_label)
-        return cal
+        if self._cal is None:
+            cal = self._job.result()
+            if cal.pos_label != self._pos_label:  # the score state resolved another class
+                cal = self._again(self._pos_label)
+            self._cal = cal
+        return self._cal
 
 
 def _taken(job: concurrent.futures.Future[Any] | None, fn: Any, *args: Any) -> Any:
@@ -549,6 +553,17 @@ def from_state(
     tc: ThresholdCounts | None = None
     auc_job = None
     auc_args: tuple[Any, ...] = ()
+    cal_job = None
+    if isinstance(state.calibration, _Pending) and scores is not None \
+            and not scores.is_weighted \
+            and not threading.current_thread().name.startswith("clfeval"):
+        # unweighted rows (no weighting note, no rescaled weights): the calibration
+        # section reads only the state still folding on the report's worker thread; it
+        # is formed there after the fold (the same section) — queued before DeLong's
+        # interval: its Python holds the GIL, and the compiled threshold counts run
+        # here meanwhile without it (DeLong's kernel, which needs no GIL either, then
+        # overlaps the curves and the metric rows)
+        cal_job = _background(_calibration_section, state.calibration, lvl)
     if scores is not None and not scores.is_multiclass:
         if lvl is not None and not scores.is_weighted \
                 and scores.binary_table()[0].size >= _accel.MIN_SIZE \
@@ -560,15 +575,6 @@ def from_state(
             auc_args = (scores, None, lvl, getattr(state, "weights", "importance"))
             auc_job = _background(_auc_interval, *auc_args)
         tc = threshold_counts(scores)
-    cal_job = None
-    if isinstance(state.calibration, _Pending) and scores is not None \
-            and not scores.is_weighted \
-            and not threading.current_thread().name.startswith("clfeval"):
-        # unweighted rows (no weighting note, no rescaled weights): the calibration
-        # section reads only the state still folding on the report's worker thread; it
-        # is formed there after the fold, beside the curves and the metric rows (the
-        # same section)
-        cal_job = _background(_calibration_section, state.calibration, lvl)
     cm = state.confusion
     if cm is None:
         if tc is None:
@@ -648,11 +654,12 @@ def from_state(
     overall, per_class = _metric_rows(cm, None if wt is UNKNOWN_SQ else lvl,
                                       None if wt is UNKNOWN_SQ else wt,
                                       _drawn(draws_job, "counts"))
-    # the calibration section and DeLong's interval last (the metric rows need neither:
-    # on the report's worker thread DeLong overlaps them); the section's state (or its
+    # DeLong's interval and the calibration section last (the metric rows need neither:
+    # on the report's worker thread they overlap them); the section's state (or its
     # bootstrap's draws, or the whole section of unweighted rows) may still be forming
-    # there — the section first: queued after DeLong, it is formed here when the worker
-    # has not begun it, beside the end of DeLong
+    # there — DeLong's interval first: queued after the section, it is formed here when
+    # the worker has not begun it, beside the end of the section
+    auc_ci = None if binary_auc is None else _taken(auc_job, _auc_interval, *auc_args)
     calibration = None
     if cal_job is not None and wt is None:  # (formed on the worker, after the fold)
         calibration = _taken(cal_job, _calibration_section, state.calibration, lvl)
@@ -667,7 +674,7 @@ def from_state(
                 n_resamples=N_RESAMPLES if lvl else 0, seed=SEED,
                 _draws=lambda: _drawn(draws_job))  # (read last, after the other measures)
     if binary_auc is not None:
-        auc_rows = _binary_auc_rows(*binary_auc, _taken(auc_job, _auc_interval, *auc_args))
+        auc_rows = _binary_auc_rows(*binary_auc, auc_ci)
     if calibration is not None:
         auc_rows = auc_rows + _calibration_rows(calibration)
     overall = overall + auc_rows
@@ -681,6 +688,10 @@ def from_state(
 
         warns = (*warns, ReportWarning("not_probabilities", NOT_PROBABILITIES_NOTE, 3))
     acc, err = derived_matrices(cm)
+    if isinstance(state.calibration, _Pending):  # (read above: the fold has finished)
+        # the report keeps the calibration state itself (a state to save, merge or
+        # derive again), not the wrapper of the fold that was running
+        state = dataclasses.replace(state, calibration=state.calibration.result())
     return Report(
         title=title,
         confusion=cm,
