@@ -204,6 +204,7 @@ def _fold_shard(spec: Any, shard: _Shard, on_chunk: Callable[[int], None] | None
         folder = make_folder(spec)
     if type(folder) is Folder:  # read only through partial(): bit bins add in place
         folder.defer_scores = True
+        folder.pipeline = True  # (and its calibration batches fold beside the next chunks)
     folder.add_source(shard.path)
     chunks = iter_chunks(shard.path, spec.columns, chunk_rows=spec.chunk_rows,
                          format=spec.format, row_groups=shard.row_groups, rows=shard.rows)
