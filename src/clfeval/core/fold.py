@@ -786,6 +786,9 @@ class Folder:
             assert self._bins is not None
             if self._bins.rows + s.size > _U32_ROOM:
                 self.flush_scores()
+            # (while calibration batches fold on the accelerator's threads, the counts
+            # are added on this thread: a half queued behind them would wait)
+            self._bins.split = not self._cal_pending
             self._bins.add(s, is_pos)
         else:
             self.flush_scores()
@@ -877,9 +880,6 @@ class Folder:
             if b is None or b.kind != "bits" or b.bits > MAX_DEFERRED_BITS:
                 return False
             self._bins = BitBinCounts(b.bits)
-            # (a pipelined fold keeps the accelerator's threads for the calibration
-            # batches: its counts are added on this thread)
-            self._bins.split = not self._pipelined()
         return True
 
 
