@@ -17,6 +17,7 @@ import pytest
 
 from clfeval import _accel
 from clfeval.core import calibration as calmod
+from clfeval.core import fold as fold_mod
 from clfeval.core.fold import Folder
 from clfeval.engines import fold_files
 
@@ -101,3 +102,30 @@ def test_pipelined_state_is_the_synchronous_one(files: dict[str, str], name: str
     assert got == want
     state = json.loads(got)
     assert (state.get("calibration") is None) == (name == "ends")
+
+
+def test_bit_bins_split_only_while_no_batch_folds_beside(
+        files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bit-bin counts of a chunk go to two threads only while no calibration batch
+    folds on them (a half queued behind the batches would wait): on this thread while
+    probabilities stream, on two for decision values (no calibration)."""
+    rng = np.random.default_rng(9)
+    n = 5 * GROUP
+    y = (rng.random(n) < 0.3).astype(np.int8)
+    signed = _write(tmp_path / "signed.parquet", y, (3 * rng.normal(size=n) + y).astype(
+        np.float32))
+    seen: list[bool] = []
+    real = fold_mod.BitBinCounts.add
+
+    def spy(self: Any, s: Any, is_pos: Any) -> None:
+        seen.append(self.split)
+        real(self, s, is_pos)
+
+    for path, want in ((files["prob"], False), (signed, True)):
+        seen.clear()
+        with monkeypatch.context() as m:
+            m.setattr(_accel, "MIN_SIZE", 5_000)
+            m.setattr(_accel, "threads", lambda: 2)
+            m.setattr(fold_mod.BitBinCounts, "add", spy)
+            fold_files(path, y_true="y_true", y_score="score", chunk_rows=GROUP, bins=20)
+        assert seen and set(seen[1:]) == {want}
