@@ -1,7 +1,11 @@
 """``evaluate_files``: stream prediction files of any size through the states.
 
 One process reads chunk after chunk and folds each into the states, so memory is
-bounded by the chunk and the state, never by the number of rows; with ``workers > 1``
+bounded by the chunk and the state, never by the number of rows. Within it, reading and
+folding overlap: a thread decodes the next chunks (``_prefetch``) while this one
+checks and counts a chunk, and the chunk's calibration batch folds on the accelerator's
+threads beside the next chunks (``Folder.pipeline``), the batches added in the order the
+chunks came (the state of the one-thread fold, bit for bit). With ``workers > 1``
 the files (and the row groups of Parquet files, the row ranges of NPY files) are
 sharded over a process pool and the partial states merged — the counts are identical
 to one process.
