@@ -47,7 +47,7 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 __all__ = ["LOAD_BESIDE", "MIN_SIZE", "accelerator", "fork_safe", "kernels", "loading_beside",
-           "radix_wins", "share"]
+           "radix_wins", "share", "submit"]
 
 MIN_SIZE = 1 << 16
 #: the largest call (rows) whose first run takes the numpy path while the compiled kernels
@@ -297,6 +297,7 @@ def radix_wins() -> bool:
 
 
 _POOL: list[concurrent.futures.ThreadPoolExecutor] = []
+_POOL_LOCK = threading.Lock()
 
 
 def fork_safe(pool: list[concurrent.futures.ThreadPoolExecutor]) -> None:
@@ -336,9 +337,23 @@ def share(items: Sequence[T], fn: Callable[[list[T]], Any], workers: int | None 
     if k <= 1:
         return [list(items)], [fn(list(items))]
     hands = [list(items[i::k]) for i in range(k)]
-    if not _POOL:
-        _POOL.append(concurrent.futures.ThreadPoolExecutor(
-            threads(), thread_name_prefix="clfeval-accel"))
-    futures = [_POOL[0].submit(contextvars.copy_context().run, fn, h) for h in hands[1:]]
+    futures = [submit(fn, h) for h in hands[1:]]
     first = fn(hands[0])  # the calling thread takes the first hand
     return hands, [first, *(f.result() for f in futures)]
+
+
+def submit(fn: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
+    """Run ``fn(*args)`` on one of the accelerator's threads (in this call's context);
+    its future. A task must not wait for other tasks (the threads are few).
+
+    Examples
+    --------
+    >>> submit(sum, [1, 2, 3]).result()
+    6
+    """
+    if not _POOL:
+        with _POOL_LOCK:
+            if not _POOL:
+                _POOL.append(concurrent.futures.ThreadPoolExecutor(
+                    threads(), thread_name_prefix="clfeval-accel"))
+    return _POOL[0].submit(contextvars.copy_context().run, fn, *args)

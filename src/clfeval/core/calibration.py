@@ -57,7 +57,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._accel import _load as _load_kernels
-from .._accel import kernels, share
+from .._accel import kernels, share, submit
 from .._validation import as_weights, check_consistent_length, same_label
 from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
 from ._state import check_header, label_types, restore_labels
@@ -383,13 +383,41 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
     compiled kernels: the same cells and the same sums, bit for bit (the logs are
     numpy's, each block's rows are added in order, Spiegelhalter's sums are numpy's
     pairwise sums of each block's terms, the blocks' tables are added in order). A block
-    goes through the kernels a sub-block at a time (:data:`_SUB_BLOCK` rows, cut between
-    the pairwise sum's leaves), its per-row buffers kept in the core's cache: the
-    values needing no log in one pass (:func:`~clfeval._kernels.calibration_rows`), both
-    logs in one numpy call, then the cells (:func:`~clfeval._kernels.calibration_cells`).
-    The accelerator's threads take the blocks as they come free; each thread keeps its
+    goes through the kernels a sub-block at a time (:func:`_compiled_blocks`). The
+    accelerator's threads take the blocks as they come free; each thread keeps its
     buffers (:func:`_block_buffers`). float32 probabilities are read as the float64
     values they hold (no converted copy of the column)."""
+    starts, tables, fold_one = _compiled_blocks(p, is_pos, w, edges, eps)
+    # the blocks are taken by the threads as they come free (one slowed by other work
+    # takes fewer), from the first on
+    todo = starts[::-1]
+
+    def fold(_: list[int]) -> None:
+        while todo:
+            try:
+                s0 = todo.pop()  # (atomic)
+            except IndexError:
+                break
+            fold_one(s0)
+
+    share(starts, fold, workers)
+    return _sum_blocks(tables)
+
+
+def _compiled_blocks(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray | None,
+                     edges: FloatArray, eps: float
+                     ) -> tuple[list[int], tuple[Array, ...], Any]:
+    """The compiled binary fold laid out in blocks of :data:`_BINARY_BLOCK` rows: the
+    blocks' first rows, every block's tables in one array each (block ``i`` at ``i``;
+    Spiegelhalter's two sums last) and ``fold_one(first row)``, which fills one block's
+    tables — on any thread, in any order (blocks share nothing but the inputs; each
+    thread keeps its own buffers). :func:`_sum_blocks` then adds the blocks in order.
+
+    A block goes through the kernels a sub-block at a time (:data:`_SUB_BLOCK` rows, cut
+    between the pairwise sum's leaves), its per-row buffers kept in the core's cache:
+    the values needing no log in one pass (:func:`~clfeval._kernels.calibration_rows`),
+    both logs in one numpy call, then the cells
+    (:func:`~clfeval._kernels.calibration_cells`)."""
     fast = _load_kernels()
     assert fast is not None
     n = p.size
@@ -400,64 +428,85 @@ def _fold_binary_compiled(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: Float
     arithmetic = bool(np.array_equal(edges[1:-1], np.arange(1, b) * (1.0 / b)))
     weighted = w is not None
     starts = list(range(0, max(n, 1), _BINARY_BLOCK))
-
-    # the blocks are taken by the threads as they come free (one slowed by other work
-    # takes fewer), from the first on
-    todo = starts[::-1]
-    # every block's tables (and Spiegelhalter's two sums) in one array each, block i at i
     nb = len(starts)
     tables: tuple[Array, ...] = (
         np.zeros((nb, b, 2), np.int64), np.zeros((nb, b, 2, N_FIELDS)),
         np.zeros((nb, N_FINE, 2), np.int64), np.zeros((nb, N_FINE, 2, N_FINE_FIELDS)),
         np.zeros((nb, 2)))
 
-    def fold(_: list[int]) -> None:
+    def fold_one(s0: int) -> None:
         xq, cell, z_num, z_var, fine_cell = _block_buffers(_SUB_BLOCK + 256)
-        while todo:
-            try:
-                s0 = todo.pop()  # (atomic)
-            except IndexError:
-                break
-            pb = np.ascontiguousarray(p[s0:s0 + _BINARY_BLOCK])
-            cb = np.ascontiguousarray(is_pos[s0:s0 + _BINARY_BLOCK])
-            m = pb.size
-            i = s0 // _BINARY_BLOCK
-            part = tuple(t[i:i + 1] for t in tables)
-            wb = np.zeros(0) if w is None else np.ascontiguousarray(w[s0:s0 + m],
-                                                                    dtype=np.float64)
-            leaves, plan = _leaf_plan(fast, m)
-            leaf_num = np.zeros(leaves.size)  # (an empty block: one leaf, summing to 0)
-            leaf_var = np.zeros(leaves.size)
-            for r0, r1, l0, l1 in plan:
-                k = r1 - r0
-                pr, cr = pb[r0:r1], cb[r0:r1]
-                wr = wb[r0:r1] if weighted else wb
-                lx, lq = xq[:k], xq[k:2 * k]
-                fast.calibration_rows(pr, cr, eps, b - 1, arithmetic, ext, wr, weighted, lx,
-                                      lq, cell[:k], z_num[:k], z_var[:k])
-                logs = xq[:2 * k]
-                np.log(logs, out=logs)
-                fast.calibration_cells(pr, lx, lq, cell[:k], float(FINE_LIMIT),
-                                       float(FINE_SCALE), N_FINE, wr, weighted, part[0][0],
-                                       part[1][0], part[2][0], part[3][0], z_num[:k],
-                                       z_var[:k], leaves[l0:l1], leaf_num[l0:l1],
-                                       leaf_var[l0:l1], fine_cell[:k])
-            if not weighted:  # (the weights are the counts)
-                part[1][..., W] = part[0]
-                part[3][..., FW] = part[2]
-            part[4][0] = (fast.pairwise_of_leaves(m, leaf_num),
-                          fast.pairwise_of_leaves(m, leaf_var))
+        pb = np.ascontiguousarray(p[s0:s0 + _BINARY_BLOCK])
+        cb = np.ascontiguousarray(is_pos[s0:s0 + _BINARY_BLOCK])
+        m = pb.size
+        i = s0 // _BINARY_BLOCK
+        part = tuple(t[i:i + 1] for t in tables)
+        wb = np.zeros(0) if w is None else np.ascontiguousarray(w[s0:s0 + m],
+                                                                dtype=np.float64)
+        leaves, plan = _leaf_plan(fast, m)
+        leaf_num = np.zeros(leaves.size)  # (an empty block: one leaf, summing to 0)
+        leaf_var = np.zeros(leaves.size)
+        for r0, r1, l0, l1 in plan:
+            k = r1 - r0
+            pr, cr = pb[r0:r1], cb[r0:r1]
+            wr = wb[r0:r1] if weighted else wb
+            lx, lq = xq[:k], xq[k:2 * k]
+            fast.calibration_rows(pr, cr, eps, b - 1, arithmetic, ext, wr, weighted, lx,
+                                  lq, cell[:k], z_num[:k], z_var[:k])
+            logs = xq[:2 * k]
+            np.log(logs, out=logs)
+            fast.calibration_cells(pr, lx, lq, cell[:k], float(FINE_LIMIT),
+                                   float(FINE_SCALE), N_FINE, wr, weighted, part[0][0],
+                                   part[1][0], part[2][0], part[3][0], z_num[:k],
+                                   z_var[:k], leaves[l0:l1], leaf_num[l0:l1],
+                                   leaf_var[l0:l1], fine_cell[:k])
+        if not weighted:  # (the weights are the counts)
+            part[1][..., W] = part[0]
+            part[3][..., FW] = part[2]
+        part[4][0] = (fast.pairwise_of_leaves(m, leaf_num),
+                      fast.pairwise_of_leaves(m, leaf_var))
 
-    share(starts, fold, workers)
+    return starts, tables, fold_one
+
+
+def _sum_blocks(tables: tuple[Array, ...]) -> tuple[Array, ...]:
+    """The blocks' tables of :func:`_compiled_blocks` added in the order of the numpy
+    path (block 0 + block 1, then + block 2, ...: the same sums), into a copy of the
+    first block's."""
+    nb = tables[0].shape[0]
     if nb == 1:
         return tables
-    # the blocks' tables added in the order of the numpy path (block 0 + block 1, then
-    # + block 2, ...: the same sums), into a copy of the first block's
     out = tuple(t[:1].copy() for t in tables)
     for i in range(1, nb):
         for o, t in zip(out, tables, strict=True):
             o += t[i:i + 1]
     return out
+
+
+class PendingBinary:
+    """A binary batch of :meth:`CalibrationCounts._update_checked` being folded by the
+    accelerator's threads (its blocks submitted as tasks, :func:`_compiled_blocks`)
+    while the caller goes on — a stream folds its next chunk meanwhile. :meth:`batch`
+    waits for the blocks and returns the batch's state (the caller adds it to its
+    state in the order the batches came: the same sums as the synchronous update)."""
+
+    def __init__(self, state: CalibrationCounts, is_pos: npt.NDArray[np.bool_],
+                 p: FloatArray, w: FloatArray | None) -> None:
+        self._state = state
+        starts, self._tables, fold_one = _compiled_blocks(p, is_pos, w, state._edges,
+                                                          state._eps)
+        self._futures = [submit(fold_one, s0) for s0 in starts]
+
+    def batch(self) -> CalibrationCounts:
+        """The batch's state (waits for its blocks; re-raises a block's error)."""
+        for f in self._futures:
+            f.result()
+        return self._state._from_dense(_sum_blocks(self._tables))
+
+    def cancel(self) -> None:
+        """Drop the batch: blocks not started are cancelled, the running ones finish."""
+        for f in self._futures:
+            f.cancel()
 
 
 def _fold_classes(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
@@ -873,6 +922,19 @@ class CalibrationCounts:
         if p.size == 0:
             return self
         return self + self._from_dense(_binary_tables(p, is_pos, w, self._edges, self._eps))
+
+    def _pending_update(self, is_pos: npt.NDArray[np.bool_], p: FloatArray,
+                        w: FloatArray | None) -> PendingBinary | None:
+        """:meth:`_update_checked`'s batch folded on the accelerator's threads while the
+        caller goes on (``None`` where the batch takes the numpy path, or is empty:
+        the caller updates synchronously). ``state + pending.batch()`` is the state
+        :meth:`_update_checked` returns."""
+        assert not self._multiclass
+        assert p.dtype in (np.float64, np.float32)
+        assert is_pos.dtype == np.bool_
+        if p.size == 0 or kernels(p.size) is None:
+            return None
+        return PendingBinary(self, is_pos, p, w)
 
     def update(self, y_true: Any, y_proba: Any, sample_weight: Any = None) -> CalibrationCounts:
         """Return a new state with one more batch folded in (labels must be known).

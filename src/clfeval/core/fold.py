@@ -9,6 +9,7 @@ were first seen, so a shard never needs to know the other shards' classes.
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -470,6 +471,12 @@ class Folder:
         #: :class:`BitBinCounts` (the same state, made once at the end)
         self.defer_scores = False
         self._bins: BitBinCounts | None = None
+        #: such an engine (reading the state only through :meth:`partial`) may also let
+        #: the binary calibration fold of a chunk run on the accelerator's threads while
+        #: the next chunks are checked and counted (:meth:`_fold_calibration`): the
+        #: batches wait here, oldest first, and are added in that order
+        self.pipeline = False
+        self._cal_pending: collections.deque[Any] = collections.deque()
         #: such an engine's exact binary state of float32 scores holds its chunks back
         #: (:meth:`_hold`) while :class:`DistinctScores` counts their distinct scores:
         #: the chunks held (``None``: none are), their rows, and whether holding is over
@@ -490,6 +497,7 @@ class Folder:
 
     def partial(self) -> Partial:
         self.flush_scores()
+        self._drain_calibration()
         return Partial(list(self.space.labels), self.space.declared, self.weighted,
                        None if self.cm is None else self.cm.copy(),
                        None if self.tallies is None else self.tallies.copy(),
@@ -598,6 +606,7 @@ class Folder:
         if self.assumed is not None and self.assumed is not _STALE and pos is not None \
                 and not same_label(pos, self.assumed):
             self.flush_scores()  # (rows held in bit bins flip with the table)
+            self._drain_calibration()
             self.scores, self.tallies, self.calibration, ok = _flip_binary(
                 self.scores, self.tallies, self.calibration, self.alt_calibration)
             if not ok:
@@ -620,6 +629,9 @@ class Folder:
             # (the check reads the scores as they are — min and max compare exactly in
             # any float width — then one conversion for the fold)
             if not is_probability(scores[0]):
+                for pending in self._cal_pending:
+                    pending.cancel()
+                self._cal_pending.clear()
                 self.calibration = self.alt_calibration = None
                 return
             s = scores[0]
@@ -634,6 +646,14 @@ class Folder:
             # read: the state's trusted path does not check them again
             is_pos = np.asarray(is_pos, dtype=bool)
             w64 = None if w is None else np.asarray(w, dtype=np.float64)
+            if self._pipelined() and self.alt_calibration is None:
+                pending = self.calibration._pending_update(is_pos, s, w64)
+                if pending is not None:
+                    self._cal_pending.append(pending)
+                    while len(self._cal_pending) > PIPELINE_CHUNKS:
+                        self._add_pending()
+                    return
+            self._drain_calibration()  # (the batches before this one first)
             self.calibration = self.calibration._update_checked(is_pos, s, w64)
             if self.alt_calibration is not None:  # one class seen so far: the other
                 # reading too, should the class turn out negative (see _settle)
@@ -645,6 +665,23 @@ class Folder:
                 return
             assert gt is not None
             self.calibration = self.calibration.update(gt, p, w)
+
+    def _pipelined(self) -> bool:
+        """Whether a chunk's binary calibration fold runs beside the next chunks (see
+        ``pipeline``): on two threads or more."""
+        from .._accel import threads
+
+        return self.pipeline and threads() > 1
+
+    def _add_pending(self) -> None:
+        """Add the oldest calibration batch folding beside (waiting for it) to the state."""
+        batch = self._cal_pending.popleft().batch()
+        self.calibration = self.calibration + batch
+
+    def _drain_calibration(self) -> None:
+        """Add every calibration batch folding beside, in the order they came."""
+        while self._cal_pending:
+            self._add_pending()
 
     def _fast_binary_truth(self, col: Column) -> npt.NDArray[np.bool_] | None:
         """``y_true == positive`` for integer/bool labels with at most two values.
@@ -749,6 +786,9 @@ class Folder:
             assert self._bins is not None
             if self._bins.rows + s.size > _U32_ROOM:
                 self.flush_scores()
+            # (while calibration batches fold on the accelerator's threads, the counts
+            # are added on this thread: a half queued behind them would wait)
+            self._bins.split = not self._cal_pending
             self._bins.add(s, is_pos)
         else:
             self.flush_scores()
@@ -1123,6 +1163,8 @@ class BitBinCounts:
         self._spare: npt.NDArray[np.uint32] | None = None
         self.n_slots = 0
         self.rows = 0
+        #: whether a large chunk is counted in two halves on two threads
+        self.split = True
 
     def _keys(self, s: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
         from .scores import order_keys
@@ -1146,7 +1188,7 @@ class BitBinCounts:
             cell <<= 1
             cell += is_pos
             self.counts += np.bincount(cell, minlength=self.counts.size).astype(np.uint32)
-        elif n >= _SPLIT_ROWS and threads() > 1:
+        elif self.split and n >= _SPLIT_ROWS and threads() > 1:
             self._add_halves(fast, s, is_pos)
         else:
             self._add_rows(fast, s, is_pos)
@@ -1259,6 +1301,8 @@ class BitBinCounts:
         self.rows = 0
 
 
+#: the most chunks whose calibration batches fold beside the next chunk (``pipeline``)
+PIPELINE_CHUNKS = 3
 #: the most rows :meth:`Folder._hold` holds back, in multiples of ``max_distinct``
 HOLD_CHUNKS_ROWS = 4
 

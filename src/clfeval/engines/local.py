@@ -1,7 +1,11 @@
 """``evaluate_files``: stream prediction files of any size through the states.
 
 One process reads chunk after chunk and folds each into the states, so memory is
-bounded by the chunk and the state, never by the number of rows; with ``workers > 1``
+bounded by the chunk and the state, never by the number of rows. Within it, reading and
+folding overlap: a thread decodes the next chunks (``_prefetch``) while this one
+checks and counts a chunk, and the chunk's calibration batch folds on the accelerator's
+threads beside the next chunks (``Folder.pipeline``), the batches added in the order the
+chunks came (the state of the one-thread fold, bit for bit). With ``workers > 1``
 the files (and the row groups of Parquet files, the row ranges of NPY files) are
 sharded over a process pool and the partial states merged — the counts are identical
 to one process.
@@ -204,6 +208,7 @@ def _fold_shard(spec: Any, shard: _Shard, on_chunk: Callable[[int], None] | None
         folder = make_folder(spec)
     if type(folder) is Folder:  # read only through partial(): bit bins add in place
         folder.defer_scores = True
+        folder.pipeline = True  # (and its calibration batches fold beside the next chunks)
     folder.add_source(shard.path)
     chunks = iter_chunks(shard.path, spec.columns, chunk_rows=spec.chunk_rows,
                          format=spec.format, row_groups=shard.row_groups, rows=shard.rows)
