@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..core._folders import make_folder
+from ..core.fold import Folder
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..core.sliced import DEFAULT_MAX_SLICES, SlicedState
 from ..core.state import EvalState
@@ -56,7 +57,14 @@ def _names(df: Any, kind: str) -> list[str]:
 
 
 def _arrow_batches(table: Any, rows: int) -> Iterator[Any]:
-    yield from table.to_batches(max_chunksize=rows)
+    """The table's rows in record batches of ``rows`` rows (the last one shorter),
+    whatever its chunks: a table read from Parquet holds batches of 2^17 rows or fewer,
+    one built from a stream may hold thousands of tiny ones, and each batch costs a
+    fold's fixed work (and, as ``chunk_rows`` says, the doors cut a frame into the same
+    batches, so their sums are grouped alike). A slice within one chunk is not copied;
+    one across chunks is copied once (``rows`` rows)."""
+    for start in range(0, table.num_rows, rows):
+        yield from table.slice(start, rows).combine_chunks().to_batches()
 
 
 def _chunks(df: Any, kind: str, spec: Any, source: str, rows: int) -> Iterator[Chunk]:
@@ -138,6 +146,9 @@ def fold_frame(
     if kind == "polars-lazy" and _lazy_eligible(spec):
         return _fold_lazy(df, spec, source)
     folder = make_folder(spec)
+    if type(folder) is Folder:  # read only through partial(), as the file door's
+        folder.defer_scores = True
+        folder.pipeline = True  # (calibration batches fold beside the next chunks)
     folder.add_source(source)
     for chunk in _chunks(df, kind, spec, source, chunk_rows):
         folder.fold(chunk)
