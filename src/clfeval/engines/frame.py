@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..core._folders import make_folder
-from ..core.fold import Folder
+from ..core._folders import make_folder, read_at_end
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..core.sliced import DEFAULT_MAX_SLICES, SlicedState
 from ..core.state import EvalState
@@ -146,9 +145,7 @@ def fold_frame(
     if kind == "polars-lazy" and _lazy_eligible(spec):
         return _fold_lazy(df, spec, source)
     folder = make_folder(spec)
-    if type(folder) is Folder:  # read only through partial(), as the file door's
-        folder.defer_scores = True
-        folder.pipeline = True  # (calibration batches fold beside the next chunks)
+    read_at_end(folder)  # (read only through partial(), as the file door's)
     folder.add_source(source)
     for chunk in _chunks(df, kind, spec, source, chunk_rows):
         folder.fold(chunk)

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from .._validation import check_pos_label, check_threshold, check_weights
-from ..core._folders import make_folder
-from ..core.fold import Folder, Spec, finalize_resolved, resolve_spec
+from ..core._folders import make_folder, read_at_end
+from ..core.fold import Spec, finalize_resolved, resolve_spec
 from ..core.multilabel_fold import detect_multilabel, is_multilabel_columns, multilabel_spec
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..core.sliced import DEFAULT_MAX_SLICES, SlicedState
@@ -206,9 +206,8 @@ def _fold_shard(spec: Any, shard: _Shard, on_chunk: Callable[[int], None] | None
     own = folder is None
     if folder is None:
         folder = make_folder(spec)
-    if type(folder) is Folder:  # read only through partial(): bit bins add in place
-        folder.defer_scores = True
-        folder.pipeline = True  # (and its calibration batches fold beside the next chunks)
+    read_at_end(folder)  # (read only through partial(): bit bins add in place, and the
+    # calibration batches fold beside the next chunks)
     folder.add_source(shard.path)
     chunks = iter_chunks(shard.path, spec.columns, chunk_rows=spec.chunk_rows,
                          format=spec.format, row_groups=shard.row_groups, rows=shard.rows)
