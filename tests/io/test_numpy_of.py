@@ -41,3 +41,20 @@ def test_numpy_of_is_pyarrows_to_numpy(arr: pa.Array) -> None:
     if not arr.null_count:
         plain = _numpy_of(arr)
         assert plain.dtype == ref.dtype and np.array_equal(plain, ref)
+
+
+def test_a_one_chunk_column_is_read_in_place(tmp_path: object) -> None:
+    """A slice of a row group read at once is a view of one chunk: the reader reads its
+    values where they are (``combine_chunks`` copied every chunk of every file), and
+    joins several chunks into one array with the same values."""
+    from clfeval.io.readers import _one_array
+
+    whole = pa.chunked_array([pa.array(np.arange(1000.0))]).slice(100, 300)
+    one = _one_array(whole)
+    assert one.offset == 100 and len(one) == 300
+    got = _numpy_of(one)
+    assert np.shares_memory(got, _numpy_of(whole.chunk(0)))
+    assert np.array_equal(got, np.arange(100.0, 400.0))
+    parts = pa.chunked_array([pa.array([1.0, 2.0]), pa.array([3.0]), pa.array([], pa.float64())])
+    assert np.array_equal(_numpy_of(_one_array(parts)), [1.0, 2.0, 3.0])
+    assert len(_one_array(pa.chunked_array([], pa.float64()))) == 0

@@ -64,6 +64,17 @@ def _pyarrow(feature: str) -> Any:
     return pyarrow
 
 
+def _one_array(arr: Any) -> Any:
+    """An arrow column as one array: a chunked column's only chunk as it is (a slice of a
+    row group read at once is a view of one chunk; ``combine_chunks`` would copy it),
+    several chunks joined."""
+    import pyarrow as pa
+
+    if not isinstance(arr, pa.ChunkedArray):
+        return arr
+    return arr.chunk(0) if arr.num_chunks == 1 else arr.combine_chunks()
+
+
 def _numpy_of(arr: Any, fill_null: bool = False) -> npt.NDArray[Any]:
     """``arr.to_numpy(zero_copy_only=False)`` of an arrow array (``fill_null``: of
     ``pc.fill_null(arr, 0)``); integers, floats and booleans read straight from the
@@ -344,7 +355,7 @@ def _table_chunk(table: Any, path: str, start: int, names: list[str], label_cols
     cols: dict[str, Column] = {}
     for name in names:
         arr = table.column(name)
-        arr = arr.combine_chunks() if isinstance(arr, pa.ChunkedArray) else arr
+        arr = _one_array(arr)
         t = arr.type
         try:
             if name in label_cols:
@@ -444,7 +455,7 @@ def _utf8(table: Any, path: str, start: int) -> Any:
     cols = []
     for i, name in enumerate(table.column_names):
         arr = table.column(i)
-        arr = arr.combine_chunks() if isinstance(arr, pa.ChunkedArray) else arr
+        arr = _one_array(arr)
         t = arr.type
         try:
             if pa.types.is_dictionary(t):
