@@ -623,6 +623,20 @@ def test_pairwise_sum_is_numpys_sum(n: int) -> None:
     rng = np.random.default_rng(n)
     for a in (rng.random(n), rng.standard_normal(n) * 10.0 ** rng.uniform(-8, 8, n)):
         assert _kernels.pairwise_sum(a, 0, n) == a.sum()
+        # from an offset that is no multiple of the eight lanes (unaligned vector loads)
+        b = np.concatenate([rng.random(3), a, rng.random(5)])
+        assert _kernels.pairwise_sum(b, 3, n) == a.sum()
+
+
+def test_vector_sums_refuse_a_strided_array() -> None:
+    """The vector intrinsics read contiguous float64 only: a strided view fails to
+    compile rather than being read as if contiguous."""
+    import numba
+
+    from clfeval import _kernels
+
+    with pytest.raises(numba.core.errors.TypingError):
+        _kernels.pairwise_sum(np.arange(400.0)[::2], 0, 200)
 
 
 @pytest.mark.parametrize("weighted", [False, True])
