@@ -10,6 +10,7 @@ were first seen, so a shard never needs to know the other shards' classes.
 from __future__ import annotations
 
 import collections
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -372,6 +373,12 @@ class InvalidRows:
             return
         if v.dtype.kind not in "fiub":
             v = v.astype(np.float64)  # (isfinite and >= read any numeric dtype as it is)
+        if v.size and v.dtype.kind == "f":
+            # the common case in two reductions, without a mask: min and max propagate
+            # NaN, so both finite (and the least >= 0) means every value is
+            lo, hi = v.min(), v.max()
+            if math.isfinite(hi) and math.isfinite(lo) and (not negative or lo >= 0):
+                return
         ok = np.isfinite(v) & (v >= 0) if negative else np.isfinite(v)
         if not ok.all():
             m = ~ok
