@@ -346,11 +346,12 @@ class InvalidRows:
         got = self.masks.get(reason)
         return None if got is None else got[0]
 
-    def scores(self, col: Column, name: str) -> None:
-        """Flag a score column's missing, unparsable and non-finite values."""
+    def scores(self, col: Column, name: str) -> tuple[float, float] | None:
+        """Flag a score column's missing, unparsable and non-finite values; a float
+        column's least and greatest values when every one is finite (else None)."""
         self.flag("missing_score", col.missing, name)
         self.flag("bad_score", col.bad, name)
-        self._nonfinite("nonfinite_score", col, name, negative=False)
+        return self._nonfinite("nonfinite_score", col, name, negative=False)
 
     def weights(self, col: Column, name: str) -> npt.NDArray[np.float64]:
         """Flag a weight column's missing, bad, non-finite or negative values; the weights."""
@@ -367,10 +368,13 @@ class InvalidRows:
             self.flag("bad_weight", out, name)
         return w
 
-    def _nonfinite(self, reason: str, col: Column, name: str, *, negative: bool) -> None:
+    def _nonfinite(self, reason: str, col: Column, name: str, *, negative: bool
+                   ) -> tuple[float, float] | None:
+        """Flag the column's non-finite (or negative) values; a float column's least and
+        greatest values when every one is finite (else None)."""
         v = np.asarray(col.values)
         if v.dtype.kind != "f" and not negative:
-            return
+            return None
         if v.dtype.kind not in "fiub":
             v = v.astype(np.float64)  # (isfinite and >= read any numeric dtype as it is)
         if v.size and v.dtype.kind == "f":
@@ -378,7 +382,7 @@ class InvalidRows:
             # NaN, so both finite (and the least >= 0) means every value is
             lo, hi = v.min(), v.max()
             if math.isfinite(hi) and math.isfinite(lo) and (not negative or lo >= 0):
-                return
+                return float(lo), float(hi)
         ok = np.isfinite(v) & (v >= 0) if negative else np.isfinite(v)
         if not ok.all():
             m = ~ok
@@ -386,6 +390,7 @@ class InvalidRows:
                 if other is not None:
                     m &= ~other
             self.flag(reason, m, name)
+        return None
 
     def resolve(self, chunk: Chunk, on_invalid: str, excluded: npt.NDArray[np.int64],
                 detail: Any) -> tuple[npt.NDArray[np.bool_],
@@ -484,6 +489,9 @@ class Folder:
         #: batches wait here, oldest first, and are added in that order
         self.pipeline = False
         self._cal_pending: collections.deque[Any] = collections.deque()
+        #: while a chunk folds: its one score column and that column's (least, greatest)
+        #: values, read by the check of its rows (see :meth:`fold`)
+        self._range: tuple[npt.NDArray[Any], float, float] | None = None
         #: such an engine's exact binary state of float32 scores holds its chunks back
         #: (:meth:`_hold`) while :class:`DistinctScores` counts their distinct scores:
         #: the chunks held (``None``: none are), their rows, and whether holding is over
@@ -548,9 +556,10 @@ class Folder:
                 gp = self._map_labels(chunk, str(cols.y_pred), p_local, p_uniq, missing)
                 flag("unknown_label", _unknown(gp, missing), str(cols.y_pred))
         scores: list[npt.NDArray[Any]] = []
+        extremes = None
         for name in cols.y_score:
             sc = chunk.columns[name]
-            bad.scores(sc, name)
+            extremes = bad.scores(sc, name)
             scores.append(sc.values)
         w = None
         if cols.weight is not None:
@@ -570,7 +579,14 @@ class Folder:
                 gp_kept = gp_kept[keep]
             scores = [s[keep] for s in scores]
             w = None if w is None else w[keep]
-        self._fold_rows(chunk, keep, gt, gp_kept, is_pos, scores, w)
+        if len(scores) == 1 and extremes is not None:
+            # (the range read by the check above: the calibration fold's probability
+            # test reads it instead of the column again, while the column is all kept)
+            self._range = (scores[0], *extremes)
+        try:
+            self._fold_rows(chunk, keep, gt, gp_kept, is_pos, scores, w)
+        finally:
+            self._range = None
 
     def _fold_rows(self, chunk: Chunk | None, keep: npt.NDArray[np.bool_] | None,
                    gt: npt.NDArray[np.intp] | None, gp: npt.NDArray[np.intp] | None,
@@ -634,8 +650,14 @@ class Folder:
 
         if len(scores) == 1:
             # (the check reads the scores as they are — min and max compare exactly in
-            # any float width — then one conversion for the fold)
-            if not is_probability(scores[0]):
+            # any float width — then one conversion for the fold; the chunk's range when
+            # the finiteness check read it from these very scores)
+            got = self._range
+            if got is not None and got[0] is scores[0]:
+                unit = got[1] >= 0.0 and got[2] <= 1.0
+            else:
+                unit = is_probability(scores[0])
+            if not unit:
                 for pending in self._cal_pending:
                     pending.cancel()
                 self._cal_pending.clear()
