@@ -20,8 +20,9 @@ from clfeval.report import _build, to_json
 @pytest.mark.parametrize("kind", ["prob", "signed"])
 def test_jobs_taken_over_when_worker_busy(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
     """While the worker is still busy the calling thread forms the jobs queued there:
-    DeLong's interval (queued last), and with probabilities the calibration section
-    too (queued before it, behind the fold)."""
+    DeLong's interval (queued last). With probabilities the calibration section is
+    queued right behind the fold, which the report waits for anyway: formed once,
+    on whichever thread gets to it first."""
     n = 2 * _accel.MIN_SIZE
     rng = np.random.default_rng(11)
     y = rng.integers(0, 2, n)
@@ -36,10 +37,11 @@ def test_jobs_taken_over_when_worker_busy(monkeypatch: pytest.MonkeyPatch, kind:
         return run
 
     monkeypatch.setattr(_build, "_auc_interval", traced("auc", _build._auc_interval))
-    monkeypatch.setattr(_build, "_calibration_section",
-                        traced("cal", _build._calibration_section))
+    monkeypatch.setattr(_build, "_section_of", traced("cal", _build._section_of))
     free = to_json(clfeval.evaluate(y, y_score=s))
     assert {t for _, t in ran} != {"MainThread"}  # (a free worker forms them)
+    if kind == "prob":  # (queued right after the fold: on the worker)
+        assert [t for name, t in ran if name == "cal"] == [_worker_name(ran)]
 
     # (a process's first call runs beside the kernels' loading: the busy call below
     # would wait for the loading, not for the worker)
@@ -55,9 +57,15 @@ def test_jobs_taken_over_when_worker_busy(monkeypatch: pytest.MonkeyPatch, kind:
     begun.wait()
     busy = to_json(clfeval.evaluate(y, y_score=s))
     assert ("auc", "MainThread") in ran
-    if kind == "prob":
-        assert ("cal", "MainThread") in ran
+    if kind == "prob":  # formed once, here when the worker had not begun it
+        assert len([t for name, t in ran if name == "cal"]) == 1
     assert busy == free
+
+
+def _worker_name(ran: list[tuple[str, str]]) -> str:
+    names = {t for _, t in ran if t != "MainThread"}
+    assert len(names) == 1
+    return names.pop()
 
 
 def test_report_state_holds_the_finished_calibration_state() -> None:
@@ -80,3 +88,38 @@ def test_report_state_holds_the_finished_calibration_state() -> None:
     assert again.calibration == cal
     assert (r.state + r.state).calibration == cal + cal
     assert to_json(from_state(again)) == to_json(r)
+
+
+@pytest.mark.skipif(_accel.threads() < 2, reason="the worker overlaps on a second core")
+def test_calibration_section_queued_behind_the_fold(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unweighted probabilities: the calibration section is queued on the worker right
+    behind the fold, before the score table is built on the calling thread (the
+    worker forms it while the table is sorted, not after); weighted rows and slices
+    are not, and an invalid level still raises the level's error."""
+    from clfeval.core.scores import ScoreCounts
+
+    events: list[str] = []
+    background, table = _build._background, ScoreCounts._from_resolved
+
+    def queued(fn: Any, *a: Any) -> Any:
+        events.append(getattr(fn, "__name__", "?"))
+        return background(fn, *a)
+
+    def built(*a: Any, **k: Any) -> Any:
+        out = table(*a, **k)
+        events.append("table")
+        return out
+
+    monkeypatch.setattr(_build, "_background", queued)
+    monkeypatch.setattr(ScoreCounts, "_from_resolved", built)
+    n = 2 * _accel.MIN_SIZE
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, n)
+    s = np.clip(rng.random(n) * 0.6 + y * 0.3, 0.0, 1.0)
+    clfeval.evaluate(y, y_score=s)
+    assert events.index("_early_section") < events.index("table")
+    events.clear()
+    clfeval.evaluate(y, y_score=s, sample_weight=rng.random(n) + 0.5)
+    assert "_early_section" not in events
+    with pytest.raises(clfeval.exceptions.InvalidParameterError, match="level"):
+        clfeval.evaluate(y, y_score=s, level=1.5)

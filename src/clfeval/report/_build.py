@@ -330,6 +330,12 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
         else:
             codes_all = resolved_codes(yt, label_array)
 
+    # the level the calibration section will be formed at (read again, and its error
+    # raised, by from_state; _NO_LEVEL: not a valid one)
+    early_level: Any = _NO_LEVEL
+    with contextlib.suppress(InvalidParameterError):
+        early_level = None if level is None else check_level(level)
+
     def state_of(rows: npt.NDArray[np.intp] | None) -> EvalState:
         """The state of all rows, or of ``rows`` (a slice) over the same labels."""
         def sub(a: Any) -> Any:
@@ -347,7 +353,7 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
                 workers=max(1, _accel.threads() - 1) if beside else None)
 
         sc = None
-        cal = cal_job = None
+        cal = cal_job = section_job = None
         if s_ is not None:
             from ..calibration import is_probability
 
@@ -356,6 +362,11 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
                 # the calibration fold and the score table's sort are independent passes
                 # over the same rows: on a second core they overlap
                 cal_job = _background(calibration_of, pos_label, True)
+                if rows is None and by is None and w_ is None and early_level is not _NO_LEVEL:
+                    # unweighted rows: the calibration section reads only the fold's
+                    # state, so the worker forms it as soon as the fold ends, not once
+                    # the score table is built (see _Pending.section)
+                    section_job = _background(_early_section, cal_job, early_level)
             try:
                 sc = ScoreCounts._from_resolved(s_, codes_, labs, pos_label=pos_label,
                                                 sample_weight=w_, max_distinct=None,
@@ -364,7 +375,8 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
                 if cal_job is not None and sc is None:
                     concurrent.futures.wait([cal_job])
             if cal_job is not None:
-                cal = _Pending(cal_job, sc.pos_label, calibration_of)
+                cal = _Pending(cal_job, sc.pos_label, calibration_of, section_job,
+                               early_level)
                 if rows is not None or by is not None:  # slices read it at once
                     cal = cal.result()
             elif probabilities:
@@ -401,18 +413,42 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
 
 
 _POOL: list[concurrent.futures.ThreadPoolExecutor] = []
+#: an invalid ``level`` (see :func:`_evaluate_call`: no early calibration section)
+_NO_LEVEL = object()
 _accel.fork_safe(_POOL)  # a forked child makes its own worker thread
 
 
 class _Pending:
     """A calibration state still folding on the report's worker thread: :func:`from_state`
     reads it (:meth:`result`) only when it builds the calibration section, so the fold
-    also overlaps the curves and the metric rows."""
+    also overlaps the curves and the metric rows. ``section``: the section of unweighted
+    rows queued on the worker right after the fold, at ``level``
+    (:func:`_early_section`)."""
 
     def __init__(self, job: concurrent.futures.Future[Any], pos_label: Any,
-                 again: Any) -> None:
+                 again: Any, section: concurrent.futures.Future[Any] | None = None,
+                 level: Any = None) -> None:
         self._job, self._pos_label, self._again = job, pos_label, again
         self._cal: Any = None
+        self._section, self._level = section, level
+
+    def queued(self, level: float | None) -> bool:
+        """Whether the section at ``level`` was queued after the fold."""
+        return self._section is not None and self._level == level
+
+    def section(self, level: float | None) -> Any:
+        """The calibration section at ``level`` when it was queued at that level:
+        formed on the worker from the fold's state (here, when the worker has not begun
+        it) — kept if that state stands (the score state resolved the same positive
+        class), else formed again here from the state :meth:`result` gives (the same
+        section :func:`_calibration_section` forms); None when none was queued at
+        ``level``."""
+        if self._section is None or self._level != level:
+            return None
+        if self.result() is self._job.result():
+            return _taken(self._section, _section_of, self._cal, level)
+        self._section.cancel()
+        return _calibration_section(self, level)
 
     def result(self) -> Any:
         if self._cal is None:
@@ -554,6 +590,7 @@ def from_state(
     auc_job = None
     auc_args: tuple[Any, ...] = ()
     cal_job = None
+    early = False
     if isinstance(state.calibration, _Pending) and scores is not None \
             and not scores.is_weighted \
             and not threading.current_thread().name.startswith("clfeval"):
@@ -563,7 +600,8 @@ def from_state(
         # interval: its Python holds the GIL, and the compiled threshold counts run
         # here meanwhile without it (DeLong's kernel, which needs no GIL either, then
         # overlaps the curves and the metric rows)
-        cal_job = _background(_calibration_section, state.calibration, lvl)
+        early = state.calibration.queued(lvl)  # (else queued now, after the table)
+        cal_job = None if early else _background(_calibration_section, state.calibration, lvl)
     if scores is not None and not scores.is_multiclass:
         if lvl is not None and not scores.is_weighted \
                 and scores.binary_table()[0].size >= _accel.MIN_SIZE \
@@ -661,7 +699,9 @@ def from_state(
     # the worker has not begun it, beside the end of the section
     auc_ci = None if binary_auc is None else _taken(auc_job, _auc_interval, *auc_args)
     calibration = None
-    if cal_job is not None and wt is None:  # (formed on the worker, after the fold)
+    if early and wt is None:  # (formed on the worker right after the fold)
+        calibration = state.calibration.section(lvl)
+    elif cal_job is not None and wt is None:  # (formed on the worker, after the fold)
         calibration = _taken(cal_job, _calibration_section, state.calibration, lvl)
     else:
         if isinstance(cal_state, _Pending):
@@ -1339,7 +1379,17 @@ def _defined(ci: ConfidenceInterval) -> bool:
 def _calibration_section(pending: _Pending, level: float | None) -> Any:
     """:func:`from_state`'s calibration section of unweighted rows whose calibration
     state is still folding (on the report's worker thread, after the fold)."""
-    cal_state = pending.result()
+    return _section_of(pending.result(), level)
+
+
+def _early_section(job: concurrent.futures.Future[Any], level: float | None) -> Any:
+    """The calibration section of the state the fold ``job`` gives (queued on the
+    report's worker right after the fold: see :meth:`_Pending.section`)."""
+    return _section_of(job.result(), level)
+
+
+def _section_of(cal_state: Any, level: float | None) -> Any:
+    """The calibration section of unweighted rows' calibration state ``cal_state``."""
     if cal_state is None:
         return None
     from ..calibration import calibration_report
