@@ -673,15 +673,20 @@ def key_runs(key: Any, wp: Any, wn: Any) -> int:  # pragma: no cover - compiled
     one = np.uint64(1)
     prev = np.uint64(0xFFFFFFFFFFFFFFFF)
     k = -1
-    for i in range(key.size):
+    cp = np.int64(0)  # the current run's counts, in registers (never read back from
+    cn = np.int64(0)  # wp and wn: no store-to-load chain); each row stores them, the
+    for i in range(key.size):  # run's last store being its final counts
         kk = key[i]
         v = kk >> one
         b = np.int64(kk & one)
         new = np.int64(v != prev)
         k += new
+        keep = new - 1  # all ones while the run goes on, zero at a run's first key
+        cp = (cp & keep) + b
+        cn = (cn & keep) + (1 - b)
         key[k] = v
-        wp[k] = wp[k] * (1 - new) + b
-        wn[k] = wn[k] * (1 - new) + (1 - b)
+        wp[k] = cp
+        wn[k] = cn
         prev = v
     return k + 1
 
