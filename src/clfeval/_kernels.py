@@ -116,8 +116,9 @@ def descending_tallies(pos: Any, neg: Any, tp: Any, fp: Any, block: int,
     :func:`pair_sum` is ``2 N P - S`` (``below_i = N - fp_i``; int64 arithmetic wraps
     the same way in any order, and the caller uses the count only when it fits). Each
     row's product is formed in the pass that forms its running sums (its division
-    overlaps the memory traffic of that pass, which bounds it; a second pass over the
-    block would read it again), and each block's products are then added pairwise.
+    overlaps the rest of the row's work; measured, a second, vectorised pass over the
+    block, or over sub-blocks kept in L1, is slower), and each block's products are
+    then added pairwise.
     Returns ``(ok, ap_sum, S)``; ``ok`` False: a row without weight (outputs
     unfinished); ``ap_sum`` NaN where :func:`precision_dot` gives NaN."""
     n = pos.size
@@ -128,19 +129,24 @@ def descending_tallies(pos: Any, neg: Any, tp: Any, fp: Any, block: int,
     bad = False
     for i0 in range(0, n, block):
         m = min(n, i0 + block) - i0
+        # unsigned positions: numba adds no wraparound of negative indices (which cost
+        # more than the division, and spilled the loop's registers)
+        top = np.uint64(n - 1 - i0)  # the table row of the block's first threshold
+        out = np.uint64(i0)
         for t in range(m):
-            j = n - 1 - i0 - t
+            ut = np.uint64(t)
+            j = top - ut
             pj = pos[j]
             qj = neg[j]
             if pj + qj <= 0:
                 return False, np.nan, s
             a += pj
             b += qj
-            tp[i0 + t] = a
-            fp[i0 + t] = b
+            tp[out + ut] = a
+            fp[out + ut] = b
             s += np.int64(pj) * (np.int64(2) * np.int64(b) - np.int64(qj))
             ta = float(a)  # (tp[i0 + t] and fp[i0 + t], as read back: the same numbers)
-            buf[t] = (ta / (float(b) + ta)) * float(pj)
+            buf[ut] = (ta / (float(b) + ta)) * float(pj)
         if not float(fp[i0]) + float(tp[i0]) > 0:
             bad = True
         total += pairwise_sum(buf, 0, m)
