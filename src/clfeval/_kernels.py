@@ -683,7 +683,9 @@ def key_runs(key: Any, wp: Any, wn: Any) -> int:  # pragma: no cover - compiled
     :func:`clfeval.core.scores._runs_table`)."""
     one = np.uint64(1)
     prev = np.uint64(0xFFFFFFFFFFFFFFFF)
-    k = -1
+    # the run's position unsigned (from -1, wrapping to 0 at the first key): numba adds
+    # no wraparound of negative indices to the three stores
+    k = np.uint64(0xFFFFFFFFFFFFFFFF)
     cp = np.int64(0)  # the current run's counts, in registers (never read back from
     cn = np.int64(0)  # wp and wn: no store-to-load chain); each row stores them, the
     for i in range(key.size):  # run's last store being its final counts
@@ -691,7 +693,7 @@ def key_runs(key: Any, wp: Any, wn: Any) -> int:  # pragma: no cover - compiled
         v = kk >> one
         b = np.int64(kk & one)
         new = np.int64(v != prev)
-        k += new
+        k += np.uint64(new)
         keep = new - 1  # all ones while the run goes on, zero at a run's first key
         cp = (cp & keep) + b
         cn = (cn & keep) + (1 - b)
@@ -699,7 +701,7 @@ def key_runs(key: Any, wp: Any, wn: Any) -> int:  # pragma: no cover - compiled
         wp[k] = cp
         wn[k] = cn
         prev = v
-    return k + 1
+    return np.int64(k + one)
 
 @_jit
 def _pairwise_leaf(a: Any, lo: int, n: int) -> float:  # pragma: no cover - compiled
