@@ -243,6 +243,10 @@ def corners(fps: Any, tps: Any, c: Any, x: Any, y: Any) -> int:  # pragma: no co
     return k + 1
 
 
+#: the parts of a run of :func:`hull_corners` tested before their points are read
+_SUB_RUN = 8
+
+
 @_jit
 def hull_corners(fps: Any, tps: Any, stride: int, c: Any, x: Any,
                  y: Any) -> int:  # pragma: no cover - compiled
@@ -259,17 +263,26 @@ def hull_corners(fps: Any, tps: Any, stride: int, c: Any, x: Any,
     The points run up and to the right, and so does the sample's hull (its last vertex
     is the highest point): a run of ``stride`` points lies left of and below
     ``(x of its first, y of the next run's first)``, and when that corner is strictly
-    below the hull, so is every point of the run — it is passed over unread."""
+    below the hull, so is every point of the run — it is passed over unread. A run not
+    passed over is tested again in parts of :data:`_SUB_RUN` points the same way (each
+    part's corner against the edge over its first point) before its points are read
+    one by one: only the parts near the hull are."""
     n = fps.size
     if n == 0:
         return 0
     hx = np.empty((n - 1) // stride + 2)
     hy = np.empty(hx.size)
+    sx = np.empty(hx.size)  # the sample's coordinates, for the runs' corners below
+    sy = np.empty(hx.size)
+    ns = 0
     k = 0
     i = 0
     while True:  # the monotone chain of the sample, its coordinates on the stack
         xi = float(fps[i])
         yi = float(tps[i])
+        sx[ns] = xi
+        sy[ns] = yi
+        ns += 1
         while k >= 2:
             xa = hx[k - 2]
             ya = hy[k - 2]
@@ -283,35 +296,47 @@ def hull_corners(fps: Any, tps: Any, stride: int, c: Any, x: Any,
         if i == n - 1:
             break
         i = min(i + stride, n - 1)
-    r = 0
+    r = np.uint64(0)  # (unsigned: no wraparound of negative indices on the stores)
     e = 0  # the hull edge over the first point of the run
-    for lo in range(0, n - 1, stride):
+    for js in range(ns - 1):  # sample point js starts the run, js + 1 the next one
+        lo = js * stride
         hi = min(lo + stride, n - 1)
-        x0 = float(fps[lo])
+        x0 = sx[js]
         while e < k - 2 and x0 >= hx[e + 1]:
             e += 1
         xa = hx[e]
         ya = hy[e]
-        if (hx[e + 1] - xa) * (float(tps[hi]) - ya) - (hy[e + 1] - ya) * (x0 - xa) < 0:
+        if (hx[e + 1] - xa) * (sy[js + 1] - ya) - (hy[e + 1] - ya) * (x0 - xa) < 0:
             continue  # the run's bounding corner is strictly below the hull
-        # each point against the edge over it; its position written at the next free
-        # place, which moves on past a corner on or above that edge
         f = e
-        for i in range(lo, hi):
-            xi = float(fps[i])
-            while f < k - 2 and xi >= hx[f + 1]:
+        for a in range(lo, hi, _SUB_RUN):  # the same test for each part of the run
+            b = min(a + _SUB_RUN, hi)
+            xs = float(fps[a])
+            while f < k - 2 and xs >= hx[f + 1]:
                 f += 1
             xa = hx[f]
             ya = hy[f]
-            c[r] = i
-            r += ((hx[f + 1] - xa) * (float(tps[i]) - ya) - (hy[f + 1] - ya) * (xi - xa) >= 0) \
-                & (fps[i + 1] != fps[i]) & ((i == 0) | (tps[i] != tps[max(i, 1) - 1]))
+            if (hx[f + 1] - xa) * (float(tps[b]) - ya) - (hy[f + 1] - ya) * (xs - xa) < 0:
+                continue
+            # each point against the edge over it; its position written at the next
+            # free place, which moves on past a corner on or above that edge
+            for i in range(a, b):
+                xi = float(fps[i])
+                while f < k - 2 and xi >= hx[f + 1]:
+                    f += 1
+                xa = hx[f]
+                ya = hy[f]
+                c[r] = i
+                r += np.uint64(((hx[f + 1] - xa) * (float(tps[i]) - ya)
+                                - (hy[f + 1] - ya) * (xi - xa) >= 0)
+                               & (fps[i + 1] != fps[i])
+                               & ((i == 0) | (tps[i] != tps[max(i, 1) - 1])))
     c[r] = n - 1
-    r += 1
+    r += np.uint64(1)
     for j in range(r):
         x[j] = float(fps[c[j]])
         y[j] = float(tps[c[j]])
-    return r
+    return np.int64(r)
 
 
 @_jit
