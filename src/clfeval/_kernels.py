@@ -675,6 +675,47 @@ def float_order_keys(v: Any) -> None:  # pragma: no cover - compiled
 
 
 @_jit
+def float_extremes(a: Any) -> Any:  # pragma: no cover - compiled
+    """(smallest, largest, number of NaN/inf) of float64 ``a`` (1-D) in one pass of
+    integer operations (which vectorise, where a float min and max do not): each value's
+    bits as an int64 order key (the low 63 bits flipped for a negative value, so signed
+    order is the floats' order; ``-0.0`` keys below ``0.0``), and a count of exponents
+    of all ones. The extremes are meaningful only without NaN/inf. Twin:
+    ``a.min(), a.max()`` of :func:`clfeval._validation.scores_with_range` (equal
+    numbers; of two zeros, this one's smallest is ``-0.0`` when there is one)."""
+    bits = a.view(np.int64)
+    low63 = np.int64(0x7FFFFFFFFFFFFFFF)
+    expo = np.int64(0x7FF0000000000000)
+    lo = low63
+    hi = ~low63
+    bad = np.int64(0)
+    for i in range(bits.size):
+        b = bits[i]
+        k = b ^ ((b >> 63) & low63)
+        lo = min(lo, k)
+        hi = max(hi, k)
+        bad += np.int64((b & expo) == expo)
+    out = np.empty(2, np.int64)
+    out[0] = lo ^ ((lo >> 63) & low63)
+    out[1] = hi ^ ((hi >> 63) & low63)
+    v = out.view(np.float64)
+    return v[0], v[1], bad
+
+
+@_jit
+def int_extremes(a: Any) -> Any:  # pragma: no cover - compiled
+    """(smallest, largest) of a non-empty 1-D integer array in one pass. Twin:
+    ``a.min(), a.max()``."""
+    lo = a[0]
+    hi = a[0]
+    for i in range(a.size):
+        v = a[i]
+        lo = min(lo, v)
+        hi = max(hi, v)
+    return lo, hi
+
+
+@_jit
 def keys_to_float(keys: Any) -> None:  # pragma: no cover - compiled
     """Turn order keys (uint64, in place) back into the float64 bits they came from."""
     bits = keys.view(np.int64)

@@ -805,3 +805,28 @@ def test_top_class_is_argmax(k: int) -> None:
     p = np.round(rng.random((2000, k)), 1)
     p[:5] = 0.0
     assert np.array_equal(calmod._top_class(p), p.argmax(axis=1))
+
+
+@pytest.mark.parametrize("kind", ["unit", "signed", "tiny_negative", "zeros", "huge", "constant"])
+@pytest.mark.parametrize("special", [None, np.nan, np.inf, -np.inf, -0.0])
+def test_score_extremes_are_numpys(kind: str, special: float | None) -> None:
+    """The one-pass extremes of the scores (integer order keys of the bits) are numpy's
+    ``min`` and ``max`` — negative values included, whose keys are flipped — and count
+    every NaN and infinity; and the labels' one-pass extremes are numpy's."""
+    from clfeval import _kernels
+
+    rng = np.random.default_rng(len(kind))
+    n = 1000
+    a = {"unit": rng.random(n), "signed": rng.standard_t(2, n),
+         "tiny_negative": -rng.random(n) * 1e-310, "zeros": rng.integers(-1, 2, n) * 0.0,
+         "huge": rng.standard_normal(n) * 1e300, "constant": np.full(n, -3.5)}[kind]
+    if special is not None:
+        a[rng.integers(0, n)] = special
+    lo, hi, bad = _kernels.float_extremes(a)
+    assert bad == np.count_nonzero(~np.isfinite(a))
+    if not bad:
+        assert (lo, hi) == (a.min(), a.max())
+    b = rng.integers(-2**62, 2**62, n)
+    b[7] = np.iinfo(np.int64).min
+    assert _kernels.int_extremes(b) == (b.min(), b.max())
+    assert _kernels.int_extremes(b[8:]) == (b[8:].min(), b[8:].max())
