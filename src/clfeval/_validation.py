@@ -279,8 +279,10 @@ def as_scores(s: Any, name: str = "y_score", *, ndim: int | None = None) -> npt.
 def _float_extremes(arr: npt.NDArray[np.float64]) -> tuple[float, float]:
     """``(arr.min(), arr.max())`` as floats (NaN for the smallest where any value is NaN
     or infinite, so that a finiteness test of both fails), in one compiled pass for a
-    large C-contiguous array, else numpy's two."""
-    fast = _accel.kernels(arr.size) if arr.flags.c_contiguous else None
+    large C-contiguous array where the kernels are loaded (never waiting for them: the
+    resolver runs before a first call's :func:`clfeval._accel.loading_beside`), else
+    numpy's two."""
+    fast = _accel.loaded_kernels(arr.size) if arr.flags.c_contiguous else None
     if fast is None:
         return float(arr.min()), float(arr.max())
     lo, hi, bad = fast.float_extremes(arr.reshape(-1))
@@ -289,14 +291,15 @@ def _float_extremes(arr: npt.NDArray[np.float64]) -> tuple[float, float]:
 
 def _int_extremes(a: npt.NDArray[Any]) -> tuple[int, int]:
     """``(int(a.min()), int(a.max()))`` of a non-empty integer array: in one compiled
-    pass for a large 1-D C-contiguous int64 array, else numpy's two.
+    pass for a large 1-D C-contiguous int64 array where the kernels are loaded (never
+    waiting for them), else numpy's two.
 
     Examples
     --------
     >>> _int_extremes(np.array([3, -1, 2]))
     (-1, 3)
     """
-    fast = _accel.kernels(a.size) if a.dtype == np.int64 and a.ndim == 1 \
+    fast = _accel.loaded_kernels(a.size) if a.dtype == np.int64 and a.ndim == 1 \
         and a.flags.c_contiguous else None
     if fast is None:
         return int(a.min()), int(a.max())
