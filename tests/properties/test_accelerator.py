@@ -241,6 +241,52 @@ def test_sifted_hull_of_a_large_curve_is_identical(scores: str) -> None:
     assert got["numba"][2] < got["numpy"][2] / 4
 
 
+@pytest.mark.parametrize("stride", [8, 64, 100])
+@pytest.mark.parametrize("scores", ["good", "poor", "ties"])
+def test_sifted_corners_are_those_not_below_the_sample_hull(scores: str, stride: int) -> None:
+    """The compiled sift (runs, then parts of runs, passed over when their bounding
+    corner is strictly below the sample's hull) keeps exactly the corners that are not
+    strictly below the hull of the sample (every ``stride``-th point and the last),
+    decided here one corner at a time in exact integer arithmetic."""
+    import bisect
+
+    from clfeval import _kernels
+    from clfeval.curves.roc import _corners
+
+    rng = np.random.default_rng(len(scores) + stride)
+    n = 30_000
+    y = rng.integers(0, 2, n).astype(bool)
+    s = y * {"good": 2.5, "poor": 0.1, "ties": 1.0}[scores] + rng.standard_t(3, n)
+    if scores == "ties":
+        s = np.round(s, 2)
+    tc = clfeval.curves.thresholds.threshold_counts(
+        ScoreCounts.from_scores(y, s, max_distinct=None))
+    fps, tps = np.ascontiguousarray(tc.fps), np.ascontiguousarray(tc.tps)
+    m = fps.size
+    sample = sorted(set(range(0, m, stride)) | {m - 1})
+    hull: list[tuple[int, int]] = []  # the sample's upper hull (monotone chain)
+    for i in sample:
+        p = (int(fps[i]), int(tps[i]))
+        while len(hull) >= 2 and ((hull[-1][0] - hull[-2][0]) * (p[1] - hull[-2][1])
+                                  - (hull[-1][1] - hull[-2][1]) * (p[0] - hull[-2][0])) >= 0:
+            hull.pop()
+        hull.append(p)
+    hx = [p[0] for p in hull]
+
+    def below(x: int, yv: int) -> bool:
+        e = min(max(bisect.bisect_right(hx, x) - 1, 0), len(hull) - 2)
+        (xa, ya), (xb, yb) = hull[e], hull[e + 1]
+        return (xb - xa) * (yv - ya) - (yb - ya) * (x - xa) < 0
+
+    every = _corners(fps, tps)
+    want = [int(i) for i in every if not below(int(fps[i]), int(tps[i]))]
+    c, x, yy = np.empty(m, np.intp), np.empty(m), np.empty(m)
+    k = _kernels.hull_corners(fps, tps, stride, c, x, yy)
+    assert c[:k].tolist() == want
+    assert np.array_equal(x[:k], fps[want].astype(np.float64))
+    assert np.array_equal(yy[:k], tps[want].astype(np.float64))
+
+
 @pytest.mark.parametrize("weighted", [False, True])
 def test_hull_of_many_corners_is_identical(weighted: bool) -> None:
     """More corners than the accelerator's minimum, at its real minimum (the hull and
