@@ -42,42 +42,64 @@ def upper_hull(x: Any, y: Any, out: Any) -> int:  # pragma: no cover - compiled
     return k
 
 
-@_jit_ieee
+@_jit
 def delong_sums(p: Any, q: Any, m: float, n: float,
                 v: Any) -> Any:  # pragma: no cover - compiled
     """(AUC, Σ pos·(v10 - AUC)², Σ neg·(v01 - AUC)²) from the positive and negative
-    counts at each distinct score, ascending (``m``, ``n``: their totals, both at least
-    2, so no division meets a zero divisor). Twin:
+    counts at each distinct score, ascending (``m``, ``n``: their totals, at least 2).
+    Twin:
     :func:`clfeval.stats.delong.delong_of_counts`.
 
     Without branches on the data: a zero count adds ``0 * (finite)``, which is ``+0.0``
     and leaves a sum of non-negative terms as it was, so every row is added (the same
     sums, bit for bit, as skipping those rows; mispredicted branches cost more than the
-    divisions). Each positive's placement ``(below_q + q/2) / n`` is formed once, in the
-    first pass, and kept in ``v`` (float64, ``p.size``: scratch) for the second, which
-    reads it back instead of dividing again (the same quotient: the same operands; the
-    divisions bound both passes, so one fewer per row)."""
+    divisions). With ``v`` (float64 scratch) of at least ``p.size`` entries, each
+    positive's placement ``(below_q + q/2) / n`` is formed once, in the first pass, and
+    kept there for the second, which reads it back instead of dividing again (the same
+    quotient of the same operands; the divisions bound both passes); with a shorter
+    ``v`` (a table too long for a kept scratch block, whose fresh pages would cost more
+    than the divisions) the second pass divides again."""
+    store = v.size >= p.size
     total = 0.0
     below_q = 0.0
-    for i in range(p.size):
-        pi = float(p[i])
-        qi = float(q[i])
-        x = (below_q + 0.5 * qi) / n
-        v[i] = x
-        total += pi * x
-        below_q += qi
+    if store:
+        for i in range(p.size):
+            pi = float(p[i])
+            qi = float(q[i])
+            x = (below_q + 0.5 * qi) / n
+            v[i] = x
+            total += pi * x
+            below_q += qi
+    else:
+        for i in range(p.size):
+            pi = float(p[i])
+            qi = float(q[i])
+            total += pi * ((below_q + 0.5 * qi) / n)
+            below_q += qi
     auc = total / m
     s10 = 0.0
     s01 = 0.0
+    below_q = 0.0
     below_p = 0.0
-    for i in range(p.size):
-        pi = float(p[i])
-        qi = float(q[i])
-        d = v[i] - auc
-        s10 += pi * d * d
-        e = (1.0 - (below_p + 0.5 * pi) / m) - auc
-        s01 += qi * e * e
-        below_p += pi
+    if store:
+        for i in range(p.size):
+            pi = float(p[i])
+            qi = float(q[i])
+            d = v[i] - auc
+            s10 += pi * d * d
+            e = (1.0 - (below_p + 0.5 * pi) / m) - auc
+            s01 += qi * e * e
+            below_p += pi
+    else:
+        for i in range(p.size):
+            pi = float(p[i])
+            qi = float(q[i])
+            d = (below_q + 0.5 * qi) / n - auc
+            s10 += pi * d * d
+            e = (1.0 - (below_p + 0.5 * pi) / m) - auc
+            s01 += qi * e * e
+            below_q += qi
+            below_p += pi
     return auc, s10, s01
 
 

@@ -876,3 +876,26 @@ def test_score_extremes_are_numpys(kind: str, special: float | None) -> None:
     b[7] = np.iinfo(np.int64).min
     assert _kernels.int_extremes(b) == (b.min(), b.max())
     assert _kernels.int_extremes(b[8:]) == (b[8:].min(), b[8:].max())
+
+
+@pytest.mark.parametrize("fractional", [False, True])
+def test_delong_sums_with_and_without_kept_placements(fractional: bool) -> None:
+    """The compiled DeLong sums with the first pass's placements kept for the second (a
+    scratch of the table's length) and without (a table too long for a kept block: the
+    second pass divides again) are its numpy twin's, bit for bit."""
+    from clfeval import _kernels
+    from clfeval.stats.delong import _delong_sums
+
+    rng = np.random.default_rng(3)
+    for size in (1, 2, 5, 1000, 70_001):
+        p = rng.integers(0, 4, size).astype(np.float64)
+        q = rng.integers(0, 4, size).astype(np.float64)
+        if fractional:
+            p *= rng.uniform(0.1, 3.0, size)
+            q *= rng.uniform(0.1, 3.0, size)
+        p[0], q[-1] = p[0] + 2.0, q[-1] + 2.0
+        m, n = float(p.sum()), float(q.sum())
+        twin = [np.float64(x).tobytes() for x in _delong_sums(p, q, m, n)]
+        for scratch in (np.empty(size), np.empty(0)):
+            got = _kernels.delong_sums(p, q, m, n, scratch)
+            assert [np.float64(x).tobytes() for x in got] == twin
