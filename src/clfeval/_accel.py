@@ -46,7 +46,8 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-__all__ = ["LOAD_BESIDE", "MIN_SIZE", "accelerator", "fork_safe", "kernels", "loading_beside",
+__all__ = ["LOAD_BESIDE", "MIN_SIZE", "accelerator", "fork_safe", "kernels", "loaded_kernels",
+           "loading_beside",
            "radix_wins", "share", "submit"]
 
 MIN_SIZE = 1 << 16
@@ -237,6 +238,21 @@ def kernels(size: int) -> ModuleType | None:
             _WANTED.append(True)
         return None
     return _load()
+
+
+def loaded_kernels(size: int) -> ModuleType | None:
+    """:func:`kernels`, but only where they are loaded already: never loads them nor
+    waits for them (for a step before :func:`loading_beside` takes effect, such as the
+    resolver's passes, which must not make a process's first call wait for numba).
+
+    Examples
+    --------
+    >>> loaded_kernels(10) is None      # small inputs always take numpy
+    True
+    """
+    if size < MIN_SIZE or not _enabled():
+        return None
+    return _LOADED.get("k")
 
 
 def accelerator() -> str:

@@ -131,36 +131,63 @@ def upper_hull(x: Any, y: Any, out: Any) -> int:  # pragma: no cover - compiled
 
 
 @_jit
-def delong_sums(p: Any, q: Any, m: float, n: float) -> Any:  # pragma: no cover - compiled
+def delong_sums(p: Any, q: Any, m: float, n: float,
+                v: Any) -> Any:  # pragma: no cover - compiled
     """(AUC, Σ pos·(v10 - AUC)², Σ neg·(v01 - AUC)²) from the positive and negative
-    counts at each distinct score, ascending. Twin:
+    counts at each distinct score, ascending (``m``, ``n``: their totals, at least 2).
+    Twin:
     :func:`clfeval.stats.delong.delong_of_counts`.
 
     Without branches on the data: a zero count adds ``0 * (finite)``, which is ``+0.0``
     and leaves a sum of non-negative terms as it was, so every row is added (the same
     sums, bit for bit, as skipping those rows; mispredicted branches cost more than the
-    divisions)."""
+    divisions). With ``v`` (float64 scratch) of at least ``p.size`` entries, each
+    positive's placement ``(below_q + q/2) / n`` is formed once, in the first pass, and
+    kept there for the second, which reads it back instead of dividing again (the same
+    quotient of the same operands; the divisions bound both passes); with a shorter
+    ``v`` (a table too long for a kept scratch block, whose fresh pages would cost more
+    than the divisions) the second pass divides again."""
+    store = v.size >= p.size
     total = 0.0
     below_q = 0.0
-    for i in range(p.size):
-        pi = float(p[i])
-        qi = float(q[i])
-        total += pi * ((below_q + 0.5 * qi) / n)
-        below_q += qi
+    if store:
+        for i in range(p.size):
+            pi = float(p[i])
+            qi = float(q[i])
+            x = (below_q + 0.5 * qi) / n
+            v[i] = x
+            total += pi * x
+            below_q += qi
+    else:
+        for i in range(p.size):
+            pi = float(p[i])
+            qi = float(q[i])
+            total += pi * ((below_q + 0.5 * qi) / n)
+            below_q += qi
     auc = total / m
     s10 = 0.0
     s01 = 0.0
     below_q = 0.0
     below_p = 0.0
-    for i in range(p.size):
-        pi = float(p[i])
-        qi = float(q[i])
-        d = (below_q + 0.5 * qi) / n - auc
-        s10 += pi * d * d
-        e = (1.0 - (below_p + 0.5 * pi) / m) - auc
-        s01 += qi * e * e
-        below_q += qi
-        below_p += pi
+    if store:
+        for i in range(p.size):
+            pi = float(p[i])
+            qi = float(q[i])
+            d = v[i] - auc
+            s10 += pi * d * d
+            e = (1.0 - (below_p + 0.5 * pi) / m) - auc
+            s01 += qi * e * e
+            below_p += pi
+    else:
+        for i in range(p.size):
+            pi = float(p[i])
+            qi = float(q[i])
+            d = (below_q + 0.5 * qi) / n - auc
+            s10 += pi * d * d
+            e = (1.0 - (below_p + 0.5 * pi) / m) - auc
+            s01 += qi * e * e
+            below_q += qi
+            below_p += pi
     return auc, s10, s01
 
 
@@ -199,8 +226,9 @@ def descending_tallies(pos: Any, neg: Any, tp: Any, fp: Any, block: int,
     :func:`pair_sum` is ``2 N P - S`` (``below_i = N - fp_i``; int64 arithmetic wraps
     the same way in any order, and the caller uses the count only when it fits). Each
     row's product is formed in the pass that forms its running sums (its division
-    overlaps the memory traffic of that pass, which bounds it; a second pass over the
-    block would read it again), and each block's products are then added pairwise.
+    overlaps the rest of the row's work; measured, a second, vectorised pass over the
+    block, or over sub-blocks kept in L1, is slower), and each block's products are
+    then added pairwise.
     Returns ``(ok, ap_sum, S)``; ``ok`` False: a row without weight (outputs
     unfinished); ``ap_sum`` NaN where :func:`precision_dot` gives NaN."""
     n = pos.size
@@ -211,19 +239,24 @@ def descending_tallies(pos: Any, neg: Any, tp: Any, fp: Any, block: int,
     bad = False
     for i0 in range(0, n, block):
         m = min(n, i0 + block) - i0
+        # unsigned positions: numba adds no wraparound of negative indices (which cost
+        # more than the division, and spilled the loop's registers)
+        top = np.uint64(n - 1 - i0)  # the table row of the block's first threshold
+        out = np.uint64(i0)
         for t in range(m):
-            j = n - 1 - i0 - t
+            ut = np.uint64(t)
+            j = top - ut
             pj = pos[j]
             qj = neg[j]
             if pj + qj <= 0:
                 return False, np.nan, s
             a += pj
             b += qj
-            tp[i0 + t] = a
-            fp[i0 + t] = b
+            tp[out + ut] = a
+            fp[out + ut] = b
             s += np.int64(pj) * (np.int64(2) * np.int64(b) - np.int64(qj))
             ta = float(a)  # (tp[i0 + t] and fp[i0 + t], as read back: the same numbers)
-            buf[t] = (ta / (float(b) + ta)) * float(pj)
+            buf[ut] = (ta / (float(b) + ta)) * float(pj)
         if not float(fp[i0]) + float(tp[i0]) > 0:
             bad = True
         total += pairwise_sum(buf, 0, m)
@@ -320,6 +353,10 @@ def corners(fps: Any, tps: Any, c: Any, x: Any, y: Any) -> int:  # pragma: no co
     return k + 1
 
 
+#: the parts of a run of :func:`hull_corners` tested before their points are read
+_SUB_RUN = 8
+
+
 @_jit
 def hull_corners(fps: Any, tps: Any, stride: int, c: Any, x: Any,
                  y: Any) -> int:  # pragma: no cover - compiled
@@ -336,17 +373,26 @@ def hull_corners(fps: Any, tps: Any, stride: int, c: Any, x: Any,
     The points run up and to the right, and so does the sample's hull (its last vertex
     is the highest point): a run of ``stride`` points lies left of and below
     ``(x of its first, y of the next run's first)``, and when that corner is strictly
-    below the hull, so is every point of the run — it is passed over unread."""
+    below the hull, so is every point of the run — it is passed over unread. A run not
+    passed over is tested again in parts of :data:`_SUB_RUN` points the same way (each
+    part's corner against the edge over its first point) before its points are read
+    one by one: only the parts near the hull are."""
     n = fps.size
     if n == 0:
         return 0
     hx = np.empty((n - 1) // stride + 2)
     hy = np.empty(hx.size)
+    sx = np.empty(hx.size)  # the sample's coordinates, for the runs' corners below
+    sy = np.empty(hx.size)
+    ns = 0
     k = 0
     i = 0
     while True:  # the monotone chain of the sample, its coordinates on the stack
         xi = float(fps[i])
         yi = float(tps[i])
+        sx[ns] = xi
+        sy[ns] = yi
+        ns += 1
         while k >= 2:
             xa = hx[k - 2]
             ya = hy[k - 2]
@@ -360,35 +406,47 @@ def hull_corners(fps: Any, tps: Any, stride: int, c: Any, x: Any,
         if i == n - 1:
             break
         i = min(i + stride, n - 1)
-    r = 0
+    r = np.uint64(0)  # (unsigned: no wraparound of negative indices on the stores)
     e = 0  # the hull edge over the first point of the run
-    for lo in range(0, n - 1, stride):
+    for js in range(ns - 1):  # sample point js starts the run, js + 1 the next one
+        lo = js * stride
         hi = min(lo + stride, n - 1)
-        x0 = float(fps[lo])
+        x0 = sx[js]
         while e < k - 2 and x0 >= hx[e + 1]:
             e += 1
         xa = hx[e]
         ya = hy[e]
-        if (hx[e + 1] - xa) * (float(tps[hi]) - ya) - (hy[e + 1] - ya) * (x0 - xa) < 0:
+        if (hx[e + 1] - xa) * (sy[js + 1] - ya) - (hy[e + 1] - ya) * (x0 - xa) < 0:
             continue  # the run's bounding corner is strictly below the hull
-        # each point against the edge over it; its position written at the next free
-        # place, which moves on past a corner on or above that edge
         f = e
-        for i in range(lo, hi):
-            xi = float(fps[i])
-            while f < k - 2 and xi >= hx[f + 1]:
+        for a in range(lo, hi, _SUB_RUN):  # the same test for each part of the run
+            b = min(a + _SUB_RUN, hi)
+            xs = float(fps[a])
+            while f < k - 2 and xs >= hx[f + 1]:
                 f += 1
             xa = hx[f]
             ya = hy[f]
-            c[r] = i
-            r += ((hx[f + 1] - xa) * (float(tps[i]) - ya) - (hy[f + 1] - ya) * (xi - xa) >= 0) \
-                & (fps[i + 1] != fps[i]) & ((i == 0) | (tps[i] != tps[max(i, 1) - 1]))
+            if (hx[f + 1] - xa) * (float(tps[b]) - ya) - (hy[f + 1] - ya) * (xs - xa) < 0:
+                continue
+            # each point against the edge over it; its position written at the next
+            # free place, which moves on past a corner on or above that edge
+            for i in range(a, b):
+                xi = float(fps[i])
+                while f < k - 2 and xi >= hx[f + 1]:
+                    f += 1
+                xa = hx[f]
+                ya = hy[f]
+                c[r] = i
+                r += np.uint64(((hx[f + 1] - xa) * (float(tps[i]) - ya)
+                                - (hy[f + 1] - ya) * (xi - xa) >= 0)
+                               & (fps[i + 1] != fps[i])
+                               & ((i == 0) | (tps[i] != tps[max(i, 1) - 1])))
     c[r] = n - 1
-    r += 1
+    r += np.uint64(1)
     for j in range(r):
         x[j] = float(fps[c[j]])
         y[j] = float(tps[c[j]])
-    return r
+    return np.int64(r)
 
 
 @_jit
@@ -727,6 +785,47 @@ def float_order_keys(v: Any) -> None:  # pragma: no cover - compiled
 
 
 @_jit
+def float_extremes(a: Any) -> Any:  # pragma: no cover - compiled
+    """(smallest, largest, number of NaN/inf) of float64 ``a`` (1-D) in one pass of
+    integer operations (which vectorise, where a float min and max do not): each value's
+    bits as an int64 order key (the low 63 bits flipped for a negative value, so signed
+    order is the floats' order; ``-0.0`` keys below ``0.0``), and a count of exponents
+    of all ones. The extremes are meaningful only without NaN/inf. Twin:
+    ``a.min(), a.max()`` of :func:`clfeval._validation.scores_with_range` (equal
+    numbers; of two zeros, this one's smallest is ``-0.0`` when there is one)."""
+    bits = a.view(np.int64)
+    low63 = np.int64(0x7FFFFFFFFFFFFFFF)
+    expo = np.int64(0x7FF0000000000000)
+    lo = low63
+    hi = ~low63
+    bad = np.int64(0)
+    for i in range(bits.size):
+        b = bits[i]
+        k = b ^ ((b >> 63) & low63)
+        lo = min(lo, k)
+        hi = max(hi, k)
+        bad += np.int64((b & expo) == expo)
+    out = np.empty(2, np.int64)
+    out[0] = lo ^ ((lo >> 63) & low63)
+    out[1] = hi ^ ((hi >> 63) & low63)
+    v = out.view(np.float64)
+    return v[0], v[1], bad
+
+
+@_jit
+def int_extremes(a: Any) -> Any:  # pragma: no cover - compiled
+    """(smallest, largest) of a non-empty 1-D integer array in one pass. Twin:
+    ``a.min(), a.max()``."""
+    lo = a[0]
+    hi = a[0]
+    for i in range(a.size):
+        v = a[i]
+        lo = min(lo, v)
+        hi = max(hi, v)
+    return lo, hi
+
+
+@_jit
 def keys_to_float(keys: Any) -> None:  # pragma: no cover - compiled
     """Turn order keys (uint64, in place) back into the float64 bits they came from."""
     bits = keys.view(np.int64)
@@ -760,18 +859,25 @@ def key_runs(key: Any, wp: Any, wn: Any) -> int:  # pragma: no cover - compiled
     :func:`clfeval.core.scores._runs_table`)."""
     one = np.uint64(1)
     prev = np.uint64(0xFFFFFFFFFFFFFFFF)
-    k = -1
-    for i in range(key.size):
+    # the run's position unsigned (from -1, wrapping to 0 at the first key): numba adds
+    # no wraparound of negative indices to the three stores
+    k = np.uint64(0xFFFFFFFFFFFFFFFF)
+    cp = np.int64(0)  # the current run's counts, in registers (never read back from
+    cn = np.int64(0)  # wp and wn: no store-to-load chain); each row stores them, the
+    for i in range(key.size):  # run's last store being its final counts
         kk = key[i]
         v = kk >> one
         b = np.int64(kk & one)
         new = np.int64(v != prev)
-        k += new
+        k += np.uint64(new)
+        keep = new - 1  # all ones while the run goes on, zero at a run's first key
+        cp = (cp & keep) + b
+        cn = (cn & keep) + (1 - b)
         key[k] = v
-        wp[k] = wp[k] * (1 - new) + b
-        wn[k] = wn[k] * (1 - new) + (1 - b)
+        wp[k] = cp
+        wn[k] = cn
         prev = v
-    return k + 1
+    return np.int64(k + one)
 
 @_jit
 def _pairwise_leaf(a: Any, lo: int, n: int) -> float:  # pragma: no cover - compiled

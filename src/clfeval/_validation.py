@@ -276,6 +276,37 @@ def as_scores(s: Any, name: str = "y_score", *, ndim: int | None = None) -> npt.
     return scores_with_range(s, name, ndim=ndim)[0]
 
 
+def _float_extremes(arr: npt.NDArray[np.float64]) -> tuple[float, float]:
+    """``(arr.min(), arr.max())`` as floats (NaN for the smallest where any value is NaN
+    or infinite, so that a finiteness test of both fails), in one compiled pass for a
+    large C-contiguous array where the kernels are loaded (never waiting for them: the
+    resolver runs before a first call's :func:`clfeval._accel.loading_beside`), else
+    numpy's two."""
+    fast = _accel.loaded_kernels(arr.size) if arr.flags.c_contiguous else None
+    if fast is None:
+        return float(arr.min()), float(arr.max())
+    lo, hi, bad = fast.float_extremes(arr.reshape(-1))
+    return (math.nan if bad else float(lo)), float(hi)
+
+
+def _int_extremes(a: npt.NDArray[Any]) -> tuple[int, int]:
+    """``(int(a.min()), int(a.max()))`` of a non-empty integer array: in one compiled
+    pass for a large 1-D C-contiguous int64 array where the kernels are loaded (never
+    waiting for them), else numpy's two.
+
+    Examples
+    --------
+    >>> _int_extremes(np.array([3, -1, 2]))
+    (-1, 3)
+    """
+    fast = _accel.loaded_kernels(a.size) if a.dtype == np.int64 and a.ndim == 1 \
+        and a.flags.c_contiguous else None
+    if fast is None:
+        return int(a.min()), int(a.max())
+    lo, hi = fast.int_extremes(a)
+    return int(lo), int(hi)
+
+
 def scores_with_range(s: Any, name: str = "y_score", *, ndim: int | None = None
                       ) -> tuple[npt.NDArray[np.float64], float, float]:
     """:func:`as_scores` and the scores' smallest and largest value, read by the same
@@ -297,7 +328,7 @@ def scores_with_range(s: Any, name: str = "y_score", *, ndim: int | None = None
     if arr.size == 0:
         raise InvalidInputError(f"{name} is empty: there is nothing to evaluate")
     arr = arr.astype(np.float64, copy=False)
-    lo, hi = float(arr.min()), float(arr.max())
+    lo, hi = _float_extremes(arr)
     if not (math.isfinite(lo) and math.isfinite(hi)):
         bad = ~np.isfinite(arr)
         i = int(np.flatnonzero(bad.reshape(len(arr), -1).any(axis=1))[0])
@@ -632,7 +663,7 @@ def distinct_sorted(a: npt.NDArray[Any], extremes: tuple[int, int] | None = None
         if a.dtype.kind == "b":
             present = [v for v, ok in ((False, not bool(a.all())), (True, bool(a.any()))) if ok]
             return np.array(present, dtype=bool)
-        lo, hi = extremes if extremes is not None else (int(a.min()), int(a.max()))
+        lo, hi = extremes if extremes is not None else _int_extremes(a)
         if hi - lo <= 1:  # the smallest and the largest are present: nothing in between
             return np.array([lo] if hi == lo else [lo, hi], dtype=a.dtype)
         if hi - lo < _PRESENCE_RANGE:
@@ -824,7 +855,7 @@ def resolve_call(y_true: Any, y_pred: Any = None, y_score: Any = None, *,
             # accelerator while this one reads the scores' (numpy's reductions release
             # the GIL): the same values
             def read(hand: list[Any]) -> list[Any]:
-                return [(int(yt.min()), int(yt.max())) if x is None else _score_input(x)
+                return [_int_extremes(yt) if x is None else _score_input(x)
                         for x in hand]
 
             got = _accel.share([y_score, None], read, 2)[1]

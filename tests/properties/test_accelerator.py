@@ -241,6 +241,52 @@ def test_sifted_hull_of_a_large_curve_is_identical(scores: str) -> None:
     assert got["numba"][2] < got["numpy"][2] / 4
 
 
+@pytest.mark.parametrize("stride", [8, 64, 100])
+@pytest.mark.parametrize("scores", ["good", "poor", "ties"])
+def test_sifted_corners_are_those_not_below_the_sample_hull(scores: str, stride: int) -> None:
+    """The compiled sift (runs, then parts of runs, passed over when their bounding
+    corner is strictly below the sample's hull) keeps exactly the corners that are not
+    strictly below the hull of the sample (every ``stride``-th point and the last),
+    decided here one corner at a time in exact integer arithmetic."""
+    import bisect
+
+    from clfeval import _kernels
+    from clfeval.curves.roc import _corners
+
+    rng = np.random.default_rng(len(scores) + stride)
+    n = 30_000
+    y = rng.integers(0, 2, n).astype(bool)
+    s = y * {"good": 2.5, "poor": 0.1, "ties": 1.0}[scores] + rng.standard_t(3, n)
+    if scores == "ties":
+        s = np.round(s, 2)
+    tc = clfeval.curves.thresholds.threshold_counts(
+        ScoreCounts.from_scores(y, s, max_distinct=None))
+    fps, tps = np.ascontiguousarray(tc.fps), np.ascontiguousarray(tc.tps)
+    m = fps.size
+    sample = sorted(set(range(0, m, stride)) | {m - 1})
+    hull: list[tuple[int, int]] = []  # the sample's upper hull (monotone chain)
+    for i in sample:
+        p = (int(fps[i]), int(tps[i]))
+        while len(hull) >= 2 and ((hull[-1][0] - hull[-2][0]) * (p[1] - hull[-2][1])
+                                  - (hull[-1][1] - hull[-2][1]) * (p[0] - hull[-2][0])) >= 0:
+            hull.pop()
+        hull.append(p)
+    hx = [p[0] for p in hull]
+
+    def below(x: int, yv: int) -> bool:
+        e = min(max(bisect.bisect_right(hx, x) - 1, 0), len(hull) - 2)
+        (xa, ya), (xb, yb) = hull[e], hull[e + 1]
+        return (xb - xa) * (yv - ya) - (yb - ya) * (x - xa) < 0
+
+    every = _corners(fps, tps)
+    want = [int(i) for i in every if not below(int(fps[i]), int(tps[i]))]
+    c, x, yy = np.empty(m, np.intp), np.empty(m), np.empty(m)
+    k = _kernels.hull_corners(fps, tps, stride, c, x, yy)
+    assert c[:k].tolist() == want
+    assert np.array_equal(x[:k], fps[want].astype(np.float64))
+    assert np.array_equal(yy[:k], tps[want].astype(np.float64))
+
+
 @pytest.mark.parametrize("weighted", [False, True])
 def test_hull_of_many_corners_is_identical(weighted: bool) -> None:
     """More corners than the accelerator's minimum, at its real minimum (the hull and
@@ -819,3 +865,51 @@ def test_top_class_is_argmax(k: int) -> None:
     p = np.round(rng.random((2000, k)), 1)
     p[:5] = 0.0
     assert np.array_equal(calmod._top_class(p), p.argmax(axis=1))
+
+
+@pytest.mark.parametrize("kind", ["unit", "signed", "tiny_negative", "zeros", "huge", "constant"])
+@pytest.mark.parametrize("special", [None, np.nan, np.inf, -np.inf, -0.0])
+def test_score_extremes_are_numpys(kind: str, special: float | None) -> None:
+    """The one-pass extremes of the scores (integer order keys of the bits) are numpy's
+    ``min`` and ``max`` — negative values included, whose keys are flipped — and count
+    every NaN and infinity; and the labels' one-pass extremes are numpy's."""
+    from clfeval import _kernels
+
+    rng = np.random.default_rng(len(kind))
+    n = 1000
+    a = {"unit": rng.random(n), "signed": rng.standard_t(2, n),
+         "tiny_negative": -rng.random(n) * 1e-310, "zeros": rng.integers(-1, 2, n) * 0.0,
+         "huge": rng.standard_normal(n) * 1e300, "constant": np.full(n, -3.5)}[kind]
+    if special is not None:
+        a[rng.integers(0, n)] = special
+    lo, hi, bad = _kernels.float_extremes(a)
+    assert bad == np.count_nonzero(~np.isfinite(a))
+    if not bad:
+        assert (lo, hi) == (a.min(), a.max())
+    b = rng.integers(-2**62, 2**62, n)
+    b[7] = np.iinfo(np.int64).min
+    assert _kernels.int_extremes(b) == (b.min(), b.max())
+    assert _kernels.int_extremes(b[8:]) == (b[8:].min(), b[8:].max())
+
+
+@pytest.mark.parametrize("fractional", [False, True])
+def test_delong_sums_with_and_without_kept_placements(fractional: bool) -> None:
+    """The compiled DeLong sums with the first pass's placements kept for the second (a
+    scratch of the table's length) and without (a table too long for a kept block: the
+    second pass divides again) are its numpy twin's, bit for bit."""
+    from clfeval import _kernels
+    from clfeval.stats.delong import _delong_sums
+
+    rng = np.random.default_rng(3)
+    for size in (1, 2, 5, 1000, 70_001):
+        p = rng.integers(0, 4, size).astype(np.float64)
+        q = rng.integers(0, 4, size).astype(np.float64)
+        if fractional:
+            p *= rng.uniform(0.1, 3.0, size)
+            q *= rng.uniform(0.1, 3.0, size)
+        p[0], q[-1] = p[0] + 2.0, q[-1] + 2.0
+        m, n = float(p.sum()), float(q.sum())
+        twin = [np.float64(x).tobytes() for x in _delong_sums(p, q, m, n)]
+        for scratch in (np.empty(size), np.empty(0)):
+            got = _kernels.delong_sums(p, q, m, n, scratch)
+            assert [np.float64(x).tobytes() for x in got] == twin

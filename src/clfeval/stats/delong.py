@@ -20,6 +20,7 @@ import numpy.typing as npt
 from .. import _accel
 from .._accel import kernels
 from .._validation import as_scores, check_choice, check_consistent_length, check_level
+from ..core._spare import MAX_BYTES, spare_block
 from ..core.labels import encode_binary_true
 from ..exceptions import InvalidInputError, InvalidParameterError
 from ._results import ConfidenceInterval, Result, TestResult, jsonable
@@ -312,8 +313,15 @@ def _delong_of_counts(p: Any, q: Any, frequency: bool) -> tuple[float, float]:
         # number bit for bit whichever path ran (only the compiled path's size range)
         fast = kernels(p.size)
         if fast is not None:
-            auc_f, s10_f, s01_f = fast.delong_sums(np.ascontiguousarray(p),
-                                                   np.ascontiguousarray(q), m, n)
+            # (the first pass's placements kept for the second, in the block of the
+            # previous call's when nothing refers to it any more: no fresh pages; none
+            # for a table too long for a kept block, whose fresh pages would cost more
+            # than the second pass's divisions it saves)
+            kept = p.size * 8 <= MAX_BYTES
+            auc_f, s10_f, s01_f = fast.delong_sums(
+                np.ascontiguousarray(p), np.ascontiguousarray(q), m, n,
+                spare_block("delong_placements", p.size, np.float64) if kept
+                else np.empty(0))
         else:
             auc_f, s10_f, s01_f = _delong_sums(p, q, m, n)
         return float(auc_f), s10_f / (m - 1) / m + s01_f / (n - 1) / n
