@@ -879,6 +879,7 @@ def key_runs(key: Any, wp: Any, wn: Any) -> int:  # pragma: no cover - compiled
         prev = v
     return np.int64(k + one)
 
+
 @_jit
 def _pairwise_leaf(a: Any, lo: int, n: int) -> float:  # pragma: no cover - compiled
     """numpy's pairwise sum of at most 128 values (:func:`pairwise_sum`)."""
