@@ -371,9 +371,9 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
                 sc = ScoreCounts._from_resolved(s_, codes_, labs, pos_label=pos_label,
                                                 sample_weight=w_, max_distinct=None,
                                                 smallest=lo if rows is None else None)
-            finally:  # (on an error here, the job is still waited for)
+            finally:  # (on an error here, the jobs are still waited for)
                 if cal_job is not None and sc is None:
-                    concurrent.futures.wait([cal_job])
+                    concurrent.futures.wait([j for j in (cal_job, section_job) if j])
             if cal_job is not None:
                 cal = _Pending(cal_job, sc.pos_label, calibration_of, section_job,
                                early_level)
@@ -438,16 +438,16 @@ class _Pending:
 
     def section(self, level: float | None) -> Any:
         """The calibration section at ``level`` when it was queued at that level:
-        formed on the worker from the fold's state (here, when the worker has not begun
-        it) — kept if that state stands (the score state resolved the same positive
-        class), else formed again here from the state :meth:`result` gives (the same
-        section :func:`_calibration_section` forms); None when none was queued at
-        ``level``."""
+        formed on the worker from the fold's state, right after the fold (which this
+        thread waits for anyway) — kept if that state stands (the score state resolved
+        the same positive class), else formed again here from the state :meth:`result`
+        gives (the same section :func:`_calibration_section` forms); None when none was
+        queued at ``level``."""
         if self._section is None or self._level != level:
             return None
+        got = self._section.result()
         if self.result() is self._job.result():
-            return _taken(self._section, _section_of, self._cal, level)
-        self._section.cancel()
+            return got
         return _calibration_section(self, level)
 
     def result(self) -> Any:
