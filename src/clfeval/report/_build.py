@@ -443,7 +443,7 @@ class _Pending:
         the same positive class), else formed again here from the state :meth:`result`
         gives (the same section :func:`_calibration_section` forms); None when none was
         queued at ``level``."""
-        if self._section is None or self._level != level:
+        if self._section is None or not self.queued(level):
             return None
         got = self._section.result()
         if self.result() is self._job.result():
