@@ -147,47 +147,31 @@ def delong_sums(p: Any, q: Any, m: float, n: float,
     quotient of the same operands; the divisions bound both passes); with a shorter
     ``v`` (a table too long for a kept scratch block, whose fresh pages would cost more
     than the divisions) the second pass divides again."""
-    store = v.size >= p.size
+    store = v.size >= p.size  # (loop-invariant: compiled as two loops, no test per row)
     total = 0.0
     below_q = 0.0
-    if store:
-        for i in range(p.size):
-            pi = float(p[i])
-            qi = float(q[i])
-            x = (below_q + 0.5 * qi) / n
+    for i in range(p.size):
+        pi = float(p[i])
+        qi = float(q[i])
+        x = (below_q + 0.5 * qi) / n
+        if store:
             v[i] = x
-            total += pi * x
-            below_q += qi
-    else:
-        for i in range(p.size):
-            pi = float(p[i])
-            qi = float(q[i])
-            total += pi * ((below_q + 0.5 * qi) / n)
-            below_q += qi
+        total += pi * x
+        below_q += qi
     auc = total / m
     s10 = 0.0
     s01 = 0.0
     below_q = 0.0
     below_p = 0.0
-    if store:
-        for i in range(p.size):
-            pi = float(p[i])
-            qi = float(q[i])
-            d = v[i] - auc
-            s10 += pi * d * d
-            e = (1.0 - (below_p + 0.5 * pi) / m) - auc
-            s01 += qi * e * e
-            below_p += pi
-    else:
-        for i in range(p.size):
-            pi = float(p[i])
-            qi = float(q[i])
-            d = (below_q + 0.5 * qi) / n - auc
-            s10 += pi * d * d
-            e = (1.0 - (below_p + 0.5 * pi) / m) - auc
-            s01 += qi * e * e
-            below_q += qi
-            below_p += pi
+    for i in range(p.size):
+        pi = float(p[i])
+        qi = float(q[i])
+        d = (v[i] if store else (below_q + 0.5 * qi) / n) - auc
+        s10 += pi * d * d
+        e = (1.0 - (below_p + 0.5 * pi) / m) - auc
+        s01 += qi * e * e
+        below_q += qi
+        below_p += pi
     return auc, s10, s01
 
 
