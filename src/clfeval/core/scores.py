@@ -1140,6 +1140,7 @@ class ScoreCounts:
         "_multiclass",
         "_n_omitted",
         "_pos_label",
+        "_totals",
         "_values",
         "_weights",
     )
@@ -1229,6 +1230,7 @@ class ScoreCounts:
         self._converted = bool(converted)
         self._values = tuple(vals)
         self._weights = tuple(wts)
+        self._totals: Array | None = None  # (the class totals, where a builder counted them)
         if (
             binning is None
             and self._max_distinct is not None
@@ -1373,11 +1375,17 @@ class ScoreCounts:
                 )
             pos_label = labels[resolve_pos_label(labels, pos_label)]
         tables = score_tables(y_score, codes, k, sample_weight, None, smallest=smallest)
-        return cls(
+        out = cls(
             [t[0] for t in tables], [t[1] for t in tables], labels,
             pos_label=None if multiclass else pos_label, multiclass=multiclass,
             max_distinct=max_distinct, _trusted=True, _resolved=True,
         )
+        if not multiclass and sample_weight is None and codes.dtype == np.bool_:
+            # the class totals from the codes (one byte a row), not from the table's
+            # counts (eight bytes a distinct score, summed again by each reader of them)
+            n1 = int(np.count_nonzero(codes))
+            out._totals = np.array([codes.size - n1, n1], dtype=np.int64)
+        return out
 
     @classmethod
     def empty(
@@ -1501,6 +1509,8 @@ class ScoreCounts:
 
     def total_weight(self) -> Array:
         """Total weight of each class."""
+        if self._totals is not None:
+            return self._totals.copy()
         w = self._weights[0]
         return w.class_totals() if isinstance(w, _Sparse) else w.sum(axis=1)
 

@@ -1402,12 +1402,10 @@ def _auc_interval(scores: Any, tc: ThresholdCounts | None, level: float | None,
                   weights: str = "importance") -> ConfidenceInterval | None:
     """DeLong's interval of a binary AUC, read from the score state: unweighted, or
     frequency weights (the repeated rows' interval; fractional weights too). Without
-    ``tc`` (an unweighted state only) the class totals are the table's integer sums."""
-    if tc is None:  # (non-negative integer counts: two in the first rows are enough)
-        _, pc, nc = scores.binary_table()
-        few = not all(int(a[:64].sum()) >= 2 or int(a.sum()) >= 2 for a in (pc, nc))
-    else:
-        few = tc.n_pos < 2 or tc.n_neg < 2
+    ``tc`` (an unweighted state only) the class totals are the state's integer totals."""
+    # (without tc: an unweighted state's integer class totals, which its builder counted)
+    few = bool((scores.total_weight() < 2).any()) if tc is None \
+        else tc.n_pos < 2 or tc.n_neg < 2
     if level is None or few:
         return None  # DeLong's variance needs two of each class
     note = ""

@@ -250,7 +250,9 @@ def _from_score_counts(sc: Any, frequency: bool = False) -> tuple[float, float]:
     if sc.is_multiclass:
         raise InvalidInputError("DeLong's variance needs a binary ScoreCounts state")
     _, pw, nw = sc.binary_table()
-    return delong_of_counts(pw, nw, frequency=frequency)
+    tot = sc.total_weight()  # (the totals a builder counted: no pass over the table)
+    i = sc.pos_index
+    return delong_of_counts(pw, nw, frequency=frequency, totals=(tot[i], tot[1 - i]))
 
 
 #: the results :func:`delong_of_counts` computed inside :func:`shared_delong`
@@ -279,30 +281,36 @@ def shared_delong() -> Iterator[None]:
         _SHARED.reset(token)
 
 
-def delong_of_counts(pos: Any, neg: Any, *, frequency: bool = False) -> tuple[float, float]:
+def delong_of_counts(pos: Any, neg: Any, *, frequency: bool = False,
+                     totals: tuple[Any, Any] | None = None) -> tuple[float, float]:
     """(AUC, DeLong variance) from the positive and negative counts at each distinct
     score, in ascending score order (tied samples share a score). ``frequency``: the
     counts may be fractional frequency weights (the same formula, Σw as the sample
-    size); else they must be integers."""
+    size); else they must be integers. ``totals``: ``(Σ pos, Σ neg)`` where the caller
+    knows them (a state's integer class totals: the same numbers, no pass over the
+    counts)."""
     p, q = np.asarray(pos), np.asarray(neg)  # converted to float64 block by block
     memo = _SHARED.get()
     if memo is None:
-        return _delong_of_counts(p, q, frequency)
+        return _delong_of_counts(p, q, frequency, totals)
     key = (p.dtype.str, q.dtype.str, p.shape, q.shape, p.tobytes(), q.tobytes(),
            bool(frequency))
     out = memo.get(key)
     if out is None:
-        out = memo[key] = _delong_of_counts(p, q, frequency)
+        out = memo[key] = _delong_of_counts(p, q, frequency, totals)
     return out
 
 
-def _delong_of_counts(p: Any, q: Any, frequency: bool) -> tuple[float, float]:
+def _delong_of_counts(p: Any, q: Any, frequency: bool,
+                      totals: tuple[Any, Any] | None = None) -> tuple[float, float]:
     if not (p.dtype.kind in "iu" and q.dtype.kind in "iu"):
         p, q = p.astype(np.float64, copy=False), q.astype(np.float64, copy=False)
         if not frequency and not (np.all(p == np.round(p)) and np.all(q == np.round(q))):
             raise InvalidInputError(
                 "DeLong's variance needs integer counts, not a weighted state")
-    m, n = float(p.sum()), float(q.sum())
+        totals = None  # (float sums: summed here, in numpy's order)
+    m, n = (float(p.sum()), float(q.sum())) if totals is None \
+        else (float(totals[0]), float(totals[1]))
     if m < 2 or n < 2:
         raise InvalidInputError(
             f"DeLong's variance needs at least 2 positive and 2 negative samples; got {m:g} "
