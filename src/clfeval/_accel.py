@@ -358,6 +358,38 @@ def share(items: Sequence[T], fn: Callable[[list[T]], Any], workers: int | None 
     return hands, [first, *(f.result() for f in futures)]
 
 
+#: set while the caller's other core runs a job of its own (see :func:`other_core_busy`)
+_BUSY: contextvars.ContextVar[bool] = contextvars.ContextVar("_BUSY", default=False)
+
+
+@contextlib.contextmanager
+def other_core_busy() -> Iterator[None]:
+    """Within this block, work that would split itself in two parts at once (a half on
+    one of the accelerator's threads) runs whole in the calling thread: the second core
+    is taken by a job of the caller's own (the report's calibration fold and section).
+    A half handed over then waited for that core, and for the interpreter lock the job's
+    Python holds, more than it saved (the same results either way).
+
+    Examples
+    --------
+    >>> with other_core_busy():
+    ...     busy()
+    True
+    >>> busy()
+    False
+    """
+    token = _BUSY.set(True)
+    try:
+        yield
+    finally:
+        _BUSY.reset(token)
+
+
+def busy() -> bool:
+    """Whether the calling thread is within :func:`other_core_busy`."""
+    return _BUSY.get()
+
+
 def submit(fn: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
     """Run ``fn(*args)`` on one of the accelerator's threads (in this call's context);
     its future. A task must not wait for other tasks (the threads are few).

@@ -124,3 +124,38 @@ def test_calibration_section_queued_behind_the_fold(monkeypatch: pytest.MonkeyPa
     assert "_early_section" not in events
     with pytest.raises(clfeval.exceptions.InvalidParameterError, match="level"):
         clfeval.evaluate(y, y_score=s, level=1.5)
+
+
+@pytest.mark.skipif(_accel.threads() < 2, reason="the worker overlaps on a second core")
+def test_table_runs_whole_beside_the_fold(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the calibration fold on the worker (probabilities), the score table's runs
+    are read whole on the calling thread, not split with a half on an accelerator
+    thread (whose start waited for the core and for the lock the fold's section holds);
+    without the fold (signed scores) they are split as before. The same report."""
+    from clfeval.core import scores as scores_mod
+
+    if _accel.kernels(4 * _accel.MIN_SIZE) is None:
+        pytest.skip("the compiled path is off")
+    splits: list[bool] = []
+    share = scores_mod.share
+
+    def counted(items: Any, fn: Any, workers: Any = None) -> Any:
+        splits.append(_accel.busy())
+        return share(items, fn, workers)
+
+    monkeypatch.setattr(scores_mod, "share", counted)
+    n = 4 * _accel.MIN_SIZE
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, n)
+    p = 1.0 / (1.0 + np.exp(-(rng.normal(size=n) + y)))
+    got = to_json(clfeval.evaluate(y, y_score=p))
+    assert splits == []
+    with _accel.other_core_busy():
+        assert _accel.busy()
+    assert not _accel.busy()
+    monkeypatch.setattr(scores_mod, "share", share)
+    monkeypatch.setattr(_accel, "busy", lambda: False)  # (split, as without the fold)
+    assert to_json(clfeval.evaluate(y, y_score=p)) == got
+    monkeypatch.setattr(scores_mod, "share", counted)
+    clfeval.evaluate(y, y_score=np.log(p / (1.0 - p)))
+    assert splits and not any(splits)  # signed scores: split, not within the block

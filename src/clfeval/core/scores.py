@@ -539,7 +539,7 @@ def _key_runs(fast: Any, key: Array, wp: Array, wn: Array) -> int:
     (its runs written from its own start, then moved down behind the first part's:
     the same table), unless the caller already runs on one of clfeval's threads."""
     n = key.size
-    if n < max(2, 2 * _accel.MIN_SIZE) or threads() < 2 \
+    if n < max(2, 2 * _accel.MIN_SIZE) or threads() < 2 or _accel.busy() \
             or threading.current_thread().name.startswith("clfeval"):
         return int(fast.key_runs(key, wp, wn))
     # the first key of a score after the middle one's (the bits of non-negative finite

@@ -368,9 +368,11 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
                     # the score table is built (see _Pending.section)
                     section_job = _background(_early_section, cal_job, early_level)
             try:
-                sc = ScoreCounts._from_resolved(s_, codes_, labs, pos_label=pos_label,
-                                                sample_weight=w_, max_distinct=None,
-                                                smallest=lo if rows is None else None)
+                with _accel.other_core_busy() if cal_job is not None \
+                        else contextlib.nullcontext():
+                    sc = ScoreCounts._from_resolved(s_, codes_, labs, pos_label=pos_label,
+                                                    sample_weight=w_, max_distinct=None,
+                                                    smallest=lo if rows is None else None)
             finally:  # (on an error here, the jobs are still waited for)
                 if cal_job is not None and sc is None:
                     concurrent.futures.wait([j for j in (cal_job, section_job) if j])
