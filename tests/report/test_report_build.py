@@ -355,6 +355,37 @@ def test_auc_interval_is_delong_as_proc() -> None:
     assert rw.row("roc_auc").interval is None
 
 
+@pytest.mark.parametrize("n", [120, 5_000, 200_000])
+def test_auc_interval_is_centred_on_the_rows_auc(n: int) -> None:
+    """The AUC row and its DeLong interval give one number: the interval is centred on
+    the row's AUC (the curve's exact pair count) with DeLong's standard error, as pROC's
+    ci.auc — DeLong's own estimate (the positives' mean placement) agrees with it only
+    to the last digits, and left the row's value and its interval's estimate apart."""
+    from clfeval.stats import delong_interval
+    from clfeval.stats._scipy import two_sided_z
+
+    rng = np.random.default_rng(n)
+    y = rng.integers(0, 2, n)
+    s = 1.0 / (1.0 + np.exp(-(rng.normal(size=n) + 1.2 * y)))
+    for level in (0.95, 0.8):
+        r = clfeval.evaluate(y, y_score=s, level=level)
+        row = r.row("roc_auc")
+        iv = row.interval
+        assert iv is not None and iv.std_err is not None
+        assert iv.estimate == row.value == r.roc[0].auc
+        own = delong_interval(y, s, level=level)
+        assert own.estimate == pytest.approx(row.value, rel=1e-12)  # (last digits apart)
+        assert iv.std_err == pytest.approx(own.std_err, rel=1e-9)
+        z = two_sided_z(level)
+        assert (iv.low, iv.high) == (max(0.0, row.value - z * iv.std_err),
+                                     min(1.0, row.value + z * iv.std_err))
+        assert iv.method == own.method == "delong"
+    # a perfect ranking: the interval stays within [0, 1] at its AUC of 1
+    r = clfeval.evaluate(y, y_score=y + 0.1 * s)
+    iv = r.row("roc_auc").interval
+    assert iv is not None and iv.estimate == 1.0 and iv.high == 1.0
+
+
 def test_metric_lookup_by_name_and_average_with_close_names() -> None:
     rng = np.random.default_rng(4)
     y = rng.integers(0, 3, 120)

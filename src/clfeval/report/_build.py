@@ -953,10 +953,12 @@ def shown_rows(states: Sequence[Any], cms: Sequence[ConfusionMatrix],
             # the rows of the report's curves (the full curves' AUC and AP), without
             # forming the curves
             tc = threshold_counts(sc)
-            ci = _auc_interval(sc, tc, lvl, getattr(st, "weights", "importance"))
+            auc = tc.auc()
+            ci = _centred(_auc_interval(sc, tc, lvl, getattr(st, "weights", "importance")),
+                          auc)
             ap = num(_ap_of_counts(tc)) if tc.n_pos > 0 else None
             rows_: tuple[MetricRow, ...] = (
-                MetricRow("roc_auc", "roc_auc", None, num(tc.auc()), AUC_DESC, True, ci),
+                MetricRow("roc_auc", "roc_auc", None, num(auc), AUC_DESC, True, ci),
                 MetricRow("average_precision", "average_precision", None, ap, AP_DESC,
                           True))
         else:
@@ -1433,9 +1435,26 @@ AP_DESC = "Average precision: precision averaged over the recall steps of the PR
 
 def _binary_auc_rows(roc: RocCurve, pr: PrecisionRecallCurve,
                      interval: ConfidenceInterval | None) -> tuple[MetricRow, ...]:
-    return (MetricRow("roc_auc", "roc_auc", None, num(roc.auc), AUC_DESC, True, interval),
+    return (MetricRow("roc_auc", "roc_auc", None, num(roc.auc), AUC_DESC, True,
+                      _centred(interval, roc.auc)),
             MetricRow("average_precision", "average_precision", None,
                       num(pr.average_precision) if pr.n_pos > 0 else None, AP_DESC, True))
+
+
+def _centred(interval: ConfidenceInterval | None, auc: float) -> ConfidenceInterval | None:
+    """DeLong's interval about the row's AUC: ``auc ± z·se`` clipped to [0, 1] with
+    DeLong's standard error. DeLong's own estimate is the mean of the positives'
+    placements, which agrees with the AUC of the curve (its exact pair count, one
+    rounding) only to the last digits; the row and its interval then give one number, as
+    pROC's ``ci.auc`` does."""
+    if interval is None or interval.std_err is None or not math.isfinite(auc) \
+            or interval.estimate == auc:
+        return interval
+    from ..stats._scipy import two_sided_z
+
+    se, z = interval.std_err, two_sided_z(interval.level)
+    return ConfidenceInterval(auc, max(0.0, auc - z * se), min(1.0, auc + z * se),
+                              interval.level, interval.method, std_err=se)
 
 
 def _multiclass_auc_rows(scores: Any, counts: Sequence[ThresholdCounts] | None = None
