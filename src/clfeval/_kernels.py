@@ -496,6 +496,53 @@ def merged_runs(a: Any, b: Any, values: Any, wa: Any, wb: Any,
 
 
 @_jit
+def class_runs_merged(g: Any, heads: Any, values: Any, vid: Any, cls: Any,
+                      w: Any) -> Any:  # pragma: no cover - compiled
+    """The sparse K-class table of one score column from its rows grouped by class, each
+    class's scores sorted and followed by ``+inf`` (``g[heads[c]:]`` up to that
+    sentinel; the scores are finite): a merge of the classes' runs of equal scores in
+    one pass — the distinct scores ascending into ``values`` (the first class's copy of
+    each), and each (score, class) cell's score index, class and count into ``vid``,
+    ``cls`` and ``w``, cells ordered by (score, class). Returns (number of distinct
+    scores, number of cells). Each step takes the smallest head (ties: the first class;
+    chosen without branches on the data) and the run of it in that class. ``heads`` is
+    consumed. Twin: the merge of :func:`clfeval.core.scores._sparse_counts` (each
+    class's runs, then a stable arg-sort of their first scores)."""
+    k = heads.size
+    hv = np.empty(k)  # each class's head score, kept beside the loop
+    for c in range(k):
+        hv[c] = g[heads[c]]
+    u = -1
+    cells = 0
+    prev = 0.0
+    while True:
+        best = 0
+        bv = hv[0]
+        for c in range(1, k):
+            v = hv[c]
+            lt = v < bv
+            best = c if lt else best
+            bv = v if lt else bv
+        if bv == np.inf:
+            break
+        start = heads[best]
+        j = start + 1
+        while g[j] == bv:  # (the sentinel ends a class's last run)
+            j += 1
+        heads[best] = j
+        hv[best] = g[j]
+        if u < 0 or bv != prev:
+            u += 1
+            values[u] = g[start]
+            prev = bv
+        vid[cells] = u
+        cls[cells] = best
+        w[cells] = j - start
+        cells += 1
+    return u + 1, cells
+
+
+@_jit
 def class_scores(s: Any, is_pos: Any, want: bool, out: Any) -> int:  # pragma: no cover
     """The scores of the rows of one class (``is_pos == want``), in row order, to the
     front of ``out`` (one entry longer than their number: every row is written at the

@@ -450,6 +450,38 @@ def test_weighted_exact_tables_are_identical(n: int, kind: str, weights: Any, k:
 
 
 @SETTINGS
+@given(st.integers(1, 400), st.sampled_from(["prob", "signed", "ties", "zeros", "one"]),
+       st.integers(2, 8), st.integers(1, 3), st.integers(0, 2**32 - 1))
+def test_k_class_tables_are_identical(n: int, kind: str, k: int, cols: int,
+                                      seed: int) -> None:
+    """Unweighted K-class score columns (up to 8 classes: each class's scores sorted on
+    their own) give the same sparse tables on both paths: the compiled merge of the
+    classes' runs (:func:`clfeval._kernels.class_runs_merged`) against the stable
+    arg-sort of their first scores — values with the sign of a first zero, every cell's
+    score index, class and count, and their dtypes; classes that hold no row, ties
+    within and across classes, negative and positive zeros."""
+    rng = np.random.default_rng(seed)
+    if kind == "zeros":
+        s = rng.choice(np.array([-0.0, 0.0, 0.25, 1.0]), (n, cols))
+    elif kind == "ties":
+        s = np.round(rng.random((n, cols)), 1)
+    else:
+        s = np.column_stack([_scores_of("prob" if kind == "one" else kind, n, rng)
+                             for _ in range(cols)])
+    codes = rng.integers(0, k, n)
+    if kind == "one":
+        codes[:] = k - 1  # one class holds every row
+    t1, t2 = both(lambda: score_tables(s, codes, k))
+    assert len(t1) == len(t2) == cols
+    for (v1, w1), (v2, w2) in zip(t1, t2, strict=True):
+        assert v1.dtype == v2.dtype and np.array_equal(v1, v2)
+        assert np.array_equal(np.signbit(v1), np.signbit(v2))
+        assert w1 == w2 and w1.vid.dtype == w2.vid.dtype
+        assert w1.cls.dtype == w2.cls.dtype and w1.w.dtype == w2.w.dtype
+        np.testing.assert_array_equal(w1.dense(), w2.dense())
+
+
+@SETTINGS
 @given(st.integers(0, 400), st.sampled_from(["prob", "signed", "heavy", "float32", "ties",
                                               "tiny", "cluster"]),
        st.integers(0, 2**32 - 1))

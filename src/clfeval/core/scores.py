@@ -782,7 +782,9 @@ def score_tables(
         by_class = bounds = None
         if w is None and s.shape[0] and k <= _PER_CLASS_SORTS:
             # the rows grouped by class once, for every column
-            by_class = np.argsort(c, kind="stable")
+            # (as bytes: numpy's stable sort of 8-bit keys is a radix sort, of wider
+            # integers a merge sort, five times slower at 10^6 rows; the same order)
+            by_class = np.argsort(c.astype(np.uint8, copy=False), kind="stable")
             bounds = np.concatenate([[0], np.cumsum(np.bincount(c, minlength=k))])
         for j in range(s.shape[1]):
             col = np.ascontiguousarray(s[:, j])  # one column at a time (memory)
@@ -996,9 +998,33 @@ def _sparse_counts(col: FloatArray, codes: Array, k: int, by_class: Array | None
     With ``by_class`` (the row indices grouped by class, ascending within a class) and
     ``bounds`` (each class's start, and the end): one plain sort of each class's scores,
     the classes' distinct scores (a sorted run each) merged by a stable arg-sort, which
-    finds the runs and leaves the cells in (value, class) order. Without: one arg-sort of
+    finds the runs and leaves the cells in (value, class) order — or, compiled, one
+    merge of the classes' sorted scores that writes the values and the cells
+    (:func:`clfeval._kernels.class_runs_merged`: the same table, without the arg-sort,
+    at about a third of the time at 10^6 rows). Without: one arg-sort of
     the column, then a plain sort of the cells' ``value index * k + class`` keys."""
-    if by_class is not None and bounds is not None:
+    fast = kernels(col.size) if by_class is not None and bounds is not None else None
+    if fast is not None:
+        assert by_class is not None
+        assert bounds is not None
+        # compiled: each class's scores sorted in place, then one merge of the classes'
+        # runs writes the values and the cells (the same table)
+        m = col.size
+        # each class's scores, then a +inf (the scores are finite): class c from c + its
+        # start
+        heads = np.asarray(bounds[:k], dtype=np.int64) + np.arange(k)
+        g = np.empty(m + k)
+        for c in range(k):
+            part = g[heads[c]:heads[c] + bounds[c + 1] - bounds[c]]
+            np.take(col, by_class[bounds[c]:bounds[c + 1]], out=part)
+            part.sort()
+            g[heads[c] + part.size] = np.inf
+        values_b, vid = np.empty(m), np.empty(m, np.int64)
+        cls, w = np.empty(m, np.int64), np.empty(m, np.int64)
+        u, cells = fast.class_runs_merged(g, heads, values_b, vid, cls, w)
+        values = values_b[:u].copy()
+        vid, cls, w = vid[:cells], cls[:cells], w[:cells]
+    elif by_class is not None and bounds is not None:
         g = col[by_class]
         firsts: list[FloatArray] = []
         lengths: list[Array] = []
