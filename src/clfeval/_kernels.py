@@ -543,6 +543,23 @@ def class_runs_merged(g: Any, heads: Any, values: Any, vid: Any, cls: Any,
 
 
 @_jit
+def top_class(p: Any, out: Any) -> None:  # pragma: no cover - compiled
+    """Each row's first largest entry of ``p`` (2-D, C-contiguous, finite) into ``out``,
+    reading each row once. Twin: ``p.argmax(axis=1)`` (the column comparisons of
+    :func:`clfeval.core.calibration._top_class`)."""
+    n, k = p.shape
+    for i in range(n):
+        best = p[i, 0]
+        top = 0
+        for j in range(1, k):
+            v = p[i, j]
+            gt = v > best
+            top = j if gt else top
+            best = v if gt else best
+        out[i] = top
+
+
+@_jit
 def class_scores(s: Any, is_pos: Any, want: bool, out: Any) -> int:  # pragma: no cover
     """The scores of the rows of one class (``is_pos == want``), in row order, to the
     front of ``out`` (one entry longer than their number: every row is written at the

@@ -890,13 +890,19 @@ def test_class_wise_calibration_blocks_are_bit_identical(monkeypatch: pytest.Mon
         assert fast == slow
 
 
+@pytest.mark.parametrize("which", ["numba", "numpy"])
 @pytest.mark.parametrize("k", [1, 2, 5, 32, 33])
-def test_top_class_is_argmax(k: int) -> None:
-    """The top-label class: ``argmax``'s, ties (the first maximum) included."""
+def test_top_class_is_argmax(k: int, which: str) -> None:
+    """The top-label class: ``argmax``'s, ties (the first maximum) included, on either
+    path (compiled: :func:`clfeval._kernels.top_class`)."""
     rng = np.random.default_rng(k)
     p = np.round(rng.random((2000, k)), 1)
     p[:5] = 0.0
-    assert np.array_equal(calmod._top_class(p), p.argmax(axis=1))
+    p[5:9, -1] = p[5:9].max(axis=1)  # (a tie with the last column)
+    with path(which):
+        got = calmod._top_class(p)
+    assert got.dtype == np.intp
+    assert np.array_equal(got, p.argmax(axis=1))
 
 
 @pytest.mark.parametrize("kind", ["unit", "signed", "tiny_negative", "zeros", "huge", "constant"])
