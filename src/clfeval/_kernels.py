@@ -560,6 +560,34 @@ def top_class(p: Any, out: Any) -> None:  # pragma: no cover - compiled
 
 
 @_jit
+def top_label_rows(p: Any, codes: Any, top: Any, p_top: Any, p_true: Any, sse: Any,
+                   buf: Any) -> None:  # pragma: no cover - compiled
+    """The per-row values of the top-label calibration table, reading each row of ``p``
+    (2-D, C-contiguous, finite) once: its first largest entry's column (``top``) and
+    value (``p_top``), the true class's probability (``p_true``, column ``codes[i]``) and
+    the squared error over all columns ``((onehot - p) ** 2).sum()`` (``sse``: the
+    squares in ``buf``, one row long, added as numpy adds a row). Twin: the numpy lines
+    of :func:`clfeval.core.calibration._fold_top`."""
+    n, k = p.shape
+    for i in range(n):
+        best = p[i, 0]
+        t = 0
+        for j in range(1, k):
+            v = p[i, j]
+            gt = v > best
+            t = j if gt else t
+            best = v if gt else best
+        c = codes[i]
+        for j in range(k):
+            d = (1.0 if j == c else 0.0) - p[i, j]
+            buf[j] = d * d
+        top[i] = t
+        p_top[i] = best
+        p_true[i] = p[i, c]
+        sse[i] = pairwise_sum(buf, 0, k)
+
+
+@_jit
 def class_scores(s: Any, is_pos: Any, want: bool, out: Any) -> int:  # pragma: no cover
     """The scores of the rows of one class (``is_pos == want``), in row order, to the
     front of ``out`` (one entry longer than their number: every row is written at the

@@ -890,6 +890,28 @@ def test_class_wise_calibration_blocks_are_bit_identical(monkeypatch: pytest.Mon
         assert fast == slow
 
 
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("k", [1, 2, 5, 9, 130])
+def test_top_label_table_is_bit_identical(k: int, weighted: bool) -> None:
+    """The top-label calibration table of a block: the compiled per-row values
+    (:func:`clfeval._kernels.top_label_rows`: the top class and its probability, the true
+    class's, the squared error over all columns added as numpy adds a row — eight
+    running sums past eight columns, halves past 128) give the numpy lines' table bit
+    for bit; ties and zero rows included."""
+    rng = np.random.default_rng(k)
+    n = 3000
+    p = rng.dirichlet(np.ones(k), n)
+    p[:200] = np.round(p[:200], 1)  # ties
+    p[200:210] = 0.0
+    codes = rng.integers(0, k, n).astype(np.intp)
+    w = rng.random(n) * 2 if weighted else None
+    edges = np.linspace(0.0, 1.0, 11)
+    fast, slow = both(lambda: calmod._fold_top(p, codes, w, edges, 1e-15))
+    for a, b in zip(fast, slow, strict=True):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+        assert np.array_equal(np.asarray(a).view(np.uint8), np.asarray(b).view(np.uint8))
+
+
 @pytest.mark.parametrize("which", ["numba", "numpy"])
 @pytest.mark.parametrize("k", [1, 2, 5, 32, 33])
 def test_top_class_is_argmax(k: int, which: str) -> None:

@@ -601,6 +601,14 @@ def _fold_top(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
               edges: FloatArray, eps: float) -> tuple[Array, ...]:
     """The top-label table (the highest probability, correct or not) for a block of rows."""
     n, k = p.shape
+    fast = kernels(n) if p.dtype == np.float64 and p.flags.c_contiguous else None
+    if fast is not None and n:  # (compiled: each row read once, the same values)
+        top = np.empty(n, np.intp)
+        p_top, p_true, sse = np.empty(n), np.empty(n), np.empty(n)
+        fast.top_label_rows(p, np.ascontiguousarray(codes, dtype=np.intp), top, p_top,
+                            p_true, sse, np.empty(k))
+        return _fold_tables(p_top, top == codes, 0, 1, w, _neg_log(p_true, eps), sse,
+                            edges[1:-1], edges.size - 1, eps)
     rows = np.arange(n)
     top = _top_class(p)
     onehot = np.zeros((n, k), dtype=bool)
