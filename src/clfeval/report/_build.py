@@ -1442,19 +1442,10 @@ def _binary_auc_rows(roc: RocCurve, pr: PrecisionRecallCurve,
 
 
 def _centred(interval: ConfidenceInterval | None, auc: float) -> ConfidenceInterval | None:
-    """DeLong's interval about the row's AUC: ``auc ± z·se`` clipped to [0, 1] with
-    DeLong's standard error. DeLong's own estimate is the mean of the positives'
-    placements, which agrees with the AUC of the curve (its exact pair count, one
-    rounding) only to the last digits; the row and its interval then give one number, as
-    pROC's ``ci.auc`` does."""
-    if interval is None or interval.std_err is None or not math.isfinite(auc) \
-            or interval.estimate == auc:
-        return interval
-    from ..stats._scipy import two_sided_z
+    """DeLong's interval about the row's AUC (:func:`clfeval.stats.delong.centred`)."""
+    from ..stats.delong import centred
 
-    se, z = interval.std_err, two_sided_z(interval.level)
-    return ConfidenceInterval(auc, max(0.0, auc - z * se), min(1.0, auc + z * se),
-                              interval.level, interval.method, std_err=se)
+    return centred(interval, auc)
 
 
 def _multiclass_auc_rows(scores: Any, counts: Sequence[ThresholdCounts] | None = None

@@ -377,27 +377,23 @@ def _label_auc_intervals(sc: MultilabelScores, level: float, labs: tuple[Any, ..
                          aucs: npt.NDArray[np.float64]) -> ConfidenceInterval | None:
     """DeLong's interval of each label's ROC AUC (NaN for a label without two samples of
     each class) about that label's AUC ``aucs[j]`` (``auc ± z·se`` clipped to [0, 1], as
-    the binary report's: see :func:`clfeval.report._build._centred`); ``None`` for
+    the binary report's: :func:`clfeval.stats.delong.centred`); ``None`` for
     weighted scores, whose variance DeLong does not give. The micro and macro AUCs get
     none: their (sample, label) pairs are not independent."""
     from ..stats import delong_interval
-    from ..stats._scipy import two_sided_z
+    from ..stats.delong import centred
 
     if any(t.is_weighted for t in sc.tables):
         return None
     k = len(sc.tables)
     est, low, high, se = (np.full(k, NAN) for _ in range(4))
-    z = two_sided_z(level)
     for j, table in enumerate(sc.tables):
         tc = threshold_counts(table)
         if tc.n_pos >= 2 and tc.n_neg >= 2:
-            ci = delong_interval(table, level=level)
+            ci = centred(delong_interval(table, level=level), float(aucs[j]))
+            assert ci is not None
             est[j], low[j], high[j] = ci.estimate, ci.low, ci.high
             se[j] = NAN if ci.std_err is None else ci.std_err
-            a = float(aucs[j])
-            if ci.std_err is not None and np.isfinite(a) and a != ci.estimate:
-                est[j] = a
-                low[j], high[j] = max(0.0, a - z * ci.std_err), min(1.0, a + z * ci.std_err)
     if np.isnan(est).all():
         return None
     return ConfidenceInterval(est, low, high, level, "delong", std_err=se, labels=labs)

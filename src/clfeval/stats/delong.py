@@ -9,6 +9,7 @@ cost O(N log N) per score column instead of the O(m·n) of DeLong et al. (1988).
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -613,10 +614,34 @@ def delong_interval(
         auc, v10, v01 = _placements(is_pos, s[:, None])
         var = float(_cov(v10, v01)[0, 0])
         a = float(auc[0])
-    se = float(np.sqrt(max(var, 0.0)))
+    return _about(a, float(np.sqrt(max(var, 0.0))), level, "delong")
+
+
+def _about(estimate: float, se: float, level: float, method: str) -> ConfidenceInterval:
+    """The normal interval ``estimate ± z·se`` clipped to [0, 1] (as pROC's ``ci.auc``)."""
     z = two_sided_z(level)
-    return ConfidenceInterval(a, max(0.0, a - z * se), min(1.0, a + z * se), level, "delong",
-                              std_err=se)
+    return ConfidenceInterval(estimate, max(0.0, estimate - z * se),
+                              min(1.0, estimate + z * se), level, method, std_err=se)
+
+
+def centred(interval: ConfidenceInterval | None, auc: float) -> ConfidenceInterval | None:
+    """A DeLong interval about ``auc`` (a report's exact AUC): the same standard error,
+    level and method, ``auc ± z·se`` clipped to [0, 1]. DeLong's own estimate is the
+    mean of the positives' placements, which agrees with the AUC of the curve (its exact
+    pair count, one rounding) only to the last digits; a report's row and its interval
+    then give one number, as pROC's ``ci.auc`` does. ``interval`` as it is when it is
+    None, has no standard error, or is centred there already, or ``auc`` is NaN.
+
+    Examples
+    --------
+    >>> ci = centred(delong_interval([0, 0, 1, 1, 0, 1], [.1, .4, .35, .8, .2, .7]), 0.8)
+    >>> round(ci.estimate, 4), ci.method
+    (0.8, 'delong')
+    """
+    if interval is None or interval.std_err is None or not math.isfinite(auc) \
+            or interval.estimate == auc:
+        return interval
+    return _about(auc, interval.std_err, interval.level, interval.method)
 
 
 def _pvalue(stat: float, alternative: str, dist: Any) -> float:
