@@ -543,23 +543,6 @@ def class_runs_merged(g: Any, heads: Any, values: Any, vid: Any, cls: Any,
 
 
 @_jit
-def top_class(p: Any, out: Any) -> None:  # pragma: no cover - compiled
-    """Each row's first largest entry of ``p`` (2-D, C-contiguous, finite) into ``out``,
-    reading each row once. Twin: ``p.argmax(axis=1)`` (the column comparisons of
-    :func:`clfeval.core.calibration._top_class`)."""
-    n, k = p.shape
-    for i in range(n):
-        best = p[i, 0]
-        top = 0
-        for j in range(1, k):
-            v = p[i, j]
-            gt = v > best
-            top = j if gt else top
-            best = v if gt else best
-        out[i] = top
-
-
-@_jit
 def top_label_rows(p: Any, codes: Any, top: Any, p_top: Any, p_true: Any, sse: Any,
                    buf: Any) -> None:  # pragma: no cover - compiled
     """The per-row values of the top-label calibration table, reading each row of ``p``

@@ -581,11 +581,6 @@ def _top_class(p: FloatArray) -> npt.NDArray[np.intp]:
     """``p.argmax(axis=1)`` (the first of equal maxima) of finite probabilities; for a
     few columns by comparing whole columns (argmax along short rows is slow)."""
     n, k = p.shape
-    fast = kernels(n) if p.dtype == np.float64 and p.flags.c_contiguous else None
-    if fast is not None and n:  # (compiled: each row read once)
-        out = np.empty(n, np.intp)
-        fast.top_class(p, out)
-        return out
     if not n or k > 32:
         return p.argmax(axis=1) if n else np.zeros(0, np.intp)
     top = np.zeros(n, np.intp)
