@@ -549,9 +549,11 @@ def top_label_rows(p: Any, codes: Any, top: Any, p_top: Any, p_true: Any, sse: A
     (2-D, C-contiguous, finite) once: its first largest entry's column (``top``) and
     value (``p_top``), the true class's probability (``p_true``, column ``codes[i]``) and
     the squared error over all columns ``((onehot - p) ** 2).sum()`` (``sse``: the
-    squares in ``buf``, one row long, added as numpy adds a row). Twin: the numpy lines
-    of :func:`clfeval.core.calibration._fold_top`."""
+    squares added as numpy adds a row — in order from 0.0 below eight columns, else by
+    :func:`pairwise_sum` from ``buf``, one row long). Twin: the numpy lines of
+    :func:`clfeval.core.calibration._fold_top`."""
     n, k = p.shape
+    short = k < 8  # (a call of pairwise_sum a row would cost more than the row's work)
     for i in range(n):
         best = p[i, 0]
         t = 0
@@ -561,13 +563,58 @@ def top_label_rows(p: Any, codes: Any, top: Any, p_top: Any, p_true: Any, sse: A
             t = j if gt else t
             best = v if gt else best
         c = codes[i]
+        s = 0.0
         for j in range(k):
             d = (1.0 if j == c else 0.0) - p[i, j]
-            buf[j] = d * d
+            if short:
+                s += d * d
+            else:
+                buf[j] = d * d
         top[i] = t
         p_top[i] = best
         p_true[i] = p[i, c]
-        sse[i] = pairwise_sum(buf, 0, k)
+        sse[i] = s if short else pairwise_sum(buf, 0, k)
+
+
+@_jit
+def top_rows(p: Any, top: Any) -> Any:  # pragma: no cover - compiled
+    """One pass over the rows of ``p`` (2-D float64, C-contiguous, at least one column):
+    each row's first largest entry's column into ``top`` (``argmax(axis=1)`` of finite
+    rows), and ``(finite, least, greatest, err)``: whether every entry is finite, the
+    least and greatest entries, and the largest ``|row sum - 1|`` (each row added as
+    numpy adds a row: in order from 0.0 below eight columns, else :func:`pairwise_sum`).
+    With a non-finite entry the other outputs are left to the caller. Twins:
+    ``np.argmax(p, axis=1)`` and :func:`clfeval.core.fold.max_row_sum_error`."""
+    n, k = p.shape
+    flat = p.reshape(n * k)
+    bad = False
+    lo = np.inf
+    hi = -np.inf
+    err = 0.0
+    short = k < 8
+    for i in range(n):
+        best = p[i, 0]
+        t = 0
+        s = 0.0 + best
+        least = best
+        nan = best - best  # (nan where an entry is inf or nan)
+        for j in range(1, k):
+            v = p[i, j]
+            gt = v > best
+            t = j if gt else t
+            best = v if gt else best
+            s += v
+            least = min(least, v)
+            nan += v - v
+        top[i] = t
+        bad |= nan != 0.0
+        lo = min(lo, least)
+        hi = max(hi, best)
+        if not short:
+            s = pairwise_sum(flat, i * k, k)
+        e = abs(s - 1.0)
+        err = e if e > err else err
+    return not bad, lo, hi, err
 
 
 @_jit
@@ -964,8 +1011,14 @@ def pairwise_sum(a: Any, lo: int, n: int) -> float:  # pragma: no cover - compil
     halves at a multiple of eight, each half summed so and the two added), so the same
     number bit for bit. (The halving is walked with an explicit stack: numba's cache
     does not keep recursive functions.)"""
-    if n <= 128:
+    if n <= 128:  # (a leaf: no stack to set up, which would cost more than a short sum)
         return _pairwise_leaf(a, lo, n)
+    return _pairwise_tree(a, lo, n)
+
+
+@_jit
+def _pairwise_tree(a: Any, lo: int, n: int) -> float:  # pragma: no cover - compiled
+    """:func:`pairwise_sum` of more than 128 values: the halving walked to its leaves."""
     los = np.empty(128, np.int64)
     ns = np.empty(128, np.int64)
     stage = np.zeros(128, np.int64)
@@ -1141,6 +1194,38 @@ def calibration_cells(p: Any, log_x: Any, log_q: Any, cell: Any, fine_limit: flo
     pairwise leaf — consecutive runs of ``leaves[j]`` rows — go to ``leaf_num[j]`` and
     ``leaf_var[j]`` (:func:`pairwise_leaf_sizes`). Twin:
     :func:`clfeval.core.calibration._fold_tables` via ``_fold_binary``."""
+    _cells(p, log_x, log_q, cell, fine_limit, fine_scale, n_fine, w, weighted, counts, sums,
+           fine_counts, fine, z_num, z_var, leaves, leaf_num, leaf_var, fine_cell, log_x,
+           False)
+
+
+@_jit_ieee
+def calibration_cells_sse(p: Any, log_x: Any, log_q: Any, cell: Any, fine_limit: float,
+                          fine_scale: float, n_fine: int, w: Any, weighted: bool,
+                          counts: Any, sums: Any, fine_counts: Any, fine: Any, z_num: Any,
+                          z_var: Any, leaves: Any, leaf_num: Any, leaf_var: Any,
+                          fine_cell: Any, row_sse: Any) -> None:  # pragma: no cover
+    """:func:`calibration_cells` with each row's squared error given, ``row_sse[i]``,
+    instead of ``(c - p)²``: the top-label table's, over all classes. Twin:
+    :func:`clfeval.core.calibration._fold_tables` via ``_fold_top``."""
+    _cells(p, log_x, log_q, cell, fine_limit, fine_scale, n_fine, w, weighted, counts, sums,
+           fine_counts, fine, z_num, z_var, leaves, leaf_num, leaf_var, fine_cell, row_sse,
+           True)
+
+
+#: a kernel's body written once for variants that differ by a flag known when they are
+#: compiled: inlined into each (numba's IR), where the flag is a constant the compiler
+#: folds (a flag read at run time would branch in the loop: 5% slower)
+_jit_ieee_inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
+
+
+@_jit_ieee_inline
+def _cells(p: Any, log_x: Any, log_q: Any, cell: Any, fine_limit: float, fine_scale: float,
+           n_fine: int, w: Any, weighted: bool, counts: Any, sums: Any, fine_counts: Any,
+           fine: Any, z_num: Any, z_var: Any, leaves: Any, leaf_num: Any, leaf_var: Any,
+           fine_cell: Any, row_sse: Any, given_sse: bool) -> None:  # pragma: no cover
+    """The body of :func:`calibration_cells` (``given_sse`` False: ``row_sse`` unread)
+    and :func:`calibration_cells_sse`."""
     n = p.size
     cf = counts.reshape(counts.size)
     sf = sums.reshape(sums.size)
@@ -1164,6 +1249,7 @@ def calibration_cells(p: Any, log_x: Any, log_q: Any, cell: Any, fine_limit: flo
         c = b & u1
         xi = log_x[i]
         e = float(c) - pi
+        se = row_sse[i] if given_sse else e * e
         nll = -log_q[i]
         cf[b] += 1
         fcf[g] += 1
@@ -1173,11 +1259,11 @@ def calibration_cells(p: Any, log_x: Any, log_q: Any, cell: Any, fine_limit: flo
             wi = w[i]
             wp = wi * pi
             _add4(sf, o, wi, wp, wp * pi, wi * nll)
-            sf[o + u4] += wi * (e * e)
+            sf[o + u4] += wi * se
             _add2(ff, h, wi, wp)
             ff[h + u2] += wi * xi
         else:
-            _add4(sf, o + u1, pi, pi * pi, nll, e * e)
+            _add4(sf, o + u1, pi, pi * pi, nll, se)
             _add2(ff, h + u1, pi, xi)
     at = 0
     for j in range(leaves.size):

@@ -890,14 +890,20 @@ def test_class_wise_calibration_blocks_are_bit_identical(monkeypatch: pytest.Mon
         assert fast == slow
 
 
+@pytest.mark.parametrize("uniform", [False, True])
 @pytest.mark.parametrize("weighted", [False, True])
-@pytest.mark.parametrize("k", [1, 2, 5, 9, 130])
-def test_top_label_table_is_bit_identical(k: int, weighted: bool) -> None:
+@pytest.mark.parametrize("k", [1, 2, 5, 7, 8, 9, 130])
+def test_top_label_table_is_bit_identical(k: int, weighted: bool, uniform: bool,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """The top-label calibration table of a block: the compiled per-row values
     (:func:`clfeval._kernels.top_label_rows`: the top class and its probability, the true
-    class's, the squared error over all columns added as numpy adds a row — eight
-    running sums past eight columns, halves past 128) give the numpy lines' table bit
-    for bit; ties and zero rows included."""
+    class's, the squared error over all columns added as numpy adds a row — in order
+    below eight columns, eight running sums past eight, halves past 128) and the
+    compiled fold of the table (the binary fold's kernels with the true class's log loss
+    and the given squared errors, in sub-blocks of 512 rows: Spiegelhalter's sums still
+    pairwise over the block) give the numpy lines' table bit for bit; ties and zero rows
+    included, with the default edges and eps and with others (binary search)."""
+    monkeypatch.setattr(calmod, "_SUB_BLOCK", 512)
     rng = np.random.default_rng(k)
     n = 3000
     p = rng.dirichlet(np.ones(k), n)
@@ -905,11 +911,43 @@ def test_top_label_table_is_bit_identical(k: int, weighted: bool) -> None:
     p[200:210] = 0.0
     codes = rng.integers(0, k, n).astype(np.intp)
     w = rng.random(n) * 2 if weighted else None
-    edges = np.linspace(0.0, 1.0, 11)
-    fast, slow = both(lambda: calmod._fold_top(p, codes, w, edges, 1e-15))
+    edges, eps = ((uniform_edges(15), calmod.EPS) if uniform
+                  else (np.linspace(0.0, 1.0, 11), 1e-15))
+    fast, slow = both(lambda: calmod._fold_top(p, codes, w, edges, eps))
     for a, b in zip(fast, slow, strict=True):
         assert a.dtype == b.dtype and np.array_equal(a, b)
         assert np.array_equal(np.asarray(a).view(np.uint8), np.asarray(b).view(np.uint8))
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 7, 8, 9, 17, 130, 200])
+def test_top_class_and_sum_error_are_numpys(k: int) -> None:
+    """The arg-max class and the largest ``|row sum - 1|`` of N×K scores from the
+    compiled pass over the rows (:func:`clfeval._kernels.top_rows`: each row added in
+    order below eight columns, pairwise from eight) are numpy's ``argmax(axis=1)`` and
+    ``abs(p.sum(axis=1) - 1).max()`` bit for bit — ties, zero rows, decision values
+    (no error: ``None``), non-finite scores (numpy's answer: the first nan is the
+    arg-max), float32, Fortran order and no rows included."""
+    from clfeval.core.fold import top_class_and_sum_error
+
+    rng = np.random.default_rng(k)
+    p = rng.dirichlet(np.ones(k), 4000)
+    p[:300] = np.round(p[:300], 1)  # ties, rows not summing to 1
+    p[300:305] = 0.0
+    cases = [p, p * 3 - 1, p.astype(np.float32), np.asfortranarray(p), p[:0]]
+    for special in (np.nan, np.inf, -np.inf):
+        q = p.copy()
+        q[17, k // 2] = special
+        cases.append(q)
+    for x in cases:
+        fast, slow = both(lambda x=x: top_class_and_sum_error(x))
+        ref = np.argmax(np.asarray(x, dtype=np.float64), axis=1)
+        for top, err in (fast, slow):
+            assert top is not None and np.array_equal(top, ref)
+            assert err == slow[1]
+        if x is p:
+            assert fast[1] == float(np.abs(p.sum(axis=1) - 1.0).max()) > 0.0
+        if x.size and (not np.isfinite(x).all() or x.min() < 0):
+            assert fast[1] is None
 
 
 @pytest.mark.parametrize("k", [1, 2, 5, 32, 33])

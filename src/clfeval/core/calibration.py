@@ -422,11 +422,6 @@ def _compiled_blocks(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray
     assert fast is not None
     n = p.size
     b = edges.size - 1
-    ext = edges.astype(np.float64)  # bin k is (ext[k], ext[k + 1]]: the inner edges padded
-    ext[0], ext[-1] = -np.inf, np.inf
-    # uniform edges that are k / b as the kernel computes them: bins by arithmetic
-    arithmetic = bool(np.array_equal(edges[1:-1], np.arange(1, b) * (1.0 / b)))
-    weighted = w is not None
     starts = list(range(0, max(n, 1), _BINARY_BLOCK))
     nb = len(starts)
     tables: tuple[Array, ...] = (
@@ -435,38 +430,65 @@ def _compiled_blocks(p: FloatArray, is_pos: npt.NDArray[np.bool_], w: FloatArray
         np.zeros((nb, 2)))
 
     def fold_one(s0: int) -> None:
-        xq, cell, z_num, z_var, fine_cell = _block_buffers(_SUB_BLOCK + 256)
-        pb = np.ascontiguousarray(p[s0:s0 + _BINARY_BLOCK])
-        cb = np.ascontiguousarray(is_pos[s0:s0 + _BINARY_BLOCK])
-        m = pb.size
         i = s0 // _BINARY_BLOCK
-        part = tuple(t[i:i + 1] for t in tables)
-        wb = np.zeros(0) if w is None else np.ascontiguousarray(w[s0:s0 + m],
-                                                                dtype=np.float64)
-        leaves, plan = _leaf_plan(fast, m)
-        leaf_num = np.zeros(leaves.size)  # (an empty block: one leaf, summing to 0)
-        leaf_var = np.zeros(leaves.size)
-        for r0, r1, l0, l1 in plan:
-            k = r1 - r0
-            pr, cr = pb[r0:r1], cb[r0:r1]
-            wr = wb[r0:r1] if weighted else wb
-            lx, lq = xq[:k], xq[k:2 * k]
-            fast.calibration_rows(pr, cr, eps, b - 1, arithmetic, ext, wr, weighted, lx,
-                                  lq, cell[:k], z_num[:k], z_var[:k])
-            logs = xq[:2 * k]
-            np.log(logs, out=logs)
-            fast.calibration_cells(pr, lx, lq, cell[:k], float(FINE_LIMIT),
-                                   float(FINE_SCALE), N_FINE, wr, weighted, part[0][0],
-                                   part[1][0], part[2][0], part[3][0], z_num[:k],
-                                   z_var[:k], leaves[l0:l1], leaf_num[l0:l1],
-                                   leaf_var[l0:l1], fine_cell[:k])
-        if not weighted:  # (the weights are the counts)
-            part[1][..., W] = part[0]
-            part[3][..., FW] = part[2]
-        part[4][0] = (fast.pairwise_of_leaves(m, leaf_num),
-                      fast.pairwise_of_leaves(m, leaf_var))
+        _fold_block(fast, p[s0:s0 + _BINARY_BLOCK], is_pos[s0:s0 + _BINARY_BLOCK],
+                    None if w is None else w[s0:s0 + _BINARY_BLOCK], edges, eps,
+                    tuple(t[i] for t in tables))
 
     return starts, tables, fold_one
+
+
+def _fold_block(fast: Any, p: FloatArray, is_pos: npt.NDArray[np.bool_],
+                w: FloatArray | None, edges: FloatArray, eps: float, part: tuple[Array, ...],
+                p_true: FloatArray | None = None, sse: FloatArray | None = None) -> None:
+    """One table's fold of a block of rows by the compiled kernels into ``part`` (its
+    five arrays, zeros): the cells of :func:`_fold_tables` over the block's rows with one
+    table at 0 (the rows added in order) and Spiegelhalter's sums pairwise over the
+    block, bit for bit. The binary table by default; the top-label table with its rows'
+    true-class probabilities ``p_true`` (the log loss's) and squared errors ``sse``.
+
+    The block goes through the kernels a sub-block at a time (:data:`_SUB_BLOCK` rows,
+    cut between the pairwise sum's leaves), its per-row buffers kept in the core's cache:
+    the values needing no log in one pass (:func:`~clfeval._kernels.calibration_rows`),
+    both logs in one numpy call, then the cells
+    (:func:`~clfeval._kernels.calibration_cells`)."""
+    b = edges.size - 1
+    ext = edges.astype(np.float64)  # bin k is (ext[k], ext[k + 1]]: the inner edges padded
+    ext[0], ext[-1] = -np.inf, np.inf
+    # uniform edges that are k / b as the kernel computes them: bins by arithmetic
+    arithmetic = bool(np.array_equal(edges[1:-1], np.arange(1, b) * (1.0 / b)))
+    weighted = w is not None
+    xq, cell, z_num, z_var, fine_cell = _block_buffers(_SUB_BLOCK + 256)
+    pb = np.ascontiguousarray(p)
+    cb = np.ascontiguousarray(is_pos)
+    m = pb.size
+    wb = np.zeros(0) if w is None else np.ascontiguousarray(w, dtype=np.float64)
+    leaves, plan = _leaf_plan(fast, m)
+    leaf_num = np.zeros(leaves.size)  # (an empty block: one leaf, summing to 0)
+    leaf_var = np.zeros(leaves.size)
+    for r0, r1, l0, l1 in plan:
+        k = r1 - r0
+        pr, cr = pb[r0:r1], cb[r0:r1]
+        wr = wb[r0:r1] if weighted else wb
+        lx, lq = xq[:k], xq[k:2 * k]
+        fast.calibration_rows(pr, cr, eps, b - 1, arithmetic, ext, wr, weighted, lx,
+                              lq, cell[:k], z_num[:k], z_var[:k])
+        if p_true is not None:  # (the log loss's probability: the true class's)
+            np.clip(p_true[r0:r1], eps, 1.0 - eps, out=lq)
+        logs = xq[:2 * k]
+        np.log(logs, out=logs)
+        args = (pr, lx, lq, cell[:k], float(FINE_LIMIT), float(FINE_SCALE), N_FINE, wr,
+                weighted, part[0], part[1], part[2], part[3], z_num[:k], z_var[:k],
+                leaves[l0:l1], leaf_num[l0:l1], leaf_var[l0:l1], fine_cell[:k])
+        if sse is None:
+            fast.calibration_cells(*args)
+        else:
+            fast.calibration_cells_sse(*args, sse[r0:r1])
+    if not weighted:  # (the weights are the counts)
+        part[1][..., W] = part[0]
+        part[3][..., FW] = part[2]
+    part[4][:] = (fast.pairwise_of_leaves(m, leaf_num),
+                  fast.pairwise_of_leaves(m, leaf_var))
 
 
 def _sum_blocks(tables: tuple[Array, ...]) -> tuple[Array, ...]:
@@ -602,8 +624,14 @@ def _fold_top(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
         p_top, p_true, sse = np.empty(n), np.empty(n), np.empty(n)
         fast.top_label_rows(p, np.ascontiguousarray(codes, dtype=np.intp), top, p_top,
                             p_true, sse, np.empty(k))
-        return _fold_tables(p_top, top == codes, 0, 1, w, _neg_log(p_true, eps), sse,
-                            edges[1:-1], edges.size - 1, eps)
+        b = edges.size - 1
+        part: tuple[Array, ...] = (
+            np.zeros((1, b, 2), np.int64), np.zeros((1, b, 2, N_FIELDS)),
+            np.zeros((1, N_FINE, 2), np.int64), np.zeros((1, N_FINE, 2, N_FINE_FIELDS)),
+            np.zeros((1, 2)))
+        _fold_block(fast, p_top, top == codes, w, edges, eps, tuple(t[0] for t in part),
+                    p_true, sse)
+        return part
     rows = np.arange(n)
     top = _top_class(p)
     onehot = np.zeros((n, k), dtype=bool)

@@ -288,16 +288,47 @@ class Partial:
 def max_row_sum_error(p: npt.NDArray[Any]) -> float | None:
     """For N×K scores all in [0, 1]: the largest ``|sum of a row - 1|`` (``None`` when a
     score lies outside [0, 1]: decision values, not probabilities)."""
+    return top_class_and_sum_error(p, top=False)[1]
+
+
+def top_class_and_sum_error(p: npt.NDArray[Any], top: bool = True
+                            ) -> tuple[npt.NDArray[np.intp] | None, float | None]:
+    """The arg-max class of each row of N×K scores (the first of equal maxima:
+    ``np.argmax(p, axis=1)``; ``None`` unless ``top``) and :func:`max_row_sum_error`,
+    from one compiled pass over the rows for large float64 inputs (numpy's row
+    reductions over a few columns are slow), else numpy's; the same values either way.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> top_class_and_sum_error(np.array([[0.25, 0.75], [0.5, 0.5], [0.625, 0.25]]))
+    (array([1, 0, 0]), 0.125)
+    >>> top_class_and_sum_error(np.array([[2.0, -1.0]]))  # decision values: no error
+    (array([0]), None)
+    """
+    from .._accel import kernels
+
     p = np.asarray(p, dtype=np.float64)
+    fast = kernels(p.size) if p.ndim == 2 and p.flags.c_contiguous and p.shape[1] else None
+    if fast is not None:
+        at = np.empty(p.shape[0], np.intp)
+        finite, lo, hi, err = fast.top_rows(p, at)
+        if finite:
+            return (at if top else None), (float(err) if lo >= 0.0 and hi <= 1.0
+                                            else None)
+    classes = np.argmax(p, axis=1) if top else None
     if p.size == 0:
-        return 0.0
+        return classes, 0.0
     if not (np.isfinite(p).all() and p.min() >= 0.0 and p.max() <= 1.0):
-        return None
-    return float(np.abs(p.sum(axis=1) - 1.0).max())
+        return classes, None
+    return classes, float(np.abs(p.sum(axis=1) - 1.0).max())
 
 
 def _max_row_sum_error(sofar: float, scores: list[npt.NDArray[Any]]) -> float | None:
-    e = max_row_sum_error(np.column_stack(scores))
+    return _worse(sofar, max_row_sum_error(np.column_stack(scores)))
+
+
+def _worse(sofar: float, e: float | None) -> float | None:
     return None if e is None else max(sofar, e)
 
 
@@ -601,11 +632,13 @@ class Folder:
         if w is not None and self.weight_sq is not None:
             self.weight_sq += float(np.dot(w, w))
         k = len(self.space.labels)
+        err: tuple[float | None] | None = None  # (the rows' sum error, where read below)
         if self.cm is not None:
             assert gt is not None
             if self.argmax and gp is None:  # score columns are in label order: column j
-                # is class code j
-                gp = np.argmax(np.column_stack(scores), axis=1)
+                # is class code j (the rows' sum error read in the same pass)
+                gp, e = top_class_and_sum_error(np.column_stack(scores))
+                err = (e,)
             assert gp is not None
             if self.cm.shape[0] < k:
                 self.cm = _pad(self.cm, k)
@@ -616,7 +649,8 @@ class Folder:
             self._fold_scores(gt, is_pos, scores, w)
             self._fold_calibration(gt, is_pos, scores, w)
             if self.row_sum_error is not None and len(scores) > 1:
-                self.row_sum_error = _max_row_sum_error(self.row_sum_error, scores)
+                self.row_sum_error = (_max_row_sum_error(self.row_sum_error, scores)
+                                      if err is None else _worse(self.row_sum_error, err[0]))
 
     def _settle(self) -> None:
         """Settle the positive class of one score column by the labels seen so far (the

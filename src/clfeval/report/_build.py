@@ -383,6 +383,12 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
                     cal = cal.result()
             elif probabilities:
                 cal = calibration_of(None if sc.is_multiclass else sc.pos_label)
+        rse = top = None
+        if s_ is not None and s_.ndim == 2:  # (the arg-max class and the rows' sum
+            # error: one pass over the rows)
+            from ..core.fold import top_class_and_sum_error
+
+            top, rse = top_class_and_sum_error(s_, top=yp_ is None)
         if yp_ is not None:
             cm = ConfusionMatrix._from_resolved(yt_, yp_, w_, labs, label_array,
                                                 pos_label=cm_pos)
@@ -391,13 +397,8 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
             if s_.ndim == 1:
                 cm = None  # read off the score state at the threshold, by from_state
             else:  # the arg-max class
-                cm = ConfusionMatrix._from_codes(codes_, np.argmax(s_, axis=1), w_, labs,
-                                                 pos_label=cm_pos)
-        rse = None
-        if s_ is not None and s_.ndim == 2:
-            from ..core.fold import max_row_sum_error
-
-            rse = max_row_sum_error(s_)
+                assert top is not None
+                cm = ConfusionMatrix._from_codes(codes_, top, w_, labs, pos_label=cm_pos)
         m = len(yt_)
         return EvalState(cm, sc, m, m, pos_label=None if sc is None or sc.is_multiclass
                          else sc.pos_label, threshold=thr_used, calibration=cal,
