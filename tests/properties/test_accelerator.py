@@ -31,7 +31,14 @@ from clfeval import _accel
 from clfeval.core import calibration as calmod
 from clfeval.core._order import stable_order
 from clfeval.core.calibration import CalibrationCounts, uniform_edges
-from clfeval.core.scores import Binning, ScoreCounts, _merge, order_keys, score_tables
+from clfeval.core.scores import (
+    Binning,
+    ScoreCounts,
+    _merge,
+    _sparse_counts,
+    order_keys,
+    score_tables,
+)
 from clfeval.curves.roc import _upper_hull, hull_candidates, hull_index
 from clfeval.curves.thresholds import ThresholdCounts, table_auc
 from clfeval.report import to_json
@@ -451,15 +458,16 @@ def test_weighted_exact_tables_are_identical(n: int, kind: str, weights: Any, k:
 
 @SETTINGS
 @given(st.integers(1, 400), st.sampled_from(["prob", "signed", "ties", "zeros", "one"]),
-       st.integers(2, 8), st.integers(1, 3), st.integers(0, 2**32 - 1))
+       st.integers(2, 26), st.integers(1, 3), st.integers(0, 2**32 - 1))
 def test_k_class_tables_are_identical(n: int, kind: str, k: int, cols: int,
                                       seed: int) -> None:
-    """Unweighted K-class score columns (up to 8 classes: each class's scores sorted on
+    """Unweighted K-class score columns (up to 24 classes: each class's scores sorted on
     their own) give the same sparse tables on both paths: the compiled merge of the
     classes' runs (:func:`clfeval._kernels.class_runs_merged`) against the stable
     arg-sort of their first scores — values with the sign of a first zero, every cell's
     score index, class and count, and their dtypes; classes that hold no row, ties
-    within and across classes, negative and positive zeros."""
+    within and across classes, negative and positive zeros. Both are also the table of
+    the arg-sort of the whole column (what more classes get)."""
     rng = np.random.default_rng(seed)
     if kind == "zeros":
         s = rng.choice(np.array([-0.0, 0.0, 0.25, 1.0]), (n, cols))
@@ -473,10 +481,12 @@ def test_k_class_tables_are_identical(n: int, kind: str, k: int, cols: int,
         codes[:] = k - 1  # one class holds every row
     t1, t2 = both(lambda: score_tables(s, codes, k))
     assert len(t1) == len(t2) == cols
-    for (v1, w1), (v2, w2) in zip(t1, t2, strict=True):
-        assert v1.dtype == v2.dtype and np.array_equal(v1, v2)
+    t3 = [_sparse_counts(np.ascontiguousarray(s[:, j]), codes, k) for j in range(cols)]
+    for (v1, w1), (v2, w2), (v3, w3) in zip(t1, t2, t3, strict=True):
+        assert v1.dtype == v2.dtype and np.array_equal(v1, v2) and np.array_equal(v1, v3)
         assert np.array_equal(np.signbit(v1), np.signbit(v2))
-        assert w1 == w2 and w1.vid.dtype == w2.vid.dtype
+        assert np.array_equal(np.signbit(v1), np.signbit(v3))
+        assert w1 == w2 == w3 and w1.vid.dtype == w2.vid.dtype
         assert w1.cls.dtype == w2.cls.dtype and w1.w.dtype == w2.w.dtype
         np.testing.assert_array_equal(w1.dense(), w2.dense())
 
