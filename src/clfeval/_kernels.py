@@ -18,6 +18,13 @@ _jit = numba.njit(cache=True, nogil=True)
 #: without numba's per-division ZeroDivisionError test, so the loop vectorises (the
 #: same quotients)
 _jit_ieee = numba.njit(cache=True, nogil=True, error_model="numpy")
+#: small helpers called once a row or a leaf: inlined into their callers (numba's IR), as
+#: a call each costs more than the helper's work (a row of ten columns: twice the time)
+_jit_inline = numba.njit(cache=True, nogil=True, inline="always")
+#: a kernel's body written once for variants that differ by a flag known when they are
+#: compiled: inlined into each (numba's IR), where the flag is a constant the compiler
+#: folds (a flag read at run time would branch in the loop: 5% slower)
+_jit_ieee_inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
 
 
 def _contiguous_float64(a: Any) -> bool:
@@ -986,7 +993,7 @@ def key_runs(key: Any, wp: Any, wn: Any) -> int:  # pragma: no cover - compiled
     return np.int64(k + one)
 
 
-@_jit
+@_jit_inline
 def _pairwise_leaf(a: Any, lo: int, n: int) -> float:  # pragma: no cover - compiled
     """numpy's pairwise sum of at most 128 values (:func:`pairwise_sum`)."""
     if n < 8:
@@ -1004,7 +1011,7 @@ def _pairwise_leaf(a: Any, lo: int, n: int) -> float:  # pragma: no cover - comp
     return res
 
 
-@_jit
+@_jit_inline
 def pairwise_sum(a: Any, lo: int, n: int) -> float:  # pragma: no cover - compiled
     """``a[lo:lo + n].sum()`` as numpy adds a contiguous float64 array: its pairwise
     summation (eight running sums over blocks of at most 128, longer runs split in two
@@ -1211,12 +1218,6 @@ def calibration_cells_sse(p: Any, log_x: Any, log_q: Any, cell: Any, fine_limit:
     _cells(p, log_x, log_q, cell, fine_limit, fine_scale, n_fine, w, weighted, counts, sums,
            fine_counts, fine, z_num, z_var, leaves, leaf_num, leaf_var, fine_cell, row_sse,
            True)
-
-
-#: a kernel's body written once for variants that differ by a flag known when they are
-#: compiled: inlined into each (numba's IR), where the flag is a constant the compiler
-#: folds (a flag read at run time would branch in the loop: 5% slower)
-_jit_ieee_inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
 
 
 @_jit_ieee_inline
