@@ -591,7 +591,7 @@ def top_rows(p: Any, top: Any) -> Any:  # pragma: no cover - compiled
     least and greatest entries, and the largest ``|row sum - 1|`` (each row added as
     numpy adds a row: in order from 0.0 below eight columns, else :func:`pairwise_sum`).
     With a non-finite entry the other outputs are left to the caller. Twins:
-    ``np.argmax(p, axis=1)`` and :func:`clfeval.core.fold.max_row_sum_error`."""
+    ``np.argmax(p, axis=1)`` and :func:`clfeval.core.calibration.max_row_sum_error`."""
     n, k = p.shape
     flat = p.reshape(n * k)
     bad = False
@@ -622,6 +622,30 @@ def top_rows(p: Any, top: Any) -> Any:  # pragma: no cover - compiled
         e = abs(s - 1.0)
         err = e if e > err else err
     return not bad, lo, hi, err
+
+
+@_jit
+def ovr_counts(vid: Any, cls: Any, w: Any, c: int, pos: Any,
+               rest: Any) -> None:  # pragma: no cover - compiled
+    """A K-class score column's one-vs-rest counts from its cells (value index, class,
+    integer count; ``vid`` empty: one cell a value, cell ``i`` of value ``i``): each
+    value's count of class ``c`` into ``pos`` and of the other classes into ``rest``
+    (both int64 zeros, one entry a value), in one pass without a branch on the class.
+    Integer sums: the same in any order. Twin: ``row(c)`` and ``total() - row(c)`` of
+    :class:`clfeval.core.scores._Sparse`."""
+    if vid.size == 0:
+        for i in range(cls.size):
+            wi = np.int64(w[i])
+            hit = np.int64(cls[i] == c) * wi
+            pos[i] = hit
+            rest[i] = wi - hit
+        return
+    for i in range(vid.size):
+        v = vid[i]
+        wi = np.int64(w[i])
+        hit = np.int64(cls[i] == c) * wi
+        pos[v] += hit
+        rest[v] += wi - hit
 
 
 @_jit

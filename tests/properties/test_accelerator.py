@@ -937,7 +937,7 @@ def test_top_class_and_sum_error_are_numpys(k: int) -> None:
     ``abs(p.sum(axis=1) - 1).max()`` bit for bit — ties, zero rows, decision values
     (no error: ``None``), non-finite scores (numpy's answer: the first nan is the
     arg-max), float32, Fortran order and no rows included."""
-    from clfeval.core.fold import top_class_and_sum_error
+    from clfeval.core.calibration import top_class_and_sum_error
 
     rng = np.random.default_rng(k)
     p = rng.dirichlet(np.ones(k), 4000)
@@ -958,6 +958,43 @@ def test_top_class_and_sum_error_are_numpys(k: int) -> None:
             assert fast[1] == float(np.abs(p.sum(axis=1) - 1.0).max()) > 0.0
         if x.size and (not np.isfinite(x).all() or x.min() < 0):
             assert fast[1] is None
+
+
+@pytest.mark.parametrize("repeated", [False, True])
+@pytest.mark.parametrize("k", [2, 3, 7, 24, 40])
+def test_one_vs_rest_counts_are_numpys(k: int, repeated: bool) -> None:
+    """A K-class column's one-vs-rest counts (:func:`clfeval._kernels.ovr_counts`, one
+    pass over the cells) are the numpy lines' ``row(c)`` and ``total() - row(c)`` for
+    every class — one cell a value (distinct scores) and values shared by classes."""
+    rng = np.random.default_rng(k)
+    n = 5000
+    s = np.round(rng.random((n, 1)), 2) if repeated else rng.random((n, 1))
+    codes = rng.integers(0, k, n)
+    (_, sp), = score_tables(s, codes, k)
+    assert (sp._vid is None) is (not repeated)
+    for c in range(k):
+        fast, slow = both(lambda c=c: sp.ovr(c))
+        row = sp.row(c)
+        for pos, rest in (fast, slow):
+            assert pos.dtype == rest.dtype == np.int64
+            assert np.array_equal(pos, row) and np.array_equal(rest, sp.total() - row)
+
+
+def test_probability_rows_are_allcloses() -> None:
+    """N×K scores are probabilities when every row's sum is within sqrt(eps) of 1:
+    ``is_probability`` (from the largest ``|sum - 1|``, on either path) agrees with
+    ``np.allclose`` of the rows' sums at, just inside and just outside the tolerance."""
+    from clfeval.core.calibration import ROW_SUM_TOLERANCE, is_probability
+
+    rng = np.random.default_rng(2)
+    p = rng.dirichlet(np.ones(4), 3000)
+    for scale in (1.0, 1 + 1e-9, 1 + ROW_SUM_TOLERANCE / 2, 1 + 2 * ROW_SUM_TOLERANCE,
+                  1 - 1e-7, 0.5):
+        q = np.minimum(p * scale, 1.0)
+        q[7] = p[7] * scale if scale <= 1 else q[7]
+        want = bool(np.allclose(q.sum(axis=1), 1.0, rtol=ROW_SUM_TOLERANCE, atol=0.0))
+        assert both(lambda q=q: is_probability(q)) == (want, want)
+    assert not is_probability(p * 3 - 1) and not is_probability(np.where(p > 0.9, np.nan, p))
 
 
 @pytest.mark.parametrize("k", [1, 2, 5, 32, 33])

@@ -1339,6 +1339,50 @@ def _short(e: FloatArray) -> str:
     return "[" + ", ".join(vals if len(vals) <= 6 else [*vals[:3], "…", *vals[-2:]]) + "]"
 
 
+def max_row_sum_error(p: npt.NDArray[Any]) -> float | None:
+    """For N×K scores all in [0, 1]: the largest ``|sum of a row - 1|`` (``None`` when a
+    score lies outside [0, 1]: decision values, not probabilities)."""
+    return top_class_and_sum_error(p, top=False)[1]
+
+
+#: the most columns read by the compiled pass of :func:`top_class_and_sum_error` (at 10^5
+#: rows: 6.6 ms against numpy's 10.5 at 24 columns, level at 40-64)
+_TOP_ROWS_COLUMNS = 40
+
+
+def top_class_and_sum_error(p: npt.NDArray[Any], top: bool = True
+                            ) -> tuple[npt.NDArray[np.intp] | None, float | None]:
+    """The arg-max class of each row of N×K scores (the first of equal maxima:
+    ``np.argmax(p, axis=1)``; ``None`` unless ``top``) and :func:`max_row_sum_error`,
+    from one compiled pass over the rows for large float64 inputs of up to
+    :data:`_TOP_ROWS_COLUMNS` columns (numpy's row reductions over a few columns are
+    slow; over many, its vector loops win), else numpy's; the same values either way.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> top_class_and_sum_error(np.array([[0.25, 0.75], [0.5, 0.5], [0.625, 0.25]]))
+    (array([1, 0, 0]), 0.125)
+    >>> top_class_and_sum_error(np.array([[2.0, -1.0]]))  # decision values: no error
+    (array([0]), None)
+    """
+    p = np.asarray(p, dtype=np.float64)
+    fast = (kernels(p.size) if p.ndim == 2 and p.flags.c_contiguous
+            and 0 < p.shape[1] <= _TOP_ROWS_COLUMNS else None)
+    if fast is not None:
+        at = np.empty(p.shape[0], np.intp)
+        finite, lo, hi, err = fast.top_rows(p, at)
+        if finite:
+            return (at if top else None), (float(err) if lo >= 0.0 and hi <= 1.0
+                                            else None)
+    classes = np.argmax(p, axis=1) if top else None
+    if p.size == 0:
+        return classes, 0.0
+    if not (np.isfinite(p).all() and p.min() >= 0.0 and p.max() <= 1.0):
+        return classes, None
+    return classes, float(np.abs(p.sum(axis=1) - 1.0).max())
+
+
 def is_probability(y_score: Any) -> bool:
     """Whether scores can be read as probabilities, i.e. the calibration section applies.
 
@@ -1357,12 +1401,20 @@ def is_probability(y_score: Any) -> bool:
     arr = np.asarray(y_score)
     if arr.dtype.kind not in "biuf" or arr.ndim not in (1, 2) or arr.size == 0:
         return False
+    if arr.ndim == 2 and arr.shape[1] > 1:  # (the range read in the same pass)
+        return rows_are_probabilities(max_row_sum_error(arr))
     # (min and max propagate NaN, and NaN >= 0 is False: no separate finite check; any
     # numeric dtype compares with 0 and 1 exactly as it is)
-    if not (arr.min() >= 0.0 and arr.max() <= 1.0):
-        return False
-    if arr.ndim == 2 and arr.shape[1] > 1:
-        a = arr.astype(np.float64, copy=False)
-        tol = float(np.sqrt(np.finfo(np.float64).eps))
-        return bool(np.allclose(a.sum(axis=1), 1.0, rtol=tol, atol=0.0))
-    return True
+    return bool(arr.min() >= 0.0 and arr.max() <= 1.0)
+
+
+#: how far from 1 a row of probabilities may sum (scikit-learn's ``log_loss`` tolerance)
+ROW_SUM_TOLERANCE = float(np.sqrt(np.finfo(np.float64).eps))
+
+
+def rows_are_probabilities(row_sum_error: float | None) -> bool:
+    """:func:`is_probability` of N×K scores (K > 1) from their
+    :func:`max_row_sum_error`: every score in [0, 1] and every row's sum within
+    :data:`ROW_SUM_TOLERANCE` of 1 (``np.allclose(rows' sums, 1, rtol=tol, atol=0)``,
+    which tests each ``|sum - 1| <= tol``: so does the largest)."""
+    return row_sum_error is not None and row_sum_error <= ROW_SUM_TOLERANCE

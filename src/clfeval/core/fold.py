@@ -285,53 +285,9 @@ class Partial:
                          self.row_sum_error, weight_sq=self.weight_sq, weights=spec.weights)
 
 
-def max_row_sum_error(p: npt.NDArray[Any]) -> float | None:
-    """For N×K scores all in [0, 1]: the largest ``|sum of a row - 1|`` (``None`` when a
-    score lies outside [0, 1]: decision values, not probabilities)."""
-    return top_class_and_sum_error(p, top=False)[1]
-
-
-#: the most columns read by the compiled pass of :func:`top_class_and_sum_error` (at 10^5
-#: rows: 6.6 ms against numpy's 10.5 at 24 columns, level at 40-64)
-_TOP_ROWS_COLUMNS = 40
-
-
-def top_class_and_sum_error(p: npt.NDArray[Any], top: bool = True
-                            ) -> tuple[npt.NDArray[np.intp] | None, float | None]:
-    """The arg-max class of each row of N×K scores (the first of equal maxima:
-    ``np.argmax(p, axis=1)``; ``None`` unless ``top``) and :func:`max_row_sum_error`,
-    from one compiled pass over the rows for large float64 inputs of up to
-    :data:`_TOP_ROWS_COLUMNS` columns (numpy's row reductions over a few columns are
-    slow; over many, its vector loops win), else numpy's; the same values either way.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> top_class_and_sum_error(np.array([[0.25, 0.75], [0.5, 0.5], [0.625, 0.25]]))
-    (array([1, 0, 0]), 0.125)
-    >>> top_class_and_sum_error(np.array([[2.0, -1.0]]))  # decision values: no error
-    (array([0]), None)
-    """
-    from .._accel import kernels
-
-    p = np.asarray(p, dtype=np.float64)
-    fast = (kernels(p.size) if p.ndim == 2 and p.flags.c_contiguous
-            and 0 < p.shape[1] <= _TOP_ROWS_COLUMNS else None)
-    if fast is not None:
-        at = np.empty(p.shape[0], np.intp)
-        finite, lo, hi, err = fast.top_rows(p, at)
-        if finite:
-            return (at if top else None), (float(err) if lo >= 0.0 and hi <= 1.0
-                                            else None)
-    classes = np.argmax(p, axis=1) if top else None
-    if p.size == 0:
-        return classes, 0.0
-    if not (np.isfinite(p).all() and p.min() >= 0.0 and p.max() <= 1.0):
-        return classes, None
-    return classes, float(np.abs(p.sum(axis=1) - 1.0).max())
-
-
 def _max_row_sum_error(sofar: float, scores: list[npt.NDArray[Any]]) -> float | None:
+    from .calibration import max_row_sum_error
+
     return _worse(sofar, max_row_sum_error(np.column_stack(scores)))
 
 
@@ -644,6 +600,8 @@ class Folder:
             assert gt is not None
             if self.argmax and gp is None:  # score columns are in label order: column j
                 # is class code j (the rows' sum error read in the same pass)
+                from .calibration import top_class_and_sum_error
+
                 gp, e = top_class_and_sum_error(np.column_stack(scores))
                 err = (e,)
             assert gp is not None

@@ -947,6 +947,21 @@ class _Sparse:
         out[v] = w
         return out
 
+    def ovr(self, c: int) -> tuple[Array, Array]:
+        """:meth:`row` ``(c)`` and the weight of the other classes at each value
+        (``total() - row(c)``): for integer counts in one compiled pass over the cells
+        (the same integers)."""
+        if self.w.dtype.kind != "f":
+            fast = kernels(self.w.size)
+            if fast is not None:
+                pos = np.zeros(self.u, np.int64)
+                rest = np.zeros(self.u, np.int64)
+                fast.ovr_counts(self.cls[:0] if self._vid is None else self._vid, self.cls,
+                                self.w, c, pos, rest)
+                return pos, rest
+        pos = self.row(c)
+        return pos, self.total() - pos
+
     def pair(self, j: int, k: int) -> tuple[Array, Array, Array]:
         """(value indices, weight of class j, weight of class k) where either has weight."""
         vj, wj = self._class_cells(j)
@@ -1565,8 +1580,8 @@ class ScoreCounts:
         if not self.is_multiclass:
             return self.binary_table() if k == self.pos_index else _flip(self.binary_table())
         w: _Sparse = self._weights[k]
-        pos = w.row(k)
-        return self._values[k], pos, w.total() - pos
+        pos, rest = w.ovr(k)
+        return self._values[k], pos, rest
 
     def ovo_table(self, j: int, k: int) -> tuple[FloatArray, Array, Array]:
         """Class ``labels[j]`` (positive) versus class ``labels[k]`` on column ``j``."""

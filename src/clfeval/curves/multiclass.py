@@ -14,7 +14,7 @@ from .._validation import check_choice
 from ..core.divide import divide, fill_undefined
 from ..core.scores import ScoreCounts, _merge
 from ..exceptions import InvalidParameterError
-from .pr import PrecisionRecallCurve
+from .pr import PrecisionRecallCurve, _ap_of_counts
 from .roc import AucResult, RocCurve
 from .thresholds import ThresholdCounts, threshold_counts
 
@@ -150,12 +150,10 @@ def average_precision_multiclass(
     check_choice("average", average, ("macro", "weighted", "micro", None))
     k = len(state.labels)
     support = np.asarray(state.total_weight(), dtype=np.float64)
-    per = np.array([
-        PrecisionRecallCurve.from_threshold_counts(
-            threshold_counts(state, class_index=i) if _counts is None else _counts[i],
-            zero_division=np.nan).average_precision
-        for i in range(k)
-    ])
+    # (each class's AP read off its counts as its curve reads it — the sum formed with
+    # the counts — without forming the curve's arrays: NaN without positives)
+    per = np.array([_class_ap(threshold_counts(state, class_index=i) if _counts is None
+                              else _counts[i]) for i in range(k)])
     if np.isnan(per).any():
         per = fill_undefined(per, np.isnan(per), zero_division=zero_division,
                              what="average precision (a class has no positive sample)")
@@ -168,6 +166,12 @@ def average_precision_multiclass(
         value = _average(per, support, average, zero_division, "average AP")
     return AucResult(value, 0.0, state.is_binned, str(average), tuple(state.labels), per,
                      support)
+
+
+def _class_ap(tc: ThresholdCounts) -> float:
+    """The average precision of :meth:`PrecisionRecallCurve.from_threshold_counts` with
+    ``zero_division=np.nan``: NaN where the class has no positive sample."""
+    return _ap_of_counts(tc) if tc.n_pos > 0 else float("nan")
 
 
 def ovr_curves(

@@ -354,10 +354,18 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
 
         sc = None
         cal = cal_job = section_job = None
-        if s_ is not None:
-            from ..calibration import is_probability
+        rse = top = None
+        if s_ is not None and s_.ndim == 2:  # (the arg-max class and the rows' sum
+            # error, which also says whether the rows are probabilities: one pass)
+            from ..core.calibration import top_class_and_sum_error
 
-            probabilities = unit if rows is None and unit is not None else is_probability(s_)
+            top, rse = top_class_and_sum_error(s_, top=yp_ is None)
+        if s_ is not None:
+            from ..core.calibration import is_probability, rows_are_probabilities
+
+            probabilities = (unit if rows is None and unit is not None
+                             else rows_are_probabilities(rse) if s_.ndim == 2 and s_.shape[1] > 1
+                             else is_probability(s_))
             if probabilities and s_.shape[0] >= _accel.MIN_SIZE:
                 # the calibration fold and the score table's sort are independent passes
                 # over the same rows: on a second core they overlap
@@ -383,12 +391,6 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
                     cal = cal.result()
             elif probabilities:
                 cal = calibration_of(None if sc.is_multiclass else sc.pos_label)
-        rse = top = None
-        if s_ is not None and s_.ndim == 2:  # (the arg-max class and the rows' sum
-            # error: one pass over the rows)
-            from ..core.fold import top_class_and_sum_error
-
-            top, rse = top_class_and_sum_error(s_, top=yp_ is None)
         if yp_ is not None:
             cm = ConfusionMatrix._from_resolved(yt_, yp_, w_, labs, label_array,
                                                 pos_label=cm_pos)
