@@ -1,10 +1,11 @@
 """The class totals a resolved call's score state counts from its codes.
 
-A binary, unweighted :class:`~clfeval.ScoreCounts` built by a resolved call
-(``ScoreCounts._from_resolved``, what :func:`clfeval.evaluate` builds) keeps the class
-totals it counted from the rows' class codes, so :meth:`ScoreCounts.total_weight` and
-DeLong's interval read them instead of summing the table's counts again. They must be
-exactly the table's sums, in the labels' order, and DeLong's numbers must not change.
+An unweighted :class:`~clfeval.ScoreCounts` built by a resolved call
+(``ScoreCounts._from_resolved``, what :func:`clfeval.evaluate` builds), binary or K-class,
+keeps the class totals it counted from the rows' class codes, so
+:meth:`ScoreCounts.total_weight` and DeLong's interval read them instead of summing the
+table's counts again. They must be exactly the table's sums, in the labels' order, and
+DeLong's numbers must not change.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def test_counted_totals_are_the_table_sums(n: int, pos_label: str | None, shift:
     assert (a.estimate, a.low, a.high, a.std_err) == (b.estimate, b.low, b.high, b.std_err)
 
 
-def test_weighted_and_multiclass_states_sum_their_tables() -> None:
+def test_weighted_states_sum_their_tables() -> None:
     rng = np.random.default_rng(3)
     y = rng.integers(0, 2, 300)
     p = rng.random(300)
@@ -52,8 +53,26 @@ def test_weighted_and_multiclass_states_sum_their_tables() -> None:
     np.testing.assert_array_equal(wt.total_weight(), wt.weights().sum(axis=1))
     y3 = rng.integers(0, 3, 300)
     s3 = rng.dirichlet(np.ones(3), 300)
-    mc = clfeval.evaluate(y3, y_score=s3).state.scores
-    assert mc._totals is None
+    mw = clfeval.evaluate(y3, y_score=s3, sample_weight=rng.random(300)).state.scores
+    assert mw._totals is None
+
+
+@pytest.mark.parametrize("n", [300, 70_000])
+def test_multiclass_totals_are_the_table_sums(n: int) -> None:
+    """K classes, one of them without a row and text labels: the counted totals are each
+    column's cell sums (every column holds every row), int64, in the labels' order."""
+    rng = np.random.default_rng(n)
+    names = np.array(["ant", "bee", "cat", "dog"])
+    y = names[rng.choice([0, 1, 3], n)]  # "cat" declared, never seen
+    s = rng.dirichlet(np.ones(4), n)
+    sc = clfeval.evaluate(y, y_score=s, labels=list(names)).state.scores
+    assert sc._totals is not None and sc.total_weight().dtype == np.int64
+    for w in sc._weights:
+        np.testing.assert_array_equal(sc.total_weight(), w.class_totals())
+    assert sc.total_weight()[2] == 0
+    got = sc.total_weight()
+    got[0] += 5  # a copy
+    np.testing.assert_array_equal(sc.total_weight(), sc._weights[0].class_totals())
 
 
 def test_given_totals_are_the_counts_sums() -> None:

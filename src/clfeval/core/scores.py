@@ -1429,6 +1429,9 @@ class ScoreCounts:
             # counts (eight bytes a distinct score, summed again by each reader of them)
             n1 = int(np.count_nonzero(codes))
             out._totals = np.array([codes.size - n1, n1], dtype=np.int64)
+        elif multiclass and sample_weight is None:  # (K classes: a count of the codes,
+            # not a weighted bincount of a column's cells, per reader)
+            out._totals = np.bincount(codes, minlength=k).astype(np.int64, copy=False)
         return out
 
     @classmethod
