@@ -1037,8 +1037,10 @@ def _sparse_counts(col: FloatArray, codes: Array, k: int, by_class: Array | None
             np.take(col, by_class[bounds[c]:bounds[c + 1]], out=part)
             part.sort()
             g[heads[c] + part.size] = np.inf
-        values_b, vid = np.empty(m), np.empty(m, np.int64)
-        cls, w = np.empty(m, np.int64), np.empty(m, np.int64)
+        # (the cells written in the narrow integers _Sparse keeps: no converted copies)
+        narrow = np.int32 if m < 1 << 31 else np.int64
+        values_b, vid = np.empty(m), np.empty(m, narrow)
+        cls, w = np.empty(m, _small_int(k)), np.empty(m, narrow)
         u, cells = fast.class_runs_merged(g, heads, values_b, vid, cls, w)
         values = values_b[:u].copy()
         vid, cls, w = vid[:cells], cls[:cells], w[:cells]
