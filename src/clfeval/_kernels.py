@@ -649,6 +649,15 @@ def ovr_counts(vid: Any, cls: Any, w: Any, c: int, pos: Any,
 
 
 @_jit
+def gather(src: Any, idx: Any, out: Any) -> None:  # pragma: no cover - compiled
+    """``out[i] = src[idx[i]]``, ``src`` possibly strided (a column of a row-major matrix,
+    read in place: numpy's ``take`` copies it first). Twin: ``np.take(src, idx,
+    out=out)``."""
+    for i in range(idx.size):
+        out[i] = src[idx[i]]
+
+
+@_jit
 def class_scores(s: Any, is_pos: Any, want: bool, out: Any) -> int:  # pragma: no cover
     """The scores of the rows of one class (``is_pos == want``), in row order, to the
     front of ``out`` (one entry longer than their number: every row is written at the

@@ -787,6 +787,10 @@ def score_tables(
             by_class = np.argsort(c.astype(np.uint8, copy=False), kind="stable")
             bounds = np.concatenate([[0], np.cumsum(np.bincount(c, minlength=k))])
         for j in range(s.shape[1]):
+            if binning is None and by_class is not None:  # (each class's scores gathered
+                # from the matrix itself, not from a copy of the column)
+                out.append(_sparse_counts(s[:, j], c, k, by_class, bounds))
+                continue
             col = np.ascontiguousarray(s[:, j])  # one column at a time (memory)
             if binning is not None and col.size:
                 idx, kmin, _ = binning.offset_keys(col, float(col.min()), float(col.max()))
@@ -1020,8 +1024,13 @@ def _sparse_counts(col: FloatArray, codes: Array, k: int, by_class: Array | None
     merge of the classes' sorted scores that writes the values and the cells
     (:func:`clfeval._kernels.class_runs_merged`: the same table, without the arg-sort,
     at about a third of the time at 10^6 rows). Without: one arg-sort of
-    the column, then a plain sort of the cells' ``value index * k + class`` keys."""
+    the column, then a plain sort of the cells' ``value index * k + class`` keys.
+    ``col`` may be a strided view (a column of a row-major matrix): the compiled path
+    gathers each class's scores from it, the others read a contiguous copy."""
     fast = kernels(col.size) if by_class is not None and bounds is not None else None
+    view = col
+    if fast is None:
+        col = np.ascontiguousarray(col)
     if fast is not None:
         assert by_class is not None
         assert bounds is not None
@@ -1034,7 +1043,7 @@ def _sparse_counts(col: FloatArray, codes: Array, k: int, by_class: Array | None
         g = np.empty(m + k)
         for c in range(k):
             part = g[heads[c]:heads[c] + bounds[c + 1] - bounds[c]]
-            np.take(col, by_class[bounds[c]:bounds[c + 1]], out=part)
+            fast.gather(col, by_class[bounds[c]:bounds[c + 1]], part)
             part.sort()
             g[heads[c] + part.size] = np.inf
         # (the cells written in the narrow integers _Sparse keeps: no converted copies)
@@ -1083,7 +1092,7 @@ def _sparse_counts(col: FloatArray, codes: Array, k: int, by_class: Array | None
         vid, cls = np.divmod(key, k)
     zero = np.flatnonzero(values == 0)
     if zero.size:  # (the stable sort keeps the first zero of the rows: its sign)
-        values[zero[0]] = col[int(np.argmax(col == 0))]
+        values[zero[0]] = view[int(np.argmax(view == 0))]
     return values, _Sparse(vid, cls, w, k, values.size)
 
 
