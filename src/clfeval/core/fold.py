@@ -595,7 +595,7 @@ class Folder:
         if w is not None and self.weight_sq is not None:
             self.weight_sq += float(np.dot(w, w))
         k = len(self.space.labels)
-        err: tuple[float | None] | None = None  # (the rows' sum error, where read below)
+        err: tuple[float | None] | None = None  # (the rows' sum error, once read)
         if self.cm is not None:
             assert gt is not None
             if self.argmax and gp is None:  # score columns are in label order: column j
@@ -612,10 +612,14 @@ class Folder:
             self.cm += _bincount(idx, w, k * k).reshape(k, k)
         if scores:
             self._fold_scores(gt, is_pos, scores, w)
-            self._fold_calibration(gt, is_pos, scores, w)
-            if self.row_sum_error is not None and len(scores) > 1:
-                self.row_sum_error = (_max_row_sum_error(self.row_sum_error, scores)
-                                      if err is None else _worse(self.row_sum_error, err[0]))
+            if err is None and len(scores) > 1 and (self.row_sum_error is not None
+                                                    or self.calibration is not None):
+                from .calibration import max_row_sum_error
+
+                err = (max_row_sum_error(np.column_stack(scores)),)
+            self._fold_calibration(gt, is_pos, scores, w, err)
+            if self.row_sum_error is not None and err is not None and len(scores) > 1:
+                self.row_sum_error = _worse(self.row_sum_error, err[0])
 
     def _settle(self) -> None:
         """Settle the positive class of one score column by the labels seen so far (the
@@ -640,9 +644,11 @@ class Folder:
 
     def _fold_calibration(self, gt: npt.NDArray[np.intp] | None,
                           is_pos: npt.NDArray[np.bool_] | None, scores: list[npt.NDArray[Any]],
-                          w: npt.NDArray[np.float64] | None) -> None:
+                          w: npt.NDArray[np.float64] | None,
+                          err: tuple[float | None] | None = None) -> None:
         """Probabilities also fold into the calibration state; the first score that is not
-        a probability (outside [0, 1], or K-class rows not summing to 1) ends it."""
+        a probability (outside [0, 1], or K-class rows not summing to 1) ends it. ``err``:
+        the K-class rows' sum error, where the caller read it (else read here)."""
         if self.calibration is None:
             return
         from .calibration import is_probability
@@ -687,8 +693,10 @@ class Folder:
                 # reading too, should the class turn out negative (see _settle)
                 self.alt_calibration = self.alt_calibration._update_checked(~is_pos, s, w64)
         else:
+            from .calibration import rows_are_probabilities
+
             p = np.column_stack(scores)
-            if not is_probability(p):
+            if not (is_probability(p) if err is None else rows_are_probabilities(err[0])):
                 self.calibration = None
                 return
             assert gt is not None
