@@ -751,7 +751,7 @@ class CallSpec:
         Validated 1-D label arrays (``y_pred`` ``None`` when not given).
     y_score : ndarray of float64 or None
         1-D: the score of ``pos_label``. 2-D: one column per class, in ``labels`` order
-        (a table's class-named columns are put in that order).
+        (a table's class-named columns are put in that order), row-major.
     sample_weight : ndarray of float64 or None
         Validated weights.
     labels : tuple
@@ -930,6 +930,10 @@ def resolve_call(y_true: Any, y_pred: Any = None, y_score: Any = None, *,
         s = np.ascontiguousarray(s[:, labs.index(pl)])
     if declared is None:  # the classes found (and those the score columns name)
         label_array = check_label_array(list(labs))
+    if s is not None and s.ndim == 2 and not s.flags.c_contiguous:
+        # one layout downstream: rows, as the compiled passes over rows read them (a
+        # DataFrame's values come column by column: they took numpy's slower lines)
+        s = np.ascontiguousarray(s)
     return CallSpec(yt, yp, s, w, labs, kind, pl, thr, columns, label_array,
                     s_range if s is not None and s is given and s.ndim == 1 else None)
 
