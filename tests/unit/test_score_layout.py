@@ -13,10 +13,10 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from tests._accel_path import path
 
 import clfeval
 from clfeval._validation import resolve_call
-from tests._accel_path import path
 
 
 def _json(report: clfeval.Report) -> str:
