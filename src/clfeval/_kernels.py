@@ -870,6 +870,129 @@ def merge_tables(a: Any, wa: Any, b: Any, wb: Any, values: Any,
 
 
 @_jit
+def merge_sparse_tables(a: Any, a_vid: Any, a_cls: Any, a_w: Any, b: Any, b_vid: Any,
+                        b_cls: Any, b_w: Any, values: Any, at_a: Any, at_b: Any, vid: Any,
+                        cls: Any, w: Any) -> Any:  # pragma: no cover - compiled
+    """Merge two sparse K-class tables — strictly increasing values ``a`` and ``b``, and
+    their cells (value index, class, weight) sorted by (value index, class) — in one
+    linear pass of each. The union of the values goes to ``values`` (on equal values
+    ``a``'s), each side's value's place in it to ``at_a`` and ``at_b``, and the merged
+    cells, sorted the same way, to ``vid``, ``cls`` and ``w``: a cell on both sides
+    holds ``a``'s weight plus ``b``'s, and a cell of zero weight is left out. Returns
+    (number of values, number of cells). While both sides last, the side is chosen by
+    selects, not branches (which side comes next is random), and the slots are written
+    whether or not they are kept (a slot not kept is written again). Twin:
+    :func:`clfeval.core.scores._merge_sparse` (``np.union1d``, ``np.searchsorted`` and
+    ``_Sparse.from_cells``)."""
+    na = a.size
+    nb = b.size
+    i = 0
+    j = 0
+    u = 0
+    while i < na and j < nb:
+        x = a[i]
+        y = b[j]
+        ta = x <= y
+        tb = y <= x
+        values[u] = x if ta else y
+        at_a[i] = u
+        at_b[j] = u
+        i += np.int64(ta)
+        j += np.int64(tb)
+        u += 1
+    while i < na:
+        values[u] = a[i]
+        at_a[i] = u
+        i += 1
+        u += 1
+    while j < nb:
+        values[u] = b[j]
+        at_b[j] = u
+        j += 1
+        u += 1
+    k = np.int64(1) << 32  # (a value's place and a class as one key: place * k + class)
+    ca = a_w.size
+    cb = b_w.size
+    p = 0
+    q = 0
+    c = 0
+    zero = w[:0].sum()  # (0 of the cells' type)
+    while p < ca and q < cb:
+        ka = at_a[a_vid[p]] * k + a_cls[p]
+        kb = at_b[b_vid[q]] * k + b_cls[q]
+        ta = ka <= kb
+        tb = kb <= ka
+        xa = a_w[p]  # (both loaded: a select, where a load under a condition branches)
+        xb = b_w[q]
+        x_w = (xa if ta else zero) + (xb if tb else zero)
+        key = ka if ta else kb
+        vid[c] = key >> 32
+        cls[c] = key & (k - 1)
+        w[c] = x_w
+        c += np.int64(x_w != 0)
+        p += np.int64(ta)
+        q += np.int64(tb)
+    while p < ca:
+        if a_w[p] != 0:
+            vid[c] = at_a[a_vid[p]]
+            cls[c] = a_cls[p]
+            w[c] = a_w[p]
+            c += 1
+        p += 1
+    while q < cb:
+        if b_w[q] != 0:
+            vid[c] = at_b[b_vid[q]]
+            cls[c] = b_cls[q]
+            w[c] = b_w[q]
+            c += 1
+        q += 1
+    return u, c
+
+
+@_jit
+def rebin_sparse_counts(new: Any, vid: Any, cls: Any, w: Any, seen: Any, acc: Any, touched: Any,
+                 out_vid: Any, out_cls: Any, out_w: Any) -> int:  # pragma: no cover - compiled
+    """A sparse K-class table of counts put into coarser bins: ``new[v]`` is the bin of
+    value ``v`` (non-decreasing in ``v``), the cells (value, class, count) are sorted by
+    (value, class). Each bin's cells are summed per class and written sorted by (bin,
+    class) to ``out_*``, a cell of zero count left out; returns their number. ``seen``
+    (bool), ``acc`` (int64) and ``touched`` (intp) are per-class scratch of K entries,
+    ``seen`` all false. Twin: :func:`clfeval.core.scores._rebin_sparse` (a stable
+    sort of the cells by (bin, class) and ``np.add.reduceat``: integer sums, exact)."""
+    n = w.size
+    c = 0
+    i = 0
+    while i < n:
+        g = new[vid[i]]
+        m = 0
+        j = i
+        ordered = True
+        while j < n and new[vid[j]] == g:
+            t = cls[j]
+            if not seen[t]:
+                seen[t] = True
+                acc[t] = 0
+                if m and t < touched[m - 1]:
+                    ordered = False
+                touched[m] = t
+                m += 1
+            acc[t] += w[j]
+            j += 1
+        if not ordered:
+            touched[:m].sort()
+        for r in range(m):
+            t = touched[r]
+            seen[t] = False
+            if acc[t] != 0:
+                out_vid[c] = g
+                out_cls[c] = t
+                out_w[c] = acc[t]
+                c += 1
+        i = j
+    return c
+
+
+@_jit
 def radix_sort(a: Any, tmp: Any) -> bool:  # pragma: no cover - compiled
     """Sort unsigned integer keys (uint32 or uint64) by least-significant-digit radix
     passes of 11 bits; a digit every key shares is skipped (one read of the keys counts

@@ -35,6 +35,7 @@ from clfeval.core.scores import (
     Binning,
     ScoreCounts,
     _merge,
+    _merge_sparse,
     _sparse_counts,
     order_keys,
     score_tables,
@@ -978,6 +979,67 @@ def test_one_vs_rest_counts_are_numpys(k: int, repeated: bool) -> None:
         for pos, rest in (fast, slow):
             assert pos.dtype == rest.dtype == np.int64
             assert np.array_equal(pos, row) and np.array_equal(rest, sp.total() - row)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("k", [2, 3, 7, 40])
+def test_sparse_merge_is_numpys(k: int, weighted: bool) -> None:
+    """Two K-class score states' sum (:func:`clfeval._kernels.merge_sparse_tables`, one
+    linear pass over each side's values and cells) is the numpy lines' (``union1d``,
+    ``searchsorted``, ``_Sparse.from_cells``) bit for bit: values of one side only, of
+    both, shared by classes, one cell a value, an empty side, zero weights (their cells
+    left out), ``-0.0`` beside ``0.0``, counts and float weights."""
+    rng = np.random.default_rng(k + 100 * weighted)
+    for trial in range(12):
+        n_a, n_b = (0, 3000) if trial == 0 else (3000, 0) if trial == 1 else (
+            int(rng.integers(1, 5000)), int(rng.integers(1, 5000)))
+        states = []
+        for n in (n_a, n_b):
+            digits = [1, 2, 3, None][trial % 4]
+            s = rng.random((n, 1)) * 2 - 1
+            s = np.round(s, digits) if digits is not None else s
+            s[rng.random(n) < 0.01] = -0.0 if n % 2 else 0.0
+            codes = rng.integers(0, k, n)
+            w = None
+            if weighted:
+                w = rng.exponential(size=n)
+                w[rng.random(n) < 0.2] = 0.0
+            (values, sp), = score_tables(s, codes, k, w)
+            states.append((values, sp))
+        (a, wa), (b, wb) = states
+        fast, slow = both(lambda a=a, wa=wa, b=b, wb=wb: _merge_sparse(a, wa, b, wb))
+        for (v, sp) in (fast, slow):
+            assert sp.u == v.size
+        (vf, sf), (vs, ss) = fast, slow
+        assert np.array_equal(vf, vs)
+        zeros = np.concatenate([a[a == 0], b[b == 0]])  # (on equal values, a's)
+        assert np.array_equal(np.signbit(vf[vf == 0]), np.signbit(zeros[:1]))
+        for name in ("vid", "cls", "w"):
+            x, y = getattr(sf, name), getattr(ss, name)
+            assert x.dtype == y.dtype and np.array_equal(x, y), name
+        assert not (sf.w == 0).any()
+
+
+@pytest.mark.parametrize("bits", [12, 16, 24])
+@pytest.mark.parametrize("k", [2, 3, 40])
+def test_sparse_rebin_is_numpys(k: int, bits: int) -> None:
+    """A K-class state of counts put into bit bins (:func:`clfeval._kernels.rebin_sparse_counts`,
+    one pass over the cells) is the numpy lines' (a stable sort of the cells by (bin,
+    class) and ``np.add.reduceat``): many values a bin, classes out of order within a
+    bin, one cell a value; float weights keep the numpy lines."""
+    from clfeval.core.scores import _rebin_sparse
+
+    rng = np.random.default_rng(k + bits)
+    for digits in (None, 3):
+        s = rng.random((20000, 1)) * 4 - 2
+        s = np.round(s, digits) if digits is not None else s
+        (values, sp), = score_tables(s, rng.integers(0, k, s.shape[0]), k)
+        fast, slow = both(lambda v=values, sp=sp: _rebin_sparse(v, sp, Binning.from_bits(bits)))
+        (vf, sf), (vs, ss) = fast, slow
+        assert np.array_equal(vf, vs) and sf.u == ss.u == vf.size
+        for name in ("vid", "cls", "w"):
+            x, y = getattr(sf, name), getattr(ss, name)
+            assert x.dtype == y.dtype and np.array_equal(x, y), name
 
 
 def test_probability_rows_are_allcloses() -> None:
