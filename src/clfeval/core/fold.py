@@ -10,6 +10,7 @@ were first seen, so a shard never needs to know the other shards' classes.
 from __future__ import annotations
 
 import collections
+import enum
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -285,10 +286,14 @@ class Partial:
                          self.row_sum_error, weight_sq=self.weight_sq, weights=spec.weights)
 
 
-def _max_row_sum_error(sofar: float, scores: list[npt.NDArray[Any]]) -> float | None:
-    from .calibration import max_row_sum_error
+class _Unread(enum.Enum):
+    """K-class rows' sum error not read yet (``None`` is a value read: scores outside
+    [0, 1])."""
 
-    return _worse(sofar, max_row_sum_error(np.column_stack(scores)))
+    UNREAD = 0
+
+
+UNREAD = _Unread.UNREAD
 
 
 def _worse(sofar: float, e: float | None) -> float | None:
@@ -595,15 +600,17 @@ class Folder:
         if w is not None and self.weight_sq is not None:
             self.weight_sq += float(np.dot(w, w))
         k = len(self.space.labels)
-        err: tuple[float | None] | None = None  # (the rows' sum error, once read)
+        # K-class scores: the chunk's N×K matrix, made once for every state
+        stacked = np.column_stack(scores) if len(scores) > 1 else None
+        err: float | _Unread | None = UNREAD  # (the rows' sum error, once read)
         if self.cm is not None:
             assert gt is not None
             if self.argmax and gp is None:  # score columns are in label order: column j
                 # is class code j (the rows' sum error read in the same pass)
                 from .calibration import top_class_and_sum_error
 
-                gp, e = top_class_and_sum_error(np.column_stack(scores))
-                err = (e,)
+                gp, err = top_class_and_sum_error(
+                    np.column_stack(scores) if stacked is None else stacked)
             assert gp is not None
             if self.cm.shape[0] < k:
                 self.cm = _pad(self.cm, k)
@@ -611,15 +618,25 @@ class Folder:
             idx += gp
             self.cm += _bincount(idx, w, k * k).reshape(k, k)
         if scores:
-            self._fold_scores(gt, is_pos, scores, w)
-            if err is None and len(scores) > 1 and (self.row_sum_error is not None
-                                                    or self.calibration is not None):
-                from .calibration import max_row_sum_error
+            self._fold_scores(gt, is_pos, scores, w, stacked)
+            self._fold_probabilities(gt, is_pos, scores, w, stacked, err)
 
-                err = (max_row_sum_error(np.column_stack(scores)),)
-            self._fold_calibration(gt, is_pos, scores, w, err)
-            if self.row_sum_error is not None and err is not None and len(scores) > 1:
-                self.row_sum_error = _worse(self.row_sum_error, err[0])
+    def _fold_probabilities(self, gt: npt.NDArray[np.intp] | None,
+                            is_pos: npt.NDArray[np.bool_] | None,
+                            scores: list[npt.NDArray[Any]], w: npt.NDArray[np.float64] | None,
+                            stacked: npt.NDArray[Any] | None,
+                            err: float | _Unread | None = UNREAD) -> None:
+        """The calibration fold of a chunk's rows and, for K-class rows (``stacked``: their
+        N×K matrix), the largest error of their sums — read once: ``err`` where the
+        caller read it in its own pass, else here — which serves both."""
+        if stacked is not None and err is UNREAD and (self.row_sum_error is not None
+                                                      or self.calibration is not None):
+            from .calibration import max_row_sum_error
+
+            err = max_row_sum_error(stacked)
+        self._fold_calibration(gt, is_pos, scores, w, err, stacked)
+        if self.row_sum_error is not None and stacked is not None and err is not UNREAD:
+            self.row_sum_error = _worse(self.row_sum_error, err)
 
     def _settle(self) -> None:
         """Settle the positive class of one score column by the labels seen so far (the
@@ -645,10 +662,12 @@ class Folder:
     def _fold_calibration(self, gt: npt.NDArray[np.intp] | None,
                           is_pos: npt.NDArray[np.bool_] | None, scores: list[npt.NDArray[Any]],
                           w: npt.NDArray[np.float64] | None,
-                          err: tuple[float | None] | None = None) -> None:
+                          err: float | _Unread | None = UNREAD,
+                          stacked: npt.NDArray[Any] | None = None) -> None:
         """Probabilities also fold into the calibration state; the first score that is not
         a probability (outside [0, 1], or K-class rows not summing to 1) ends it. ``err``:
-        the K-class rows' sum error, where the caller read it (else read here)."""
+        the K-class rows' sum error, where the caller read it (else read here);
+        ``stacked``: their N×K matrix, where the caller made it."""
         if self.calibration is None:
             return
         from .calibration import is_probability
@@ -695,8 +714,8 @@ class Folder:
         else:
             from .calibration import rows_are_probabilities
 
-            p = np.column_stack(scores)
-            if not (is_probability(p) if err is None else rows_are_probabilities(err[0])):
+            p = np.column_stack(scores) if stacked is None else stacked
+            if not (is_probability(p) if err is UNREAD else rows_are_probabilities(err)):
                 self.calibration = None
                 return
             assert gt is not None
@@ -783,7 +802,8 @@ class Folder:
 
     def _fold_scores(self, gt: npt.NDArray[np.intp] | None,
                      is_pos: npt.NDArray[np.bool_] | None, scores: list[npt.NDArray[Any]],
-                     w: npt.NDArray[np.float64] | None) -> None:
+                     w: npt.NDArray[np.float64] | None,
+                     stacked: npt.NDArray[Any] | None = None) -> None:
         if len(scores) == 1:
             s = scores[0]
             if is_pos is None:
@@ -813,7 +833,8 @@ class Folder:
                 self._fold_binary(s, is_pos, w)
         else:
             assert gt is not None
-            self.scores = _update_multi(self.scores, gt, np.column_stack(scores), w)
+            self.scores = _update_multi(
+                self.scores, gt, np.column_stack(scores) if stacked is None else stacked, w)
 
     def _fold_binary(self, s: npt.NDArray[Any], is_pos: npt.NDArray[np.bool_],
                      w: npt.NDArray[np.float64] | None) -> None:

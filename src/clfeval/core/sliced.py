@@ -45,7 +45,6 @@ from .fold import (
     _bincount,
     _kind,
     _local_codes,
-    _max_row_sum_error,
 )
 from .labels import combine_codes, to_python
 from .state import STATE_TYPES, EvalState, Exclusions, _embed, check_state_dict
@@ -217,7 +216,9 @@ class SlicedFolder(Folder):
         assert chunk is not None
         self._partial = None
         if self.argmax and scores and (keep is None or keep.any()):
-            gp = np.argmax(np.column_stack(scores), axis=1)
+            from .calibration import top_class_and_sum_error
+
+            gp = top_class_and_sum_error(np.column_stack(scores))[0]
         super()._fold_rows(chunk, keep, gt, gp, is_pos, [], w)  # the overall matrix
         codes = self.slices.chunk_codes(chunk)
         n_s = len(self.slices.keys)
@@ -296,12 +297,11 @@ class SlicedFolder(Folder):
             p = None if is_pos is None else is_pos[a:b]
             sc = [s[a:b] for s in scores]
             ww = None if w is None else w[a:b]
+            stacked = np.column_stack(sc) if len(sc) > 1 else None
             sub.scores = self.empty_scores  # this batch alone: merged below as a run
-            sub._fold_scores(g, p, sc, ww)
+            sub._fold_scores(g, p, sc, ww, stacked)
             self._push(j, sub.scores)
-            sub._fold_calibration(g, p, sc, ww)
-            if sub.row_sum_error is not None and len(sc) > 1:
-                sub.row_sum_error = _max_row_sum_error(sub.row_sum_error, sc)
+            sub._fold_probabilities(g, p, sc, ww, stacked)
 
     def _flush_binary(self, counts: npt.NDArray[np.intp], gt: npt.NDArray[np.intp] | None,
                       is_pos: npt.NDArray[np.bool_] | None, s: npt.NDArray[Any],
