@@ -40,8 +40,13 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def _copy_trees(baseline: str, into: pathlib.Path) -> None:
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", baseline, "src/clfeval"],
-                             check=True, capture_output=True).stdout
+    got = subprocess.run(["git", "-C", str(ROOT), "archive", baseline, "src/clfeval"],
+                         capture_output=True)
+    if got.returncode:
+        msg = got.stderr.decode(errors="replace").strip().splitlines()
+        raise SystemExit(f"bench_ab.py: --baseline {baseline!r}: "
+                         f"{msg[0] if msg else 'git archive failed'}")
+    archive = got.stdout
     base = into / "base"
     base.mkdir()
     subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
