@@ -1154,32 +1154,36 @@ def _with_table(state: Any, tables: list[tuple[Any, Any]]) -> Any:
 
 
 def _converted_sum(a: Any, b: Any) -> Any:
-    """``a + b`` for two exact binary states of counts whose scores together exceed
-    ``max_distinct`` — each table binned first, then the (small) binned tables merged —
-    or ``None`` for any other pair. The sum would bin the union of both exact tables
-    (as large as both: the merge a stream's second chunk pays once, a few times the
-    cost of a chunk); the bins' counts are the same integers either way, and the state
-    warns as the sum would."""
+    """``a + b`` for two exact states of counts (binary or K-class) whose scores together
+    exceed ``max_distinct`` in some score column — each table binned first, then the
+    (small) binned tables merged — or ``None`` for any other pair. The sum would bin the
+    union of both exact tables (as large as both: the merge a stream pays once, a few
+    times the cost of a chunk); the bins' counts are the same integers either way, and
+    the state warns as the sum would (the most distinct scores of a column)."""
     from .._accel import kernels
     from .scores import Binning, ScoreCounts, _merge, _rebin, binning_warning
 
     md = a.max_distinct
-    if a.binning is not None or b.binning is not None or md is None or a.is_multiclass \
+    if a.binning is not None or b.binning is not None or md is None \
             or b.max_distinct != md:
         return None
-    (va,), (wa,) = a._values, a._weights
-    (vb,), (wb,) = b._values, b._weights
-    if va.size + vb.size <= md or wa.dtype != np.int64 or wb.dtype != np.int64:
+    columns = list(zip(a._values, a._weights, b._values, b._weights, strict=True))
+    if all(va.size + vb.size <= md for va, _, vb, _ in columns) or any(
+            wa.dtype != np.int64 or wb.dtype != np.int64 for _, wa, _, wb in columns):
         return None
-    fast = kernels(va.size + vb.size)
-    u = fast.union_size(va, vb) if fast is not None else np.union1d(va, vb).size
+    u = 0
+    for va, _, vb, _ in columns:
+        fast = kernels(va.size + vb.size)
+        u = max(u, fast.union_size(va, vb) if fast is not None else np.union1d(va, vb).size)
     if u <= md:
         return None
     bits = a._convert_bits
     binning = Binning.from_bits(bits)
-    values, w = _merge(*_rebin(va, wa, binning), *_rebin(vb, wb, binning))
+    tables = [_merge(*_rebin(va, wa, binning), *_rebin(vb, wb, binning))
+              for va, wa, vb, wb in columns]
     binning_warning(int(u), md, bits, stacklevel=5)
-    return ScoreCounts([values], [w], a.labels, pos_label=a.pos_label, binning=binning,
+    return ScoreCounts([t[0] for t in tables], [t[1] for t in tables], a.labels,
+                       pos_label=a.pos_label, multiclass=a.is_multiclass, binning=binning,
                        max_distinct=md, convert_bits=bits,
                        n_omitted=a.n_omitted + b.n_omitted, converted=True, _trusted=True)
 
