@@ -15,6 +15,7 @@ from typing import Any
 from .core.scores import DEFAULT_MAX_DISTINCT
 from .core.sliced import DEFAULT_MAX_SLICES
 from .engines.local import Progress, fold_files
+from .exceptions import InvalidParameterError
 from .io.readers import DEFAULT_CHUNK_ROWS
 from .report._build import from_state
 from .report._model import Report
@@ -36,12 +37,32 @@ def report_of_state(state: Any, *, cost_matrix: Any = None, level: float | None 
                       max_points=max_points, min_size=min_size)
 
 
+def _weight_column(sample_weight: str | None, weight: str | None) -> str | None:
+    """The weight column a door that reads named columns was given: ``sample_weight``
+    (scikit-learn's word, as :func:`clfeval.evaluate` spells the weights) or ``weight``
+    (the same column: the spelling of the file doors and of the CLI's ``--weight``). Every
+    such door takes both, so the one a user knows works at each of them; both at once is
+    refused.
+
+    Examples
+    --------
+    >>> _weight_column("w", None), _weight_column(None, "w"), _weight_column(None, None)
+    ('w', 'w', None)
+    """
+    if sample_weight is not None and weight is not None:
+        raise InvalidParameterError(
+            f"sample_weight={sample_weight!r} and weight={weight!r} both name the weight "
+            "column; pass one of them")
+    return weight if sample_weight is None else sample_weight
+
+
 def evaluate_files(
     paths_or_glob: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     *,
     y_true: str | None = None,
     y_pred: str | None = None,
     y_score: str | Sequence[str] | None = None,
+    sample_weight: str | None = None,
     weight: str | None = None,
     labels: Sequence[Any] | None = None,
     pos_label: Any = None,
@@ -75,9 +96,10 @@ def evaluate_files(
     paths_or_glob : path, glob pattern, directory, or list of those
         CSV/TSV, Parquet, JSON Lines, NPY (structured) or NPZ files, all with the
         same columns.
-    y_true, y_pred, weight : str, optional
+    y_true, y_pred, sample_weight : str, optional
         Column names; detected by name when not given (see
-        :func:`clfeval.io.detect_columns`).
+        :func:`clfeval.io.detect_columns`). ``weight`` is the same as ``sample_weight``
+        (the weight column's name: pass one of them).
     y_score : str or sequence of str, optional
         One score column (binary) or one per class (K classes).
     labels : sequence, optional
@@ -129,7 +151,8 @@ def evaluate_files(
     ([[2, 0], [1, 2]], 5)
     """
     state = fold_files(paths_or_glob, y_true=y_true, y_pred=y_pred, y_score=y_score,
-                       weight=weight, labels=labels, pos_label=pos_label, threshold=threshold,
+                       weight=_weight_column(sample_weight, weight), labels=labels,
+                       pos_label=pos_label, threshold=threshold,
                        on_invalid=on_invalid, bins=bins, max_distinct=max_distinct,
                        workers=workers, chunk_rows=chunk_rows, format=format, progress=progress,
                        by=by, max_slices=max_slices, weights=weights)
@@ -144,10 +167,12 @@ def evaluate_dask(ddf: Any, *, cost_matrix: Any = None, level: float | None = 0.
 
     ``options`` are :func:`clfeval.engines.dask.fold`'s (those of :func:`evaluate_files`,
     ``by`` and ``max_slices`` included, plus ``split_every`` and ``dask.compute``
-    keywords).
+    keywords); the weight column is ``sample_weight`` or ``weight``, as there.
     """
     from .engines.dask import fold
 
+    options["weight"] = _weight_column(options.pop("sample_weight", None),
+                                       options.pop("weight", None))
     return report_of_state(fold(ddf, **options), cost_matrix=cost_matrix, level=level,
                            title=title, max_points=max_points, min_size=min_size)
 
@@ -156,9 +181,12 @@ def evaluate_spark(df: Any, *, cost_matrix: Any = None, level: float | None = 0.
                    title: str = "", max_points: int = 400, min_size: int = 30,
                    **options: Any) -> Report:
     """``clfeval.spark.evaluate``: fold the DataFrame without collecting its rows, derive
-    the report. ``options`` are :func:`clfeval.engines.spark.fold`'s (``by`` included)."""
+    the report. ``options`` are :func:`clfeval.engines.spark.fold`'s (``by`` included;
+    the weight column ``sample_weight`` or ``weight``, as in :func:`evaluate_files`)."""
     from .engines.spark import fold
 
+    options["weight"] = _weight_column(options.pop("sample_weight", None),
+                                       options.pop("weight", None))
     return report_of_state(fold(df, **options), cost_matrix=cost_matrix, level=level,
                            title=title, max_points=max_points, min_size=min_size)
 
@@ -178,6 +206,7 @@ def evaluate_sql(
     y_pred: str | None = None,
     y_score: str | None = None,
     sample_weight: str | None = None,
+    weight: str | None = None,
     by: str | Sequence[str] | None = None,
     labels: Sequence[Any] | None = None,
     pos_label: Any = None,
@@ -216,7 +245,8 @@ def evaluate_sql(
     query : str, optional
         Instead of a table: a ``SELECT`` whose result is evaluated (run as a subquery).
     y_true, y_pred, y_score, sample_weight : str, optional
-        Column names (detected by name when not given, as for files).
+        Column names (detected by name when not given, as for files); ``weight`` is the
+        same as ``sample_weight``, as in :func:`clfeval.evaluate_files`.
     by : str or sequence of str, optional
         Grouping columns: one report per slice too (``report.slices``).
     labels, pos_label, threshold, on_invalid
@@ -247,7 +277,8 @@ def evaluate_sql(
 
     table = table_or_query
     state = fold(source, table, query=query, y_true=y_true, y_pred=y_pred, y_score=y_score,
-                 weight=sample_weight, labels=labels, pos_label=pos_label, threshold=threshold,
+                 weight=_weight_column(sample_weight, weight), labels=labels,
+                 pos_label=pos_label, threshold=threshold,
                  on_invalid=on_invalid, bins=bins, max_distinct=max_distinct, by=by,
                  max_slices=max_slices, weights=weights)
     src = dict(source_info or {})
@@ -262,6 +293,7 @@ def evaluate_frame(
     y_pred: str | None = None,
     y_score: str | Sequence[str] | None = None,
     sample_weight: str | None = None,
+    weight: str | None = None,
     by: str | Sequence[str] | None = None,
     labels: Sequence[Any] | None = None,
     pos_label: Any = None,
@@ -290,7 +322,8 @@ def evaluate_frame(
     df : DataFrame
         The predictions, one row per sample.
     y_true, y_pred, y_score, sample_weight, by : column names, optional
-        As in :func:`evaluate_sql` (``y_score`` may name one column per class).
+        As in :func:`evaluate_sql` (``y_score`` may name one column per class; ``weight``
+        is the same as ``sample_weight``).
     labels, pos_label, threshold, on_invalid, bins, max_distinct
         As in :func:`clfeval.evaluate_files`; ``bins`` defaults to ``"exact"``.
     cost_matrix, level, title, max_points, min_size, max_slices, weights
@@ -314,8 +347,8 @@ def evaluate_frame(
     from .engines.frame import fold_frame
 
     state = fold_frame(df, y_true=y_true, y_pred=y_pred, y_score=y_score,
-                       weight=sample_weight, labels=labels, pos_label=pos_label,
-                       threshold=threshold, on_invalid=on_invalid, bins=bins,
+                       weight=_weight_column(sample_weight, weight), labels=labels,
+                       pos_label=pos_label, threshold=threshold, on_invalid=on_invalid, bins=bins,
                        max_distinct=max_distinct, by=by, max_slices=max_slices,
                        chunk_rows=chunk_rows, weights=weights)
     return report_of_state(state, cost_matrix=cost_matrix, level=level, title=title,

@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 import clfeval
+import clfeval.sql
 from clfeval.cli import main as cli_main
 from clfeval.exceptions import ClfevalError, InvalidParameterError
 from clfeval.report import Report, from_json
@@ -320,3 +321,57 @@ def test_one_score_column_for_three_classes_is_refused_alike(tmp_path: Any) -> N
     _same({"memory": _outcome(lambda: clfeval.evaluate(y, y_score=p, level=None)),
            "csv": _outcome(lambda: clfeval.evaluate_files(str(f), y_true="y", y_score="p",
                                                           level=None))}, "three classes")
+
+
+# ------------------------------------------------------- the weight column's name
+@pytest.mark.parametrize("spelling", ["sample_weight", "weight"])
+def test_weight_column_is_spelled_alike_at_every_door(
+        files: dict[tuple[str, str], str], spelling: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The weight column is ``sample_weight=`` (scikit-learn's word, as
+    :func:`clfeval.evaluate` spells the weights) or ``weight=`` at every door that reads
+    named columns — files, DataFrames, databases, Dask — and ``--sample-weight`` or
+    ``--weight`` on the command line: the same weighted report either way (the file
+    doors knew only ``weight=``, the DataFrame and database doors only
+    ``sample_weight=``); both at once is refused alike."""
+    y, p, w = ROWS["12"], ROWS["p"], ROWS["w"]
+    df = pd.DataFrame({"y": y, "p": p, "w": w})
+    col = {"y_true": "y", "y_score": "p", spelling: "w", "level": None}
+    duckdb = pytest.importorskip("duckdb")
+    con = duckdb.connect()
+    con.register("preds_view", df)
+    con.execute("CREATE TABLE preds AS SELECT * FROM preds_view")
+    doors: dict[str, Any] = {
+        "memory": lambda **o: clfeval.evaluate(y, y_score=p, sample_weight=w, level=None),
+        "csv": lambda **o: clfeval.evaluate_files(files[("12", "csv")], bins="exact", **o),
+        "parquet": lambda **o: clfeval.evaluate_files(files[("12", "parquet")], bins="exact",
+                                                      **o),
+        "frame": lambda **o: clfeval.evaluate_frame(df, **o),
+        "sql": lambda **o: clfeval.sql.evaluate(con, "preds", **o),
+    }
+    try:
+        import dask.dataframe as dd
+
+        import clfeval.dask
+
+        ddf = dd.from_pandas(df, npartitions=3)
+        doors["dask"] = lambda **o: clfeval.dask.evaluate(ddf, bins="exact",
+                                                          scheduler="synchronous", **o)
+    except ImportError:
+        pass
+    outcomes = {name: _outcome(lambda fn=fn: fn(**col)) for name, fn in doors.items()}
+    flag = "--sample-weight" if spelling == "sample_weight" else "--weight"
+    code = cli_main(["report", files[("12", "csv")], "--y-true", "y", "--y-score", "p",
+                     flag, "w", "--bins", "exact", "--no-ci", "--format", "json", "--quiet"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    outcomes["cli"] = ("report", _bare(from_json(out)))
+    assert outcomes["memory"][0] == "report"
+    unweighted = _bare(clfeval.evaluate(y, y_score=p, level=None))
+    assert outcomes["memory"][1]["rows"] != unweighted["rows"]  # (the weights count)
+    _same(outcomes, f"weight spelled {spelling}")
+    both = {"sample_weight": "w", "weight": "w"}
+    refusals = {name: _outcome(lambda fn=fn: fn(y_true="y", y_score="p", **both))
+                for name, fn in doors.items() if name != "memory"}
+    assert {r[:2] for r in refusals.values()} == {("refused", InvalidParameterError)}, refusals
+    assert len({r[2] for r in refusals.values()}) == 1, refusals

@@ -39,7 +39,7 @@ def _columns(p: argparse.ArgumentParser) -> None:
     g.add_argument("--y-pred", metavar="COL", help="hard-prediction column (y_pred, prediction …)")
     g.add_argument("--y-score", metavar="COL", nargs="+",
                    help="score column, or one per class in label order (score, proba_<class> …)")
-    g.add_argument("--weight", metavar="COL", help="sample-weight column")
+    g.add_argument("--weight", "--sample-weight", metavar="COL", help="sample-weight column")
     g.add_argument("--weights", choices=("importance", "frequency"), default="importance",
                    help="what the weight column means: 'importance' (default: intervals on "
                         "Kish's effective sample size, unchanged when every weight is "
