@@ -618,7 +618,7 @@ def _fold_top(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
               edges: FloatArray, eps: float) -> tuple[Array, ...]:
     """The top-label table (the highest probability, correct or not) for a block of rows."""
     n, k = p.shape
-    fast = kernels(n) if p.dtype == np.float64 and p.flags.c_contiguous else None
+    fast = kernels(p.size) if p.dtype == np.float64 and p.flags.c_contiguous else None
     if fast is not None and n:  # (compiled: each row read once, the same values)
         top = np.empty(n, np.intp)
         p_top, p_true, sse = np.empty(n), np.empty(n), np.empty(n)
@@ -653,7 +653,8 @@ def _fold_multiclass(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray |
         np.zeros((k + 1, b, 2), np.int64), np.zeros((k + 1, b, 2, N_FIELDS)),
         np.zeros((k + 1, N_FINE, 2), np.int64), np.zeros((k + 1, N_FINE, 2, N_FINE_FIELDS)),
         np.zeros((k + 1, 2)))
-    fast = kernels(n)
+    fast = kernels(p.size)  # (the entries, not the rows: 2 * 10^4 rows of 1000 classes
+    # are 2 * 10^7 probabilities)
     for r0 in range(0, max(n, 1), rows_per):
         rs = slice(r0, r0 + rows_per)
         pr, cr, wr = p[rs], codes[rs], None if w is None else w[rs]

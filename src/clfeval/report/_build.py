@@ -366,7 +366,7 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
             probabilities = (unit if rows is None and unit is not None
                              else rows_are_probabilities(rse) if s_.ndim == 2 and s_.shape[1] > 1
                              else is_probability(s_))
-            if probabilities and s_.shape[0] >= _accel.MIN_SIZE:
+            if probabilities and s_.size >= _accel.MIN_SIZE:  # (N×K: every entry)
                 # the calibration fold and the score table's sort are independent passes
                 # over the same rows: on a second core they overlap
                 cal_job = _background(calibration_of, pos_label, True)
