@@ -206,3 +206,24 @@ def test_blocks_of_rows_and_columns_equal_one_block(monkeypatch, weighted):
     ww = np.ones(257) if w is None else w
     np.testing.assert_allclose(one.cell_sums(7)[..., cal.NLL].sum(),
                                -(ww * np.log(p[rows, y])).sum(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("k", [3, 30])
+def test_checked_k_class_rows_fold_as_update(k: int) -> None:
+    """A stream's K-class chunks (rows a door has checked) fold through ``_update_rows``
+    — the fresh tables taken as they are, their fine rows found from the counts alone —
+    into the very state ``update`` makes, which checks everything: weights with zeros,
+    float32 probabilities, a class with no rows, two batches."""
+    rng = np.random.default_rng(k)
+    state = CalibrationCounts.empty(list(range(k)), multiclass=True)
+    slow = fast = state
+    for n in (700, 1300):
+        p = rng.dirichlet(np.ones(k), n)
+        codes = rng.integers(0, k - 1, n)  # (the last class: no rows)
+        w = rng.exponential(size=n)
+        w[rng.random(n) < 0.1] = 0.0
+        for pp, ww in ((p, None), (p.astype(np.float32), w)):
+            slow = slow.update(codes, pp, sample_weight=ww)
+            fast = fast._update_rows(codes, pp, ww)
+    assert fast == slow
+    assert fast.to_dict() == slow.to_dict()

@@ -719,7 +719,8 @@ class Folder:
                 self.calibration = None
                 return
             assert gt is not None
-            self.calibration = self.calibration.update(gt, p, w)
+            # (rows, probabilities and weights checked where the chunk was read)
+            self.calibration = self.calibration._update_rows(gt, p, w)
 
     def _pipelined(self) -> bool:
         """Whether a chunk's binary calibration fold runs beside the next chunks (see

@@ -274,14 +274,17 @@ def _runs(v: Array) -> npt.NDArray[np.intp]:
     return np.flatnonzero(flag)
 
 
-def _merge(a: FloatArray, wa: Any, b: FloatArray, wb: Any) -> tuple[FloatArray, Any]:
+def _merge(a: FloatArray, wa: Any, b: FloatArray, wb: Any, fast: Any = None
+           ) -> tuple[FloatArray, Any]:
     """Merge two tables (strictly increasing values, (K, U) weights) by value.
 
     A stable argsort of the two concatenated runs (a linear timsort merge); equal
     values, at most one from each side, are added — exactly for integer weights.
+    ``fast``: the compiled kernels for a K-class column, where the whole state is large
+    enough for them (else the column's own size decides).
     """
     if isinstance(wa, _Sparse):
-        return _merge_sparse(a, wa, b, wb)
+        return _merge_sparse(a, wa, b, wb, fast)
     dt = np.result_type(wa, wb)
     if a.size == 0:
         return b, wb.astype(dt, copy=False)
@@ -1111,14 +1114,14 @@ def _sparse_counts(col: FloatArray, codes: Array, k: int, by_class: Array | None
     return values, _Sparse(vid, cls, w, k, values.size)
 
 
-def _merge_sparse(a: FloatArray, wa: _Sparse, b: FloatArray, wb: _Sparse
+def _merge_sparse(a: FloatArray, wa: _Sparse, b: FloatArray, wb: _Sparse, fast: Any = None
                   ) -> tuple[FloatArray, _Sparse]:
     """Two sparse tables' sum: the union of their values, a cell on both sides holding
     ``a``'s weight plus ``b``'s (exact for counts). Compiled: one linear pass over each
     side's values and cells (a stream adds each chunk's table to its running state, so
     the merge's cost is the state's size, not a sort of it)."""
     dt = np.result_type(wa.dtype, wb.dtype)
-    fast = kernels(a.size + b.size)
+    fast = fast or kernels(a.size + b.size)
     if fast is not None and a.dtype == b.dtype == np.float64:
         values = np.empty(a.size + b.size)
         at_a = np.empty(a.size, np.int64)
@@ -1733,8 +1736,12 @@ class ScoreCounts:
                     f"cannot merge score states with different binning: "
                     f"{_describe_binning(a._binning)} vs {_describe_binning(b._binning)}"
                 )
+        # K-class: the state's size decides the path of every column's merge (a stream
+        # of many classes merges many small columns a chunk, each too small alone)
+        fast = kernels(sum(v.size for v in a._values + b._values)) if self.is_multiclass \
+            else None
         tables = [
-            _merge(va, wa, vb, wb)
+            _merge(va, wa, vb, wb, fast)
             for va, wa, vb, wb in zip(a._values, a._weights, b._values, b._weights, strict=True)
         ]
         md = None if a._max_distinct is None or b._max_distinct is None else min(
