@@ -950,8 +950,9 @@ def merge_sparse_tables(a: Any, a_vid: Any, a_cls: Any, a_w: Any, b: Any, b_vid:
 
 
 @_jit
-def rebin_sparse_counts(new: Any, vid: Any, cls: Any, w: Any, seen: Any, acc: Any, touched: Any,
-                 out_vid: Any, out_cls: Any, out_w: Any) -> int:  # pragma: no cover - compiled
+def rebin_sparse_counts(new: Any, vid: Any, cls: Any, w: Any, seen: Any, acc: Any,
+                        touched: Any, out_vid: Any, out_cls: Any,
+                        out_w: Any) -> int:  # pragma: no cover - compiled
     """A sparse K-class table of counts put into coarser bins: ``new[v]`` is the bin of
     value ``v`` (non-decreasing in ``v``), the cells (value, class, count) are sorted by
     (value, class). Each bin's cells are summed per class and written sorted by (bin,

@@ -1154,7 +1154,7 @@ def _rebin_sparse(values: FloatArray, w: _Sparse, binning: Binning
         n, k = w.w.size, w.k
         out = (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64))
         c = fast.rebin_sparse_counts(new, w.vid, w.cls, w.w, np.zeros(k, np.bool_),
-                              np.zeros(k, np.int64), np.empty(k, np.intp), *out)
+                                     np.zeros(k, np.int64), np.empty(k, np.intp), *out)
         return fl[starts], _Sparse(out[0][:c], out[1][:c], out[2][:c], k, starts.size)
     return fl[starts], _Sparse.from_cells(new[w.vid], w.cls, w.w, w.k, starts.size)
 
