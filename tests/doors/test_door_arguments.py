@@ -375,3 +375,33 @@ def test_weight_column_is_spelled_alike_at_every_door(
                 for name, fn in doors.items() if name != "memory"}
     assert {r[:2] for r in refusals.values()} == {("refused", InvalidParameterError)}, refusals
     assert len({r[2] for r in refusals.values()}) == 1, refusals
+
+
+@pytest.mark.parametrize("role", ["y_true", "y_score", "sample_weight", "y_pred"])
+def test_arrays_at_a_column_door_are_refused_alike(files: dict[tuple[str, str], str],
+                                                   role: str) -> None:
+    """What :func:`clfeval.evaluate` takes — the values themselves, an array or a Series —
+    handed to a door that reads named columns is refused at every such door alike, as a
+    parameter error that says where arrays go (it crashed with ``TypeError: unhashable
+    type`` or an ``AssertionError``); a number is refused too."""
+    df = pd.DataFrame({"y": ROWS["01"], "p": ROWS["p"], "w": ROWS["w"]})
+    duckdb = pytest.importorskip("duckdb")
+    con = duckdb.connect()
+    con.register("preds_view", df)
+    con.execute("CREATE TABLE preds AS SELECT * FROM preds_view")
+    col = {"y_true": "y", "y_score": "p"}
+    values = {"y_true": df["y"], "y_score": df["p"].to_numpy(), "sample_weight": ROWS["w"],
+              "y_pred": (ROWS["p"] > 0.5).astype(int)}
+    for bad in (values[role], 3):
+        opts = {**col, role: bad}
+        if role == "y_pred":
+            opts.pop("y_score")
+        got = {
+            "csv": _outcome(lambda o=opts: clfeval.evaluate_files(files[("01", "csv")], **o)),
+            "frame": _outcome(lambda o=opts: clfeval.evaluate_frame(df, **o)),
+            "sql": _outcome(lambda o=opts: clfeval.sql.evaluate(con, "preds", **o)),
+        }
+        assert {g[:2] for g in got.values()} == {("refused", InvalidParameterError)}, got
+        assert len({g[2] for g in got.values()}) == 1, got
+        msg = next(iter(got.values()))[2]
+        assert msg.startswith(f"{role}= names a column") and "clfeval.evaluate(" in msg, msg

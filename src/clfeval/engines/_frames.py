@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..core.fold import Spec
-from ..io.columns import ColumnMap, detect_columns
+from ..io.columns import ColumnMap, check_column_arguments, detect_columns
 from ..io.readers import Chunk, Column
 
 __all__ = ["make_spec", "pandas_chunk"]
@@ -29,6 +29,7 @@ def make_spec(names: list[str], *, y_true: Any, y_pred: Any,
     # the scalar arguments first, read as every door reads them
     threshold = check_threshold(threshold)
     pos_label = check_pos_label(pos_label)
+    check_column_arguments(y_true=y_true, y_pred=y_pred, y_score=y_score, weight=weight, by=by)
     if is_multilabel_columns(y_true) or (y_true is None and detect_multilabel(names)):
         if pos_label is not None:
             raise InvalidParameterError("pos_label does not apply to multilabel data")

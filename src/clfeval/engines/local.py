@@ -34,7 +34,7 @@ from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..core.sliced import DEFAULT_MAX_SLICES, SlicedState
 from ..core.state import EvalState
 from ..exceptions import FileFormatError, InvalidParameterError
-from ..io.columns import detect_columns
+from ..io.columns import check_column_arguments, detect_columns
 from ..io.readers import (
     DEFAULT_CHUNK_ROWS,
     Chunk,
@@ -479,6 +479,7 @@ def fold_files(
     if not isinstance(chunk_rows, int) or chunk_rows < 1:
         raise InvalidParameterError(f"chunk_rows must be a positive int, got {chunk_rows!r}")
     weights = check_weights(weights)
+    check_column_arguments(y_true=y_true, y_pred=y_pred, y_score=y_score, weight=weight, by=by)
     names = column_names(paths[0], format=format)
     spec: Any
     if is_multilabel_columns(y_true) or (y_true is None and detect_multilabel(names)):

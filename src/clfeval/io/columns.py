@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import re
+import reprlib
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from ..core.chunk import ColumnMap
-from ..exceptions import FileFormatError
+from ..exceptions import FileFormatError, InvalidParameterError
 
-__all__ = ["ColumnMap", "detect_columns", "parse_label_text"]
+__all__ = ["ColumnMap", "check_column_arguments", "detect_columns", "parse_label_text"]
 
 # A virtual prediction column: the arg-max of K-class score columns, computed by the
 # readers chunk by chunk (so K-class score files stream like every other file). Its name
@@ -113,6 +114,39 @@ def _match_scores(pairs: list[tuple[str, str]], labels: Sequence[Any] | None,
             f"score column {extra!r} names the class {free[extra]!r}, which is not one of "
             f"the labels {list(labels)[:10]}", path=path, column=extra)
     return tuple(cols), tuple(labels)
+
+
+def check_column_arguments(*, y_true: Any = None, y_pred: Any = None, y_score: Any = None,
+                           weight: Any = None, by: Any = None) -> None:
+    """Refuse a column argument that names no column: each must be a column name (a
+    str), or for ``y_true`` and ``y_pred`` (multilabel: a column a label), ``y_score``
+    (a column a class or label) and ``by`` a list or tuple of names. A door that reads named columns — files, DataFrames,
+    databases, Dask, Spark — is often handed what :func:`clfeval.evaluate` takes, an
+    array of the values themselves: say so, and where arrays go.
+
+    Examples
+    --------
+    >>> check_column_arguments(y_true="label", y_score=["proba_a", "proba_b"])
+    >>> check_column_arguments(y_true=[0, 1, 1])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clfeval.exceptions.InvalidParameterError: y_true= names a column of the data (a str, ...
+    """
+    for role, arg, many in (("y_true", y_true, True), ("y_pred", y_pred, True),
+                            ("y_score", y_score, True), ("sample_weight", weight, False),
+                            ("by", by, True)):
+        if arg is None or isinstance(arg, str):
+            continue
+        if many and isinstance(arg, (list, tuple)) and all(isinstance(a, str) for a in arg):
+            continue
+        size = getattr(arg, "size", None)
+        got = (f"an array of {size} values" if isinstance(size, int) and hasattr(arg, "shape")
+               else f"{type(arg).__name__} {reprlib.repr(arg)}")
+        names = "a str" + (", or a list of them" if many else "")
+        raise InvalidParameterError(
+            f"{role}= names a column of the data ({names}), got {got}; for values in "
+            "memory call clfeval.evaluate(y_true, y_pred=..., y_score=..., "
+            "sample_weight=...)")
 
 
 def detect_columns(
