@@ -120,9 +120,10 @@ def check_column_arguments(*, y_true: Any = None, y_pred: Any = None, y_score: A
                            weight: Any = None, by: Any = None) -> None:
     """Refuse a column argument that names no column: each must be a column name (a
     str), or for ``y_true`` and ``y_pred`` (multilabel: a column a label), ``y_score``
-    (a column a class or label) and ``by`` a list or tuple of names. A door that reads named columns — files, DataFrames,
-    databases, Dask, Spark — is often handed what :func:`clfeval.evaluate` takes, an
-    array of the values themselves: say so, and where arrays go.
+    (a column a class or label) and ``by`` a list or tuple of names. A door that reads
+    named columns — files, DataFrames, databases, Dask, Spark — is often handed what
+    :func:`clfeval.evaluate` takes, an array of the values themselves: say so, and where
+    arrays go.
 
     Examples
     --------
