@@ -140,9 +140,10 @@ def check_column_arguments(*, y_true: Any = None, y_pred: Any = None, y_score: A
             continue
         if many and isinstance(arg, (list, tuple)) and all(isinstance(a, str) for a in arg):
             continue
-        size = getattr(arg, "size", None)
-        got = (f"an array of {size} values" if isinstance(size, int) and hasattr(arg, "shape")
-               else f"{type(arg).__name__} {reprlib.repr(arg)}")
+        try:
+            got = f"{type(arg).__name__} of {len(arg)} values"  # (arrays, Series, lists)
+        except TypeError:  # (a number, or another object without a length)
+            got = f"{type(arg).__name__} {reprlib.repr(arg)}".replace("\n", " ")
         names = "a str" + (", or a list of them" if many else "")
         raise InvalidParameterError(
             f"{role}= names a column of the data ({names}), got {got}; for values in "
