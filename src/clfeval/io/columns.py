@@ -11,7 +11,7 @@ from typing import Any
 from ..core.chunk import ColumnMap
 from ..exceptions import FileFormatError, InvalidParameterError
 
-__all__ = ["ColumnMap", "check_column_arguments", "detect_columns", "parse_label_text"]
+__all__ = ["ColumnMap", "detect_columns", "parse_label_text"]
 
 # A virtual prediction column: the arg-max of K-class score columns, computed by the
 # readers chunk by chunk (so K-class score files stream like every other file). Its name
