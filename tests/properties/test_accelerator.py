@@ -1043,7 +1043,7 @@ def test_sparse_rebin_is_numpys(k: int, bits: int) -> None:
 
 
 def test_probability_rows_are_allcloses() -> None:
-    """N×K scores are probabilities when every row's sum is within sqrt(eps) of 1:
+    """N×K scores are probabilities when every row's sum is within ROW_SUM_TOLERANCE of 1:
     ``is_probability`` (from the largest ``|sum - 1|``, on either path) agrees with
     ``np.allclose`` of the rows' sums at, just inside and just outside the tolerance."""
     from clfeval.core.calibration import ROW_SUM_TOLERANCE, is_probability

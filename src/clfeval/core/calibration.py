@@ -1409,9 +1409,11 @@ def is_probability(y_score: Any) -> bool:
     """Whether scores can be read as probabilities, i.e. the calibration section applies.
 
     1-D scores: every value finite and in [0, 1]. 2-D scores (one column per class):
-    every value in [0, 1] and every row summing to 1 within ``sqrt(eps)`` (the
-    tolerance scikit-learn's ``log_loss`` uses before warning). Anything else —
-    decision values, margins, logits — gets :data:`NOT_PROBABILITIES_NOTE` instead.
+    every value in [0, 1] and every row summing to 1 within :data:`ROW_SUM_TOLERANCE`
+    (0.01: probabilities computed in float32 or float16, or written with a few decimals,
+    sum to 1 only that closely; the report says so when a row is off by more than
+    float32 rounding, :data:`ROUNDING_NOTICE`). Anything else — decision values,
+    margins, logits, one-vs-rest scores — gets :data:`NOT_PROBABILITIES_NOTE` instead.
 
     Examples
     --------
@@ -1430,13 +1432,23 @@ def is_probability(y_score: Any) -> bool:
     return bool(arr.min() >= 0.0 and arr.max() <= 1.0)
 
 
-#: how far from 1 a row of probabilities may sum (scikit-learn's ``log_loss`` tolerance)
-ROW_SUM_TOLERANCE = float(np.sqrt(np.finfo(np.float64).eps))
+#: how far from 1 a row of K-class probabilities may sum: rows further off are not
+#: probabilities of one class each (one-vs-rest scores, a wrong column). Probabilities
+#: from float32 or float16 arithmetic (a network's softmax, an exported model) and
+#: probabilities written with two or three decimals are well within it; scikit-learn's
+#: ``log_loss`` reads such rows as given too (it warns beyond ``sqrt(eps)`` of their
+#: float type)
+ROW_SUM_TOLERANCE = 0.01
+#: rows of probabilities off by more than this — float32's rounding as scikit-learn's
+#: ``log_loss`` allows for it (``1e-8 + sqrt(eps)``) — are read as given, with a warning
+#: in the report (rounded probabilities?)
+ROUNDING_NOTICE = 1e-8 + float(np.sqrt(np.finfo(np.float32).eps))
 
 
 def rows_are_probabilities(row_sum_error: float | None) -> bool:
     """:func:`is_probability` of N×K scores (K > 1) from their
     :func:`max_row_sum_error`: every score in [0, 1] and every row's sum within
     :data:`ROW_SUM_TOLERANCE` of 1 (``np.allclose(rows' sums, 1, rtol=tol, atol=0)``,
-    which tests each ``|sum - 1| <= tol``: so does the largest)."""
+    which tests each ``|sum - 1| <= tol``: so does the largest) — the one decision every
+    door takes (in memory, streams, slices, Dask and Spark partitions)."""
     return row_sum_error is not None and row_sum_error <= ROW_SUM_TOLERANCE

@@ -16,8 +16,9 @@ it agrees with :func:`clfeval.calibration.calibration_report` and the streaming
 engines.
 
 The log loss clips probabilities to ``[eps, 1 - eps]`` with ``eps`` the machine
-epsilon of the input's float type, exactly as scikit-learn; the arithmetic is float64
-(scikit-learn computes float32 input in float32).
+epsilon of the input's float type, exactly as scikit-learn, and both losses compute in
+that type (float32 probabilities — a network's softmax — in float32, float16 in
+float16), averaged as scikit-learn averages: the same numbers, bit for bit.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from ._targets import check_sample_weight
 __all__ = ["brier_score_loss", "calibration_curve", "log_loss"]
 
 FloatArray = npt.NDArray[np.float64]
+#: probabilities in the float type scikit-learn computes them in (see _float_proba)
+ProbArray = npt.NDArray[np.floating[Any]]
 
 
 def _column_or_1d(y: Any, name: str) -> npt.NDArray[Any]:
@@ -50,13 +53,19 @@ def _column_or_1d(y: Any, name: str) -> npt.NDArray[Any]:
     return arr
 
 
-def _float_proba(y_proba: Any) -> tuple[FloatArray, float]:
+#: the float types scikit-learn keeps probabilities in (others become float64)
+_PROBA_FLOATS = (np.dtype(np.float64), np.dtype(np.float32), np.dtype(np.float16))
+
+
+def _float_proba(y_proba: Any) -> tuple[ProbArray, float]:
+    """The probabilities in the float type scikit-learn computes them in (float64,
+    float32 and float16 kept; anything else as float64) and that type's epsilon."""
     arr = np.asarray(y_proba)
     if arr.dtype.kind not in "biuf":
         raise InvalidInputError(f"y_proba must be numeric, got dtype {arr.dtype}")
-    eps = float(np.finfo(arr.dtype if arr.dtype.kind == "f" and arr.itemsize >= 4
-                         else np.float64).eps)
-    a = arr.astype(np.float64, copy=False)
+    dt = arr.dtype if arr.dtype in _PROBA_FLOATS else np.dtype(np.float64)
+    eps = float(np.finfo(dt).eps)
+    a = arr.astype(dt, copy=False)
     if a.size and not (np.isfinite(a.min()) and np.isfinite(a.max())):  # NaN propagates
         raise InvalidInputError("Input contains NaN or infinity.")
     return a, eps
@@ -133,29 +142,32 @@ def _codes(yt: npt.NDArray[Any], labels: Any) -> tuple[npt.NDArray[Any], npt.NDA
     return classes, inv.reshape(-1).astype(np.intp, copy=False)
 
 
-def _average(loss: FloatArray, w: npt.NDArray[Any] | None, normalize: bool = True) -> float:
-    """scikit-learn's ``_average``: the (weighted) mean, or with ``normalize=False`` the sum."""
-    if w is None:
-        return float(loss.mean() if normalize else loss.sum())
-    wf = w.astype(np.float64, copy=False)
-    total = float(np.sum(np.multiply(loss, wf)))
-    if not normalize:
-        return total
-    scale = float(np.sum(wf))
-    if scale == 0.0:
-        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-    return total / scale
+def _average(loss: ProbArray, w: npt.NDArray[Any] | None, normalize: bool = True) -> float:
+    """scikit-learn's ``_average`` on NumPy arrays: ``np.average`` (the weighted mean, in
+    the float type of the losses and weights together), or with ``normalize=False`` the
+    sum — with weights ``np.dot``, as scikit-learn forms it (not a pairwise sum: equal bit
+    for bit needs the same order of additions)."""
+    if normalize:
+        if w is not None and float(np.sum(w)) == 0.0:
+            raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+        return float(np.average(loss, weights=w))
+    return float(loss.sum() if w is None else np.dot(loss, w))
 
 
-def _multiclass(y_true: Any, p: FloatArray, sample_weight: Any, labels: Any, eps: float
-                ) -> tuple[npt.NDArray[np.intp], FloatArray, npt.NDArray[Any] | None]:
-    """scikit-learn's ``_validate_multiclass_probabilistic_prediction``: each sample's
-    class index, the probabilities (N×K, or 1-D: the second of two classes) and the
-    checked weights."""
+def _check_range(p: ProbArray) -> None:
+    """scikit-learn's errors for probabilities outside [0, 1] (K-class and multilabel)."""
     if p.size and p.max() > 1:
         raise InvalidInputError(f"y_prob contains values greater than 1: {p.max()}")
     if p.size and p.min() < 0:
         raise InvalidInputError(f"y_prob contains values lower than 0: {p.min()}")
+
+
+def _multiclass(y_true: Any, p: ProbArray, sample_weight: Any, labels: Any, eps: float
+                ) -> tuple[npt.NDArray[np.intp], ProbArray, npt.NDArray[Any] | None]:
+    """scikit-learn's ``_validate_multiclass_probabilistic_prediction``: each sample's
+    class index, the probabilities (N×K, or 1-D: the second of two classes) and the
+    checked weights."""
+    _check_range(p)
     yt = np.asarray(y_true)
     _check_length(p, yt, sample_weight)
     w = check_sample_weight(sample_weight, yt.shape[0] if yt.ndim else 1)
@@ -170,8 +182,7 @@ def _multiclass(y_true: Any, p: FloatArray, sample_weight: Any, labels: Any, eps
     if p.ndim == 2 and p.shape[1] == 1:
         p = p[:, 0]
     # 1-D: the columns [1 - p, p] (never built), which sum to one
-    # np.allclose(sums, 1, rtol, atol=0) without its temporaries
-    if p.ndim == 2 and p.size and not float(np.abs(p.sum(axis=1) - 1.0).max()) <= np.sqrt(eps):
+    if p.ndim == 2 and p.size and not _sum_to_one(p, eps):
         warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.",
                       UserWarning, stacklevel=3)
     n_cols = 2 if p.ndim == 1 else p.shape[1]
@@ -187,14 +198,22 @@ def _multiclass(y_true: Any, p: FloatArray, sample_weight: Any, labels: Any, eps
     return codes, p, w
 
 
-def _true_class_proba(codes: npt.NDArray[np.intp], p: FloatArray) -> FloatArray:
+def _sum_to_one(p: ProbArray, eps: float) -> bool:
+    """scikit-learn's test of the rows' sums (formed in the probabilities' float type):
+    ``np.isclose(sums, 1, rtol=sqrt(eps))`` (its ``atol`` of 1e-8 included), without
+    the temporaries."""
+    err = float(np.abs(p.sum(axis=1).astype(np.float64) - 1.0).max())
+    return err <= 1e-8 + float(np.sqrt(eps))
+
+
+def _true_class_proba(codes: npt.NDArray[np.intp], p: ProbArray) -> ProbArray:
     """Each sample's probability of its true class (1-D ``p``: ``1 - p`` for class 0)."""
     if p.ndim == 1:
         return np.where(codes == 1, p, 1.0 - p)
     return np.take_along_axis(p, codes[:, None], axis=1)[:, 0]
 
 
-def _indicator(y_true: Any, p: FloatArray) -> npt.NDArray[np.float64] | None:
+def _indicator(y_true: Any, p: ProbArray) -> ProbArray | None:
     """A multilabel indicator ``y_true`` (N×K of 0/1, K ≥ 2) with N×K ``y_proba``, as
     float; ``None`` for any other target."""
     y = np.asarray(y_true)
@@ -205,7 +224,7 @@ def _indicator(y_true: Any, p: FloatArray) -> npt.NDArray[np.float64] | None:
                                 f"{p.shape}")
     if not np.isin(y, (0, 1)).all():
         return None
-    return y.astype(np.float64)
+    return y.astype(p.dtype)
 
 
 def _flat(y_true: Any) -> Any:
@@ -214,14 +233,11 @@ def _flat(y_true: Any) -> Any:
     return y.ravel() if y.ndim == 2 and y.shape[1] == 1 else y_true
 
 
-def _per_sample_mean(loss: FloatArray, sample_weight: Any, normalize: bool = True) -> float:
-    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64).ravel()
+def _per_sample_mean(loss: ProbArray, sample_weight: Any, normalize: bool = True) -> float:
+    w = None if sample_weight is None else np.asarray(sample_weight).ravel()
     if w is not None and w.shape != loss.shape:
         raise InvalidInputError(f"sample_weight has {w.size} values for {loss.size} samples")
-    total = float(loss.sum() if w is None else np.dot(loss, w))
-    if not normalize:
-        return total
-    return total / float(loss.size if w is None else w.sum())
+    return _average(loss, w, normalize)
 
 
 def brier_score_loss(
@@ -258,6 +274,10 @@ def brier_score_loss(
     p, eps = _float_proba(y_proba)
     ind = _indicator(y_true, p)
     if ind is not None:  # multilabel: the squared errors of every label, summed per sample
+        _check_range(p)
+        if not _sum_to_one(p, eps):  # (scikit-learn checks these rows as K-class ones)
+            warnings.warn("The y_prob values do not sum to one. Make sure to pass "
+                          "probabilities.", UserWarning, stacklevel=2)
         score = _per_sample_mean(((ind - p) ** 2).sum(axis=1), sample_weight)
         scale = p.shape[1] < 3 if scale_by_half == "auto" else bool(scale_by_half)
         return float(score * 0.5 if scale else score)
@@ -282,7 +302,7 @@ def brier_score_loss(
                 raise
             pl = classes[-1].item()
         w = check_sample_weight(sample_weight, pv.shape[0])
-        y01 = (as_1d_labels(yt, "y_true") == pl).astype(np.float64)
+        y01 = (as_1d_labels(yt, "y_true") == pl).astype(pv.dtype)
         # scikit-learn's squared errors of both columns [1 - y, y] - [1 - p, p], summed
         a = np.subtract(1.0, y01)
         a -= np.subtract(1.0, pv)
@@ -296,7 +316,7 @@ def brier_score_loss(
         codes, p2, w = _multiclass(y_true, p, sample_weight, labels, eps)
         # scikit-learn's sum over the columns of (one-hot - p)^2, row by row: the
         # one-hot column differs only in sign from p - 1
-        d = np.array(p2, dtype=np.float64, order="C")
+        d = np.array(p2, order="C")  # (a copy, in the probabilities' float type)
         d[np.arange(d.shape[0]), codes] -= 1.0
         d *= d
         score = _average(d.sum(axis=1), w)
@@ -337,7 +357,8 @@ def log_loss(
     p, eps = _float_proba(y_proba)
     ind = _indicator(y_true, p)
     if ind is not None:  # multilabel: -sum_k y_k log p_k per sample (p clipped, unnormalised)
-        if not np.allclose(p.sum(axis=1), 1.0, rtol=np.sqrt(np.finfo(np.float64).eps)):
+        _check_range(p)
+        if not _sum_to_one(p, eps):
             warnings.warn("The y_prob values do not sum to one. Make sure to pass "
                           "probabilities.", UserWarning, stacklevel=2)
         q = np.clip(p, eps, 1.0 - eps)

@@ -78,8 +78,6 @@ SWEEP_OPTIMA = ("f1", "mcc", "accuracy", "balanced_accuracy", "informedness")
 PER_CLASS_INTERVALS = ("tpr", "tnr", "ppv", "npv")
 #: lines of the cost curve kept for display
 COST_CURVE_LINES = 60
-#: K-class score rows further than this from summing to 1 get a warning
-ROW_SUM_TOLERANCE = 0.01
 #: imbalance warning when the smallest present class is below this share of the largest
 IMBALANCE_RATIO = 0.1
 #: metrics that get a bootstrap interval (name, average) — the headline non-proportions
@@ -1542,6 +1540,8 @@ def _warnings(cm: ConfusionMatrix, pc: PerClassTable, overall: tuple[MetricRow, 
             "intervals of the proportions remain); clfeval.stats.bootstrap_interval computes "
             "one on request, in bounded memory", 3))
     rse = getattr(state, "row_sum_error", None)
+    from ..core.calibration import ROUNDING_NOTICE, ROW_SUM_TOLERANCE
+
     if rse is not None and rse > ROW_SUM_TOLERANCE:
         out.append(ReportWarning(
             "row_sums",
@@ -1549,6 +1549,13 @@ def _warnings(cm: ConfusionMatrix, pc: PerClassTable, overall: tuple[MetricRow, 
             f"{rse:.3g}): they are not probabilities of one class each (one-vs-rest scores, "
             "or a wrong column?). Rankings and AUCs are unaffected; calibration is left out",
             1))
+    elif rse is not None and rse > ROUNDING_NOTICE:
+        out.append(ReportWarning(
+            "row_sums",
+            f"the K-class probabilities' rows sum to 1 only within {rse:.3g}, more than "
+            "float32 rounding leaves (rounded when written?): calibration, Brier score and "
+            "log loss read them as given, as scikit-learn's log_loss does",
+            3))
     present = support > 0
     if present.sum() >= 2:
         lo, hi = int(np.argmin(np.where(present, support, np.inf))), int(np.argmax(support))
