@@ -166,3 +166,50 @@ def test_scikit_learn_docstring_examples():
     assert cm.log_loss(["spam", "ham", "ham", "spam"],
                        [[.1, .9], [.9, .1], [.8, .2], [.35, .65]]) == pytest.approx(0.21616,
                                                                                     abs=1e-5)
+
+
+def _both(fn_sk, fn_cm, *args, **kw):
+    """Each function's result and its warnings' texts (or the error's class name)."""
+    out = []
+    for fn in (fn_sk, fn_cm):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                got = fn(*args, **kw)
+            except ValueError:  # (clfeval's typed errors are ValueErrors)
+                got = "ValueError"
+            out.append((got, [str(w.message)[:30] for w in caught]))
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), dtype=st.sampled_from(["float64", "float32", "float16"]),
+       k=st.integers(2, 5), weights=st.sampled_from([None, "float64", "float32", "int64"]),
+       off=st.sampled_from([0.0, 1.8e-8, 3e-8, 2e-4, 5e-4, 2e-3]))
+def test_losses_in_the_probabilities_float_type_bit_for_bit(seed, dtype, k, weights, off):
+    """float32 probabilities (a network's softmax) and float16 ones are computed in their
+    own float type, clipped with that type's epsilon, their rows' sums tested with
+    scikit-learn's tolerance (``atol`` 1e-8 included) and averaged as scikit-learn
+    averages (``np.dot`` for a weighted sum): the same numbers, bit for bit, and the
+    same warnings — binary, K-class and multilabel, weighted or not."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(k, 300))
+    y = rng.integers(0, k, n)
+    y[:k] = np.arange(k)
+    p = (rng.dirichlet(np.ones(k), n) * (1 + off)).astype(dtype)
+    w = None if weights is None else (rng.uniform(0, 3, n) * (3 if weights == "int64" else 1)
+                                      ).astype(weights)
+    ind = rng.integers(0, 2, (n, k))
+    cases = [
+        (skm.log_loss, cm.log_loss, (y, p), {"labels": list(range(k))}),
+        (skm.log_loss, cm.log_loss, (y, p), {"normalize": False, "labels": list(range(k))}),
+        (skm.brier_score_loss, cm.brier_score_loss, (y, p), {"labels": list(range(k))}),
+        (skm.log_loss, cm.log_loss, (y % 2, p[:, 0]), {}),
+        (skm.log_loss, cm.log_loss, (y % 2, p[:, 0]), {"normalize": False}),
+        (skm.brier_score_loss, cm.brier_score_loss, (y % 2, p[:, 0]), {}),
+        (skm.log_loss, cm.log_loss, (ind, p), {}),
+        (skm.brier_score_loss, cm.brier_score_loss, (ind, p), {}),
+    ]
+    for fn_sk, fn_cm, args, kw in cases:
+        theirs, ours = _both(fn_sk, fn_cm, *args, sample_weight=w, **kw)
+        assert ours == theirs, (fn_cm.__name__, kw)
