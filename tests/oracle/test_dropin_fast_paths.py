@@ -233,3 +233,20 @@ def test_string_labels_skip_the_label_set_where_unneeded() -> None:
         _both("zero_one_loss", t, p, **kw)
     with pytest.raises(ValueError):  # a mix of label types, as scikit-learn
         cm.accuracy_score(t, rng.integers(0, 3, 400))
+
+
+def test_every_sklearn_metrics_name_is_provided_or_points_to_scikit_learn() -> None:
+    """``from clfeval import metrics`` in place of scikit-learn's: each name of
+    ``sklearn.metrics`` is either provided or, asked for, fails with a message that
+    says to import it from scikit-learn (regression, clustering, scorers, displays)."""
+    from clfeval.metrics import _SKLEARN_ONLY
+
+    names = set(sklearn_metrics.__all__)
+    provided = names & set(cm.__all__)
+    assert {"log_loss", "roc_auc_score", "f1_score"} <= provided
+    assert names - provided <= _SKLEARN_ONLY, sorted(names - provided - _SKLEARN_ONLY)
+    for name in sorted(names - provided):
+        with pytest.raises(AttributeError, match=f"from sklearn.metrics import {name}"):
+            getattr(cm, name)
+    with pytest.raises(AttributeError, match="has no attribute 'not_a_metric'"):
+        cm.not_a_metric  # noqa: B018

@@ -139,3 +139,36 @@ __all__ = [
     "top_k_accuracy_score",
     "zero_one_loss",
 ]
+
+#: scikit-learn 1.9's ``sklearn.metrics`` names this drop-in does not provide: regression,
+#: clustering, pairwise distances, displays, scorers and a few newer functions
+_SKLEARN_ONLY = frozenset({
+    "ConfusionMatrixDisplay", "DetCurveDisplay", "DistanceMetric", "PrecisionRecallDisplay",
+    "PredictionErrorDisplay", "RocCurveDisplay", "adjusted_mutual_info_score",
+    "adjusted_rand_score", "calinski_harabasz_score", "check_scoring", "cluster",
+    "completeness_score", "confusion_matrix_at_thresholds", "consensus_score",
+    "d2_absolute_error_score", "d2_brier_score", "d2_log_loss_score", "d2_pinball_score",
+    "d2_tweedie_score", "davies_bouldin_score", "dcg_score", "euclidean_distances",
+    "explained_variance_score", "fowlkes_mallows_score", "get_scorer", "get_scorer_names",
+    "hinge_loss", "homogeneity_completeness_v_measure", "homogeneity_score", "make_scorer",
+    "max_error", "mean_absolute_error", "mean_absolute_percentage_error",
+    "mean_gamma_deviance", "mean_pinball_loss", "mean_poisson_deviance",
+    "mean_squared_error", "mean_squared_log_error", "mean_tweedie_deviance",
+    "median_absolute_error", "metric_at_thresholds", "mutual_info_score",
+    "nan_euclidean_distances", "ndcg_score", "normalized_mutual_info_score",
+    "pair_confusion_matrix", "pairwise_distances", "pairwise_distances_argmin",
+    "pairwise_distances_argmin_min", "pairwise_distances_chunked", "pairwise_kernels",
+    "r2_score", "rand_score", "root_mean_squared_error", "root_mean_squared_log_error",
+    "silhouette_samples", "silhouette_score", "v_measure_score",
+})
+
+
+def __getattr__(name: str) -> object:
+    """A name of ``sklearn.metrics`` this drop-in does not provide fails with a message
+    that says where it is (a plain ``AttributeError`` names only the module)."""
+    if name in _SKLEARN_ONLY:
+        raise AttributeError(
+            f"clfeval.metrics has no {name!r}: it replaces sklearn.metrics' classification "
+            f"functions only; import this one from scikit-learn (from sklearn.metrics "
+            f"import {name})", name=name, obj=None)
+    raise AttributeError(f"module 'clfeval.metrics' has no attribute {name!r}")
