@@ -405,3 +405,50 @@ def test_arrays_at_a_column_door_are_refused_alike(files: dict[tuple[str, str], 
         assert len({g[2] for g in got.values()}) == 1, got
         msg = next(iter(got.values()))[2]
         assert msg.startswith(f"{role}= names a column") and "clfeval.evaluate(" in msg, msg
+
+
+# ------------------------------------------- probability columns named by their classes
+def test_class_named_probability_columns_at_every_door(
+        tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """A frame of ``predict_proba`` named by ``classes_`` beside the label — the columns
+    in any order — is read by name at every door: ``evaluate`` (a DataFrame),
+    ``evaluate_frame``, ``evaluate_files`` (CSV, Parquet) and the CLI. Columns whose names
+    are not the classes are refused alike, with the way out (``labels=``)."""
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(400, 3))
+    y = np.array(["cat", "dog", "eel"])[np.argmax(x + rng.normal(size=(400, 3)), axis=1)]
+    model = LogisticRegression().fit(x, y)
+    proba = pd.DataFrame(model.predict_proba(x), columns=model.classes_)
+    frame = pd.concat([pd.Series(y, name="label"), proba], axis=1)
+    order = ["eel", "cat", "dog"]  # (not the classes' order)
+    csv, pqt = tmp_path / "p.csv", tmp_path / "p.parquet"
+    frame[["label", *order]].to_csv(csv, index=False)
+    frame[["label", *order]].to_parquet(pqt)
+    cols = {"y_true": "label", "y_score": order, "level": None}
+
+    def cli(path: Any) -> Report:
+        assert cli_main(["report", str(path), "--y-true", "label", "--y-score", *order,
+                         "--no-ci", "--format", "json", "--quiet"]) == 0
+        return from_json(capsys.readouterr().out)
+
+    _same({"memory": _outcome(lambda: clfeval.evaluate(y, y_score=proba[order], level=None)),
+           "frame": _outcome(lambda: clfeval.evaluate_frame(frame, **cols)),
+           "csv": _outcome(lambda: clfeval.evaluate_files(str(csv), **cols)),
+           "parquet": _outcome(lambda: clfeval.evaluate_files(str(pqt), **cols)),
+           "cli": _outcome(lambda: cli(pqt))}, "class-named columns")
+    got = clfeval.evaluate_frame(frame, **cols)
+    assert got.labels == ("cat", "dog", "eel") and got.metric("log_loss") is not None
+    assert got.metric("accuracy") == pytest.approx(float(np.mean(model.predict(x) == y)))
+
+    named = frame.rename(columns={"cat": "p0", "dog": "p1", "eel": "p2"})
+    named.to_parquet(pqt)
+    bad = {"y_true": "label", "y_score": ["p0", "p1", "p2"]}
+    for door in (lambda: clfeval.evaluate_frame(named, **bad),
+                 lambda: clfeval.evaluate_files(str(pqt), **bad)):
+        with pytest.raises(ClfevalError, match=r"'cat' not in \['p0', 'p1', 'p2'\].*labels="):
+            door()
+    assert cli_main(["report", str(pqt), "--y-true", "label", "--y-score", "p0", "p1",
+                     "p2"]) == 2
+    assert "pass --labels (one per score column)" in capsys.readouterr().err

@@ -38,7 +38,8 @@ def _columns(p: argparse.ArgumentParser) -> None:
     g.add_argument("--y-true", metavar="COL", help="ground-truth column (y_true, label, target …)")
     g.add_argument("--y-pred", metavar="COL", help="hard-prediction column (y_pred, prediction …)")
     g.add_argument("--y-score", metavar="COL", nargs="+",
-                   help="score column, or one per class in label order (score, proba_<class> …)")
+                   help="score column, or one per class, named by class (proba_<class>, "
+                        "or the class) or in --labels order")
     g.add_argument("--weight", "--sample-weight", metavar="COL", help="sample-weight column")
     g.add_argument("--weights", choices=("importance", "frequency"), default="importance",
                    help="what the weight column means: 'importance' (default: intervals on "
@@ -911,12 +912,11 @@ def _report(args: argparse.Namespace) -> int:
         raise InvalidParameterError(
             f"--threshold applies to scores, but {path} has a prediction column "
             f"{cmap.y_pred!r}; pass --y-score COL alone to threshold the scores")
-    if len(cmap.y_score) > 1:
-        if cmap.score_labels is None:
-            raise InvalidParameterError(
-                f"{len(cmap.y_score)} score columns whose names do not say their classes; "
-                "pass --labels (one per score column, in column order)")
-        labels = list(cmap.score_labels)
+    if len(cmap.y_score) > 1 and cmap.score_labels is None:  # (names say the classes
+        # unless --labels is given, see detect_columns)
+        raise InvalidParameterError(
+            f"{len(cmap.y_score)} score columns whose names do not say their classes; "
+            "pass --labels (one per score column, in column order)")
     pos = None
     if args.pos_label is not None:
         pos = _coerce(args.pos_label, labels or _label_sample(path, args))

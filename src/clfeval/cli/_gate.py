@@ -53,7 +53,7 @@ def add_gate_parser(sub: Any, cli: Any) -> None:
     c.add_argument("--y-true", metavar="COL", help="ground-truth column")
     c.add_argument("--y-pred", metavar="COL", help="hard-prediction column")
     c.add_argument("--y-score", metavar="COL", nargs="+",
-                   help="score column, or one per class in label order")
+                   help="score column, or one per class (named by class, or in --labels order)")
     c.add_argument("--weight", "--sample-weight", metavar="COL",
                    help="sample-weight column (a weight counts as repetitions; for accuracy-"
                         "type rates, brier and log_loss)")

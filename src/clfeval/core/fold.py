@@ -794,9 +794,13 @@ class Folder:
         """The offending value of row ``i`` for an error message."""
         if reason == "unknown_label":
             declared = list(self.space.labels)[:10]
-            if val.dictionary is not None:
-                return f" ({val.dictionary[int(val.values[i])]!r} not in {declared})"
-            return f" ({to_python(val.values[i])!r} not in {declared})"
+            v = val.dictionary[int(val.values[i])] if val.dictionary is not None \
+                else to_python(val.values[i])
+            if self.spec.labels is None and self.spec.multiclass_scores:
+                return (f" ({v!r} not in {declared}, the classes the score columns' names "
+                        "say; if they do not say the classes, pass labels=(one per score "
+                        "column, in column order))")
+            return f" ({v!r} not in {declared})"
         if reason in ("nonfinite_score", "bad_weight") and val.bad is None:
             return f" (value {to_python(val.values[i])!r})"
         return ""

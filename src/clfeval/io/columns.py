@@ -182,9 +182,10 @@ def detect_columns(
     y_true, y_pred, weight : str, optional
         Explicit column names (checked to exist).
     y_score : str or sequence of str, optional
-        Explicit score column(s). Several columns named ``proba_<class>`` (or named by
-        the classes themselves) are matched by name; others are taken in ``labels``
-        order.
+        Explicit score column(s). Several columns are matched to the classes by name —
+        ``proba_<class>``, or the class itself, as a frame of ``predict_proba`` named by
+        ``classes_`` has them; with ``labels`` naming other things, they are taken in
+        ``labels`` order.
     labels : sequence, optional
         The classes, in matrix order (used to match per-class score columns).
     path : str, optional
@@ -244,9 +245,10 @@ def detect_columns(
         if len(scores) > 1:
             pairs = [(n, m.group("label")) if (m := _PER_CLASS.match(n)) else (n, n)
                      for n in scores]
-            named = all(_PER_CLASS.match(n) for n in scores) or (
-                labels is not None and all(any(_same(lab, n) for lab in labels)
-                                           for n in scores))
+            # without labels the names say the classes — proba_<class>, or the class
+            # itself, as a DataFrame of predict_proba named by classes_ has them
+            named = labels is None or all(_PER_CLASS.match(n) for n in scores) or all(
+                any(_same(lab, n) for lab in labels) for n in scores)
             if named:
                 scores, score_labels = _match_scores(pairs, labels, path)
             elif labels is not None:
@@ -283,7 +285,8 @@ def detect_columns(
         if yp is None and not scores:
             raise FileFormatError(
                 f"cannot find a prediction or score column among {names[:20]}; pass "
-                "y_pred=<column> or y_score=<column>",
+                "y_pred=<column> or y_score=<column> (or one score column per class, "
+                "named by class)",
                 path=path,
             )
     if w is None and weight is None:
