@@ -428,9 +428,9 @@ def test_class_named_probability_columns_at_every_door(
     frame[["label", *order]].to_parquet(pqt)
     cols = {"y_true": "label", "y_score": order, "level": None}
 
-    def cli(path: Any) -> Report:
+    def cli(path: Any, *more: str) -> Report:
         assert cli_main(["report", str(path), "--y-true", "label", "--y-score", *order,
-                         "--no-ci", "--format", "json", "--quiet"]) == 0
+                         *more, "--no-ci", "--format", "json", "--quiet"]) == 0
         return from_json(capsys.readouterr().out)
 
     _same({"memory": _outcome(lambda: clfeval.evaluate(y, y_score=proba[order], level=None)),
@@ -441,6 +441,22 @@ def test_class_named_probability_columns_at_every_door(
     got = clfeval.evaluate_frame(frame, **cols)
     assert got.labels == ("cat", "dog", "eel") and got.metric("log_loss") is not None
     assert got.metric("accuracy") == pytest.approx(float(np.mean(model.predict(x) == y)))
+
+    # labels= in another order than the sorted names: the matrix in that order, each
+    # column still read as its class (columns named proba_<class> alike)
+    frame[["label", *order]].rename(columns={c: f"proba_{c}" for c in order}).to_csv(
+        tmp_path / "proba.csv", index=False)
+    mine = {**cols, "labels": order}
+    _same({"memory": _outcome(lambda: clfeval.evaluate(y, y_score=proba, labels=order,
+                                                       level=None)),
+           "frame": _outcome(lambda: clfeval.evaluate_frame(frame, **mine)),
+           "parquet": _outcome(lambda: clfeval.evaluate_files(str(pqt), **mine)),
+           "proba_": _outcome(lambda: clfeval.evaluate_files(str(tmp_path / "proba.csv"),
+                                                             labels=order, level=None)),
+           "cli": _outcome(lambda: cli(pqt, "--labels", *order))}, "labels in another order")
+    again = clfeval.evaluate_frame(frame, **mine)
+    assert again.labels == tuple(order)
+    assert again.metric("accuracy") == got.metric("accuracy")
 
     named = frame.rename(columns={"cat": "p0", "dog": "p1", "eel": "p2"})
     named.to_parquet(pqt)

@@ -40,8 +40,11 @@ def make_spec(names: list[str], *, y_true: Any, y_pred: Any,
                                on_invalid=on_invalid, bins=bins, max_distinct=max_distinct,
                                path=source, weights=weights)
 
+    # (with labels=: per-class score columns put in the labels' order, as the fold reads
+    # them against those labels)
     cmap: ColumnMap = detect_columns(names, y_true=y_true, y_pred=y_pred, y_score=y_score,
-                                     weight=weight, path=source, by=by)
+                                     weight=weight, path=source, by=by,
+                                     labels=None if labels is None else list(labels))
     spec = resolve_spec(Spec(cmap, None if labels is None else tuple(labels), pos_label,
                              threshold, on_invalid, bins, max_distinct, max_slices=max_slices,
                              weights=check_weights(weights)))

@@ -495,8 +495,11 @@ def fold_files(
         return _fold_spec(paths, spec, workers, progress)
     assert y_pred is None or isinstance(y_pred, str)
     assert y_true is None or isinstance(y_true, str)
+    # (with labels=: per-class score columns put in the labels' order, as the fold reads
+    # them against those labels)
     cmap = detect_columns(names, y_true=y_true, y_pred=y_pred, y_score=y_score, weight=weight,
-                          path=paths[0], by=by)
+                          labels=None if labels is None else list(labels), path=paths[0],
+                          by=by)
     spec = resolve_spec(Spec(cmap, None if labels is None else tuple(labels), pos_label,
                              threshold, on_invalid, bins, max_distinct, chunk_rows, format,
                              max_slices, weights))
