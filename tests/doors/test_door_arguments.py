@@ -468,3 +468,42 @@ def test_class_named_probability_columns_at_every_door(
     assert cli_main(["report", str(pqt), "--y-true", "label", "--y-score", "p0", "p1",
                      "p2"]) == 2
     assert "pass --labels (one per score column)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("pos_label", [None, "ham"])
+def test_binary_predict_proba_columns_are_one_score_at_every_door(
+        tmp_path: Any, pos_label: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two score columns for two classes — a binary ``predict_proba`` named by
+    ``classes_`` — are the positive class's score at every door, as in memory: one ROC
+    curve, the binary report (they made a two-class K-class report at the file and
+    DataFrame doors)."""
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(6)
+    x = rng.normal(size=(300, 2))
+    y = np.where(x[:, 0] + rng.normal(size=300) > 0, "spam", "ham")
+    model = LogisticRegression().fit(x, y)
+    proba = pd.DataFrame(model.predict_proba(x), columns=model.classes_)
+    frame = pd.concat([pd.Series(y, name="label"), proba], axis=1)
+    f = tmp_path / "p.parquet"
+    frame.to_parquet(f)
+    cols = {"y_true": "label", "y_score": ["spam", "ham"], "level": None,
+            "pos_label": pos_label}
+    flags = [] if pos_label is None else ["--pos-label", pos_label]
+
+    def cli() -> Report:
+        assert cli_main(["report", str(f), "--y-true", "label", "--y-score", "ham", "spam",
+                         *flags, "--no-ci", "--format", "json", "--quiet"]) == 0
+        return from_json(capsys.readouterr().out)
+
+    _same({"memory": _outcome(lambda: clfeval.evaluate(y, y_score=proba, pos_label=pos_label,
+                                                       level=None)),
+           "frame": _outcome(lambda: clfeval.evaluate_frame(frame, **cols)),
+           "parquet": _outcome(lambda: clfeval.evaluate_files(str(f), **cols)),
+           "cli": _outcome(cli)}, "binary predict_proba")
+    got = clfeval.evaluate_files(str(f), **cols)
+    want_pos = pos_label or "spam"
+    assert len(got.roc) == 1 and got.pos_label == want_pos
+    skm = pytest.importorskip("sklearn.metrics")
+    assert got.metric("roc_auc") == pytest.approx(
+        skm.roc_auc_score(y == want_pos, proba[want_pos]), rel=1e-12)

@@ -1025,6 +1025,15 @@ def resolve_spec(spec: Spec) -> Spec:
     from dataclasses import replace
 
     declared = spec.labels
+    named = spec.score_labels()
+    if len(spec.columns.y_score) == 2 and named is not None and len(named) == 2:
+        # one score column per class of two (a binary predict_proba): the positive
+        # class's column is the binary score, as in memory (the other one's is 1 minus
+        # it for probabilities, and carries nothing more for a ranking)
+        pos = positive_label(named, spec.pos_label, scored=True)
+        col = spec.columns.y_score[label_position(named, pos)]
+        return replace(spec, columns=replace(spec.columns, y_score=(col,), score_labels=None),
+                       labels=tuple(named), pos_label=pos)
     if declared is None or spec.multiclass_scores:
         return spec
     if spec.pos_label is not None:
