@@ -915,7 +915,10 @@ def resolve_call(y_true: Any, y_pred: Any = None, y_score: Any = None, *,
             s = s[:, 0]
         else:
             raise InvalidInputError(
-                f"y_score has {s.shape[1]} columns but there are {k} classes {list(labs)[:10]}")
+                f"y_score has {s.shape[1]} columns but there are {k} classes {list(labs)[:10]}"
+                + ("" if declared is not None or s.shape[1] < k else
+                   "; when a class has no rows here, pass labels=(one per score column, in "
+                   "column order), e.g. the model's classes_"))
     if s is not None and s.ndim == 1 and k > 2:
         raise InvalidInputError(  # (the streaming doors' words)
             f"y_true has {k} classes {list(labs)[:10]}; one score column needs a binary task "

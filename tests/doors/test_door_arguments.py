@@ -507,3 +507,23 @@ def test_binary_predict_proba_columns_are_one_score_at_every_door(
     skm = pytest.importorskip("sklearn.metrics")
     assert got.metric("roc_auc") == pytest.approx(
         skm.roc_auc_score(y == want_pos, proba[want_pos]), rel=1e-12)
+
+
+def test_zero_total_weight_with_probabilities_is_a_report_alike(tmp_path: Any) -> None:
+    """Every weight 0 leaves nothing to evaluate: with probability scores too, each door
+    gives the report that says so (``no_samples``) — the calibration section is left
+    out, not raised from deep inside it, and no note calls the scores decision values."""
+    y = np.array([0, 1, 1, 0, 1, 0])
+    p = np.array([0.1, 0.8, 0.7, 0.3, 0.9, 0.2])
+    f = tmp_path / "zero.csv"
+    pd.DataFrame({"y_true": y, "score": p, "w": np.zeros(6)}).to_csv(f, index=False)
+    for got in (clfeval.evaluate(y, y_score=p, sample_weight=np.zeros(6)),
+                clfeval.evaluate_files(str(f), weight="w")):
+        codes = [w.code for w in got.warnings]
+        assert "no_samples" in codes and "not_probabilities" not in codes
+        assert got.calibration is None and got.metric("accuracy") is None
+
+
+def test_label_sets_per_sample_are_refused_with_the_way_to_an_indicator_matrix() -> None:
+    with pytest.raises(ClfevalError, match="MultiLabelBinarizer"):
+        clfeval.evaluate([["a", "b"], ["c"], ["a"]], [["a"], ["c"], ["a", "b"]])

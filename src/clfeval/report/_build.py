@@ -709,7 +709,8 @@ def from_state(
     else:
         if isinstance(cal_state, _Pending):
             cal_state, cal_note = _calibration_input(cal_state.result(), wt)
-        if cal_state is not None:
+        if cal_state is not None and cm.total > 0:  # (total weight 0: no section, the
+            # report's no_samples warning says why)
             from ..calibration import calibration_report
 
             calibration = calibration_report(
@@ -726,7 +727,7 @@ def from_state(
         warns = tuple(sorted((*warns, _weighting_warning(wt, state)), key=lambda w: w.rank))
     if scores is not None and scores.is_binned:
         warns = tuple(sorted((*warns, _binned_warning(scores, roc)), key=lambda w: w.rank))
-    if scores is not None and calibration is None:
+    if scores is not None and calibration is None and state.calibration is None:
         from ..calibration import NOT_PROBABILITIES_NOTE
 
         warns = (*warns, ReportWarning("not_probabilities", NOT_PROBABILITIES_NOTE, 3))

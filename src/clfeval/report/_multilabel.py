@@ -77,7 +77,14 @@ def is_multilabel_call(y_true: Any, y_pred: Any, y_score: Any) -> bool:
     y = y_score if callable(getattr(y_true, "predict", None)) else y_true
     if y is None or isinstance(y, str):
         return False
-    shape = np.shape(y)
+    try:
+        shape = np.shape(y)
+    except ValueError:  # (numpy: "inhomogeneous shape")
+        raise InvalidInputError(
+            "y_true holds sequences of different lengths (a set of labels per sample?): "
+            "multilabel data is read as an n × L 0/1 indicator matrix, one column per "
+            "label — e.g. sklearn.preprocessing.MultiLabelBinarizer().fit_transform(y), "
+            "and the same binarizer's transform of the predictions") from None
     return len(shape) == 2 and shape[1] >= 2
 
 
