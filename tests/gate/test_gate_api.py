@@ -370,3 +370,23 @@ def test_multiclass_per_class_metrics_are_macro_averages() -> None:
     proba = rng.dirichlet(np.ones(3), n)
     with pytest.raises(InvalidParameterError, match="binary scores"):
         clfeval.gate(y, proba, proba, metric="roc_auc", max_drop=0.01)
+
+
+def test_the_default_metric_follows_the_models() -> None:
+    """Without ``metric=``: the AUC for two binary scores, else accuracy — K-class score
+    matrices (read by their arg-max class) and hard predictions are gated too, not refused
+    for an AUC nobody asked for."""
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 3, 400)
+    base = rng.dirichlet(np.ones(3), 400)
+    cand = 0.5 * base + 0.5 * np.eye(3)[y]
+    got = clfeval.gate(y, base, cand, max_drop=0.02)
+    assert [m.metric for m in got.members] == ["accuracy"] and got.decision == "pass"
+    acc = float(np.mean(np.argmax(cand, axis=1) == y))
+    assert got.members[0].candidate == pytest.approx(acc)
+    yb = (y > 0).astype(int)
+    got = clfeval.gate(yb, base[:, 1], cand[:, 1], max_drop=0.02)
+    assert [m.metric for m in got.members] == ["roc_auc"]
+    got = clfeval.gate(yb, (base[:, 1] > 0.5).astype(int), (cand[:, 1] > 0.5).astype(int),
+                       max_drop=0.02)
+    assert [m.metric for m in got.members] == ["accuracy"]

@@ -268,9 +268,8 @@ def run_gate(args: argparse.Namespace, cli: Any) -> int:
 
         reports = [_as_report(s, role) for s, role in zip(saved, ("baseline", "candidate"),
                                                           strict=True)]
-        scored = all(any(r.name == "roc_auc" for r in rep.overall) for rep in reports)
-        metric = args.metric or (["roc_auc"] if scored else ["accuracy"])
-        result = gate(None, reports[0], reports[1], metric=metric, max_drop=args.max_drop,
+        result = gate(None, reports[0], reports[1], metric=args.metric or None,
+                      max_drop=args.max_drop,
                       alpha=args.alpha, names=names)
     else:
         with cli._naming(args.baseline):
@@ -289,8 +288,7 @@ def run_gate(args: argparse.Namespace, cli: Any) -> int:
             labels = [cli._coerce(v, labels_data) for v in args.labels]
         elif base["cmap"].score_labels is not None and len(base["cmap"].y_score) > 1:
             labels = list(base["cmap"].score_labels)
-        metric = args.metric or (["roc_auc"] if "y_score" in base["model"]
-                                 and "y_score" in cand["model"] else ["accuracy"])
+        metric = args.metric or None  # (None: the gate's default for these models)
         result = gate(base["y_true"], base["model"], cand["model"], metric=metric,
                       max_drop=args.max_drop, alpha=args.alpha, by=base["by"],
                       labels=labels, pos_label=cli._coerce(args.pos_label, labels_data),

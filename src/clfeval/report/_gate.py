@@ -737,7 +737,7 @@ def gate(
     baseline: Any,
     candidate: Any,
     *,
-    metric: str | Sequence[str] = "roc_auc",
+    metric: str | Sequence[str] | None = None,
     max_drop: float,
     alpha: float = 0.05,
     by: Any = None,
@@ -771,10 +771,12 @@ def gate(
         :class:`~clfeval.Report` s / saved states (then ``y_true=None``): each report's
         values and intervals are compared unpaired, which is less powerful than paired
         rows — the result says so.
-    metric : str or sequence of str
+    metric : str or sequence of str, optional
         The metric(s) to gate: ``"roc_auc"``, ``"average_precision"``, ``"brier"``,
         ``"log_loss"`` (scores) or any registered metric with a direction
-        (``"accuracy"``, ``"f1"``, ``"mcc"``, ``"recall"`` …).
+        (``"accuracy"``, ``"f1"``, ``"mcc"``, ``"recall"`` …). Default: ``"roc_auc"``
+        when both models give binary scores, else ``"accuracy"`` (hard predictions, or
+        K-class scores read by their arg-max class).
     max_drop : float
         The margin, in the metric's units: the largest drop that still counts as "not
         worse" (a decrease for higher-is-better metrics, an increase for the others).
@@ -836,12 +838,17 @@ def gate(
             f"alpha must be below 0.5 (a one-sided error rate), got {alpha!r}")
     if not isinstance(power, (int, float)) or not 0.0 < float(power) < 1.0:
         raise InvalidParameterError(f"power must be in (0, 1), got {power!r}")
-    metrics = [metric] if isinstance(metric, str) else list(metric)
-    if not metrics or not all(isinstance(m, str) for m in metrics):
-        raise InvalidParameterError(f"metric must be a name or a list of names, got {metric!r}")
-    resolved = [_direction(m) for m in metrics]
-    if len({m for m, _ in resolved}) != len(resolved):
-        raise InvalidParameterError(f"metric names a metric twice: {metrics}")
+    def resolve(metric: str | Sequence[str]) -> list[tuple[str, bool]]:
+        metrics = [metric] if isinstance(metric, str) else list(metric)
+        if not metrics or not all(isinstance(m, str) for m in metrics):
+            raise InvalidParameterError(
+                f"metric must be a name or a list of names, got {metric!r}")
+        out = [_direction(m) for m in metrics]
+        if len({m for m, _ in out}) != len(out):
+            raise InvalidParameterError(f"metric names a metric twice: {metrics}")
+        return out
+
+    resolved = [] if metric is None else resolve(metric)
     if len(names) != 2 or len(set(map(str, names))) != 2:
         raise InvalidParameterError(f"names must be two different names, got {names!r}")
     nb, nc = str(names[0]), str(names[1])
@@ -875,6 +882,9 @@ def gate(
                                     "sliced by the same columns, or neither")
         if rb.slices is not None:
             by_names = tuple(rb.slices.by)
+        if metric is None:  # (the default: AUC when both reports have one)
+            resolved = resolve("roc_auc" if all(any(r.name == "roc_auc" for r in x.overall)
+                                                for x in (rb, rc)) else "accuracy")
         keys = list(sb) + [k for k in sc if k not in sb]
         for m, hib in resolved:
             estimates.append((m, "", hib, _unpaired_estimate(rb, rc, m, hib)))
@@ -887,6 +897,10 @@ def gate(
         data = _Paired(y_true, baseline, candidate, (nb, nc), X=X, labels=labels,
                        pos_label=pos_label, threshold=threshold,
                        response_method=response_method, sample_weight=sample_weight)
+        if metric is None:  # (the default: AUC when both models give binary scores)
+            resolved = resolve("roc_auc" if all(m.y_score is not None and m.y_score.ndim == 1
+                                                for m in (data.baseline, data.candidate))
+                               else "accuracy")
         groups: list[tuple[str, npt.NDArray[np.intp] | None]] = [("", None)]
         if by is not None:
             from ._slices import slice_rows
