@@ -725,6 +725,10 @@ def _score_input(y_score: Any) -> tuple[npt.NDArray[np.float64], list[Any] | Non
         arr = y_score.to_numpy()
     elif kind == "pyarrow":
         arr = np.asarray(y_score)
+    elif isinstance(y_score, Mapping):  # {class: its scores}, as a table's named columns
+        names = [_py(c) for c in y_score]
+        arr = (np.column_stack([np.asarray(v) for v in y_score.values()]) if names
+               else np.empty((0, 0)))
     checked, lo, hi = scores_with_range(arr)
     return checked, names, series_name, (lo, hi)
 
@@ -771,6 +775,11 @@ class CallSpec:
         from these fields without checking them again.
     score_range : tuple of float or None
         The smallest and largest of 1-D ``y_score`` (read when it was checked finite).
+    ties : ndarray of intp or None
+        Class-named score columns put in label order: their positions in ``y_score`` in
+        the order the caller's table held them — the arg-max class of equal scores is the
+        first in that order, as the model's own ``argmax`` reads its output
+        (``None``: ``y_score``'s order).
     """
 
     y_true: npt.NDArray[Any]
@@ -784,6 +793,7 @@ class CallSpec:
     score_columns: tuple[Any, ...] | None = None
     label_array: npt.NDArray[Any] | None = None
     score_range: tuple[float, float] | None = None
+    ties: npt.NDArray[np.intp] | None = None
 
     @property
     def n(self) -> int:
@@ -937,8 +947,13 @@ def resolve_call(y_true: Any, y_pred: Any = None, y_score: Any = None, *,
         # one layout downstream: rows, as the compiled passes over rows read them (a
         # DataFrame's values come column by column: they took numpy's slower lines)
         s = np.ascontiguousarray(s)
+    ties = None
+    if s is not None and s.ndim == 2 and columns is not None and len(columns) == s.shape[1]:
+        order = [labs.index(c) for c in columns]
+        if order != list(range(len(order))):
+            ties = np.asarray(order, dtype=np.intp)
     return CallSpec(yt, yp, s, w, labs, kind, pl, thr, columns, label_array,
-                    s_range if s is not None and s is given and s.ndim == 1 else None)
+                    s_range if s is not None and s is given and s.ndim == 1 else None, ties)
 
 
 def labels_differ(a: Any, b: Any) -> bool:

@@ -16,6 +16,7 @@ otherwise — the file doors learn it only after reading every row); and text la
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from typing import Any
@@ -527,3 +528,53 @@ def test_zero_total_weight_with_probabilities_is_a_report_alike(tmp_path: Any) -
 def test_label_sets_per_sample_are_refused_with_the_way_to_an_indicator_matrix() -> None:
     with pytest.raises(ClfevalError, match="MultiLabelBinarizer"):
         clfeval.evaluate([["a", "b"], ["c"], ["a"]], [["a"], ["c"], ["a", "b"]])
+
+
+def test_tied_probabilities_are_predicted_as_the_model_predicts_at_every_door(
+        tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """Tied top probabilities (a k-NN's vote shares, a forest's leaf counts) go to the
+    first tied column as the model returned them — ``model.predict`` — whatever order
+    ``labels=`` puts the classes in for display: in memory (a DataFrame, a mapping),
+    from a frame, from files, in the CLI's report, compare and gate."""
+    from sklearn.metrics import accuracy_score
+    from sklearn.neighbors import KNeighborsClassifier
+
+    rng = np.random.default_rng(9)
+    x = rng.normal(size=(500, 2))
+    y = np.array(["high", "low", "medium"])[rng.integers(0, 3, 500)]
+    model = KNeighborsClassifier(4).fit(x[:250], y[:250])
+    proba = pd.DataFrame(model.predict_proba(x[250:]), columns=model.classes_)
+    yt = y[250:]
+    top = np.sort(proba.to_numpy(), axis=1)
+    assert (top[:, -1] == top[:, -2]).sum() > 20  # (ties to break)
+    want = accuracy_score(yt, model.predict(x[250:]))
+    order = ["low", "medium", "high"]  # (display order, not the model's)
+    frame = pd.concat([pd.Series(yt, name="label"), proba], axis=1)
+    f, again = tmp_path / "knn.csv", tmp_path / "again.csv"
+    frame.to_csv(f, index=False)
+    frame.to_csv(again, index=False)
+    cols = {"y_true": "label", "y_score": order, "labels": order, "level": None}
+
+    def cli(*words: str) -> str:
+        assert cli_main([*words, "--y-true", "label", "--y-score", *order, "--labels",
+                         *order]) in (0, 1)
+        return capsys.readouterr().out
+
+    got = {
+        "DataFrame": clfeval.evaluate(yt, y_score=proba, labels=order, level=None),
+        "mapping": clfeval.evaluate(yt, y_score={c: proba[c] for c in proba}, labels=order,
+                                    level=None),
+        "frame": clfeval.evaluate_frame(frame, **cols),
+        "file": clfeval.evaluate_files(str(f), **cols),
+        "cli": from_json(cli("report", str(f), "--no-ci", "--format", "json", "--quiet")),
+    }
+    for door, r in got.items():
+        assert r.labels == tuple(order), door
+        assert r.metric("accuracy") == pytest.approx(want, abs=1e-15), door
+    text = cli("compare", str(f), str(again), "--no-ci", "--format", "json", "--quiet")
+    assert [m["value"] for m in json.loads(text)["reports"][0]["overall"]
+            if m["name"] == "accuracy"] == [pytest.approx(want, abs=1e-15)]
+    g = clfeval.gate(yt, proba, proba, labels=order, max_drop=0.01)
+    assert g.members[0].metric == "accuracy"
+    assert g.members[0].baseline == pytest.approx(want, abs=1e-15)
+    assert f"{want:.4f}" in cli("gate", str(f), str(again), "--max-drop", "0.01")

@@ -229,8 +229,12 @@ def test_different_rows_and_label_sets_are_refused() -> None:
         clfeval.gate(None, clfeval.evaluate(y, pb), r2, metric="accuracy", max_drop=0.01)
     with pytest.raises(InvalidInputError, match="one class"):
         clfeval.gate(np.ones(10, int), b[:10], c[:10], metric="roc_auc", max_drop=0.01)
-    with pytest.raises(InvalidParameterError, match="pos_label"):
-        clfeval.gate(np.where(y == 1, "yes", "no"), b, c, metric="roc_auc", max_drop=0.01)
+    # string classes with scores: the greater label is the positive one, as every door
+    # reads a 1-D score (positive_label) — no pos_label needed
+    yes = np.where(y == 1, "yes", "no")
+    g = clfeval.gate(yes, b, c, metric="roc_auc", max_drop=0.01)
+    assert g.members[0].baseline == pytest.approx(
+        clfeval.evaluate(yes, y_score=b).metric("roc_auc"), rel=1e-12)
     with pytest.raises(InvalidParameterError, match="threshold"):
         clfeval.gate(y, b, c, metric="accuracy", max_drop=0.01, threshold=float("nan"))
     with pytest.raises(InvalidInputError, match="both saved"):
@@ -390,3 +394,25 @@ def test_the_default_metric_follows_the_models() -> None:
     got = clfeval.gate(yb, (base[:, 1] > 0.5).astype(int), (cand[:, 1] > 0.5).astype(int),
                        max_drop=0.02)
     assert [m.metric for m in got.members] == ["accuracy"]
+
+
+def test_tables_of_scores_are_read_by_their_class_names_as_evaluate_reads_them() -> None:
+    """A ``predict_proba`` DataFrame named by ``classes_`` — in any column order, with
+    string classes and no ``pos_label`` — is gated on the positive class's column as
+    :func:`clfeval.evaluate` reads it (the gate read the columns by position and asked for
+    ``pos_label`` with string classes)."""
+    pd = pytest.importorskip("pandas")
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(10)
+    x = rng.normal(size=(600, 2))
+    y = np.where(x[:, 0] + rng.normal(size=600) > 0, "spam", "ham")
+    proba = pd.DataFrame(LogisticRegression().fit(x, y).predict_proba(x),
+                         columns=["ham", "spam"])
+    want = roc_auc_score(y == "spam", proba["spam"])
+    for table in (proba, proba[["spam", "ham"]]):
+        g = clfeval.gate(y, table, table, max_drop=0.02)
+        assert g.members[0].metric == "roc_auc"
+        assert g.members[0].baseline == pytest.approx(want, rel=1e-12)
+        assert clfeval.evaluate(y, y_score=table).metric("roc_auc") == pytest.approx(want)

@@ -743,14 +743,24 @@ def _load(path: str, args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
     if cmap.y_pred is not None:
         out["y_pred"] = cols[cmap.y_pred]
     if cmap.y_score:
-        import numpy as np
-
-        s = [cols[c] for c in cmap.y_score]
-        out["y_score"] = s[0] if len(s) == 1 else np.column_stack(s)
+        out["y_score"] = _scores_of(cols, cmap)
     if cmap.weight is not None:
         out["sample_weight"] = cols[cmap.weight]
     out["by"] = {c: cols[c] for c in cmap.by} or None
     return out, cmap
+
+
+def _scores_of(cols: dict[str, Any], cmap: Any) -> Any:
+    """The score column(s) a file holds, as the in-memory doors take them: one column, an
+    N×K matrix in ``cmap.y_score``'s (label) order, or — class-named columns that stand
+    in another order in the file — ``{class: scores}`` in the file's order, matched by
+    name with equal scores' arg-max the first as they stand (see ``ColumnMap.ties``)."""
+    import numpy as np
+
+    s = [cols[c] for c in cmap.y_score]
+    if cmap.ties is not None and cmap.score_labels is not None:
+        return {cmap.score_labels[j]: s[j] for j in cmap.ties}
+    return s[0] if len(s) == 1 else np.column_stack(s)
 
 
 def _eval_options(args: argparse.Namespace, data: dict[str, Any], cmap: Any) -> dict[str, Any]:

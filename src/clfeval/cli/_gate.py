@@ -124,7 +124,6 @@ def _saved(path: str, cli: Any) -> Any:
 
 def _read(path: str, args: argparse.Namespace, cli: Any) -> dict[str, Any]:
     """One predictions file in memory: truth, the model's outputs, slices and ids."""
-    import numpy as np
 
     from ..exceptions import FileFormatError
     from ..io import read_columns
@@ -147,8 +146,7 @@ def _read(path: str, args: argparse.Namespace, cli: Any) -> dict[str, Any]:
     if cmap.y_pred is not None:
         model["y_pred"] = cols[cmap.y_pred]
     if cmap.y_score:
-        s = [cols[c] for c in cmap.y_score]
-        model["y_score"] = s[0] if len(s) == 1 else np.column_stack(s)
+        model["y_score"] = cli._scores_of(cols, cmap)
     cmap = dataclasses.replace(cmap, by=tuple(c for c in cmap.by if c in (args.by or [])))
     return {"y_true": cols[cmap.y_true], "model": model,
             "by": {c: cols[c] for c in (args.by or [])} or None,

@@ -1372,13 +1372,19 @@ def max_row_sum_error(p: npt.NDArray[Any]) -> float | None:
 _TOP_ROWS_COLUMNS = 40
 
 
-def top_class_and_sum_error(p: npt.NDArray[Any], top: bool = True
+def top_class_and_sum_error(p: npt.NDArray[Any], top: bool = True,
+                            ties: npt.NDArray[np.intp] | None = None
                             ) -> tuple[npt.NDArray[np.intp] | None, float | None]:
     """The arg-max class of each row of N×K scores (the first of equal maxima:
     ``np.argmax(p, axis=1)``; ``None`` unless ``top``) and :func:`max_row_sum_error`,
     from one compiled pass over the rows for large float64 inputs of up to
     :data:`_TOP_ROWS_COLUMNS` columns (numpy's row reductions over a few columns are
     slow; over many, its vector loops win), else numpy's; the same values either way.
+
+    ``ties``: the columns in the order the caller gave them, when that is not the
+    matrix's (class-named columns put in label order): equal maxima then go to the first
+    of them in that order — a model's own ``argmax`` (scikit-learn's ``predict``) over
+    the columns as it returned them.
 
     Examples
     --------
@@ -1389,6 +1395,10 @@ def top_class_and_sum_error(p: npt.NDArray[Any], top: bool = True
     (array([0]), None)
     """
     p = np.asarray(p, dtype=np.float64)
+    if ties is not None and top:
+        classes = ties[np.argmax(p[:, ties], axis=1)] if p.shape[0] else \
+            np.zeros(0, np.intp)
+        return classes, top_class_and_sum_error(p, top=False)[1]
     fast = (kernels(p.size) if p.ndim == 2 and p.flags.c_contiguous
             and 0 < p.shape[1] <= _TOP_ROWS_COLUMNS else None)
     if fast is not None:

@@ -36,6 +36,11 @@ class ColumnMap:
     by : tuple of str
         Grouping columns: the rows are also evaluated per slice (each distinct
         combination of their values); read like labels.
+    ties : tuple of int or None
+        Per-class score columns put in label order by their names: their positions in
+        ``y_score`` in the order they stand in the file or frame; the arg-max
+        class of tied scores is the first in that order, as the model's own ``argmax``
+        reads its output. ``None``: ``y_score``'s order.
 
     Examples
     --------
@@ -50,6 +55,7 @@ class ColumnMap:
     weight: str | None = None
     score_labels: tuple[Any, ...] | None = field(default=None)
     by: tuple[str, ...] = field(default=(), repr=False)
+    ties: tuple[int, ...] | None = field(default=None, repr=False)
 
     @property
     def names(self) -> tuple[str, ...]:

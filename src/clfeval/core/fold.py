@@ -449,6 +449,9 @@ class Folder:
         dt = np.float64 if self.weighted else np.int64
         # K-class scores without a prediction column: the arg-max class is the prediction
         self.argmax = spec.multiclass_scores and not spec.columns.y_pred
+        #: equal scores' arg-max: the first column as they stand in the file (ColumnMap.ties)
+        self.ties = None if spec.columns.ties is None else \
+            np.asarray(spec.columns.ties, dtype=np.intp)
         self.cm: npt.NDArray[Any] | None = (
             np.zeros((len(self.space.labels),) * 2, dt)
             if spec.columns.y_pred or self.argmax else None)
@@ -610,7 +613,7 @@ class Folder:
                 from .calibration import top_class_and_sum_error
 
                 gp, err = top_class_and_sum_error(
-                    np.column_stack(scores) if stacked is None else stacked)
+                    np.column_stack(scores) if stacked is None else stacked, ties=self.ties)
             assert gp is not None
             if self.cm.shape[0] < k:
                 self.cm = _pad(self.cm, k)
@@ -1032,7 +1035,8 @@ def resolve_spec(spec: Spec) -> Spec:
         # it for probabilities, and carries nothing more for a ranking)
         pos = positive_label(named, spec.pos_label, scored=True)
         col = spec.columns.y_score[label_position(named, pos)]
-        return replace(spec, columns=replace(spec.columns, y_score=(col,), score_labels=None),
+        return replace(spec, columns=replace(spec.columns, y_score=(col,), score_labels=None,
+                                             ties=None),
                        labels=tuple(named), pos_label=pos)
     if declared is None or spec.multiclass_scores:
         return spec

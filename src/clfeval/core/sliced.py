@@ -218,7 +218,7 @@ class SlicedFolder(Folder):
         if self.argmax and scores and (keep is None or keep.any()):
             from .calibration import top_class_and_sum_error
 
-            gp = top_class_and_sum_error(np.column_stack(scores))[0]
+            gp = top_class_and_sum_error(np.column_stack(scores), ties=self.ties)[0]
         super()._fold_rows(chunk, keep, gt, gp, is_pos, [], w)  # the overall matrix
         codes = self.slices.chunk_codes(chunk)
         n_s = len(self.slices.keys)

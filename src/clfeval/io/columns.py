@@ -116,6 +116,13 @@ def _match_scores(pairs: list[tuple[str, str]], labels: Sequence[Any] | None,
     return tuple(cols), tuple(labels)
 
 
+def _ties(given: tuple[str, ...], ordered: tuple[str, ...]) -> tuple[int, ...] | None:
+    """The positions in ``ordered`` (score columns in label order) of the columns in
+    the order they stand in the file, ``given`` (a model's output order, which its own
+    ``argmax`` reads); ``None`` when the two orders are one."""
+    return None if given == ordered else tuple(ordered.index(c) for c in given)
+
+
 def check_column_arguments(*, y_true: Any = None, y_pred: Any = None, y_score: Any = None,
                            weight: Any = None, by: Any = None) -> None:
     """Refuse a column argument that names no column: each must be a column name (a
@@ -237,6 +244,7 @@ def detect_columns(
     yp = None if y_pred is None else check(y_pred, "y_pred")
     score_labels: tuple[Any, ...] | None = None
     scores: tuple[str, ...] = ()
+    ties: tuple[int, ...] | None = None
     if y_score is not None:
         cols = (y_score,) if isinstance(y_score, str) else tuple(y_score)
         scores = tuple(check(c, "y_score") for c in cols)
@@ -251,6 +259,7 @@ def detect_columns(
                 any(_same(lab, n) for lab in labels) for n in scores)
             if named:
                 scores, score_labels = _match_scores(pairs, labels, path)
+                ties = _ties(tuple(n for n in names if n in scores), scores)
             elif labels is not None:
                 if len(labels) != len(scores):
                     raise FileFormatError(
@@ -282,6 +291,7 @@ def detect_columns(
                 scores = (per_class[0][0],)
             else:
                 scores, score_labels = _match_scores(per_class, labels, path)
+                ties = _ties(tuple(n for n, _ in per_class), scores)
         if yp is None and not scores:
             raise FileFormatError(
                 f"cannot find a prediction or score column among {names[:20]}; pass "
@@ -311,4 +321,4 @@ def detect_columns(
         raise FileFormatError(
             f"column {taken[0]!r} cannot group the rows: it is already read as labels, "
             "predictions, scores or weights", path=path, column=taken[0])
-    return ColumnMap(yt, yp, scores, w, score_labels, groups)
+    return ColumnMap(yt, yp, scores, w, score_labels, groups, ties)

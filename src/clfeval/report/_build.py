@@ -357,7 +357,7 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
             # error, which also says whether the rows are probabilities: one pass)
             from ..core.calibration import top_class_and_sum_error
 
-            top, rse = top_class_and_sum_error(s_, top=yp_ is None)
+            top, rse = top_class_and_sum_error(s_, top=yp_ is None, ties=call.ties)
         if s_ is not None:
             from ..core.calibration import is_probability, rows_are_probabilities
 
@@ -1840,7 +1840,11 @@ def _predictions_of(r: Report, call: CallSpec) -> Any:
         pos = r.pos_label
         neg = r.labels[1 - r.labels.index(pos)]
         return np.where(s >= r.threshold, pos, neg)
-    return np.asarray(np.asarray(r.labels, dtype=object)[np.argmax(s, axis=1)].tolist())
+    from ..core.calibration import top_class_and_sum_error
+
+    top = top_class_and_sum_error(s, ties=call.ties)[0]  # (the report's own arg-max)
+    assert top is not None
+    return np.asarray(np.asarray(r.labels, dtype=object)[top].tolist())
 
 
 def _has(r: Report, name: str) -> bool:

@@ -40,7 +40,7 @@ import dataclasses
 import html
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,7 +48,16 @@ import numpy as np
 import numpy.typing as npt
 
 from .._serial import Result
-from .._validation import as_1d_labels, as_scores, as_weights, check_consistent_length
+from .._validation import (
+    _frame_kind,
+    as_1d_labels,
+    as_scores,
+    as_weights,
+    check_consistent_length,
+    label_position,
+    positive_label,
+    resolve_call,
+)
 from ..core.labels import resolve_pos_label, sorted_unique, to_python
 from ..exceptions import InvalidInputError, InvalidParameterError
 from ..stats._results import ConfidenceInterval
@@ -425,7 +434,12 @@ class _Paired:
         self.pos_index: int | None = None
         self.is_pos: npt.NDArray[np.bool_] | None = None
         if len(labs) == 2:
-            self.pos_index = resolve_pos_label(labs, pos_label)
+            # the one rule of every door (positive_label): given, else with a score the
+            # greater label, else 1/True
+            scored = any(ys is not None for _, _, ys in raw)
+            pos = positive_label(labs, pos_label, scored=scored)
+            self.pos_index = (resolve_pos_label(labs, pos_label) if pos is None
+                              else label_position(labs, pos))
             self.is_pos = np.asarray(yt == labs[self.pos_index], dtype=bool)
         elif len(labs) < 2 and any(ys is not None and np.ndim(ys) == 1 for _, _, ys in raw):
             raise InvalidInputError(
@@ -438,9 +452,17 @@ class _Paired:
         models = []
         for role, (name, yp, ys) in zip(("baseline", "candidate"), raw, strict=True):
             s = None
-            if ys is not None:
+            ties = None
+            if ys is not None and (_frame_kind(ys) or isinstance(ys, Mapping)):
+                # a table of scores: its columns matched to the classes by name, as
+                # evaluate reads it (the one resolved call)
+                call = resolve_call(yt, None, ys, labels=list(labs), pos_label=None if
+                                    self.pos_index is None else labs[self.pos_index])
+                s, ties = call.y_score, call.ties
+            elif ys is not None:
                 s = as_scores(ys, f"{role}'s y_score")
                 check_consistent_length(("y_true", yt), (f"{role}'s y_score", s))
+            if s is not None:
                 if s.ndim == 2:
                     if s.shape[1] == 1:
                         s = s[:, 0]
@@ -467,7 +489,11 @@ class _Paired:
                     pos, neg = labs[self.pos_index], labs[1 - self.pos_index]
                     p = np.where(s >= thr, pos, neg)
                 else:
-                    p = np.asarray(np.asarray(labs, dtype=object)[np.argmax(s, axis=1)].tolist())
+                    from ..core.calibration import top_class_and_sum_error
+
+                    top = top_class_and_sum_error(s, ties=ties)[0]
+                    assert top is not None
+                    p = np.asarray(np.asarray(labs, dtype=object)[top].tolist())
             models.append(_Model(name, p, s, yp is not None))
         self.baseline, self.candidate = models
 
