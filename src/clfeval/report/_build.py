@@ -173,9 +173,11 @@ def evaluate(
         Scores of the positive class (probabilities or decision values), or one column
         per class in label order. A table (pandas or polars DataFrame, pyarrow Table)
         whose column names are classes — ``pd.DataFrame(model.predict_proba(X),
-        columns=model.classes_)`` — is matched to the classes by name, in any order (a
-        name that is no class is an error); a pandas/polars Series named by a class is
-        that class's score. Enables ROC/PR curves and the threshold analysis.
+        columns=model.classes_)`` — or a mapping ``{class: scores}`` is matched to the
+        classes by name, in any order (a name that is no class is an error; tied top
+        scores go to the first tied column as the table holds them, as the model's own
+        ``predict``); a pandas/polars Series named by a class is that class's score.
+        Enables ROC/PR curves and the threshold analysis.
     labels : sequence, optional
         The classes in matrix order (default: sorted union of the data).
     pos_label : label, optional
