@@ -1698,6 +1698,10 @@ def compare(
     >>> c.names, bool(c.ranks.mean_rank[0] < c.ranks.mean_rank[1])
     (('a', 'b'), True)
     """
+    if isinstance(y_true, Mapping) and not isinstance(models, Mapping):
+        raise InvalidParameterError(
+            "compare(models, y_true): the mapping of name -> model comes first, the true "
+            "classes second (got the classes first)")
     if not isinstance(models, Mapping) or not models:
         raise InvalidParameterError("models must be a non-empty mapping of name -> model")
     threshold = check_threshold(threshold)
