@@ -578,3 +578,32 @@ def test_tied_probabilities_are_predicted_as_the_model_predicts_at_every_door(
     assert g.members[0].metric == "accuracy"
     assert g.members[0].baseline == pytest.approx(want, abs=1e-15)
     assert f"{want:.4f}" in cli("gate", str(f), str(again), "--max-drop", "0.01")
+
+
+def test_probabilities_in_the_prediction_column_are_refused_alike(
+        tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """Probabilities where predicted classes go (a column named ``prediction``) are a
+    score, not a class each: every door refuses them with the way out (``y_score=``) —
+    the frame and Parquet doors made a report of one class per distinct probability, the
+    CSV door said the labels mixed types."""
+    y = np.array([0, 1, 1, 0, 1, 0])
+    p = np.array([0.12, 0.87, 0.66, 0.31, 0.93, 0.2])
+    frame = pd.DataFrame({"target": y, "prediction": p})
+    csv, pqt = tmp_path / "p.csv", tmp_path / "p.parquet"
+    frame.to_csv(csv, index=False)
+    frame.to_parquet(pqt)
+    doors = {"memory": lambda: clfeval.evaluate(y, p),
+             "frame": lambda: clfeval.evaluate_frame(frame, y_true="target",
+                                                     y_pred="prediction"),
+             "csv": lambda: clfeval.evaluate_files(str(csv)),
+             "parquet": lambda: clfeval.evaluate_files(str(pqt))}
+    for door, fn in doors.items():
+        with pytest.raises(ClfevalError, match=r"continuous values \(e\.g\. 0\.12\).*y_score="):
+            fn()  # (door: in the failure's traceback)
+        assert door
+    assert cli_main(["report", str(pqt)]) == 2
+    err = capsys.readouterr().err
+    assert "continuous values" in err and "--y-score" in err and len(err.splitlines()) == 1
+    # classes that are fractions, spelled by the truth too, stay classes
+    half = pd.DataFrame({"y": [0.5, 1.5, 0.5, 1.5], "p": [0.5, 1.5, 1.5, 0.5]})
+    assert clfeval.evaluate_frame(half, y_true="y", y_pred="p").labels == (0.5, 1.5)

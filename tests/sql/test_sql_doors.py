@@ -337,7 +337,11 @@ def test_frames_with_class_scores_and_multilabel_columns() -> None:
     assert_same(got, clfeval.evaluate(t, p, labels=["a", "b"]), exact=True)
     with pytest.raises(InvalidParameterError, match="K-class and multilabel"):
         clfeval.sql.evaluate(duckdb.connect(), query="SELECT 1 AS y_true, 0.2 AS proba_0, "
-                                                      "0.8 AS proba_1")
+                                                      "0.7 AS proba_1, 0.1 AS proba_2")
+    # two classes' columns are the positive class's score, as in memory: counted in SQL
+    two = clfeval.sql.evaluate(duckdb.connect(), query="SELECT 1 AS y_true, 0.2 AS proba_0, "
+                                                        "0.8 AS proba_1")
+    assert two.labels == (0, 1) and two.pos_label == 1 and len(two.roc) <= 1
     with pytest.raises(InvalidParameterError, match="evaluate_frame takes"):
         clfeval.evaluate_frame({"y_true": [0, 1]})
 

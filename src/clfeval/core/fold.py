@@ -296,6 +296,18 @@ class _Unread(enum.Enum):
 UNREAD = _Unread.UNREAD
 
 
+def _continuous(v: Any) -> bool:
+    """Whether a label is (or, read as text, spells) a finite number with a fraction
+    (``0.12``): a score, where a predicted class was expected."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (str, float, np.floating)):
+        return False
+    try:
+        x = float(v)
+    except ValueError:
+        return False
+    return math.isfinite(x) and x != int(x)
+
+
 def _worse(sofar: float, e: float | None) -> float | None:
     return None if e is None else max(sofar, e)
 
@@ -776,7 +788,25 @@ class Folder:
         valid_local = local[~missing] if missing is not None and missing.any() else local
         present = np.bincount(valid_local, minlength=len(uniq)) > 0
         pidx = np.flatnonzero(present)
-        codes, bad = self.space.lookup([uniq[int(i)] for i in pidx])
+        values = [uniq[int(i)] for i in pidx]
+
+        def first_row(j: int) -> int:
+            hit = np.flatnonzero(local == pidx[j])
+            if missing is not None:
+                hit = hit[~missing[hit]]
+            return chunk.row(int(hit[0]))
+
+        if column == self.spec.columns.y_pred and not self.space.declared:
+            # a number with a fraction that no true label spells: a score where classes
+            # go (as the in-memory door refuses it) — not a class of its own
+            for j, v in enumerate(values):
+                if _continuous(v) and self.space.code(v) < 0:
+                    raise FileFormatError(
+                        f"the prediction column holds continuous values (e.g. {v}), not "
+                        "predicted classes; pass it as y_score=<column> (predictions then "
+                        "come from y_score >= threshold)",
+                        path=chunk.path, row=first_row(j), column=column)
+        codes, bad = self.space.lookup(values)
         if bad is not None:
             v = uniq[pidx[bad]]
             hit = np.flatnonzero(local == pidx[bad])
