@@ -596,7 +596,11 @@ def test_probabilities_in_the_prediction_column_are_refused_alike(
              "frame": lambda: clfeval.evaluate_frame(frame, y_true="target",
                                                      y_pred="prediction"),
              "csv": lambda: clfeval.evaluate_files(str(csv)),
-             "parquet": lambda: clfeval.evaluate_files(str(pqt))}
+             "parquet": lambda: clfeval.evaluate_files(str(pqt)),
+             "sql": lambda: clfeval.sql.evaluate(
+                 pytest.importorskip("duckdb").connect(),
+                 query=f"SELECT * FROM read_parquet('{pqt}')", y_true="target",
+                 y_pred="prediction")}
     for door, fn in doors.items():
         with pytest.raises(ClfevalError, match=r"continuous values \(e\.g\. 0\.12\).*y_score="):
             fn()  # (door: in the failure's traceback)

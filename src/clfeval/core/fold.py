@@ -296,6 +296,25 @@ class _Unread(enum.Enum):
 UNREAD = _Unread.UNREAD
 
 
+def continuous_prediction(space: LabelSpace, values: Sequence[Any]) -> int | None:
+    """The first of a prediction column's distinct ``values`` that is a number with a
+    fraction no true label spells — a score where classes go, as the in-memory door
+    refuses it (``None``: none). Declared labels decide on their own (an unknown label)."""
+    if space.declared:
+        return None
+    for j, v in enumerate(values):
+        if _continuous(v) and space.code(v) < 0:
+            return j
+    return None
+
+
+def continuous_message(v: Any) -> str:
+    """The error of :func:`continuous_prediction`'s value ``v`` (every door's words)."""
+    return (f"the prediction column holds continuous values (e.g. {v}), not predicted "
+            "classes; pass it as y_score=<column> (predictions then come from y_score >= "
+            "threshold)")
+
+
 def _continuous(v: Any) -> bool:
     """Whether a label is (or, read as text, spells) a finite number with a fraction
     (``0.12``): a score, where a predicted class was expected."""
@@ -796,16 +815,11 @@ class Folder:
                 hit = hit[~missing[hit]]
             return chunk.row(int(hit[0]))
 
-        if column == self.spec.columns.y_pred and not self.space.declared:
-            # a number with a fraction that no true label spells: a score where classes
-            # go (as the in-memory door refuses it) — not a class of its own
-            for j, v in enumerate(values):
-                if _continuous(v) and self.space.code(v) < 0:
-                    raise FileFormatError(
-                        f"the prediction column holds continuous values (e.g. {v}), not "
-                        "predicted classes; pass it as y_score=<column> (predictions then "
-                        "come from y_score >= threshold)",
-                        path=chunk.path, row=first_row(j), column=column)
+        if column == self.spec.columns.y_pred:
+            j = continuous_prediction(self.space, values)
+            if j is not None:
+                raise FileFormatError(continuous_message(values[j]), path=chunk.path,
+                                      row=first_row(j), column=column)
         codes, bad = self.space.lookup(values)
         if bad is not None:
             v = uniq[pidx[bad]]

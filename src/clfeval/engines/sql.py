@@ -80,6 +80,8 @@ from ..core.fold import (
     _kind,
     _with_table,
     bit_bins,
+    continuous_message,
+    continuous_prediction,
 )
 from ..core.scores import DEFAULT_CONVERT_BITS, DEFAULT_MAX_DISTINCT
 from ..core.sliced import (
@@ -1195,6 +1197,11 @@ def _partials(res: dict[str, Any], cal: dict[str, Any] | None, spec: Spec, plan:
     gp = None
     if cols.y_pred is not None:
         p_codes, p_uniq = _factorize(res["p"])
+        j = continuous_prediction(space, [v for v in p_uniq if not _is_missing(v)])
+        if j is not None:
+            raise InvalidInputError(
+                f"{source}, column {cols.y_pred!r}: "
+                + continuous_message([v for v in p_uniq if not _is_missing(v)][j]))
         gp_u = _label_codes(space, p_uniq, cols.y_pred, source)
         gp = gp_u[p_codes]
     # the fold's first reason: a missing label (NULL or NaN), an undeclared one, then SQL's
