@@ -611,3 +611,40 @@ def test_probabilities_in_the_prediction_column_are_refused_alike(
     # classes that are fractions, spelled by the truth too, stay classes
     half = pd.DataFrame({"y": [0.5, 1.5, 0.5, 1.5], "p": [0.5, 1.5, 1.5, 0.5]})
     assert clfeval.evaluate_frame(half, y_true="y", y_pred="p").labels == (0.5, 1.5)
+
+
+def test_multilabel_columns_are_read_by_their_label_names_at_every_door(
+        tmp_path: Any) -> None:
+    """Multilabel tables whose columns name the labels — ``true_<label>`` columns of a
+    file, DataFrames named by label — are matched by name: ``labels=`` in another order,
+    or a prediction table with its columns in another order, reorders them; it renamed
+    (files) or misread (DataFrames) the columns by position."""
+    rng = np.random.default_rng(12)
+    names = ["news", "sport", "tech"]
+    t = (rng.random((300, 3)) < 0.4).astype(int)
+    s = np.clip(0.5 * t + 0.6 * rng.random((300, 3)), 0, 1)
+    p = (s > 0.5).astype(int)
+    tp = {k: int((t[:, i] & p[:, i]).sum()) for i, k in enumerate(names)}
+    frame = pd.DataFrame({**{f"true_{k}": t[:, i] for i, k in enumerate(names)},
+                          **{f"pred_{k}": p[:, i] for i, k in enumerate(names)},
+                          **{f"score_{k}": s[:, i] for i, k in enumerate(names)}})
+    f = tmp_path / "ml.csv"
+    frame.to_csv(f, index=False)
+    order = ["tech", "news", "sport"]
+    T, P = pd.DataFrame(t, columns=names), pd.DataFrame(p, columns=names)
+
+    def tps(r: Report) -> dict[Any, int]:
+        per = r.to_dict()["per_class"]
+        return dict(zip(r.labels, (int(v) for v in per["values"][per["metrics"].index("tp")]),
+                        strict=True))
+
+    for r in (clfeval.evaluate_files(str(f), labels=order),
+              clfeval.evaluate_frame(frame, labels=order),
+              clfeval.evaluate(T, P, labels=order),
+              clfeval.evaluate(T[order], P, labels=order)):
+        assert r.labels == tuple(order) and tps(r) == tp
+    assert tps(clfeval.evaluate(T, P[order])) == tp  # (named by label: any column order)
+    with pytest.raises(ClfevalError, match="are not the labels the columns name"):
+        clfeval.evaluate_files(str(f), labels=["a", "b", "c"])
+    with pytest.raises(ClfevalError, match="columns .* are not the labels"):
+        clfeval.evaluate(T, P.rename(columns={"tech": "x"}))

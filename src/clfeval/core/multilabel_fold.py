@@ -200,6 +200,21 @@ def multilabel_spec(names: Sequence[str], *, y_true: Any, y_pred: Any, y_score: 
         raise InvalidParameterError(f"labels= has {len(labs)} names for {k} label columns")
     if len(set(labs)) != k:
         raise InvalidParameterError("labels= repeats a label")
+    if y_true is None and labels is not None:
+        # detected columns name their labels (true_<label>): labels= puts them in its
+        # order, matched by name — not a renaming of the columns by position
+        from ..io.columns import _same
+
+        at = [next((i for i, d in enumerate(default_labels) if _same(lab, str(d))), -1)
+              for lab in labs]
+        if sorted(at) != list(range(k)):
+            raise InvalidParameterError(
+                f"labels={list(labs)[:10]} are not the labels the columns name "
+                f"({list(default_labels)[:10]}); give those, in any order, or name the "
+                "columns with y_true=[...] (and y_pred=, y_score=) in labels= order")
+        t = tuple(t[i] for i in at)
+        p = tuple(p[i] for i in at) if p else p
+        s = tuple(s[i] for i in at) if s else s
     thr: float | None = None
     if threshold is not None:
         if p:
