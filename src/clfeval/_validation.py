@@ -733,6 +733,21 @@ def _score_input(y_score: Any) -> tuple[npt.NDArray[np.float64], list[Any] | Non
     return checked, names, series_name, (lo, hi)
 
 
+def named_table_scores(y_true: Any, y_score: Any, labels: Any, pos_label: Any
+                       ) -> tuple[Any, Any, Any]:
+    """A table of scores whose columns name classes (pandas, polars, pyarrow, or a
+    mapping ``{class: scores}``), read as :func:`resolve_call` reads it for every door:
+    ``(scores in label order — for two classes the positive class's column —, labels,
+    positive class)``. Anything else comes back as given (read by position)."""
+    table = isinstance(y_score, Mapping) or (
+        _frame_kind(y_score) != "" and (hasattr(y_score, "columns")
+                                        or hasattr(y_score, "column_names")))
+    if not table or _score_input(y_score)[1] is None:
+        return y_score, labels, pos_label
+    call = resolve_call(y_true, None, y_score, labels=labels, pos_label=pos_label)
+    return call.y_score, list(call.labels), call.pos_label
+
+
 def _names_class(labels: Sequence[Any], name: Any) -> int:
     """The class a score column's name names (-1: none); a text name also names the
     number or bool it spells (polars and Arrow names are always text)."""

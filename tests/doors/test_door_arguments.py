@@ -648,3 +648,23 @@ def test_multilabel_columns_are_read_by_their_label_names_at_every_door(
         clfeval.evaluate_files(str(f), labels=["a", "b", "c"])
     with pytest.raises(ClfevalError, match="columns .* are not the labels"):
         clfeval.evaluate(T, P.rename(columns={"tech": "x"}))
+
+
+def test_state_constructors_read_score_tables_by_class_name() -> None:
+    """``CalibrationCounts.from_predictions`` and ``ScoreCounts.from_scores`` of a
+    ``predict_proba`` DataFrame named by class — its columns in any order — equal the
+    states of the label-ordered matrix, as ``evaluate`` reads such a table (they read it
+    by position: a reordered frame gave another Brier score and other AUCs)."""
+    from clfeval.calibration import CalibrationCounts
+
+    rng = np.random.default_rng(13)
+    y = np.array(["high", "low", "medium"])[rng.integers(0, 3, 400)]
+    proba = rng.dirichlet(np.ones(3), 400)
+    frame = pd.DataFrame(proba, columns=["high", "low", "medium"])
+    shuffled = frame[["medium", "high", "low"]]
+    assert CalibrationCounts.from_predictions(y, shuffled) == \
+        CalibrationCounts.from_predictions(y, proba)
+    assert clfeval.ScoreCounts.from_scores(y, shuffled) == \
+        clfeval.ScoreCounts.from_scores(y, proba)
+    assert CalibrationCounts.from_predictions(
+        y, {c: shuffled[c] for c in shuffled}) == CalibrationCounts.from_predictions(y, proba)

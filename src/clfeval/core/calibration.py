@@ -878,7 +878,9 @@ class CalibrationCounts:
             True labels.
         y_proba : array-like of shape (N,) or (N, K)
             1-D: probability of the positive class (binary state). 2-D: one column per
-            label, in label order (K-class state). Values must lie in [0, 1].
+            label, in label order (K-class state); a table (DataFrame, pyarrow Table,
+            ``{class: probabilities}``) whose columns name the classes is read by name,
+            as :func:`clfeval.evaluate` reads it. Values must lie in [0, 1].
         labels : sequence, optional
             Binary: both labels; K-class: the label of each column. Default: the sorted
             labels of ``y_true``.
@@ -889,6 +891,10 @@ class CalibrationCounts:
         bins, eps
             As in :meth:`empty`.
         """
+        from .._validation import named_table_scores
+
+        # (a table whose columns name the classes: read by name, as every door reads it)
+        y_proba, labels, pos_label = named_table_scores(y_true, y_proba, labels, pos_label)
         edges = _check_edges(bins)
         p = _as_probabilities(y_proba)
         multiclass = p.ndim == 2

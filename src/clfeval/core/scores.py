@@ -1372,8 +1372,10 @@ class ScoreCounts:
             True labels.
         y_score : array-like of shape (N,) or (N, K)
             1-D: the score of the positive class (binary state). 2-D: one column
-            per label, in label order (multiclass state). Probabilities, logits or
-            decision values.
+            per label, in label order (multiclass state); a table (DataFrame, pyarrow
+            Table, ``{class: scores}``) whose columns name the classes is read by name,
+            as :func:`clfeval.evaluate` reads it. Probabilities, logits or decision
+            values.
         labels : sequence, optional
             The labels (binary: both; multiclass: the K column labels, in column
             order). Default: the sorted labels present in ``y_true``.
@@ -1394,6 +1396,12 @@ class ScoreCounts:
             NaN/inf scores raise, or are excluded and counted in :attr:`n_omitted`.
         """
         check_choice("nan_policy", nan_policy, ("raise", "omit"))
+        if nan_policy == "raise":  # (a table whose columns name the classes: read by
+            # name, as every door reads it)
+            from .._validation import named_table_scores
+
+            y_score, labels, pos_label = named_table_scores(y_true, y_score, labels,
+                                                            pos_label)
         if bins is not None and bits is not None:
             raise InvalidParameterError("pass either bins= (edges) or bits=, not both")
         binning = None
