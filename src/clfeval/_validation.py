@@ -734,18 +734,19 @@ def _score_input(y_score: Any) -> tuple[npt.NDArray[np.float64], list[Any] | Non
 
 
 def named_table_scores(y_true: Any, y_score: Any, labels: Any, pos_label: Any
-                       ) -> tuple[Any, Any, Any]:
+                       ) -> tuple[Any, Any, Any, npt.NDArray[np.intp] | None]:
     """A table of scores whose columns name classes (pandas, polars, pyarrow, or a
     mapping ``{class: scores}``), read as :func:`resolve_call` reads it for every door:
     ``(scores in label order — for two classes the positive class's column —, labels,
-    positive class)``. Anything else comes back as given (read by position)."""
+    positive class, ties)`` (:attr:`CallSpec.ties`). Anything else comes back as given
+    (read by position), with no ties."""
     table = isinstance(y_score, Mapping) or (
         _frame_kind(y_score) != "" and (hasattr(y_score, "columns")
                                         or hasattr(y_score, "column_names")))
     if not table or _score_input(y_score)[1] is None:
-        return y_score, labels, pos_label
+        return y_score, labels, pos_label, None
     call = resolve_call(y_true, None, y_score, labels=labels, pos_label=pos_label)
-    return call.y_score, list(call.labels), call.pos_label
+    return call.y_score, list(call.labels), call.pos_label, call.ties
 
 
 def _names_class(labels: Sequence[Any], name: Any) -> int:

@@ -615,8 +615,11 @@ def _top_class(p: FloatArray) -> npt.NDArray[np.intp]:
 
 
 def _fold_top(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
-              edges: FloatArray, eps: float) -> tuple[Array, ...]:
-    """The top-label table (the highest probability, correct or not) for a block of rows."""
+              edges: FloatArray, eps: float, ties: npt.NDArray[np.intp] | None = None
+              ) -> tuple[Array, ...]:
+    """The top-label table (the highest probability, correct or not) for a block of rows;
+    ``ties``: the order equal maxima are taken in (see :func:`top_class_and_sum_error`:
+    the top label is the report's arg-max class)."""
     n, k = p.shape
     fast = kernels(p.size) if p.dtype == np.float64 and p.flags.c_contiguous else None
     if fast is not None and n:  # (compiled: each row read once, the same values)
@@ -624,6 +627,8 @@ def _fold_top(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
         p_top, p_true, sse = np.empty(n), np.empty(n), np.empty(n)
         fast.top_label_rows(p, np.ascontiguousarray(codes, dtype=np.intp), top, p_top,
                             p_true, sse, np.empty(k))
+        if ties is not None:  # (the same largest probability; tied rows' class by ties)
+            top = ties[np.argmax(p[:, ties], axis=1)]
         b = edges.size - 1
         part: tuple[Array, ...] = (
             np.zeros((1, b, 2), np.int64), np.zeros((1, b, 2, N_FIELDS)),
@@ -633,7 +638,7 @@ def _fold_top(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
                     p_true, sse)
         return part
     rows = np.arange(n)
-    top = _top_class(p)
+    top = _top_class(p) if ties is None or not n else ties[np.argmax(p[:, ties], axis=1)]
     onehot = np.zeros((n, k), dtype=bool)
     onehot[rows, codes] = True
     sse = ((onehot - p) ** 2).sum(axis=1)
@@ -642,7 +647,8 @@ def _fold_top(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
 
 
 def _fold_multiclass(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
-                     edges: FloatArray, eps: float) -> tuple[Array, ...]:
+                     edges: FloatArray, eps: float,
+                     ties: npt.NDArray[np.intp] | None = None) -> tuple[Array, ...]:
     """All K + 1 tables (the K class-wise ones, then the top-label one), folded in
     blocks of rows x columns of about ``_BLOCK_ENTRIES`` entries each."""
     n, k = p.shape
@@ -664,7 +670,7 @@ def _fold_multiclass(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray |
                      _fold_classes_compiled(fast, pr, cr, wr, edges, eps, c0, c1))
             for acc, part in zip(out, parts, strict=True):
                 acc[c0:c1] += part
-        for acc, part in zip(out, _fold_top(pr, cr, wr, edges, eps), strict=True):
+        for acc, part in zip(out, _fold_top(pr, cr, wr, edges, eps, ties), strict=True):
             acc[k:] += part
     return out
 
@@ -894,7 +900,8 @@ class CalibrationCounts:
         from .._validation import named_table_scores
 
         # (a table whose columns name the classes: read by name, as every door reads it)
-        y_proba, labels, pos_label = named_table_scores(y_true, y_proba, labels, pos_label)
+        y_proba, labels, pos_label, ties = named_table_scores(y_true, y_proba, labels,
+                                                              pos_label)
         edges = _check_edges(bins)
         p = _as_probabilities(y_proba)
         multiclass = p.ndim == 2
@@ -916,7 +923,7 @@ class CalibrationCounts:
             pl = labs[resolve_pos_label(labs, pos_label)]
         w = as_weights(sample_weight, n)
         if multiclass:
-            stacked: tuple[Array, ...] = _fold_multiclass(p, codes, w, edges, eps)
+            stacked: tuple[Array, ...] = _fold_multiclass(p, codes, w, edges, eps, ties)
         else:
             stacked = _binary_tables(p, is_pos, w, edges, eps)
         return cls(labs, *stacked, edges=edges, pos_label=pl, multiclass=multiclass, eps=eps)
@@ -931,17 +938,18 @@ class CalibrationCounts:
         pos_label: Any = None,
         sample_weight: FloatArray | None = None,
         workers: int | None = None,
+        ties: npt.NDArray[np.intp] | None = None,
     ) -> CalibrationCounts:
         """:meth:`from_predictions` of a resolved call (:func:`clfeval._validation.
         resolve_call`): float64 probabilities in [0, 1] (1-D: of ``pos_label``; 2-D: one
         column per class), the code of each row's true class in ``labels`` (intp, or
         bool for two classes: ``labels[1]``) and checked weights, with the default bins.
         Folded, not checked again (the binary fold on at most ``workers`` of the
-        accelerator's threads)."""
+        accelerator's threads; ``ties``: the call's, for the top label)."""
         edges = _check_edges(DEFAULT_N_BINS)
         if y_proba.ndim == 2:
             stacked: tuple[Array, ...] = _fold_multiclass(
-                y_proba, codes.astype(np.intp, copy=False), sample_weight, edges, EPS)
+                y_proba, codes.astype(np.intp, copy=False), sample_weight, edges, EPS, ties)
             return cls(labels, *stacked, edges=edges, multiclass=True, _resolved=True)
         if len(labels) != 2:
             raise InvalidInputError(
@@ -967,7 +975,8 @@ class CalibrationCounts:
         return self + self._from_dense(_binary_tables(p, is_pos, w, self._edges, self._eps))
 
     def _update_rows(self, codes: npt.NDArray[np.intp], p: npt.NDArray[Any],
-                     w: FloatArray | None) -> CalibrationCounts:
+                     w: FloatArray | None, ties: npt.NDArray[np.intp] | None = None
+                     ) -> CalibrationCounts:
         """:meth:`update` of a K-class state by rows a door has checked (each row's class
         code in the state's labels, an N×K matrix of probabilities, checked weights):
         folded, the fresh tables not checked again."""
@@ -978,7 +987,7 @@ class CalibrationCounts:
         p64 = np.ascontiguousarray(p, dtype=np.float64)
         w64 = None if w is None else np.ascontiguousarray(w, dtype=np.float64)
         return self + self._from_dense(_fold_multiclass(
-            p64, np.asarray(codes, dtype=np.intp), w64, self._edges, self._eps))
+            p64, np.asarray(codes, dtype=np.intp), w64, self._edges, self._eps, ties))
 
     def _pending_update(self, is_pos: npt.NDArray[np.bool_], p: FloatArray,
                         w: FloatArray | None) -> PendingBinary | None:

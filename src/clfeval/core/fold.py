@@ -754,7 +754,7 @@ class Folder:
                 return
             assert gt is not None
             # (rows, probabilities and weights checked where the chunk was read)
-            self.calibration = self.calibration._update_rows(gt, p, w)
+            self.calibration = self.calibration._update_rows(gt, p, w, self.ties)
 
     def _pipelined(self) -> bool:
         """Whether a chunk's binary calibration fold runs beside the next chunks (see

@@ -1400,8 +1400,8 @@ class ScoreCounts:
             # name, as every door reads it)
             from .._validation import named_table_scores
 
-            y_score, labels, pos_label = named_table_scores(y_true, y_score, labels,
-                                                            pos_label)
+            y_score, labels, pos_label, _ = named_table_scores(y_true, y_score, labels,
+                                                               pos_label)
         if bins is not None and bits is not None:
             raise InvalidParameterError("pass either bins= (edges) or bits=, not both")
         binning = None

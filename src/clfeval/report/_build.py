@@ -347,7 +347,7 @@ def _evaluate_call(call: CallSpec, *, pos_given: bool, cost_matrix: Any, level: 
             from ..core.calibration import CalibrationCounts
 
             return CalibrationCounts._from_resolved(
-                s_, codes_, labs, pos_label=pl, sample_weight=w_,
+                s_, codes_, labs, pos_label=pl, sample_weight=w_, ties=call.ties,
                 # beside the score table (on the report's worker thread): the fold
                 # leaves the calling thread its core
                 workers=max(1, _accel.threads() - 1) if beside else None)
