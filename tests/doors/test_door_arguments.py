@@ -672,3 +672,35 @@ def test_state_constructors_read_score_tables_by_class_name() -> None:
         clfeval.ScoreCounts.from_scores(y, proba)
     assert CalibrationCounts.from_predictions(
         y, {c: shuffled[c] for c in shuffled}) == CalibrationCounts.from_predictions(y, proba)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_estimator_outputs_are_read_by_classes_whatever_the_labels_order(k: int) -> None:
+    """``evaluate(estimator, X, y, labels=...)`` (and ``compare``, ``gate``) with the
+    classes in another order than ``classes_``: the estimator's ``predict_proba`` columns
+    are its ``classes_``' — read by name, not by position against ``labels=`` (a binary
+    model's AUC came out as 1 - AUC, a K-class model's log loss as a shuffled model's)."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import log_loss, roc_auc_score
+
+    rng = np.random.default_rng(14)
+    x = rng.normal(size=(900, 3))
+    names = np.array(["ham", "spam", "eggs"][:k])
+    y = names[np.argmax(x[:, :k] + rng.normal(size=(900, k)), axis=1)]
+    model = LogisticRegression().fit(x[:500], y[:500])
+    xt, yt = x[500:], y[500:]
+    proba = model.predict_proba(xt)
+    order = list(model.classes_[::-1])  # (not classes_' order)
+    want_ll = log_loss(yt, proba, labels=model.classes_)
+    got = clfeval.evaluate(model, xt, yt, labels=order, level=None)
+    assert got.labels == tuple(order)
+    assert got.metric("log_loss") == pytest.approx(want_ll, rel=1e-12)
+    both = clfeval.compare({"a": model, "b": model}, yt, X=xt, labels=order, level=None)
+    assert [r.metric("log_loss") for r in both.reports] == pytest.approx([want_ll] * 2)
+    if k == 2:
+        pos = got.pos_label
+        want_auc = roc_auc_score(yt == pos, proba[:, list(model.classes_).index(pos)])
+        assert got.metric("roc_auc") == pytest.approx(want_auc, rel=1e-12)
+        g = clfeval.gate(yt, model, model, X=xt, labels=order, max_drop=0.01)
+        assert g.members[0].metric == "roc_auc"
+        assert g.members[0].baseline == pytest.approx(want_auc, rel=1e-12)

@@ -128,7 +128,13 @@ def _from_estimator(est: Any, X: Any, response_method: str) -> tuple[Any, Any, A
 
 def _orient(y_score: Any, classes: Any, pos_label: Any) -> Any:
     """An estimator's 1-D decision values score ``classes_[1]``: negate them when the
-    positive class is ``classes_[0]``."""
+    positive class is ``classes_[0]``. Its (n, K) outputs are one column per class of
+    ``classes_``: a mapping ``{class: column}``, read by name as a table named by class
+    (so ``labels=`` in another order reorders them, and tied maxima go as ``predict``)."""
+    if (y_score is not None and np.ndim(y_score) == 2 and classes is not None
+            and len(classes) == np.shape(y_score)[1] and len(classes) > 1):
+        arr = np.asarray(y_score)
+        return {c: arr[:, i] for i, c in enumerate(classes)}
     if (y_score is not None and np.ndim(y_score) == 1 and classes is not None
             and len(classes) == 2 and pos_label is not None
             and same_label(classes[0], pos_label)):
