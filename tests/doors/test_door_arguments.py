@@ -704,3 +704,20 @@ def test_estimator_outputs_are_read_by_classes_whatever_the_labels_order(k: int)
         g = clfeval.gate(yt, model, model, X=xt, labels=order, max_drop=0.01)
         assert g.members[0].metric == "roc_auc"
         assert g.members[0].baseline == pytest.approx(want_auc, rel=1e-12)
+
+
+def test_a_cost_matrix_named_by_class_is_read_by_name() -> None:
+    """A cost DataFrame whose index (true class) and columns (predicted class) name the
+    classes, in another order than the report's, costs what the array in the report's
+    order costs; one naming other things is refused (it was read by position)."""
+    rng = np.random.default_rng(15)
+    y = np.where(rng.random(300) < 0.4, "spam", "ham")
+    p = np.clip((y == "spam") * 0.3 + rng.random(300) * 0.7, 0, 1)
+    costs = np.array([[0.0, 1.0], [10.0, 0.0]])  # rows: true ham, spam; columns: predicted
+    want = clfeval.evaluate(y, y_score=p, cost_matrix=costs).to_dict()["cost"]
+    named = pd.DataFrame(costs[::-1, ::-1], index=["spam", "ham"], columns=["spam", "ham"])
+    assert clfeval.evaluate(y, y_score=p, cost_matrix=named).to_dict()["cost"] == want
+    assert clfeval.evaluate(y, y_score=p, cost_matrix=pd.DataFrame(costs)
+                            ).to_dict()["cost"] == want
+    with pytest.raises(InvalidParameterError, match="do not name the classes"):
+        clfeval.evaluate(y, y_score=p, cost_matrix=named.rename(index={"spam": "x"}))

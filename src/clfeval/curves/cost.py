@@ -37,15 +37,43 @@ __all__ = [
 FloatArray = npt.NDArray[np.float64]
 
 
+def _by_class(cost_matrix: Any, labels: Any) -> Any:
+    """A pandas DataFrame of costs whose index (true class) and columns (predicted class)
+    name the classes, in the classes' order (read by name, as a table of scores is); an
+    array, or a frame with pandas' default 0 … K-1 names, as given (by position)."""
+    if labels is None or not (hasattr(cost_matrix, "index")
+                              and hasattr(cost_matrix, "columns")):
+        return cost_matrix
+    from .._validation import _names_class, _py
+
+    rows = [_py(v) for v in cost_matrix.index]
+    cols = [_py(v) for v in cost_matrix.columns]
+    k = len(labels)
+    if rows == list(range(len(rows))) and cols == list(range(len(cols))):
+        return cost_matrix  # (unnamed)
+    ri = [next((i for i, v in enumerate(rows) if _names_class([lab], v) == 0), -1)
+          for lab in labels]
+    ci = [next((i for i, v in enumerate(cols) if _names_class([lab], v) == 0), -1)
+          for lab in labels]
+    if len(rows) != k or len(cols) != k or -1 in ri or -1 in ci:
+        raise InvalidParameterError(
+            f"cost_matrix's index {rows[:10]} and columns {cols[:10]} do not name the "
+            f"classes {list(labels)[:10]}: name both by class (true classes down, predicted "
+            "across), or pass an array in the classes' order")
+    return np.asarray(cost_matrix.to_numpy(dtype=np.float64))[np.ix_(ri, ci)]
+
+
 def check_cost_matrix(cost_matrix: Any, k: int, labels: Any = None) -> FloatArray:
     """Validate a K×K cost matrix: finite, non-negative (Zhou table 2.2) — the one check
-    every function taking ``cost_matrix=`` uses.
+    every function taking ``cost_matrix=`` uses. A pandas DataFrame whose index and
+    columns name the classes is read by name.
 
     Examples
     --------
     >>> check_cost_matrix([[0, 1], [5, 0]], 2).tolist()
     [[0.0, 1.0], [5.0, 0.0]]
     """
+    cost_matrix = _by_class(cost_matrix, labels)
     try:
         c = np.asarray(cost_matrix, dtype=np.float64)
     except (TypeError, ValueError) as exc:
