@@ -203,10 +203,10 @@ def multilabel_spec(names: Sequence[str], *, y_true: Any, y_pred: Any, y_score: 
     if y_true is None and labels is not None:
         # detected columns name their labels (true_<label>): labels= puts them in its
         # order, matched by name — not a renaming of the columns by position
-        from ..io.columns import _same
+        from .._validation import _names_class
 
-        at = [next((i for i, d in enumerate(default_labels) if _same(lab, str(d))), -1)
-              for lab in labs]
+        at = [next((i for i, d in enumerate(default_labels)
+                    if _names_class([lab], str(d)) == 0), -1) for lab in labs]
         if sorted(at) != list(range(k)):
             raise InvalidParameterError(
                 f"labels={list(labs)[:10]} are not the labels the columns name "
