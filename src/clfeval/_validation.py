@@ -66,16 +66,22 @@ def as_1d_labels(y: Any, name: str) -> npt.NDArray[Any]:
     if isinstance(y, (list, tuple)):
         # numpy would silently turn [0, "a"] into strings: inspect Python sequences as objects
         arr = np.asarray(y, dtype=object)
+        if arr.ndim == 2 and arr.shape[1] == 1:  # (a column vector: its labels)
+            arr = arr[:, 0]
         if arr.ndim == 1 and arr.size:
             return _narrow_object(arr, name)
     else:
         arr = np.asarray(y)
     if arr.ndim == 0:
         raise InvalidInputError(f"{name} must be a 1-D sequence of labels, got a scalar")
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        # a column vector (``df[["target"]]``): its labels, as scikit-learn reads it
+        arr = arr[:, 0]
     if arr.ndim != 1:
         raise InvalidInputError(
-            f"{name} must be 1-D, got an array of shape {arr.shape}; "
-            "pass one label per sample (for multilabel data evaluate each label separately)"
+            f"{name} must be 1-D, got an array of shape {arr.shape}; pass one label per "
+            "sample (multilabel data: an n × L 0/1 indicator matrix, L ≥ 2, as y_true of "
+            "clfeval.evaluate)"
         )
     if arr.size == 0:
         raise InvalidInputError(f"{name} is empty: there is nothing to evaluate")

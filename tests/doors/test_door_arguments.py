@@ -721,3 +721,17 @@ def test_a_cost_matrix_named_by_class_is_read_by_name() -> None:
                             ).to_dict()["cost"] == want
     with pytest.raises(InvalidParameterError, match="do not name the classes"):
         clfeval.evaluate(y, y_score=p, cost_matrix=named.rename(index={"spam": "x"}))
+
+
+def test_column_vectors_of_labels_are_their_labels() -> None:
+    """``y = df[["target"]]`` (an n × 1 frame) is the column's labels, as scikit-learn
+    reads a column vector: the same report as ``df["target"]`` (it was refused as "not
+    1-D", with advice about multilabel data)."""
+    df = pd.DataFrame({"target": [0, 1, 1, 0, 1, 0, 1, 1],
+                       "pred": [0, 1, 0, 0, 1, 1, 1, 1]})
+    p = np.array([0.1, 0.8, 0.4, 0.3, 0.9, 0.6, 0.7, 0.8])
+    want = clfeval.evaluate(df["target"], df["pred"], p, level=None)
+    got = clfeval.evaluate(df[["target"]], df[["pred"]], p, level=None)
+    assert _bare(got) == _bare(want)
+    assert clfeval.ConfusionMatrix.from_predictions([[0], [1]], [[1], [1]]).counts.tolist() \
+        == [[0, 1], [0, 1]]
