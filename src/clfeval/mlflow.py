@@ -165,16 +165,31 @@ def _evaluate(dataset: Any, model: Any, config: Mapping[str, Any]) -> Any:
     kwargs = dict(config)
     if y_score is not None:
         labels = np.unique(np.concatenate([y_true, y_pred]))
-        if y_score.ndim == 2 and y_score.shape[1] == 2 and labels.size <= 2:
-            pos = kwargs.get("pos_label", labels[-1] if labels.size else 1)
-            col = int(np.flatnonzero(labels == pos)[0]) if pos in labels else 1
-            y_score = y_score[:, col]
-            kwargs.setdefault("pos_label", pos.item() if hasattr(pos, "item") else pos)
-        kwargs.setdefault("labels", labels.tolist())
+        classes = _model_classes(model)
+        if classes is None and y_score.ndim == 2 and y_score.shape[1] == labels.size:
+            classes = labels.tolist()  # (a flavour without classes_: sorted, as sklearn's)
+        if y_score.ndim == 2 and classes is not None and len(classes) == y_score.shape[1]:
+            # the model's probability columns are its classes: read by name (labels= in
+            # the config orders the report; two classes: the positive class's column)
+            y_score = {c: y_score[:, i] for i, c in enumerate(classes)}
         if "threshold" not in kwargs:  # the model's own decisions are the predictions
             return evaluate(y_true, y_pred, y_score, **kwargs)
         return evaluate(y_true, None, y_score, **kwargs)
     return evaluate(y_true, y_pred, **kwargs)
+
+
+def _model_classes(model: Any) -> list[Any] | None:
+    """The classes of a logged model's ``predict_proba`` columns (a scikit-learn flavour's
+    ``classes_``), or ``None`` when the model does not say."""
+    for get in (lambda m: m, lambda m: m.unwrap_python_model(),
+                lambda m: m._model_impl.sklearn_model, lambda m: m._model_impl):
+        try:
+            found = getattr(get(model), "classes_", None)
+        except Exception:  # (a flavour without that layer)
+            continue
+        if found is not None:
+            return [v.item() if hasattr(v, "item") else v for v in found]
+    return None
 
 
 def register_evaluator(name: str = "clfeval") -> None:

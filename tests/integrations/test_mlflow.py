@@ -197,3 +197,31 @@ def test_the_entry_point_names_the_evaluator() -> None:
     assert issubclass(cls, ModelEvaluator) and cls.name == "clfeval"
     assert cls.can_evaluate(model_type="classifier", evaluator_config={})
     assert not cls.can_evaluate(model_type="regressor", evaluator_config={})
+
+
+# (MLflow's own pandas calls on a string target column: pandas 4 deprecations)
+@pytest.mark.filterwarnings("ignore:Starting with pandas version 4.0")
+@pytest.mark.filterwarnings("ignore:The inplace keyword in DataFrame.drop")
+def test_evaluator_reads_a_k_class_models_columns_by_its_classes(store: str) -> None:
+    """A logged K-class model with string classes, the report's order given in the
+    evaluator's config: its ``predict_proba`` columns are read as its ``classes_`` (they
+    were read in the config's order), so the log loss is scikit-learn's."""
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("mlflow.sklearn")
+    from sklearn.metrics import log_loss
+
+    _evaluator_registered()
+    rng = np.random.default_rng(16)
+    x = rng.normal(size=(600, 3))
+    y = np.array(["low", "medium", "high"])[np.argmax(x + rng.normal(size=(600, 3)), axis=1)]
+    features = pd.DataFrame(x, columns=["a", "b", "c"])
+    model = LogisticRegression(max_iter=1000).fit(features[:300], y[:300])
+    test = features[300:].assign(target=y[300:])
+    with mlflow.start_run() as run:
+        info = mlflow.sklearn.log_model(model, name="model", serialization_format="cloudpickle")
+        mlflow.models.evaluate(info.model_uri, test, targets="target", model_type="classifier",
+                               evaluators=["clfeval"],
+                               evaluator_config={"clfeval": {"labels": ["low", "medium", "high"]}})
+    m = MlflowClient().get_run(run.info.run_id).data.metrics
+    want = log_loss(y[300:], model.predict_proba(features[300:]), labels=model.classes_)
+    assert m["log_loss"] == pytest.approx(want, rel=1e-12)
