@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .exceptions import InvalidParameterError, MissingDependencyError
@@ -145,7 +145,7 @@ def _evaluate(dataset: Any, model: Any, config: Mapping[str, Any]) -> Any:
     from .report import evaluate
 
     y_true = np.asarray(dataset.labels_data)
-    y_score = None
+    y_score: Any = None
     if model is None:
         y_pred = np.asarray(dataset.predictions_data)
     else:
@@ -181,8 +181,10 @@ def _evaluate(dataset: Any, model: Any, config: Mapping[str, Any]) -> Any:
 def _model_classes(model: Any) -> list[Any] | None:
     """The classes of a logged model's ``predict_proba`` columns (a scikit-learn flavour's
     ``classes_``), or ``None`` when the model does not say."""
-    for get in (lambda m: m, lambda m: m.unwrap_python_model(),
-                lambda m: m._model_impl.sklearn_model, lambda m: m._model_impl):
+    layers: tuple[Callable[[Any], Any], ...] = (
+        lambda m: m, lambda m: m.unwrap_python_model(),
+        lambda m: m._model_impl.sklearn_model, lambda m: m._model_impl)
+    for get in layers:
         try:
             found = getattr(get(model), "classes_", None)
         except Exception:  # (a flavour without that layer)
