@@ -705,25 +705,39 @@ def _default_names(names: list[Any], kind: str, index_type: str = "") -> bool:
     return False
 
 
+def table_names(x: Any) -> list[Any] | None:
+    """The column names of a table of columns — a pandas/polars DataFrame, a pyarrow
+    Table or RecordBatch, a mapping ``{name: column}`` — or ``None`` for anything else and
+    for names a library made up (pandas' 0 … K-1, polars' column_0 …): read by position.
+    The one rule of what names a table's columns."""
+    if isinstance(x, Mapping):
+        return [_py(c) for c in x] or None
+    kind = _frame_kind(x)
+    if kind == "pyarrow" and hasattr(x, "column_names"):
+        return [str(c) for c in x.column_names] or None
+    if kind in ("pandas", "polars") and hasattr(x, "columns"):
+        names = [_py(c) for c in x.columns]
+        return None if _default_names(names, kind, type(x.columns).__name__) else names
+    return None
+
+
 def _score_input(y_score: Any) -> tuple[npt.NDArray[np.float64], list[Any] | None, Any,
                                         tuple[float, float]]:
     """The scores as float64, with the class names of a table's columns (``None`` when
     positional), a named column's name (a pandas/polars Series; else ``None``) and the
     scores' (smallest, largest) value."""
     kind = _frame_kind(y_score)
-    names: list[Any] | None = None
+    names = table_names(y_score)
     series_name = None
     arr: Any = y_score
-    if kind == "pyarrow" and hasattr(y_score, "column_names"):  # a Table or RecordBatch
-        names = [str(c) for c in y_score.column_names]
-        arr = (np.column_stack([np.asarray(c) for c in y_score.columns]) if names
+    if isinstance(y_score, Mapping):  # {class: its scores}, as a table's named columns
+        arr = (np.column_stack([np.asarray(v) for v in y_score.values()]) if len(y_score)
                else np.empty((0, 0)))
+    elif kind == "pyarrow" and hasattr(y_score, "column_names"):  # a Table or RecordBatch
+        arr = (np.column_stack([np.asarray(c) for c in y_score.columns])
+               if y_score.column_names else np.empty((0, 0)))
     elif kind in ("pandas", "polars") and hasattr(y_score, "columns"):
-        index = y_score.columns
-        names = [_py(c) for c in index]
         arr = y_score.to_numpy()
-        if _default_names(names, kind, type(index).__name__):
-            names = None
     elif kind in ("pandas", "polars"):
         series_name = _py(getattr(y_score, "name", None))
         if series_name == "":  # polars' default
@@ -731,10 +745,6 @@ def _score_input(y_score: Any) -> tuple[npt.NDArray[np.float64], list[Any] | Non
         arr = y_score.to_numpy()
     elif kind == "pyarrow":
         arr = np.asarray(y_score)
-    elif isinstance(y_score, Mapping):  # {class: its scores}, as a table's named columns
-        names = [_py(c) for c in y_score]
-        arr = (np.column_stack([np.asarray(v) for v in y_score.values()]) if names
-               else np.empty((0, 0)))
     checked, lo, hi = scores_with_range(arr)
     return checked, names, series_name, (lo, hi)
 
@@ -746,10 +756,7 @@ def named_table_scores(y_true: Any, y_score: Any, labels: Any, pos_label: Any
     ``(scores in label order — for two classes the positive class's column —, labels,
     positive class, ties)`` (:attr:`CallSpec.ties`). Anything else comes back as given
     (read by position), with no ties."""
-    table = isinstance(y_score, Mapping) or (
-        _frame_kind(y_score) != "" and (hasattr(y_score, "columns")
-                                        or hasattr(y_score, "column_names")))
-    if not table or _score_input(y_score)[1] is None:
+    if table_names(y_score) is None:
         return y_score, labels, pos_label, None
     call = resolve_call(y_true, None, y_score, labels=labels, pos_label=pos_label)
     return call.y_score, list(call.labels), call.pos_label, call.ties

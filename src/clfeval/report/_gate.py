@@ -40,7 +40,7 @@ import dataclasses
 import html
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,14 +49,14 @@ import numpy.typing as npt
 
 from .._serial import Result
 from .._validation import (
-    _frame_kind,
     as_1d_labels,
     as_scores,
     as_weights,
     check_consistent_length,
     label_position,
+    named_table_scores,
     positive_label,
-    resolve_call,
+    table_names,
 )
 from ..core.labels import resolve_pos_label, sorted_unique, to_python
 from ..exceptions import InvalidInputError, InvalidParameterError
@@ -453,12 +453,12 @@ class _Paired:
         for role, (name, yp, ys) in zip(("baseline", "candidate"), raw, strict=True):
             s = None
             ties = None
-            if ys is not None and (_frame_kind(ys) or isinstance(ys, Mapping)):
+            if ys is not None and table_names(ys) is not None:
                 # a table of scores: its columns matched to the classes by name, as
                 # evaluate reads it (the one resolved call)
-                call = resolve_call(yt, None, ys, labels=list(labs), pos_label=None if
-                                    self.pos_index is None else labs[self.pos_index])
-                s, ties = call.y_score, call.ties
+                s, _, _, ties = named_table_scores(
+                    yt, ys, list(labs), None if self.pos_index is None
+                    else labs[self.pos_index])
             elif ys is not None:
                 s = as_scores(ys, f"{role}'s y_score")
                 check_consistent_length(("y_true", yt), (f"{role}'s y_score", s))

@@ -141,29 +141,14 @@ def _output_classes(est: Any, n_outputs: int) -> list[Any]:
     return [None] * n_outputs
 
 
-def _table_names(x: Any) -> list[Any] | None:
-    """The column names of a pandas/polars/pyarrow table (``None``: not a table, or
-    names a library made up — pandas' 0 … L-1, polars' column_0 …)."""
-    from .._validation import _default_names, _frame_kind, _py
-
-    kind = _frame_kind(x)
-    if kind == "pyarrow" and hasattr(x, "column_names"):
-        names = [str(c) for c in x.column_names]
-        return names or None
-    if kind in ("pandas", "polars") and hasattr(x, "columns"):
-        names = [_py(c) for c in x.columns]
-        return None if _default_names(names, kind, type(x.columns).__name__) else names
-    return None
-
-
 def _by_name(y_true: Any, y_pred: Any, y_score: Any, labels: Any
              ) -> tuple[Any, Any, Any, Any]:
     """Tables whose columns name the labels, read by name: the labels are ``labels=`` or
     the first table's names, and every named table's columns are put in their order (a
     table of other names is an error); arrays and unnamed tables stay positional."""
-    from .._validation import _names_class
+    from .._validation import _names_class, table_names
 
-    named = [(role, x, _table_names(x)) for role, x in
+    named = [(role, x, table_names(x)) for role, x in
              (("y_true", y_true), ("y_pred", y_pred), ("y_score", y_score)) if x is not None]
     first = next((nm for _, _, nm in named if nm is not None), None)
     if first is None:
@@ -180,7 +165,8 @@ def _by_name(y_true: Any, y_pred: Any, y_score: Any, labels: Any
             raise InvalidInputError(
                 f"{role}'s columns {names[:10]} are not the labels {order[:10]}: name the "
                 "columns by label (in any order), or pass arrays to read them by position")
-        arr = (np.column_stack([np.asarray(c) for c in x.columns])
+        arr = (np.column_stack([np.asarray(v) for v in x.values()]) if isinstance(x, Mapping)
+               else np.column_stack([np.asarray(c) for c in x.columns])
                if hasattr(x, "column_names") else x.to_numpy())
         out[role] = arr[:, at]
     return (out.get("y_true", y_true), out.get("y_pred", y_pred), out.get("y_score", y_score),
