@@ -156,3 +156,26 @@ def test_gallery_examples_compile() -> None:
         source = path.read_text(encoding="utf-8")
         compile(source, str(path), "exec")
         assert source.startswith('"""'), f"{path.name}: sphinx-gallery needs a docstring title"
+
+
+def test_every_report_warning_code_is_documented() -> None:
+    """The warning codes the report code raises are the ones the README's JSON table,
+    the JSON schema page and ``ReportWarning``'s docstring list (a new code documented
+    everywhere, no stale one)."""
+    src = Path(clfeval.__file__).parent / "report"
+    raised = set()
+    for f in src.glob("*.py"):
+        raised |= set(re.findall(r'ReportWarning\(\s*"([a-z_]+)"', f.read_text("utf-8")))
+    assert {"one_hot_truth", "inverted_scores", "no_samples"} <= raised
+    readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| `warnings` |"))
+    schema = (DOCS / "json_schema.rst").read_text(encoding="utf-8")
+    block = schema[schema.index("* - ``warnings``"):schema.index("* - ``threshold``")]
+    from clfeval.report import ReportWarning
+
+    doc = ReportWarning.__doc__ or ""
+    for where, listed in (("README.md", set(re.findall(r"`([a-z_]+)`", row)) - {"warnings"}),
+                          ("json_schema.rst", set(re.findall(r"``([a-z_]+)``", block))
+                           - {"warnings"}),
+                          ("ReportWarning", set(re.findall(r"``([a-z_]+)``", doc)))):
+        assert listed == raised, f"{where}: missing {raised - listed}, stale {listed - raised}"

@@ -280,6 +280,47 @@ def test_samples_averages_with_empty_rows(multilabel: dict[str, Any]) -> None:
         r.metric("f1_samples"), abs=1e-12)
 
 
+def test_one_hot_truth_is_pointed_out_at_every_door(tmp_path: Any) -> None:
+    """A one-hot ``y_true`` (Keras' ``to_categorical``) beside softmax probabilities is an
+    indicator matrix: read as independent labels, as scikit-learn reads it, each
+    thresholded on its own — so its subset accuracy is not the arg-max accuracy. Every
+    door says so and names the K-class way; rows of several labels, or two labels, do not
+    get the note."""
+    X, y = load_iris(return_X_y=True)
+    model = _lr().fit(X[::2], y[::2])
+    Xt, yt = X[1::2], y[1::2]
+    P = model.predict_proba(Xt)
+    onehot = np.eye(3, dtype=int)[yt]
+    names = ["setosa", "versicolor", "virginica"]
+    frame = pd.DataFrame({**{f"true_{k}": onehot[:, i] for i, k in enumerate(names)},
+                          **{f"score_{k}": P[:, i] for i, k in enumerate(names)}})
+    f = tmp_path / "onehot.csv"
+    frame.to_csv(f, index=False)
+
+    def codes(r: Any) -> list[str]:
+        return [w.code for w in r.warnings]
+
+    r = clfeval.evaluate(onehot, y_score=P)
+    assert r.metric("subset_accuracy") == pytest.approx(
+        accuracy_score(onehot, (P >= 0.5).astype(int)), abs=1e-12)
+    for rep in (r, clfeval.evaluate(onehot, (P >= 0.5).astype(int)),
+                clfeval.evaluate_frame(frame), clfeval.evaluate_files(str(f))):
+        assert "one_hot_truth" in codes(rep)
+    note = next(w.message for w in r.warnings if w.code == "one_hot_truth")
+    assert "y_true.argmax(axis=1)" in note
+    # what the note points to is the K-class report of the same model
+    k = clfeval.evaluate(onehot.argmax(axis=1), y_score=P)
+    assert k.metric("accuracy") == pytest.approx(
+        accuracy_score(yt, model.predict(Xt)), abs=1e-12)
+    assert "one_hot_truth" not in codes(k)
+    # a sample with two labels, or two labels only: no note
+    two = onehot.copy()
+    two[0] = 1
+    assert "one_hot_truth" not in codes(clfeval.evaluate(two, y_score=P))
+    assert "one_hot_truth" not in codes(clfeval.evaluate(onehot[:, :2][yt < 2],
+                                                         y_score=P[yt < 2, :2]))
+
+
 @pytest.mark.parametrize("make", [
     lambda: RandomForestClassifier(n_estimators=25, random_state=0),
     lambda: KNeighborsClassifier(n_neighbors=7),

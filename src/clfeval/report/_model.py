@@ -136,9 +136,11 @@ class ReportWarning(Result):
     Attributes
     ----------
     code : str
-        Stable identifier: ``accuracy_paradox``, ``inverted_scores``, ``excluded_rows``,
-        ``never_predicted``, ``absent_class``, ``class_imbalance``, ``score_scale``,
-        ``undefined_metric``, ``few_samples``, ``no_samples``, ``binned_scores``.
+        Stable identifier: ``excluded_rows``, ``accuracy_paradox``, ``inverted_scores``,
+        ``score_scale``, ``row_sums``, ``never_predicted``, ``absent_class``,
+        ``class_imbalance``, ``one_hot_truth``, ``few_samples``, ``no_samples``,
+        ``undefined_metric``, ``undefined_unshown``, ``not_probabilities``,
+        ``binned_scores``, ``weighted_intervals``, ``no_bootstrap``.
     message : str
         Human-readable explanation.
     rank : int

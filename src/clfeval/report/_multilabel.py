@@ -477,5 +477,15 @@ def _warnings(state: Any, c: MultilabelCounts, labs: tuple[Any, ...]
     if c.total < 30:
         out.append(ReportWarning("few_samples", f"only {_n(c.total)} samples: every "
                                  "estimate here is very uncertain", 2))
+    tri = c.triples[np.asarray(c.triple_counts) > 0]
+    if len(labs) >= 3 and tri.size and bool((tri[:, 0] + tri[:, 2] == 1).all()):
+        # (each sample's true labels are its tp + fn: one each, in every sample)
+        out.append(ReportWarning(
+            "one_hot_truth", f"every sample has exactly one true label of the {len(labs)}: "
+            "if they are exclusive classes (a one-hot y_true, as Keras' to_categorical "
+            "writes it), this report reads them as independent labels, each predicted "
+            + ("where its score reaches the threshold" if state.multilabel.scores is not None
+               else "on its own") + "; for the K-class report (arg-max predictions, "
+            "multiclass AUC and calibration) pass the classes: y_true.argmax(axis=1)", 1))
     out.sort(key=lambda w: w.rank)
     return tuple(out)
