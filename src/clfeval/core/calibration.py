@@ -614,6 +614,14 @@ def _top_class(p: FloatArray) -> npt.NDArray[np.intp]:
     return top
 
 
+def _tied_top(p: FloatArray, ties: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+    """The arg-max column of each row, equal maxima going to the first of them in the
+    order ``ties`` lists the columns (the order the caller's table held them)."""
+    if not p.shape[0]:
+        return np.zeros(0, np.intp)
+    return np.asarray(ties[np.argmax(p[:, ties], axis=1)], dtype=np.intp)
+
+
 def _fold_top(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
               edges: FloatArray, eps: float, ties: npt.NDArray[np.intp] | None = None
               ) -> tuple[Array, ...]:
@@ -628,7 +636,7 @@ def _fold_top(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
         fast.top_label_rows(p, np.ascontiguousarray(codes, dtype=np.intp), top, p_top,
                             p_true, sse, np.empty(k))
         if ties is not None:  # (the same largest probability; tied rows' class by ties)
-            top = ties[np.argmax(p[:, ties], axis=1)]
+            top = _tied_top(p, ties)
         b = edges.size - 1
         part: tuple[Array, ...] = (
             np.zeros((1, b, 2), np.int64), np.zeros((1, b, 2, N_FIELDS)),
@@ -638,7 +646,7 @@ def _fold_top(p: FloatArray, codes: npt.NDArray[np.intp], w: FloatArray | None,
                     p_true, sse)
         return part
     rows = np.arange(n)
-    top = _top_class(p) if ties is None or not n else ties[np.argmax(p[:, ties], axis=1)]
+    top = _top_class(p) if ties is None else _tied_top(p, ties)
     onehot = np.zeros((n, k), dtype=bool)
     onehot[rows, codes] = True
     sse = ((onehot - p) ** 2).sum(axis=1)
@@ -1411,9 +1419,7 @@ def top_class_and_sum_error(p: npt.NDArray[Any], top: bool = True,
     """
     p = np.asarray(p, dtype=np.float64)
     if ties is not None and top:
-        classes = ties[np.argmax(p[:, ties], axis=1)] if p.shape[0] else \
-            np.zeros(0, np.intp)
-        return classes, top_class_and_sum_error(p, top=False)[1]
+        return _tied_top(p, ties), top_class_and_sum_error(p, top=False)[1]
     fast = (kernels(p.size) if p.ndim == 2 and p.flags.c_contiguous
             and 0 < p.shape[1] <= _TOP_ROWS_COLUMNS else None)
     if fast is not None:
