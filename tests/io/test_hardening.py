@@ -148,6 +148,33 @@ def test_jsonl_lone_surrogate_label(tmp_path: Path) -> None:
         read_columns(p, ColumnMap("y_true", y_score=("s",)))
 
 
+@pytest.mark.parametrize("orient", ["records", "records-indent", "columns"])
+def test_a_json_file_that_is_not_json_lines_says_how_to_write_it(
+        tmp_path: Path, orient: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """pandas' ``to_json`` writes one JSON array (``orient='records'``, pretty-printed
+    with ``indent``) or one object of columns (its default) — each read as a ``.json``
+    file's first "line": "each line must be a JSON object", a struct column type, or
+    invalid JSON. Every door names the file's kind and the JSON Lines way to write it."""
+    pd = pytest.importorskip("pandas")
+    from clfeval.cli import main
+
+    df = pd.DataFrame({"target": [0, 1, 1, 0], "probability": [0.1, 0.8, 0.6, 0.3]})
+    p = tmp_path / "preds.json"
+    text = (df.to_json() if orient == "columns" else
+            df.to_json(orient="records", indent=2 if orient.endswith("indent") else None))
+    p.write_text(text, encoding="utf-8")
+    what = "object of columns" if orient == "columns" else "JSON array"
+    with pytest.raises(FileFormatError, match=f"{what}.*lines=True"):
+        read_columns(str(p), ["target", "probability"])
+    assert main(["report", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert what in err and "lines=True" in err and err.count("\n") == 1
+    # written as pandas is told to: read
+    p.write_text(df.to_json(orient="records", lines=True), encoding="utf-8")
+    cols = read_columns(str(p), ["target", "probability"])
+    assert np.asarray(cols["probability"]).tolist() == [0.1, 0.8, 0.6, 0.3]
+
+
 # ------------------------------------------------------------------------- NPY / NPZ
 @pytest.mark.parametrize("dtype", ["complex128", "datetime64[s]", "timedelta64[s]"])
 def test_npy_scores_of_wrong_kinds_are_refused(tmp_path: Path, dtype: str) -> None:

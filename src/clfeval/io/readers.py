@@ -182,8 +182,18 @@ def column_names(path: str | os.PathLike[str], *, format: str | None = None) -> 
     return list(nf.columns)
 
 
+#: what a JSON file that is not JSON Lines is told (pandas writes both kinds)
+_NOT_JSON_LINES = ("the file is {what}, not JSON Lines (one object per line, which clfeval "
+                   "streams): write it with pandas' to_json(orient='records', lines=True), "
+                   "or read it into a DataFrame and pass that to clfeval.evaluate_frame")
+
+
 def _json_line(line: bytes, path: str, row: int) -> dict[str, Any]:
-    """One JSON Lines record: exactly one object, UTF-8, no lone surrogates."""
+    """One JSON Lines record: exactly one object, UTF-8, no lone surrogates. A file that
+    opens a JSON array (``to_json(orient='records')``, pretty-printed or not) is named as
+    such, not as a bad line."""
+    if row == 1 and line.lstrip().startswith(b"["):
+        raise FileFormatError(_NOT_JSON_LINES.format(what="one JSON array"), path=path)
     try:
         obj = json.loads(line)
     except RecursionError:
@@ -544,6 +554,10 @@ def _iter_jsonl(path: str, names: list[str], label_cols: set[str],
             missing_cols = [n for n in names if n not in batch.schema.names]
             if missing_cols:
                 raise pa.ArrowInvalid(f"missing field {missing_cols[0]}")
+            if not done and batch.num_rows == 1 and any(
+                    pa.types.is_struct(batch.schema.field(n).type) for n in names):
+                raise FileFormatError(_NOT_JSON_LINES.format(
+                    what="one JSON object of columns (pandas' default to_json)"), path=path)
             for off in range(0, batch.num_rows, chunk_rows):
                 part = batch.slice(off, chunk_rows)
                 yield _table_chunk(part, path, done, names, label_cols, text=False)
@@ -620,6 +634,10 @@ def _iter_jsonl_lines(path: str, names: list[str], label_cols: set[str], chunk_r
                 if n not in obj:
                     raise FileFormatError("the field is missing", path=path, row=row, column=n)
                 v = obj[n]
+                if isinstance(v, dict) and row == 1:  # pandas' default to_json: columns
+                    raise FileFormatError(_NOT_JSON_LINES.format(
+                        what="one JSON object of columns (pandas' default to_json)"),
+                        path=path)
                 if isinstance(v, (list, dict)):
                     raise FileFormatError(f"expected a scalar, got {type(v).__name__}",
                                           path=path, row=row, column=n)
