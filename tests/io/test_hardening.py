@@ -175,6 +175,14 @@ def test_a_json_file_that_is_not_json_lines_says_how_to_write_it(
     assert np.asarray(cols["probability"]).tolist() == [0.1, 0.8, 0.6, 0.3]
 
 
+@pytest.mark.parametrize("ext", [".xlsx", ".XLS", ".ods"])
+def test_a_spreadsheet_workbook_says_how_to_read_it(tmp_path: Path, ext: str) -> None:
+    p = tmp_path / f"preds{ext}"
+    p.write_bytes(b"PK\x03\x04")  # (a zip archive, as a workbook is)
+    with pytest.raises(FileFormatError, match="workbooks are not read.*read_excel"):
+        column_names(str(p))
+
+
 # ------------------------------------------------------------------------- NPY / NPZ
 @pytest.mark.parametrize("dtype", ["complex128", "datetime64[s]", "timedelta64[s]"])
 def test_npy_scores_of_wrong_kinds_are_refused(tmp_path: Path, dtype: str) -> None:

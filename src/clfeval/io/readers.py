@@ -126,6 +126,11 @@ def detect_format(path: str | os.PathLike[str], fmt: str | None = None) -> str:
         if name.endswith(comp):
             name = name[: -len(comp)]
     ext = os.path.splitext(name)[1]
+    if ext in (".xlsx", ".xlsm", ".xls", ".ods"):
+        raise FileFormatError(
+            "spreadsheet workbooks are not read: save the sheet as CSV, or read it with "
+            "pandas.read_excel and pass the DataFrame to clfeval.evaluate_frame",
+            path=os.fspath(path))
     if ext not in _EXT:
         raise FileFormatError(
             f"cannot tell the format from the extension {ext!r}; pass format= "
