@@ -136,6 +136,56 @@ def small(tmp_path: Path) -> Path:
     return f
 
 
+def test_a_directory_of_part_files_a_glob_or_several_files_are_one_data_set(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Spark writes a directory of ``part-*`` files beside ``_SUCCESS`` and hidden
+    ``.crc`` files; ``evaluate_files`` read it, ``clfeval report`` said "is a
+    directory". Now the CLI reads a directory, a quoted glob or several files as the
+    API does — the same report as the rows in one file — and never writes over any of
+    them."""
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    n = 900
+    y = RNG.integers(0, 2, n)
+    s = np.clip(RNG.normal(0.35 + 0.3 * y, 0.2), 0, 1)
+    d = tmp_path / "preds.parquet"  # (Spark names the directory as a file)
+    d.mkdir()
+    for i in range(3):
+        pd.DataFrame({"label": y[i::3], "probability": s[i::3]}).to_parquet(
+            d / f"part-0000{i}-9f1c.snappy.parquet")
+        (d / f".part-0000{i}-9f1c.snappy.parquet.crc").write_bytes(b"\x00crc")
+    (d / "_SUCCESS").write_bytes(b"")
+    order = np.concatenate([np.arange(i, n, 3) for i in range(3)])
+    want = skm.roc_auc_score(y[order], s[order])
+    docs = []
+    for argv in ([str(d)], [str(d / "part-*.parquet")],
+                 [str(p) for p in sorted(d.glob("part-*"))]):
+        out = tmp_path / "r.json"
+        code, _, err = _run(capsys, "report", *argv, "--format", "json", "-o", str(out))
+        assert code == 0, err
+        doc = json.loads(out.read_text(encoding="utf-8"))
+        assert doc["n_rows"] == n
+        roc = next(r for r in doc["overall"] if r["name"] == "roc_auc")["value"]
+        assert roc == pytest.approx(want, abs=1e-12)
+        docs.append(doc)
+    assert [doc["source"]["file"] for doc in docs] == [
+        "preds.parquet", "part-*.parquet", "part-00000-9f1c.snappy.parquet and 2 more"]
+    api = clfeval.evaluate_files(str(d))
+    assert api.metric("roc_auc") == pytest.approx(want, abs=1e-12)
+    # -o naming one of the data set's files: refused, the file intact
+    part = d / "part-00001-9f1c.snappy.parquet"
+    before = part.read_bytes()
+    for given in (str(d), str(d / "*.parquet")):
+        line = _one_line(capsys, "report", given, "-o", str(part))
+        assert "never overwrites its input" in line
+    assert part.read_bytes() == before
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert "holds no file" in _one_line(capsys, "report", str(empty))
+    assert "matches no file" in _one_line(capsys, "report", str(tmp_path / "no-*.csv"))
+    assert "no such file" in _one_line(capsys, "report", str(tmp_path / "missing"))
+
+
 def test_output_through_a_symlink_keeps_the_link(
         small: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "real.md"

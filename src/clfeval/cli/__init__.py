@@ -134,9 +134,13 @@ def _build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     r = sub.add_parser("report", help="evaluate one predictions file",
                        description="Evaluate the predictions in one file (CSV, TSV, Parquet, "
-                                   "JSON Lines, NPY or NPZ), or render a report saved as JSON "
+                                   "JSON Lines, NPY or NPZ) — or in several, a directory of "
+                                   "part files (Spark's, Dask's) or a quoted glob pattern, "
+                                   "read as one data set — or render a report saved as JSON "
                                    "in another format.")
-    r.add_argument("file", metavar="PREDICTIONS")
+    r.add_argument("file", metavar="PREDICTIONS", nargs="+",
+                   help="a file, several files, a directory or a quoted glob pattern "
+                        "(one data set), a database URL, or a saved JSON report")
     r.add_argument("--title", help="report title (default: the file name)")
     _columns(r)
     from ._sql import add_sql_arguments
@@ -239,8 +243,18 @@ def _check_output(args: argparse.Namespace) -> None:
     out = getattr(args, "output", None)
     if args.command == "demo" or not out or out == "-":
         return
-    inputs = [getattr(args, "file", None), *(getattr(args, "files", None) or ()),
-              *(getattr(args, "states", None) or ()), getattr(args, "costs", None)]
+    given = getattr(args, "file", None)
+    inputs: list[Any] = []
+    for inp in [*(given if isinstance(given, list) else [given]),
+                *(getattr(args, "files", None) or ()),
+                *(getattr(args, "states", None) or ()), getattr(args, "costs", None)]:
+        if inp and (os.path.isdir(inp) or any(ch in inp for ch in "*?[")):
+            from ..engines.local import expand_paths  # (a data set's files, each)
+
+            with contextlib.suppress(ClfevalError):
+                inputs.extend(expand_paths(inp))
+        else:
+            inputs.append(inp)
     for inp in inputs:
         if not inp:
             continue
@@ -788,8 +802,8 @@ def _slice_options(args: argparse.Namespace) -> dict[str, Any]:
     return {"min_size": args.min_size} if args.by and args.min_size is not None else {}
 
 
-def _source(path: str, cmap: Any) -> dict[str, str]:
-    src = {"file": os.path.basename(path), "y_true": cmap.y_true}
+def _source(name: str, cmap: Any) -> dict[str, str]:
+    src = {"file": name, "y_true": cmap.y_true}
     if cmap.y_pred:
         src["y_pred"] = cmap.y_pred
     if cmap.y_score:
@@ -883,16 +897,29 @@ def _report(args: argparse.Namespace) -> int:
     """Stream the file through clfeval.engines (bounded memory, progress bar on a terminal)
     and render its report."""
 
-    path = args.file
+    files: list[str] = args.file
     fmt = _out_format(args)  # refuse an unwritable -o before any work
     from ._sql import is_database, report_database
 
-    if is_database(path, args):
+    if any(is_database(f, args) for f in files):
+        if len(files) > 1:
+            raise InvalidParameterError("a database is evaluated alone: give one URL")
+        args.file = files[0]
         r = report_database(args, _coerce, _read_costs)
         _emit(_render(r, fmt, args), args)
         return 0
-    if os.path.isdir(path):
-        raise FileFormatError("is a directory, not a predictions file", path=path)
+    if len(files) > 1 or os.path.isdir(files[0]) or any(ch in files[0] for ch in "*?["):
+        # one data set in several files (as evaluate_files reads them): the columns are
+        # decided on the first, every file is read with them
+        from ..engines.local import expand_paths
+
+        with _naming(files[0]):
+            parts = expand_paths(files)
+        name = os.path.basename(os.path.normpath(files[0])) if len(files) == 1 \
+            else f"{os.path.basename(parts[0])} and {len(parts) - 1} more"
+        return _report_rows(parts[0], parts if len(parts) > 1 else parts[0], name,
+                            files[0] if len(files) == 1 else name, fmt, args)
+    path = files[0]
     saved = _saved_report(path)
     if saved is not None:  # a report saved as JSON: render it again in another format
         try:
@@ -905,6 +932,14 @@ def _report(args: argparse.Namespace) -> int:
                                   f"{exc})", path=path) from None
         _emit(text, args)
         return 0
+    return _report_rows(path, path, os.path.basename(path), path, fmt, args)
+
+
+def _report_rows(path: str, paths: str | list[str], name: str, where: str, fmt: str,
+                 args: argparse.Namespace) -> int:
+    """The report of the predictions in ``paths`` (one file, or the files of one data
+    set), their columns read from ``path`` (the first), named ``name``; errors without
+    a file of their own name ``where`` (what the command line gave)."""
     from ._multilabel import is_multilabel_file, report_multilabel
 
     if is_multilabel_file(path, args, _format(args)):
@@ -912,8 +947,8 @@ def _report(args: argparse.Namespace) -> int:
             raise InvalidParameterError(
                 f"{path} is a multilabel file (one 0/1 column per label): --by does not "
                 "slice multilabel data yet; evaluate each slice's rows separately")
-        with _naming(path):
-            r = report_multilabel(path, args, _format(args))
+        with _naming(where):
+            r = report_multilabel(paths, name, args, _format(args))
         _emit(_render(r, fmt, args), args)
         return 0
     labels = _cli_labels(args, path)
@@ -935,13 +970,13 @@ def _report(args: argparse.Namespace) -> int:
         "format": _format(args), "on_invalid": args.on_invalid, "workers": args.workers,
         "bins": args.bins, "progress": sys.stderr.isatty() and not args.quiet,
         "cost_matrix": None if args.costs is None else _read_costs(args.costs),
-        "level": None if args.no_ci else 0.95, "title": args.title or os.path.basename(path),
-        "source": _source(path, cmap),
+        "level": None if args.no_ci else 0.95, "title": args.title or name,
+        "source": _source(name, cmap),
         **_slice_options(args),
         **({"weights": args.weights} if args.weights != "importance" else {}),
     }
-    with _naming(path):
-        r = _evaluate_file(path, cmap, options)
+    with _naming(where):
+        r = _evaluate_file(paths, cmap, options)
     _emit(_render(r, fmt, args), args)
     return 0
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 import sys
 from typing import Any
 
@@ -45,8 +44,10 @@ def is_multilabel_file(path: str, args: argparse.Namespace, fmt: str | None) -> 
     return detect_multilabel(column_names(path, format=fmt)) is not None
 
 
-def report_multilabel(path: str, args: argparse.Namespace, fmt: str | None) -> Any:
-    """The report of a multilabel file (options as for single-label files)."""
+def report_multilabel(path: str | list[str], name: str, args: argparse.Namespace,
+                      fmt: str | None) -> Any:
+    """The report of a multilabel file, or of the files of one data set, named ``name``
+    (options as for single-label files)."""
     from .._api import evaluate_files
     from ..exceptions import InvalidParameterError
 
@@ -61,8 +62,8 @@ def report_multilabel(path: str, args: argparse.Namespace, fmt: str | None) -> A
         weight=args.weight, labels=args.labels, threshold=args.threshold, format=fmt,
         on_invalid=args.on_invalid, workers=args.workers, bins=args.bins,
         progress=sys.stderr.isatty() and not args.quiet, level=None if args.no_ci else 0.95,
-        title=args.title or os.path.basename(path))
-    src = {"file": os.path.basename(path), "labels": ", ".join(map(str, r.labels))}
+        title=args.title or name)
+    src = {"file": name, "labels": ", ".join(map(str, r.labels))}
     if args.weight:
         src["weight"] = args.weight
     return dataclasses.replace(r, source=src)

@@ -168,8 +168,8 @@ def csv_dialect(path: str, format: str | None = None) -> Dialect:
 def column_names(path: str | os.PathLike[str], *, format: str | None = None) -> list[str]:
     """The column names of a prediction file (reads only the header / metadata)."""
     p = os.fspath(path)
+    check_file(p)  # (a missing file is "no such file", whatever its name says)
     fmt = detect_format(p, format)
-    check_file(p)
     if fmt in ("csv", "tsv"):
         _pyarrow("reading CSV files")
         return list(csv_dialect(p, format).names)
