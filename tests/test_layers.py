@@ -267,3 +267,20 @@ def test_the_walker_sees_lazy_and_dynamic_imports(tmp_path: Path) -> None:
     assert _cycles(_graph(pkg=pkg)) == [["clfeval.core.x", "clfeval.report.y"]]
     assert _graph(type_only=False, pkg=pkg)["clfeval.core.x"] == {"clfeval.report",
                                                                     "clfeval.engines"}
+
+
+def test_optional_submodules_load_on_first_use() -> None:
+    """``import clfeval`` then ``clfeval.sql.evaluate`` (as a user types it): the
+    submodules of optional dependencies load when first named, not at import."""
+    import subprocess
+    import sys
+
+    lazy = ("dask", "mlflow", "plot", "spark", "sql", "testing", "wandb")
+    code = ("import sys, clfeval; "
+            f"print(sorted(m for m in {lazy!r} if 'clfeval.' + m in sys.modules)); "
+            "print(clfeval.sql.evaluate.__module__, clfeval.testing.__name__, "
+            "'dask' in dir(clfeval)); "
+            "clfeval.no_such_name")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.splitlines() == ["[]", "clfeval._api clfeval.testing True"], out
+    assert "AttributeError: module 'clfeval' has no attribute 'no_such_name'" in out.stderr

@@ -22,6 +22,8 @@ Submodules: :mod:`clfeval.metrics` (a drop-in for ``sklearn.metrics``),
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from . import curves, engines, io, metrics, registry, report, stats
 from ._api import evaluate_files, evaluate_frame
 from ._version import __version__
@@ -51,6 +53,33 @@ from .report import (
     gate,
 )
 from .stats import ConfidenceInterval, TestResult
+
+#: submodules loaded on first use (``clfeval.sql.evaluate`` after a plain ``import
+#: clfeval``): each brings its own optional dependency, imported only when called
+_LAZY = ("dask", "mlflow", "plot", "spark", "sql", "testing", "wandb")
+
+if TYPE_CHECKING:  # (the type checker sees them as the submodules they are)
+    from . import dask as dask
+    from . import mlflow as mlflow
+    from . import plot as plot
+    from . import spark as spark
+    from . import sql as sql
+    from . import testing as testing
+    from . import wandb as wandb
+
+
+def __getattr__(name: str) -> Any:
+    """``clfeval.<submodule>`` without importing it first (:data:`_LAZY`)."""
+    if name in _LAZY:
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'clfeval' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "Binning",
