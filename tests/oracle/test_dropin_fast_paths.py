@@ -40,8 +40,9 @@ def _same(a: Any, b: Any) -> None:
     if a is None:
         assert b is None
         return
-    np.testing.assert_allclose(np.asarray(a, float), np.asarray(b, float), rtol=1e-12,
-                               atol=1e-12, equal_nan=True)
+    # bit for bit: the same floats (NaN where scikit-learn's is NaN), the same shape
+    x, y = np.asarray(a, float), np.asarray(b, float)
+    assert x.shape == y.shape and np.array_equal(x, y, equal_nan=True), (a, b)
 
 
 def _both(name: str, *args: Any, **kwargs: Any) -> Any:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -24,7 +24,7 @@ from ..core.counts import ConfusionMatrix
 from ..core.divide import fill_undefined
 from ..core.labels import count_pairs
 from ..core.metric_spec import evaluate_counts, get_metric
-from ..core.multilabel import MultilabelCounts, _weighted_column_sums
+from ..core.multilabel import _weighted_column_sums
 from ..core.tallies import tallies
 from ..exceptions import InvalidInputError, InvalidParameterError, undefined_metric_warning
 from ._targets import (
@@ -168,10 +168,6 @@ def _per_label_tables(
             cols = lab.astype(np.int64)
         tb = t[:, cols] != 0 if cols is not present else t != 0
         pb = p[:, cols] != 0 if cols is not present else p != 0
-        if samples:
-            state = MultilabelCounts.from_indicators(tb, pb, w)
-            return kind, state.tp, state.fp, state.fn, state.tn, state
-        # the per-label columns only (the per-sample tallies are for average="samples")
         if w is None:
             tp = np.count_nonzero(tb & pb, axis=0)
             pred, true = np.count_nonzero(pb, axis=0), np.count_nonzero(tb, axis=0)
@@ -182,7 +178,8 @@ def _per_label_tables(
             tp, pred, true = (_weighted_column_sums(wf, m) for m in (tb & pb, pb, tb))
             total = wf.sum()
         fp, fn = pred - tp, true - tp
-        return kind, tp, fp, fn, total - tp - fp - fn, None
+        return (kind, tp, fp, fn, total - tp - fp - fn,
+                _samplewise(tb, pb, w) if samples else None)
     if labels is None:
         selected = present
     else:
@@ -195,19 +192,25 @@ def _per_label_tables(
         # absent from the data has tp = fp = fn = 0 and every sample as a true negative
         tp_a, fn_a, fp_a, tn_a = tallies(_matrix(tg))
         sums = _weighted_sums(tg)
+        total = tp_a[0] + fn_a[0] + fp_a[0] + tn_a[0]
         if sums is not None:  # scikit-learn's weighted sums, added in its order
-            true_sum, pred_sum, total_w = sums
+            true_sum, pred_sum, total = sums
             fn_a, fp_a = true_sum - tp_a, pred_sum - tp_a
-            tn_a = total_w - tp_a - fp_a - fn_a
+            tn_a = total - tp_a - fp_a - fn_a
         if selected is present:
             return kind, tp_a, fp_a, fn_a, tn_a, None
         pos = np.minimum(np.searchsorted(present, selected), present.shape[0] - 1)
         found = present[pos] == selected
-        total = tp_a[0] + fn_a[0] + fp_a[0] + tn_a[0]
         return (kind, np.where(found, tp_a[pos], 0), np.where(found, fp_a[pos], 0),
                 np.where(found, fn_a[pos], 0), np.where(found, tn_a[pos], total), None)
     classes = _sorted_union(selected, present)
     tp_c, fn_c, fp_c, tn_c = tallies(_matrix(tg, classes))
+    if tg.w is not None and tg.t.shape[0]:  # scikit-learn's weighted sums, in its order
+        wf = np.asarray(tg.w, dtype=np.float64)
+        true_sum, pred_sum = (np.bincount(_encode(classes, a), weights=wf,
+                                          minlength=classes.shape[0]) for a in (tg.t, tg.p))
+        fn_c, fp_c = true_sum - tp_c, pred_sum - tp_c
+        tn_c = float(wf.sum()) - tp_c - fp_c - fn_c
     idx = _encode(classes, selected) if selected.size else np.zeros(0, np.int64)
     return kind, tp_c[idx], fp_c[idx], fn_c[idx], tn_c[idx], None
 
@@ -245,7 +248,7 @@ def _nanaverage(a: Array, weights: Any = None) -> float:
     if mask.all():
         return float("nan")
     if weights is None:
-        return float(np.mean(a[~mask]))
+        return float(np.nanmean(a))  # (scikit-learn's: NaN read as 0 in the sum)
     wts = np.asarray(weights, dtype=np.float64)[~mask]
     if wts.sum() == 0:
         return float(np.mean(a[~mask]))
@@ -290,21 +293,29 @@ def _check_set_wise_labels(kind: str, present: Array, average: Any, labels: Any,
     return labels
 
 
-def _weighted_out(state: MultilabelCounts, *counts: Array) -> tuple[Array, ...]:
-    """Per-sample counts as scikit-learn weighs them: a sample of weight 0 counts nothing,
-    so its ratios are 0/0 (undefined) rather than those of its labels."""
-    zero = state.triple_weights == 0
-    if not zero.any():
-        return counts
-    out = tuple(np.where(zero, 0.0, np.asarray(c, dtype=np.float64)) for c in counts)
-    return out
+class _Samplewise(NamedTuple):
+    """Each sample's (weighted) label counts, as scikit-learn's
+    ``multilabel_confusion_matrix(samplewise=True)`` forms them, and the weights its
+    ``average="samples"`` averages with."""
+
+    tp: Array
+    fp: Array
+    fn: Array
+    weights: Array | None
 
 
-def _samples_values(state: MultilabelCounts, num: Array, den: Array, metric: str,
-                    modifier: str, warn_for: Sequence[str], zero_division: Any) -> float:
-    num, den = _weighted_out(state, num, den)
-    vals = _prf_divide(num, den, metric, modifier, "samples", warn_for, zero_division)
-    return _nanaverage(vals, state.triple_weights)
+def _samplewise(tb: Array, pb: Array, w: Array | None) -> _Samplewise:
+    """Per-sample counts in scikit-learn's operations (the same floats, bit for bit): it
+    reads indicator targets as sparse matrices, whose weighted count of a sample is its
+    count times its weight (a sample of weight 0 counts nothing: its ratios are 0/0);
+    then ``fp = pred - tp`` and ``fn = true - tp``."""
+    tp = np.count_nonzero(tb & pb, axis=1)
+    pred, true = np.count_nonzero(pb, axis=1), np.count_nonzero(tb, axis=1)
+    if w is None:
+        return _Samplewise(tp, pred - tp, true - tp, None)
+    wf = np.asarray(w, dtype=np.float64)
+    tpw = tp * wf
+    return _Samplewise(tpw, pred * wf - tpw, true * wf - tpw, wf)
 
 
 # ------------------------------------------------------------ the public functions
@@ -326,15 +337,9 @@ def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any 
             )
         cols = present if labels is None else np.asarray(labels, dtype=np.int64)
         tb, pb = t[:, cols] != 0, p[:, cols] != 0
-        tp = (tb & pb).sum(axis=1)
-        fp = (pb & ~tb).sum(axis=1)
-        fn = (tb & ~pb).sum(axis=1)
+        tp, fp, fn, wf = _samplewise(tb, pb, w)
         k = tb.shape[1]
-        if w is not None:
-            tp, fp, fn = tp * w, fp * w, fn * w
-            tn = w * k - tp - fp - fn
-        else:
-            tn = k - tp - fp - fn
+        tn = (k if wf is None else wf * k) - tp - fp - fn
         return np.stack([tn, fp, fn, tp], axis=1).reshape(-1, 2, 2)
     _, tp, fp, fn, tn, _ = _per_label_tables(read_targets(y_true, y_pred, sample_weight), labels)
     # counts: int64 without weights, float64 with any weights (as scikit-learn 1.9)
@@ -503,11 +508,14 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
     kind, _, t, p = check_targets(y_true, y_pred, sample_weight)
     w = check_sample_weight(sample_weight, t.shape[0])
     if kind == "multilabel-indicator":  # wrong (sample, label) cells, weighted by sample
-        wrong = np.count_nonzero((t != 0) != (p != 0), axis=1)
+        wrong = (t != 0) != (p != 0)
         if w is None:
-            return float(wrong.sum() / (t.shape[0] * t.shape[1]))
+            return float(np.count_nonzero(wrong) / (t.shape[0] * t.shape[1]))
+        # scikit-learn's (sparse) count: each sample's wrong cells dotted with the
+        # weights, over the cells times the mean weight (the same floats, bit for bit)
         wf = np.asarray(w, dtype=np.float64)
-        return float(np.dot(wrong, wf) / (wf.sum() * t.shape[1]))
+        cells = np.dot(np.count_nonzero(wrong, axis=1), wf)
+        return float(cells) / (t.shape[0] * t.shape[1] * float(np.average(wf)))
     wrong = t != p
     return float(np.average(wrong, weights=w))
 
@@ -568,13 +576,12 @@ def _prfs(tables: tuple[str, Array, Array, Array, Array, Any], beta: float, aver
             raise InvalidInputError(
                 "Samplewise metrics are not available outside of multilabel classification."
             )
-        tri = state.triples.astype(np.float64)
-        stp, spred, strue = _weighted_out(
-            state, tri[:, 0], tri[:, 0] + tri[:, 1], tri[:, 0] + tri[:, 2])
+        # (the per-sample sums rebuilt from the counts as scikit-learn rebuilds them)
+        stp, spred, strue = state.tp, state.tp + state.fp, state.tp + state.fn
         p = _prf_divide(stp, spred, "precision", "predicted", average, warn_for, zero_division)
         r = _prf_divide(stp, strue, "recall", "true", average, warn_for, zero_division)
         f = _fscore(stp, spred, strue, p, r, beta, beta2, average, warn_for, zero_division)
-        wts = state.triple_weights
+        wts = state.weights
         return _nanaverage(p, wts), _nanaverage(r, wts), _nanaverage(f, wts), None
     pred_sum, true_sum = tp + fp, tp + fn
     if average == "micro":
@@ -699,11 +706,9 @@ def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: An
             raise InvalidInputError(
                 "Samplewise metrics are not available outside of multilabel classification."
             )
-        tri = state.triples.astype(np.float64)
-        vals = _prf_divide(tri[:, 0], tri.sum(axis=1), "jaccard", "true or predicted",
-                           average, warn_for, zero_division)
-        return float(np.average(vals, weights=state.triple_weights)) \
-            if state.triple_weights.sum() else float(np.mean(vals))
+        vals = _prf_divide(state.tp, state.tp + state.fp + state.fn, "jaccard",
+                           "true or predicted", average, warn_for, zero_division)
+        return float(np.average(vals, weights=state.weights))
     num, den = tp, tp + fp + fn
     if average == "micro":
         num, den = np.array([np.sum(num)]), np.array([np.sum(den)])
@@ -804,9 +809,23 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     tg = read_targets(y_true, y_pred, sample_weight)
     if tg.kind not in ("binary", "multiclass"):
         raise InvalidInputError(f"{tg.kind} is not supported")
-    cm = ConfusionMatrix(_matrix(tg), tuple(range(len(tg.present))))
-    name = "mcc" if variant == "r_k" else "mcc_product"
-    return float(cm.metric(name, zero_division=zero_division))
+    c = _matrix(tg)
+    if variant == "product":
+        cm = ConfusionMatrix(c, tuple(range(len(tg.present))))
+        return float(cm.metric("mcc_product", zero_division=zero_division))
+    # R_K in scikit-learn's operations and order (the same floats, bit for bit; the
+    # registry's "mcc" equals it to rounding)
+    t_sum = c.sum(axis=1, dtype=np.float64)
+    p_sum = c.sum(axis=0, dtype=np.float64)
+    n_correct = np.trace(c, dtype=np.float64)
+    n = p_sum.sum()
+    cov_ytyp = n_correct * n - np.dot(t_sum, p_sum)
+    cov_ypyp = n**2 - np.dot(p_sum, p_sum)
+    cov_ytyt = n**2 - np.dot(t_sum, t_sum)
+    both = cov_ypyp * cov_ytyt
+    if both == 0:
+        return float(zero_division)
+    return float(cov_ytyp / np.sqrt(both))
 
 
 def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: str | None = None,
@@ -836,22 +855,26 @@ def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: str | No
     idx = np.arange(k, dtype=np.float64)
     w_mat = {None: 1.0 - np.eye(k), "linear": np.abs(idx[:, None] - idx[None, :]),
              "quadratic": (idx[:, None] - idx[None, :]) ** 2}[weights]
-    if c.sum() == 0:
+    # scikit-learn's operations in its order (the same floats, bit for bit): the
+    # expected counts from the outer product of the column and row sums
+    sum0, sum1 = c.sum(axis=0), c.sum(axis=1)
+    total = np.sum(sum0)
+    if total == 0:
         warnings.warn(
             "`y2` contains no labels that are present in both `y1` and `labels`."
             "`cohen_kappa_score` is undefined and set to the value defined by the "
             f"`replace_undefined_by` param, which is set to {replace_undefined_by}.",
             undefined_metric_warning(), stacklevel=2)
         return float(replace_undefined_by)
-    expected = np.outer(c.sum(axis=1), c.sum(axis=0)) / c.sum()
-    if np.sum(w_mat * expected) == 0:
+    expected = np.outer(sum0, sum1) / total
+    den = np.sum(w_mat * expected)
+    if den == 0:
         warnings.warn(
             "`y1`, `y2` and `labels` have only one label in common. `cohen_kappa_score` is "
             "undefined and set to the value defined by the the `replace_undefined_by` param, "
             f"which is set to {replace_undefined_by}.", undefined_metric_warning(), stacklevel=2)
         return float(replace_undefined_by)
-    return float(ConfusionMatrix(c, tuple(range(k))).metric(
-        "cohen_kappa", weights=weights, zero_division=np.nan))
+    return float(1 - np.sum(w_mat * c) / den)
 
 
 def _binary_extra(name: str, y_true: Any, y_pred: Any, labels: Any, pos_label: Any,

@@ -87,8 +87,30 @@ def label_ranking_average_precision_score(y_true: Any, y_score: Any, *,
     0.4167
     """
     t, s, w = _ranking_inputs(y_true, y_score, sample_weight, allow_binary_2d=True)
-    _, lrap, _ = label_ranking_per_sample(t, s)
-    return float(np.average(lrap, weights=w))
+    n, k = t.shape
+    rows, cols = np.nonzero(t)  # (row by row, labels in column order: scikit-learn's)
+    # each relevant label's ratio L / rank: relevant labels, and all labels, scoring at
+    # least as high (in blocks of bounded memory)
+    ratio = np.empty(rows.size)
+    step = max(1, (1 << 22) // max(k, 1))
+    for b in range(0, rows.size, step):
+        r, c = rows[b:b + step], cols[b:b + step]
+        at_least = s[r] >= s[r, c][:, None]
+        ratio[b:b + step] = (np.count_nonzero(at_least & t[r], axis=1)
+                             / np.count_nonzero(at_least, axis=1))
+    # each sample's mean of its ratios as numpy's mean of that sample's array forms it
+    # (samples with the same number of relevant labels together), 1 where all or none
+    # are relevant; then scikit-learn's running sum over the samples
+    n_rel = np.bincount(rows, minlength=n)
+    starts = np.cumsum(n_rel) - n_rel
+    aux = np.ones(n)
+    for m in np.unique(n_rel[(n_rel > 0) & (n_rel < k)]):
+        at = np.flatnonzero(n_rel == m)
+        aux[at] = ratio[starts[at][:, None] + np.arange(m)].mean(axis=1)
+    if w is None:
+        return float(np.cumsum(aux)[-1] / n) if n else float("nan")
+    wf = np.asarray(w, dtype=np.float64)
+    return float(np.cumsum(aux * wf)[-1] / np.sum(wf))
 
 
 def label_ranking_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> float:

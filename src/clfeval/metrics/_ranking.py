@@ -1,10 +1,11 @@
 """Module-level curve functions with scikit-learn's names, signatures and results.
 
 Targets are read as scikit-learn reads them (binary, multiclass, multilabel
-indicator; the positive class inferred as scikit-learn does); every binary curve and
-area comes from clfeval's one thresholds-to-counts primitive over a
-:class:`~clfeval.ScoreCounts`. Undefined values are NaN with scikit-learn's warning,
-as scikit-learn returns them.
+indicator; the positive class inferred as scikit-learn does). A binary curve's counts
+come from the score state's table kernel (unweighted: exact integers) or, weighted, from
+scikit-learn's running sums in its row order; areas are the trapezoids of the same
+curves — scikit-learn's floats, bit for bit. Undefined values are NaN with
+scikit-learn's warning, as scikit-learn returns them.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .._accel import kernels
+from ..core._order import stable_order
 from ..core.scores import score_tables
-from ..curves.roc import RocCurve
-from ..curves.thresholds import ThresholdCounts, as_score_counts, table_auc, threshold_counts
+from ..curves.thresholds import ThresholdCounts
 from ..exceptions import InvalidInputError, InvalidParameterError, undefined_metric_warning
 from ._targets import (
     as_array,
@@ -101,17 +102,11 @@ def _check_pos_label(pos_label: Any, y: Array) -> Any:
     return 1
 
 
-def _binary_inputs(y_true: Any, y_score: Any, pos_label: Any,
-                   sample_weight: Any) -> tuple[Array, Array, Array | None]:
-    """scikit-learn's checks of binary curve input: 0/1 truth, scores, non-zero weights."""
-    y, s, w = _binary_mask_inputs(y_true, y_score, pos_label, sample_weight)
-    return y.astype(np.int64), s.astype(np.float64, copy=False), w
-
-
 def _binary_mask_inputs(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
                         ) -> tuple[npt.NDArray[np.bool_], Array, Array | None]:
-    """:func:`_binary_inputs` with the positives as a mask and float32 scores kept as
-    they are (every float32 is exactly a float64: the order and ties are the same)."""
+    """scikit-learn's checks of binary curve input — 0/1 truth, finite scores, weights
+    without the zero ones — as the positives' mask, float32 scores kept as they are
+    (every float32 is exactly a float64: the order and ties are the same)."""
     kind = type_of_target(y_true, "y_true")
     if not (kind == "binary" or (kind == "multiclass" and pos_label is not None)):
         raise InvalidInputError(f"{kind} format is not supported")
@@ -140,23 +135,44 @@ def _binary_mask_inputs(y_true: Any, y_score: Any, pos_label: Any, sample_weight
     return y, s, w
 
 
-def _counts_at_thresholds(y01: Array, s: Array, w: Array | None) -> ThresholdCounts:
+def _counts_at_thresholds(y01: Array, s: Array) -> ThresholdCounts:
+    """Unweighted rows' counts at each distinct score (exact integers: any order of
+    adding them gives scikit-learn's), from the score state's kernel without a state
+    object or a second validation."""
     if y01.shape[0] == 0:
         raise InvalidInputError("y_true is empty after removing zero-weight samples")
-    if w is None or w.min() >= 0:
-        # the exact table of the score state's kernel (the inputs are checked and the
-        # zero weights gone): no state object, no second validation
-        ((v, table),) = score_tables(s, y01.astype(bool, copy=False), 2, w)
-        return ThresholdCounts.from_table(v, table[1], table[0], skip_empty=False)
-    # scikit-learn's curves are exact at any number of distinct scores: never bin
-    return threshold_counts(as_score_counts(y01, s, pos_label=1, sample_weight=w,
-                                            max_distinct=None))
+    ((v, table),) = score_tables(s, y01.astype(bool, copy=False), 2)
+    return ThresholdCounts.from_table(v, table[1], table[0], skip_empty=False)
+
+
+def _weighted_running_sums(y01: Array, s: Array, w: Array
+                           ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """``(tps, fps, thresholds)`` of weighted rows as scikit-learn accumulates them: the
+    running sums of ``y * w`` and ``(1 - y) * w`` over the rows by descending score
+    (equal scores in row order: its stable descending sort), read at each distinct
+    score's last row. The same additions in the same order give the same floats, bit for
+    bit; the score table's per-score sums, added up afterwards, round differently in
+    the last digits."""
+    if y01.shape[0] == 0:
+        raise InvalidInputError("y_true is empty after removing zero-weight samples")
+    sf = np.asarray(s, dtype=np.float64)
+    order = stable_order(np.negative(sf))  # (descending; ties keep the rows' order)
+    ss = sf[order]
+    yw = np.asarray(y01, dtype=np.float64)[order]
+    ws = np.asarray(w, dtype=np.float64)[order]
+    ends = np.append(np.flatnonzero(np.diff(ss)), ss.size - 1)
+    neg = np.subtract(1.0, yw)
+    neg *= ws
+    yw *= ws
+    return np.cumsum(yw)[ends], np.cumsum(neg)[ends], ss[ends]
 
 
 def _cumulative(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
                 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     y, s, w = _binary_mask_inputs(y_true, y_score, pos_label, sample_weight)
-    tc = _counts_at_thresholds(y, s, w)
+    if w is not None:
+        return _weighted_running_sums(y, s, w)
+    tc = _counts_at_thresholds(y, s)
     return (np.asarray(tc.tps, dtype=np.float64), np.asarray(tc.fps, dtype=np.float64),
             np.asarray(tc.thresholds, dtype=np.float64))
 
@@ -273,24 +289,24 @@ def det_curve(
 
 
 def _binary_roc_auc(y01: Array, s: Array, w: Array | None, max_fpr: Any = None) -> float:
+    """scikit-learn's binary ROC AUC, bit for bit: the trapezoids of the same ROC curve
+    (its points from the score table's exact counts, or, weighted, from the same running
+    sums), and McClish's standardised partial area up to ``max_fpr``."""
     if len(unique_values(y01)) != 2:
         warnings.warn("Only one class is present in y_true. ROC AUC score is not defined in "
                       "that case.", undefined_metric_warning(), stacklevel=3)
         return float("nan")
+    fpr, tpr, _ = roc_curve(y01, s, pos_label=1, sample_weight=w)
     if max_fpr is None or max_fpr == 1:
-        # the exact table of the score state (one kernel) and its pair count; no state
-        # object, no curve
-        pos, sc, wt = _binary_mask_inputs(y01, s, 1, w)
-        if pos.shape[0] == 0:
-            raise InvalidInputError("y_true is empty after removing zero-weight samples")
-        ((_, table),) = score_tables(sc, pos, 2, wt)
-        return table_auc(table[1], table[0])
-    y, sc, wt = _binary_inputs(y01, s, 1, w)
-    tc = _counts_at_thresholds(y, sc, wt)
+        return auc(fpr, tpr)
     if max_fpr <= 0 or max_fpr > 1:
         raise InvalidParameterError(f"Expected max_fpr in range (0, 1], got: {max_fpr!r}")
-    roc = RocCurve.from_threshold_counts(tc, zero_division=np.nan)
-    return float(roc.partial_auc(float(max_fpr), mcclish=True))
+    stop = int(np.searchsorted(fpr, max_fpr, "right"))
+    tpr = np.append(tpr[:stop], np.interp(max_fpr, fpr[stop - 1:stop + 1],
+                                          tpr[stop - 1:stop + 1]))
+    fpr = np.append(fpr[:stop], max_fpr)
+    min_area, max_area = 0.5 * max_fpr**2, max_fpr
+    return float(0.5 * (1 + (auc(fpr, tpr) - min_area) / (max_area - min_area)))
 
 
 def _binary_ap(y: Array, s: Array, w: Array | None, pos_label: Any = 1) -> float:
