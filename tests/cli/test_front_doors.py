@@ -184,6 +184,11 @@ def test_a_directory_of_part_files_a_glob_or_several_files_are_one_data_set(
     assert "holds no file" in _one_line(capsys, "report", str(empty))
     assert "matches no file" in _one_line(capsys, "report", str(tmp_path / "no-*.csv"))
     assert "no such file" in _one_line(capsys, "report", str(tmp_path / "missing"))
+    # compare and gate pair two models' rows: one file per model, and they say why
+    one = sorted(d.glob("part-*"))[0]
+    for argv in (["compare", str(d), str(one)], ["gate", str(one), str(d), "--max-drop", "0.01"]):
+        line = _one_line(capsys, *argv)
+        assert "is a directory" in line and "one file per model" in line
 
 
 def test_output_through_a_symlink_keeps_the_link(

@@ -744,12 +744,21 @@ def _columns_of(path: str, args: argparse.Namespace, labels: Sequence[Any] | Non
                           weight=args.weight, labels=labels, path=path, by=args.by)
 
 
+def _one_file(path: str, command: str) -> None:
+    """``compare`` and ``gate`` pair each model's rows with the others' in file order:
+    one file per model (``report`` reads a directory of part files as one data set)."""
+    if os.path.isdir(path):
+        raise FileFormatError(
+            f"is a directory: {command} pairs the models' rows, so it reads one file per "
+            "model (part files in one order are not guaranteed); combine the parts into "
+            "one file, or evaluate the directory alone with clfeval report", path=path)
+
+
 def _load(path: str, args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
     """Read one predictions file into memory: (arrays by role, column map)."""
     from ..io import read_columns
 
-    if os.path.isdir(path):
-        raise FileFormatError("is a directory, not a predictions file", path=path)
+    _one_file(path, args.command)
     cmap = _columns_of(path, args, _cli_labels(args, path))
     cols = read_columns(path, cmap, format=_format(args))
     out: dict[str, Any] = {"y_true": cols[cmap.y_true], "y_pred": None, "y_score": None,

@@ -125,11 +125,9 @@ def _saved(path: str, cli: Any) -> Any:
 def _read(path: str, args: argparse.Namespace, cli: Any) -> dict[str, Any]:
     """One predictions file in memory: truth, the model's outputs, slices and ids."""
 
-    from ..exceptions import FileFormatError
     from ..io import read_columns
 
-    if os.path.isdir(path):
-        raise FileFormatError("is a directory, not a predictions file", path=path)
+    cli._one_file(path, "gate")
     labels = cli._cli_labels(args, path)
     cmap = cli._columns_of(path, args, labels)
     if args.id and args.id not in cmap.names:  # read the id column as labels are read
