@@ -52,6 +52,29 @@ def _describe(name: str, n: int) -> str:
     return f"{name} ({n} value{'s' if n != 1 else ''})"
 
 
+
+def _refuse_score_matrix(arr: npt.NDArray[Any]) -> None:
+    """Refuse an n × K matrix of continuous values given as predictions —
+    ``evaluate(y, model.predict_proba(X))``: the scores in the predictions' place — with
+    what to do (a matrix of whole numbers is left to the caller: multilabel predictions)."""
+    vals: npt.NDArray[Any] = arr
+    if arr.dtype.kind == "O":  # (a list of rows)
+        try:
+            vals = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            return
+    if vals.dtype.kind != "f":
+        return
+    fraction = np.flatnonzero(np.isfinite(vals) & (vals != np.round(vals)))
+    if fraction.size:
+        raise InvalidInputError(
+            f"y_pred is an array of shape {arr.shape} of continuous values (e.g. "
+            f"{float(vals.flat[int(fraction[0])])!r}): scores or probabilities "
+            "(predict_proba's columns), not predicted classes; pass them as y_score= "
+            "(predictions then come from the arg-max class, or y_score >= threshold for "
+            "one column)")
+
+
 def as_1d_labels(y: Any, name: str) -> npt.NDArray[Any]:
     """Coerce one label vector to a 1-D numpy array, refusing unusable values.
 
@@ -77,6 +100,8 @@ def as_1d_labels(y: Any, name: str) -> npt.NDArray[Any]:
     if arr.ndim == 2 and arr.shape[1] == 1:
         # a column vector (``df[["target"]]``): its labels, as scikit-learn reads it
         arr = arr[:, 0]
+    if arr.ndim == 2 and name == "y_pred":
+        _refuse_score_matrix(arr)
     if arr.ndim != 1:
         raise InvalidInputError(
             f"{name} must be 1-D, got an array of shape {arr.shape}; pass one label per "

@@ -231,6 +231,16 @@ def test_probabilities_passed_as_predictions(cancer: dict[str, Any]) -> None:
     # float labels that are classes are predictions
     r = clfeval.evaluate([0.5, 1.5, 1.5], [0.5, 1.5, 0.5], level=None)
     assert r.labels == (0.5, 1.5)
+    # predict_proba's whole matrix in the predictions' place, as a list or a frame too
+    import pandas as pd
+
+    for proba in (cancer["p"], cancer["p"].tolist(), pd.DataFrame(cancer["p"])):
+        with pytest.raises(InvalidInputError,
+                           match=r"y_pred is an array of shape \(\d+, 2\) of continuous.*y_score="):
+            clfeval.evaluate(cancer["y"], proba)
+    # a 0/1 indicator matrix is still multilabel predictions
+    ind = (cancer["p"] > 0.5).astype(float)
+    assert clfeval.evaluate(ind.astype(int), ind, level=None).overall
 
 
 @pytest.mark.parametrize("scale", [1.0, 100.0, 0.01])
