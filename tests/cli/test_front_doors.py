@@ -109,6 +109,25 @@ def test_pandas_float_labels_read_as_numbers(tmp_path: Path,
     assert from_json(out).pos_label == 0
 
 
+def test_a_truth_column_named_for_what_it_holds(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """``churn`` beside ``churn_probability`` (no generic name): the file, the frame and
+    the CLI read the score column, and the AUC is scikit-learn's."""
+    import pandas as pd
+
+    y = RNG.integers(0, 2, 200)
+    s = np.round(np.clip(0.3 * y + 0.7 * RNG.random(200), 0, 1), 6)
+    df = pd.DataFrame({"customer": np.arange(200), "churn": y, "churn_probability": s})
+    f = tmp_path / "scored.csv"
+    df.to_csv(f, index=False)
+    code, out, err = _run(capsys, "report", str(f), "--format", "json", "--no-ci")
+    assert code == 0, err
+    want = skm.roc_auc_score(y, s)
+    assert from_json(out).metric("roc_auc") == want
+    assert clfeval.evaluate_files(f, level=None).metric("roc_auc") == want
+    assert clfeval.evaluate_frame(df, level=None).metric("roc_auc") == want
+
+
 def test_excel_export_with_semicolons_and_decimal_commas(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     y = RNG.integers(0, 2, 40)

@@ -94,6 +94,46 @@ def test_detect_columns_roles_and_ambiguity():
     assert e.value.column == "nope"
 
 
+@pytest.mark.parametrize(("names", "roles"), [
+    # what users' own evaluation scripts write (sklearn tutorials, R, H2O, PyCaret, …)
+    (["y_test", "y_pred", "y_proba"], ("y_test", "y_pred", ("y_proba",))),
+    (["labels", "preds", "probs"], ("labels", "preds", ("probs",))),
+    (["y", "yhat"], ("y", "yhat", ())),
+    (["target", "pred_proba"], ("target", None, ("pred_proba",))),
+    (["ground_truth", "predicted_label", "predicted_probability"],
+     ("ground_truth", "predicted_label", ("predicted_probability",))),
+    (["true_label", "pred_label", "pred_score"], ("true_label", "pred_label", ("pred_score",))),
+    (["label", "predict", "p0", "p1"], ("label", "predict", ())),
+    (["outcome", "predicted_outcome"], ("outcome", "predicted_outcome", ())),
+    # a truth column named for what it holds, its prediction and score after it
+    (["id", "churn", "churn_probability"], ("churn", None, ("churn_probability",))),
+    (["Survived", "Survived_pred"], ("Survived", "Survived_pred", ())),
+    (["Default", "predicted_default", "default_score"],
+     ("Default", "predicted_default", ("default_score",))),
+    # the established names win over the added ones (files that read before read alike)
+    (["label", "outcome", "score"], ("label", None, ("score",))),
+    (["target", "prediction", "target_pred"], ("target", "prediction", ())),
+    # the probability of the predicted class is no score of the positive one: not read
+    (["label", "prediction_label", "prediction_score"], ("label", "prediction_label", ())),
+    (["truth", "prediction", "confidence"], ("truth", "prediction", ())),
+])
+def test_detect_columns_reads_the_names_users_give(names, roles):
+    m = detect_columns(names)
+    assert (m.y_true, m.y_pred, m.y_score) == roles
+
+
+def test_detect_columns_refuses_a_guess_between_named_after_columns():
+    with pytest.raises(FileFormatError, match="ambiguous y_pred column: 'churn_pred', "
+                                              "'predicted_churn'"):
+        detect_columns(["churn", "churn_pred", "predicted_churn"])
+    # a prediction column and its score are no truth
+    with pytest.raises(FileFormatError, match="cannot find the ground-truth column"):
+        detect_columns(["id", "pred", "pred_proba"])
+    # two columns each with its prediction: which is the truth cannot be told
+    with pytest.raises(FileFormatError, match="cannot find the ground-truth column"):
+        detect_columns(["a", "a_pred", "b", "b_pred"])
+
+
 def test_csv_bad_value_names_file_row_and_column(tmp_path):
     p = os.path.join(tmp_path, "bad.csv")
     rows = ["y_true,score"] + [f"{i % 2},0.{i % 10}" for i in range(5000)]

@@ -30,6 +30,24 @@ _SCORE_NAMES = (
     "y_score", "score", "scores", "proba", "probability", "prob", "y_proba", "y_prob",
     "decision", "decision_function", "logit", "margin",
 )
+# More names users give these columns, read only where none of the names above is a
+# column (a file that has one of those and one of these reads as it always did).
+# (Not "confidence" or PyCaret's "prediction_score": the probability of the predicted
+# class, not of the positive one — read as a score it would give a wrong AUC.)
+_MORE_TRUE_NAMES = (
+    "y_test", "true_labels", "true_class", "actuals", "actual_label", "observed", "outcome",
+)
+_MORE_PRED_NAMES = (
+    "preds", "yhat", "y_hat", "predict", "predicted_class", "pred_class", "prediction_label",
+)
+_MORE_SCORE_NAMES = (
+    "probs", "pred_proba", "pred_prob", "pred_score", "predicted_proba",
+    "predicted_probability", "predicted_score",
+)
+# A truth column named for what it holds (``churn``, ``Survived``) beside its prediction
+# or score named after it: ``churn_pred``, ``predicted_churn``, ``churn_probability``
+_STEM_PRED = ("{}_pred", "{}_prediction", "{}_predicted", "{}_hat", "predicted_{}", "pred_{}")
+_STEM_SCORE = ("{}_prob", "{}_proba", "{}_probability", "{}_score")
 _WEIGHT_NAMES = ("sample_weight", "weight", "weights", "w")
 # Per-class score columns: ``proba_<label>``, ``score_<label>``, ``y_score[<label>]`` …
 _PER_CLASS = re.compile(
@@ -38,8 +56,13 @@ _PER_CLASS = re.compile(
 )
 
 
-def _one(names: Sequence[str], wanted: tuple[str, ...], role: str, path: str | None) -> str | None:
+def _one(names: Sequence[str], wanted: tuple[str, ...], role: str, path: str | None,
+         more: tuple[str, ...] = ()) -> str | None:
+    """The one column whose name (case-insensitive) is one of ``wanted`` — or, where
+    none is, of ``more``; two that could both be it are an error naming them."""
     lower = {n.lower(): n for n in names}
+    if more and not any(w in lower for w in wanted):
+        wanted = more
     hits = [lower[w] for w in wanted if w in lower]
     if len(hits) > 1:
         raise FileFormatError(
@@ -48,6 +71,42 @@ def _one(names: Sequence[str], wanted: tuple[str, ...], role: str, path: str | N
             path=path,
         )
     return hits[0] if hits else None
+
+
+def _named(found: str | None, stem: list[str], role: str, path: str | None) -> str | None:
+    """The column of ``role`` found by its generic name (``found``), else the one named
+    after the truth (``stem``: two are an error naming them)."""
+    if found is not None or not stem:
+        return found
+    if len(stem) > 1:
+        raise FileFormatError(
+            f"ambiguous {role} column: {', '.join(map(repr, stem))} could all be {role}; "
+            f"choose one with {role}=<column>", path=path)
+    return stem[0]
+
+
+def _stem_roles(names: Sequence[str], truth: str | None
+                ) -> tuple[str | None, list[str], list[str]]:
+    """The truth column ``truth`` (or, when ``None``, the one column whose name others
+    extend: ``churn`` beside ``churn_pred`` or ``churn_probability``) and the columns
+    named after it as its prediction and its score (see ``_STEM_PRED``, ``_STEM_SCORE``;
+    case-insensitive). Two columns that could both be the truth: none (``None``)."""
+    lower = {n.lower(): n for n in names}
+
+    def after(stem: str, forms: tuple[str, ...]) -> list[str]:
+        return [lower[f.format(stem)] for f in forms if f.format(stem) in lower]
+
+    other = {*_PRED_NAMES, *_MORE_PRED_NAMES, *_SCORE_NAMES, *_MORE_SCORE_NAMES,
+             *_WEIGHT_NAMES}  # (a prediction or score column is no truth: ``pred_proba``)
+    found = []
+    for n in ([truth] if truth is not None else
+              [n for n in names if n.lower() not in other and not _PER_CLASS.match(n)]):
+        preds, scores = after(n.lower(), _STEM_PRED), after(n.lower(), _STEM_SCORE)
+        if preds or scores:
+            found.append((n, preds, scores))
+    if len(found) != 1:
+        return truth, [], []
+    return found[0]
 
 
 _INT_TEXT = re.compile(r"[+-]?\d+")
@@ -175,7 +234,14 @@ def detect_columns(
     for the truth, ``y_pred``/``prediction``/… for hard predictions, ``y_score``/
     ``score``/``proba``/… for one score column, or ``proba_<class>``/``score_<class>``
     columns (one per class) for K-class scores, and ``sample_weight``/``weight`` for
-    weights. When several names fit one role the choice is refused, never guessed.
+    weights; where none of these is a column, more names users give them
+    (``y_test``, ``outcome``; ``preds``, ``yhat``, ``predict``; ``probs``,
+    ``pred_proba``, ``predicted_probability``, …) and a truth column named for what it
+    holds, with its prediction or score named after it (``churn`` beside
+    ``churn_pred``/``predicted_churn``/``churn_probability``/``churn_score``). Never
+    ``confidence`` or ``prediction_score``: the probability of the *predicted* class is
+    no score of the positive one. When several names fit one role the choice is
+    refused, never guessed.
 
     Per-class score columns are matched to the classes **by name**, whatever their
     order in the file: with ``labels`` each class must have its column and each column
@@ -217,6 +283,9 @@ def detect_columns(
     ColumnMap(y_true='target', y_pred=None, y_score=('proba',), weight=None, score_labels=None)
     >>> detect_columns(["label", "proba_dog", "proba_cat"]).y_score
     ('proba_cat', 'proba_dog')
+    >>> detect_columns(["customer", "churn", "churn_probability"])  # doctest: +NORMALIZE_WHITESPACE
+    ColumnMap(y_true='churn', y_pred=None, y_score=('churn_probability',), weight=None,
+              score_labels=None)
     >>> detect_columns(["label", "target", "score"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -234,7 +303,9 @@ def detect_columns(
             )
         return col
 
-    yt = check(y_true, "y_true") if y_true is not None else _one(names, _TRUE_NAMES, "y_true", path)
+    yt = check(y_true, "y_true") if y_true is not None else _one(names, _TRUE_NAMES, "y_true", path,
+                                                                    _MORE_TRUE_NAMES)
+    yt, stem_pred, stem_score = _stem_roles(names, yt)
     if yt is None:
         raise FileFormatError(
             f"cannot find the ground-truth column among {names[:20]}; pass y_true=<column> "
@@ -268,8 +339,10 @@ def detect_columns(
     w = check(weight, "weight") if weight is not None else None
     explicit_any = y_pred is not None or y_score is not None
     if not explicit_any:
-        yp = _one(names, _PRED_NAMES, "y_pred", path)
-        one = _one(names, _SCORE_NAMES, "y_score", path)
+        yp = _named(_one(names, _PRED_NAMES, "y_pred", path, _MORE_PRED_NAMES), stem_pred,
+                    "y_pred", path)
+        one = _named(_one(names, _SCORE_NAMES, "y_score", path, _MORE_SCORE_NAMES),
+                     stem_score, "y_score", path)
         per_class = [(n, m.group("label")) for n in names if (m := _PER_CLASS.match(n))]
         if one is not None and per_class:
             raise FileFormatError(
