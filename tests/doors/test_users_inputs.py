@@ -400,3 +400,29 @@ def test_compare_reads_tables_by_name(cancer: dict[str, Any]) -> None:
     a, b = c.reports
     assert a.metric("roc_auc") == b.metric("roc_auc") == pytest.approx(
         roc_auc_score(y == "malignant", p[:, classes.index("malignant")]), abs=1e-12)
+
+
+# ----------------------------------------------------- models with only predict()
+def test_a_statsmodels_logit_result_is_read_as_its_probabilities(cancer: dict[str, Any]
+                                                                 ) -> None:
+    """statsmodels' results have ``predict`` (the probability of the class coded 1) and
+    nothing else: ``evaluate(result, X, y)`` reads them as scores (scikit-learn's AUC),
+    at ``evaluate`` and ``compare`` alike; a regressor's values are an error saying what
+    to pass."""
+    sm = pytest.importorskip("statsmodels.api")
+    from sklearn.linear_model import LinearRegression
+
+    X = sm.add_constant(cancer["X"][:, :4])
+    y = cancer["yt01"]
+    res = sm.Logit(y, X).fit(disp=0)
+    p = res.predict(X)
+    r = clfeval.evaluate(res, X, y, level=None)
+    assert r.metric("roc_auc") == roc_auc_score(y, p)
+    assert r.metric("accuracy") == accuracy_score(y, p >= 0.5)
+    assert r == clfeval.evaluate(y, y_score=p, level=None)
+    cmp = clfeval.compare({"logit": res, "same": p}, y, X=X, level=None)
+    assert cmp.reports[0].metric("roc_auc") == cmp.reports[1].metric("roc_auc")
+    reg = LinearRegression().fit(X, y - 0.5)
+    with pytest.raises(InvalidInputError, match=r"LinearRegression\.predict\(X\) returned values "
+                                                r"that are neither classes nor probabilities"):
+        clfeval.evaluate(reg, X, y)

@@ -123,7 +123,30 @@ def _from_estimator(est: Any, X: Any, response_method: str) -> tuple[Any, Any, A
     else:
         if response_method not in ("auto", "predict"):
             raise InvalidParameterError(f"the estimator has no {response_method} method")
+    if score is None and classes is None:
+        y_pred, score = _predicted_probabilities(est, y_pred)
     return y_pred, score, None if classes is None else list(np.asarray(classes).tolist())
+
+
+def _predicted_probabilities(est: Any, y_pred: Any) -> tuple[Any, Any]:
+    """A model whose only output is ``predict`` and whose ``predict`` gives fractions —
+    statsmodels' ``Logit``/``Probit``/binomial ``GLM`` results, which predict the
+    probability of the class coded 1: ``(None, those probabilities)``, read as the scores
+    of the greater class; other fractions (outside [0, 1]: a regressor) are an error
+    saying what to pass. Whole numbers stay predictions."""
+    arr = np.asarray(y_pred)
+    if arr.ndim != 1 or arr.dtype.kind != "f" or not arr.size:
+        return y_pred, None
+    fraction = np.flatnonzero(np.isfinite(arr) & (arr != np.round(arr)))
+    if not fraction.size:
+        return y_pred, None
+    if np.isfinite(arr).all() and arr.min() >= 0.0 and arr.max() <= 1.0:
+        return None, arr
+    raise InvalidInputError(
+        f"{type(est).__name__}.predict(X) returned values that are neither classes nor "
+        f"probabilities (e.g. {float(arr[int(fraction[0])])!r}), and the model has no "
+        "predict_proba or decision_function; if they are scores (higher: the greater "
+        "class), pass clfeval.evaluate(y, y_score=model.predict(X))")
 
 
 def _orient(y_score: Any, classes: Any, pos_label: Any) -> Any:
@@ -170,7 +193,10 @@ def evaluate(
         The true classes, or an ``n × L`` 0/1 indicator matrix (multilabel: the report
         then reads per label, see :class:`~clfeval.report.MultilabelResult`). Or a
         fitted estimator (anything with ``predict``), in which
-        case the call is ``evaluate(estimator, X, y)``.
+        case the call is ``evaluate(estimator, X, y)``: its ``predict`` and, per
+        ``response_method``, its ``predict_proba`` or ``decision_function``; a model with
+        only ``predict`` whose ``predict`` gives probabilities (statsmodels' ``Logit``
+        results: the probability of the class coded 1) is read as their scores.
     y_pred : array-like of shape (n,), optional
         Hard predictions. Optional when ``y_score`` is given (then ``score >= threshold``
         for binary scores, the arg-max class for a score matrix). Continuous values that
