@@ -316,6 +316,12 @@ def evaluate_frame(
     relations and Dask DataFrames. The columns are read in batches and folded by the
     same code as :func:`clfeval.evaluate_files` (one score column, one per class, or
     multilabel 0/1 columns; ``by`` slices), so the report equals the other doors'.
+    A frame of ``predict_proba`` named by the classes with the truth added —
+    ``pd.DataFrame(model.predict_proba(X), columns=model.classes_)`` and a ``label``
+    column — needs no names: when every column beside the truth (and a prediction, a
+    weight, ``by``) is named by one class of the truth, they are the class scores.
+    pandas' non-text column labels (the classes ``0, 1, …``) are read as their text;
+    column arguments may name them either way (``y_score=[0, 1]`` or ``["0", "1"]``).
 
     Parameters
     ----------
@@ -343,6 +349,9 @@ def evaluate_frame(
     >>> r = clfeval.evaluate_frame(df, y_true="label", y_pred="pred", y_score="proba")
     >>> r.confusion.counts.tolist(), r.roc[0].auc
     ([[1, 1], [0, 2]], 1.0)
+    >>> proba = pd.DataFrame([[0.8, 0.2], [0.2, 0.8], [0.3, 0.7], [0.1, 0.9]], columns=[0, 1])
+    >>> clfeval.evaluate_frame(proba.assign(label=[0, 0, 1, 1]), level=None).roc[0].auc
+    0.75
     """
     from .engines.frame import fold_frame
 

@@ -426,3 +426,44 @@ def test_a_statsmodels_logit_result_is_read_as_its_probabilities(cancer: dict[st
     with pytest.raises(InvalidInputError, match=r"LinearRegression\.predict\(X\) returned values "
                                                 r"that are neither classes nor probabilities"):
         clfeval.evaluate(reg, X, y)
+
+
+# ------------------------------------------- frames whose columns are the classes
+@pytest.mark.parametrize("kind", ["pandas", "polars", "arrow"])
+@pytest.mark.parametrize("data", ["cancer", "wine"])
+def test_a_frame_of_predict_proba_with_the_truth_added(request: Any, kind: str,
+                                                       data: str) -> None:
+    """``df = pd.DataFrame(model.predict_proba(X), columns=model.classes_)`` plus the
+    truth (and the model's predictions): ``evaluate_frame(df)`` reads the class columns
+    as the scores — pandas' integer column labels included, named by label or by text —
+    and gives scikit-learn's AUC; a frame with any other column (features named 0, 1,
+    …) is not guessed at."""
+    pd = pytest.importorskip("pandas")
+    d = request.getfixturevalue(data)
+    y, p, classes = d["y"], d["p"], list(d["model"].classes_)
+    df = pd.DataFrame(p, columns=classes)
+    df["label"] = y
+    want = (roc_auc_score(y, p[:, 1], ) if len(classes) == 2
+            else roc_auc_score(y, p, multi_class="ovr"))
+    if kind == "pandas":
+        frames = [df]
+    else:
+        text = df.rename(columns=str)
+        frames = [pytest.importorskip("polars").from_pandas(text) if kind == "polars"
+                  else pytest.importorskip("pyarrow").Table.from_pandas(text)]
+    for frame in frames:
+        r = clfeval.evaluate_frame(frame, level=None)
+        assert r.metric("roc_auc") == pytest.approx(want, abs=1e-12)
+    if kind == "pandas":
+        by_label = clfeval.evaluate_frame(df, y_score=classes, level=None)
+        assert by_label.metric("roc_auc") == r.metric("roc_auc")
+        with_pred = df.assign(pred=d["model"].predict(d["X"]))
+        assert clfeval.evaluate_frame(with_pred, level=None).metric("roc_auc") == \
+            r.metric("roc_auc")
+        features = pd.DataFrame(d["X"][:, :len(classes) + 1])  # columns 0, 1, ...
+        features["label"] = y
+        with pytest.raises(clfeval.FileFormatError, match="cannot find a prediction or score"):
+            clfeval.evaluate_frame(features)
+        twice = pd.DataFrame({1: y, "1": y, "label": y})
+        with pytest.raises(clfeval.FileFormatError, match="read alike as names"):
+            clfeval.evaluate_frame(twice)

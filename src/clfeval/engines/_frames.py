@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -17,9 +18,11 @@ def make_spec(names: list[str], *, y_true: Any, y_pred: Any,
               y_score: Any, weight: str | None, labels: Any, pos_label: Any,
               threshold: float | None, on_invalid: str, bins: Any, max_distinct: Any,
               source: str, by: Any = None, max_slices: int = 10_000,
-              weights: str = "importance") -> Any:
+              weights: str = "importance",
+              classes_of: Callable[[str], Sequence[Any]] | None = None) -> Any:
     """Detect columns and build (and validate) the folding spec (a multilabel spec for
-    one 0/1 column per label)."""
+    one 0/1 column per label). ``classes_of``: a column's distinct values, where the
+    data are at hand (see :func:`~clfeval.io.detect_columns`)."""
     from .._validation import check_pos_label, check_threshold, check_weights
     from ..core._folders import make_folder
     from ..core.fold import resolve_spec
@@ -44,7 +47,8 @@ def make_spec(names: list[str], *, y_true: Any, y_pred: Any,
     # them against those labels)
     cmap: ColumnMap = detect_columns(names, y_true=y_true, y_pred=y_pred, y_score=y_score,
                                      weight=weight, path=source, by=by,
-                                     labels=None if labels is None else list(labels))
+                                     labels=None if labels is None else list(labels),
+                                     classes_of=classes_of)
     spec = resolve_spec(Spec(cmap, None if labels is None else tuple(labels), pos_label,
                              threshold, on_invalid, bins, max_distinct, max_slices=max_slices,
                              weights=check_weights(weights)))

@@ -14,14 +14,16 @@ polars' streaming engine before their batches are folded. A Dask DataFrame goes 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
+
+import numpy as np
 
 from ..core._folders import make_folder, read_at_end
 from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..core.sliced import DEFAULT_MAX_SLICES, SlicedState
 from ..core.state import EvalState
-from ..exceptions import InvalidParameterError
+from ..exceptions import FileFormatError, InvalidParameterError
 from ..io.readers import DEFAULT_CHUNK_ROWS, Chunk, _table_chunk
 from ._frames import make_spec, pandas_chunk
 
@@ -141,7 +143,10 @@ def fold_frame(
         return fold(df, **options)
     if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, int) or chunk_rows < 1:
         raise InvalidParameterError(f"chunk_rows must be a positive int, got {chunk_rows!r}")
-    spec = make_spec(_names(df, kind), source=source, **options)
+    if kind == "pandas":
+        df, options = _text_names(df, options, source)
+    spec = make_spec(_names(df, kind), source=source, classes_of=_classes_of(df, kind),
+                     **options)
     if kind == "polars-lazy" and _lazy_eligible(spec):
         return _fold_lazy(df, spec, source)
     folder = make_folder(spec)
@@ -151,6 +156,54 @@ def fold_frame(
         folder.fold(chunk)
     out: EvalState | SlicedState = folder.partial().finalize(spec)
     return out
+
+
+def _text_names(df: Any, options: dict[str, Any], source: str
+                ) -> tuple[Any, dict[str, Any]]:
+    """A pandas frame whose column labels are not all text — ``pd.DataFrame(
+    model.predict_proba(X), columns=model.classes_)`` has the classes 0, 1, … — as a
+    shallow copy (no data copied) with each label as text, and the column arguments that
+    name its columns by their labels (``y_score=[0, 1]``) named by the text; two labels
+    that read alike (``1`` and ``"1"``) are an error naming them."""
+    labels = list(df.columns)
+    if all(isinstance(c, str) for c in labels):
+        return df, options
+    text = [str(c) for c in labels]
+    twice = [c for c in labels if text.count(str(c)) > 1]
+    if twice:
+        raise FileFormatError(
+            f"the columns {twice[:4]!r} read alike as names ({str(twice[0])!r}); rename one",
+            path=source)
+    out = df.copy(deep=False)
+    out.columns = text
+    own = set(labels)
+
+    def named(arg: Any) -> Any:
+        if isinstance(arg, (list, tuple)):
+            return type(arg)(named(a) for a in arg)
+        try:
+            return str(arg) if not isinstance(arg, str) and arg in own else arg
+        except TypeError:  # (an array: not hashable; refused where arguments are read)
+            return arg
+
+    return out, {k: named(v) if k in ("y_true", "y_pred", "y_score", "weight", "by") else v
+                 for k, v in options.items()}
+
+
+def _classes_of(df: Any, kind: str) -> Callable[[str], Sequence[Any]] | None:
+    """A column's distinct values (missing ones left out), for the frames at hand
+    (pandas, polars, Arrow; ``None`` for lazy frames and relations: reading a column
+    there is a query)."""
+    if kind == "pandas":
+        return lambda c: [v.item() if isinstance(v, np.generic) else v
+                          for v in df[c].dropna().unique().tolist()]
+    if kind == "polars":
+        return lambda c: df[c].drop_nulls().unique().to_list()
+    if kind == "arrow":
+        import pyarrow.compute as pc
+
+        return lambda c: pc.unique(df.column(c)).drop_null().to_pylist()
+    return None
 
 
 def _lazy_eligible(spec: Any) -> bool:

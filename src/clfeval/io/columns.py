@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import reprlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.chunk import ColumnMap
@@ -83,6 +83,27 @@ def _named(found: str | None, stem: list[str], role: str, path: str | None) -> s
             f"ambiguous {role} column: {', '.join(map(repr, stem))} could all be {role}; "
             f"choose one with {role}=<column>", path=path)
     return stem[0]
+
+
+def _class_named(names: Sequence[str], yt: str, taken: set[str | None],
+                 labels: Sequence[Any] | None, classes_of: Callable[[str], Sequence[Any]],
+                 path: str | None
+                 ) -> tuple[tuple[str, ...], tuple[Any, ...] | None, tuple[int, ...] | None]:
+    """The class score columns of a frame whose columns beside the truth ``yt`` and the
+    ``taken`` ones (prediction, weight, ``by``) are exactly one per class of the truth
+    column (``classes_of``), each named by its class; else none. (Any other column — an
+    id, a feature — and nothing is read: ``pd.DataFrame(X)`` has columns named 0, 1, …
+    too.)"""
+    rest = [n for n in names if n != yt and n not in taken]
+    if len(rest) < 2:
+        return (), None, None
+    classes = list(labels) if labels is not None else sorted(
+        {v for v in classes_of(yt)}, key=lambda v: (str(type(v)), v))
+    if len(classes) != len(rest) or not all(
+            sum(_same(c, n) for n in rest) == 1 for c in classes):
+        return (), None, None
+    scores, score_labels = _match_scores([(n, n) for n in rest], classes, path)
+    return scores, score_labels, _ties(tuple(rest), scores)
 
 
 def _stem_roles(names: Sequence[str], truth: str | None
@@ -227,6 +248,7 @@ def detect_columns(
     labels: Sequence[Any] | None = None,
     path: str | None = None,
     by: str | Sequence[str] | None = None,
+    classes_of: Callable[[str], Sequence[Any]] | None = None,
 ) -> ColumnMap:
     """Map file columns to roles, detecting the ones not given by their names.
 
@@ -265,6 +287,12 @@ def detect_columns(
         The file, named in error messages.
     by : str or sequence of str, optional
         Grouping columns (checked to exist, each named once).
+    classes_of : callable, optional
+        The distinct values of a column (a door whose data are at hand: a DataFrame).
+        With it, when no score column is found by name and the columns left beside the
+        truth, the prediction, the weight and ``by`` are exactly one per class of the
+        truth, named by it — ``pd.DataFrame(model.predict_proba(X),
+        columns=model.classes_)`` with the truth added — they are the class scores.
 
     Returns
     -------
@@ -365,6 +393,12 @@ def detect_columns(
             else:
                 scores, score_labels = _match_scores(per_class, labels, path)
                 ties = _ties(tuple(n for n, _ in per_class), scores)
+        if not scores and classes_of is not None:
+            grouped = () if by is None else ((by,) if isinstance(by, str) else tuple(by))
+            beside = {yp, w if w is not None else _one(names, _WEIGHT_NAMES, "weight", path),
+                      *grouped}
+            scores, score_labels, ties = _class_named(names, yt, beside, labels, classes_of,
+                                                      path)
         if yp is None and not scores:
             raise FileFormatError(
                 f"cannot find a prediction or score column among {names[:20]}; pass "
