@@ -464,6 +464,14 @@ def test_a_frame_of_predict_proba_with_the_truth_added(request: Any, kind: str,
         features["label"] = y
         with pytest.raises(clfeval.FileFormatError, match="cannot find a prediction or score"):
             clfeval.evaluate_frame(features)
+        try:  # a Dask frame of it: its integer labels read as text too
+            import dask.dataframe as dd
+        except ImportError:
+            pass
+        else:
+            lazy = dd.from_pandas(df, npartitions=2)
+            assert clfeval.evaluate_frame(lazy, y_score=classes, y_true="label",
+                                          level=None).metric("roc_auc") == r.metric("roc_auc")
         twice = pd.DataFrame({1: y, "1": y, "label": y})
         with pytest.raises(clfeval.FileFormatError, match="read alike as names"):
             clfeval.evaluate_frame(twice)

@@ -137,14 +137,14 @@ def fold_frame(
                    labels=labels, pos_label=pos_label, threshold=threshold,
                    on_invalid=on_invalid, bins=bins, max_distinct=max_distinct, by=by,
                    max_slices=max_slices, weights=weights)
+    if kind in ("pandas", "dask"):
+        df, options = _text_names(df, options, source)
     if kind == "dask":
         from .dask import fold
 
         return fold(df, **options)
     if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, int) or chunk_rows < 1:
         raise InvalidParameterError(f"chunk_rows must be a positive int, got {chunk_rows!r}")
-    if kind == "pandas":
-        df, options = _text_names(df, options, source)
     spec = make_spec(_names(df, kind), source=source, classes_of=_classes_of(df, kind),
                      **options)
     if kind == "polars-lazy" and _lazy_eligible(spec):
@@ -160,7 +160,7 @@ def fold_frame(
 
 def _text_names(df: Any, options: dict[str, Any], source: str
                 ) -> tuple[Any, dict[str, Any]]:
-    """A pandas frame whose column labels are not all text — ``pd.DataFrame(
+    """A pandas (or Dask) frame whose column labels are not all text — ``pd.DataFrame(
     model.predict_proba(X), columns=model.classes_)`` has the classes 0, 1, … — as a
     shallow copy (no data copied) with each label as text, and the column arguments that
     name its columns by their labels (``y_score=[0, 1]``) named by the text; two labels
@@ -174,8 +174,11 @@ def _text_names(df: Any, options: dict[str, Any], source: str
         raise FileFormatError(
             f"the columns {twice[:4]!r} read alike as names ({str(twice[0])!r}); rename one",
             path=source)
-    out = df.copy(deep=False)
-    out.columns = text
+    if hasattr(df, "dask"):  # (a Dask DataFrame: renamed lazily)
+        out = df.rename(columns=dict(zip(labels, text, strict=True)))
+    else:  # (pandas: a shallow copy, the data shared)
+        out = df.copy(deep=False)
+        out.columns = text
     own = set(labels)
 
     def named(arg: Any) -> Any:
