@@ -128,6 +128,38 @@ def test_a_truth_column_named_for_what_it_holds(tmp_path: Path,
     assert clfeval.evaluate_frame(df, level=None).metric("roc_auc") == want
 
 
+@pytest.mark.parametrize("ext", ["csv", "parquet"])
+@pytest.mark.parametrize("codes", [False, True], ids=["names", "codes"])
+def test_a_saved_frame_of_predict_proba_with_the_truth(tmp_path: Path, ext: str, codes: bool,
+                                                      capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    """``pd.DataFrame(model.predict_proba(X), columns=model.classes_)`` with the truth
+    added, saved (columns ``0, 1, 2, label``): the file door and the CLI read the class
+    columns as the scores (the truth's classes read where no name says) — scikit-learn's
+    AUC; with any other column beside them nothing is guessed."""
+    import pandas as pd
+
+    y, p, names = _iris_like(300)
+    if codes:  # (classes 0, 1, 2: the columns' names are numbers)
+        y = np.array([names.index(v) for v in y])
+    classes = sorted(set(y.tolist()))
+    df = pd.DataFrame(p, columns=classes)
+    df["label"] = y
+    f = tmp_path / f"proba.{ext}"
+    df.to_csv(f, index=False) if ext == "csv" else df.rename(columns=str).to_parquet(f)
+    want = skm.roc_auc_score(y, p, multi_class="ovr", labels=classes)
+    code, out, err = _run(capsys, "report", str(f), "--format", "json", "--no-ci")
+    assert code == 0, err
+    assert from_json(out).metric("roc_auc") == pytest.approx(want, abs=1e-12)
+    assert clfeval.evaluate_files(f, level=None).metric("roc_auc") == \
+        pytest.approx(want, abs=1e-12)
+    g = tmp_path / f"with_id.{ext}"
+    df2 = df.assign(id=np.arange(len(df)))
+    df2.to_csv(g, index=False) if ext == "csv" else df2.rename(columns=str).to_parquet(g)
+    code, out, err = _run(capsys, "report", str(g))
+    assert code == 2 and "cannot find a prediction or score column" in err
+
+
 def test_excel_export_with_semicolons_and_decimal_commas(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     y = RNG.integers(0, 2, 40)

@@ -740,8 +740,11 @@ def _columns_of(path: str, args: argparse.Namespace, labels: Sequence[Any] | Non
         raise InvalidParameterError("--min-size applies to slices; give --by COL too")
     if args.min_size is not None and args.min_size < 0:
         raise InvalidParameterError(f"--min-size must be 0 or more, got {args.min_size}")
+    from ..io.readers import distinct_labels
+
     return detect_columns(names, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
-                          weight=args.weight, labels=labels, path=path, by=args.by)
+                          weight=args.weight, labels=labels, path=path, by=args.by,
+                          classes_of=lambda c: distinct_labels(path, c, format=_format(args)))
 
 
 def _one_file(path: str, command: str) -> None:

@@ -41,6 +41,7 @@ from ..io.readers import (
     check_file,
     column_names,
     detect_format,
+    distinct_labels,
     iter_chunks,
     numpy_rows,
     parquet_row_groups,
@@ -499,7 +500,8 @@ def fold_files(
     # them against those labels)
     cmap = detect_columns(names, y_true=y_true, y_pred=y_pred, y_score=y_score, weight=weight,
                           labels=None if labels is None else list(labels), path=paths[0],
-                          by=by)
+                          by=by, classes_of=lambda c: distinct_labels(paths[0], c,
+                                                                      format=format))
     spec = resolve_spec(Spec(cmap, None if labels is None else tuple(labels), pos_label,
                              threshold, on_invalid, bins, max_distinct, chunk_rows, format,
                              max_slices, weights))

@@ -288,7 +288,7 @@ def detect_columns(
     by : str or sequence of str, optional
         Grouping columns (checked to exist, each named once).
     classes_of : callable, optional
-        The distinct values of a column (a door whose data are at hand: a DataFrame).
+        The distinct values of a column (a DataFrame's; a file's, read only when needed).
         With it, when no score column is found by name and the columns left beside the
         truth, the prediction, the weight and ``by`` are exactly one per class of the
         truth, named by it — ``pd.DataFrame(model.predict_proba(X),

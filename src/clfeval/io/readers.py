@@ -795,6 +795,23 @@ def iter_chunks(
     return it
 
 
+def distinct_labels(path: str | os.PathLike[str], column: str, *, format: str | None = None,
+                    limit: int = 1024) -> list[Any]:
+    """The distinct labels of one column of a file (missing values left out), read chunk by
+    chunk; empty when there are more than ``limit`` (no classes). Column detection reads
+    them only where no score column is found by name (see ``classes_of`` of
+    :func:`~clfeval.io.detect_columns`)."""
+    seen: set[Any] = set()
+    for ch in iter_chunks(path, ColumnMap(column, None), format=format):
+        col = ch.columns[column]
+        v = col.values if col.missing is None else col.values[~col.missing]
+        codes = np.unique(v).tolist()
+        seen.update(codes if col.dictionary is None else [col.dictionary[i] for i in codes])
+        if len(seen) > limit:
+            return []
+    return list(seen)
+
+
 def read_columns(
     path: str | os.PathLike[str],
     columns: ColumnMap | Sequence[str],
