@@ -353,6 +353,12 @@ def test_multi_output_estimators(multilabel: dict[str, Any], make: Any) -> None:
                                                 abs=1e-12)
     assert r.metric("roc_auc", average="micro") == pytest.approx(
         roc_auc_score(Yt, scores, average="micro"), abs=1e-12)
+    # the list itself as y_score (what users pass): the same areas
+    listed = clfeval.evaluate(Yt, y_score=proba, level=None)
+    assert listed.metric("roc_auc") == clfeval.evaluate(Yt, y_score=scores,
+                                                        level=None).metric("roc_auc")
+    with pytest.raises(InvalidInputError, match="label 1's has 1 column"):
+        clfeval.evaluate(Yt, y_score=[proba[0], proba[1][:, :1], *proba[2:]])
 
 
 # ------------------------------------------------------- metric names users type

@@ -209,6 +209,8 @@ def evaluate(
         classes by name, in any order (a name that is no class is an error; tied top
         scores go to the first tied column as the table holds them, as the model's own
         ``predict``); a pandas/polars Series named by a class is that class's score.
+        Multilabel: one column per label, or the list of per-label ``(n, 2)`` arrays a
+        multi-output ``predict_proba`` returns (class 1's column of each is read).
         Enables ROC/PR curves and the threshold analysis.
     labels : sequence, optional
         The classes in matrix order (default: sorted union of the data).

@@ -128,6 +128,26 @@ def _estimator_outputs(est: Any, X: Any, response_method: str) -> tuple[Any, Any
     return y_pred, None
 
 
+def _per_output_proba(y_score: Any, n: int, k: int) -> npt.NDArray[Any]:
+    """``y_score`` as an ``n × k`` array. A list of ``k`` arrays of shape ``(n, 2)`` —
+    ``predict_proba`` of ``MultiOutputClassifier``, a forest or k-NN fitted on an
+    indicator matrix: one per label, its columns the classes 0 and 1 — gives the column
+    of class 1 of each; such a list with a one-column array (a label whose estimator saw
+    one class only: which class cannot be told) is an error saying what to pass."""
+    if isinstance(y_score, (list, tuple)) and len(y_score) == k and k > 0 and all(
+            np.ndim(a) == 2 and np.shape(a)[0] == n for a in y_score):
+        widths = [np.shape(a)[1] for a in y_score]
+        if all(w == 2 for w in widths):
+            return np.column_stack([np.asarray(a)[:, 1] for a in y_score])
+        j = next(i for i, w in enumerate(widths) if w != 2)
+        raise InvalidInputError(
+            f"y_score is a list of {k} per-label probability arrays (predict_proba of a "
+            f"multi-output model), but label {j}'s has {widths[j]} column(s), not the two "
+            "classes 0 and 1 (its estimator saw one class only?): pass "
+            "clfeval.evaluate(model, X, Y), which reads each estimator's classes_")
+    return np.asarray(y_score)
+
+
 def _output_classes(est: Any, n_outputs: int) -> list[Any]:
     """The classes of each output of a multi-output estimator: ``classes_`` as a list of
     arrays (a forest or tree fit on a 2-D ``Y``, ``MultiOutputClassifier``), else each of
@@ -220,7 +240,7 @@ def evaluate_multilabel(
             "give either y_pred or threshold (predictions come from y_score >= threshold)")
     s = None
     if y_score is not None:
-        s = np.asarray(y_score)
+        s = _per_output_proba(y_score, n, k)
         if s.shape != t.shape:
             raise InvalidInputError(
                 f"y_score must have one column per label like y_true {t.shape}, got {s.shape}")
