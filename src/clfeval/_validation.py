@@ -220,6 +220,38 @@ def label_kind(arr: npt.NDArray[Any]) -> str:
     return "str"
 
 
+def in_truth_kind(yt: npt.NDArray[Any], yp: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """Predictions ``yp`` in the label type of the truth ``yt``. Bools and the numbers 0
+    and 1 are one another (as in Python and scikit-learn: ``True == 1``): 0/1
+    predictions of bool truth are read as ``False``/``True``, bool predictions of numeric
+    truth as 0/1 — ``y_test`` a bool column, ``(proba > 0.5).astype(int)`` the
+    predictions. Any other mix of types is an error naming both.
+
+    Examples
+    --------
+    >>> in_truth_kind(np.array([True, False]), np.array([1, 1])).tolist()
+    [True, True]
+    >>> in_truth_kind(np.array([0, 1]), np.array([False, True])).tolist()
+    [0, 1]
+    """
+    kt, kp = label_kind(yt), label_kind(yp)
+    if kt == kp:
+        return yp
+    if kt == "bool" and kp == "number":
+        other = yp[(yp != 0) & (yp != 1)]
+        if other.size:
+            raise InvalidInputError(
+                f"y_true has bool labels but y_pred has the number {_py(other[0])!r}; bool "
+                "truth takes predictions of bools or of 0 and 1 (False and True)")
+        return np.asarray(yp != 0)
+    if kt == "number" and kp == "bool":
+        dtype = yt.dtype if yt.dtype.kind in "iuf" else np.dtype(np.int64)
+        return yp.astype(dtype)
+    raise InvalidInputError(
+        f"y_true has {kt} labels but y_pred has {kp} labels; both must use the same label "
+        "type")
+
+
 def check_consistent_length(*pairs: tuple[str, Any]) -> int:
     """Raise unless every named array has the same first dimension; return it."""
     lengths = [(name, len(a)) for name, a in pairs if a is not None]
@@ -938,11 +970,7 @@ def resolve_call(y_true: Any, y_pred: Any = None, y_score: Any = None, *,
         yp = as_1d_labels(y_pred, "y_pred")
         check_consistent_length(("y_true", yt), ("y_pred", yp))
         _check_not_continuous(yp, yt, declared)
-        kt, kp = label_kind(yt), label_kind(yp)
-        if kt != kp:
-            raise InvalidInputError(
-                f"y_true has {kt} labels but y_pred has {kp} labels; "
-                "both must use the same label type")
+        yp = in_truth_kind(yt, yp)
     label_array = None
     if declared is not None:
         label_array = check_label_array(declared, label_kind(yt))

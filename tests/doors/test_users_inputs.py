@@ -481,3 +481,30 @@ def test_a_frame_of_predict_proba_with_the_truth_added(request: Any, kind: str,
         twice = pd.DataFrame({1: y, "1": y, "label": y})
         with pytest.raises(clfeval.FileFormatError, match="read alike as names"):
             clfeval.evaluate_frame(twice)
+
+
+# ------------------------------------------------ bool truth, 0/1 predictions
+def test_bool_truth_with_0_1_predictions_at_every_door(tmp_path: Any) -> None:
+    """``y_test`` a bool column and ``(proba > 0.5).astype(int)`` the predictions (or the
+    other way round): bools and 0/1 are one another, as in scikit-learn — the same
+    matrix at every door, in the truth's type; any other number is an error."""
+    import pandas as pd
+    from sklearn.metrics import confusion_matrix
+
+    rng = np.random.default_rng(5)
+    y = rng.random(500) < 0.4
+    p = (rng.random(500) < 0.5).astype(np.int64)
+    want = confusion_matrix(y, p).tolist()
+    f = tmp_path / "bool_int.parquet"
+    pd.DataFrame({"y_true": y, "y_pred": p}).to_parquet(f)
+    got = [clfeval.evaluate(y, p, level=None),
+           clfeval.evaluate_frame(pd.DataFrame({"y_true": y, "y_pred": p}), level=None),
+           clfeval.evaluate_files(f, level=None)]
+    for r in got:
+        assert r.labels == (False, True)
+        assert r.confusion.counts.tolist() == want
+    assert clfeval.ConfusionMatrix.from_predictions(y, p).counts.tolist() == want
+    other = clfeval.evaluate(y.astype(int), p.astype(bool), level=None)
+    assert other.labels == (0, 1) and other.confusion.counts.tolist() == want
+    with pytest.raises(InvalidInputError, match="bool labels but y_pred has the number 2"):
+        clfeval.evaluate(y, np.where(p == 1, 2, 0))

@@ -45,6 +45,18 @@ def _kind(v: Any) -> str:
     return "str"
 
 
+def _in_kind(v: Any, kind: str | None) -> Any:
+    """A label in the labels' kind where it is the same value: the numbers 0 and 1 among
+    bools are ``False`` and ``True``, a bool among numbers is 0 or 1 (``True == 1``, as
+    the in-memory door reads them: :func:`clfeval._validation.in_truth_kind`)."""
+    k = _kind(v)
+    if kind == "bool" and k == "number" and v in (0, 1):
+        return bool(v)
+    if kind == "number" and k == "bool":
+        return int(v)
+    return v
+
+
 @dataclass(frozen=True)
 class Spec:
     """Everything a worker needs to fold rows the same way (picklable)."""
@@ -117,7 +129,7 @@ class LabelSpace:
         """
         out = np.empty(len(values), dtype=np.intp)
         for j, raw in enumerate(values):
-            v = to_python(raw)
+            v = _in_kind(to_python(raw), self.kind)
             c = self.code(v)
             if c < 0 and not self.declared:
                 if self.kind is not None and _kind(v) != self.kind:

@@ -13,6 +13,7 @@ from .._validation import (
     check_label_array,
     check_matrix_size,
     distinct_sorted,
+    in_truth_kind,
     label_kind,
     label_position,
     positive_label,
@@ -59,13 +60,8 @@ def count_pairs(
     Returns the label tuple (declared order, or the sorted union of both arrays)
     and the matrix (int64 counts, or float64 when weights are given).
     """
-    kt, kp = label_kind(y_true), label_kind(y_pred)
-    if kt != kp:
-        raise InvalidInputError(
-            f"y_true has {kt} labels but y_pred has {kp} labels; "
-            "both must use the same label type"
-        )
-    declared = None if labels is None else validate_labels(labels, kt)
+    y_pred = in_truth_kind(y_true, y_pred)
+    declared = None if labels is None else validate_labels(labels, label_kind(y_true))
     return count_resolved_pairs(y_true, y_pred, sample_weight, declared)
 
 

@@ -201,6 +201,8 @@ def evaluate(
         Hard predictions. Optional when ``y_score`` is given (then ``score >= threshold``
         for binary scores, the arg-max class for a score matrix). Continuous values that
         are no class (probabilities passed here) are an error pointing to ``y_score``.
+        Read in the type of ``y_true``: bools and the numbers 0 and 1 are one another (as
+        in scikit-learn), so 0/1 predictions of bool truth are ``False``/``True``.
     y_score : array-like of shape (n,) or (n, K), optional
         Scores of the positive class (probabilities or decision values), or one column
         per class in label order. A table (pandas or polars DataFrame, pyarrow Table)
