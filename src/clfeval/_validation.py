@@ -821,11 +821,17 @@ def named_table_scores(y_true: Any, y_score: Any, labels: Any, pos_label: Any
 
 def _names_class(labels: Sequence[Any], name: Any) -> int:
     """The class a score column's name names (-1: none); a text name also names the
-    number or bool it spells (polars and Arrow names are always text)."""
+    number or bool it spells (polars and Arrow names are always text), and a number
+    names the text class that spells it (``pd.DataFrame(proba, columns=[0, 1])`` of text
+    labels ``"0"``/``"1"`` read from a file)."""
     i = label_position(labels, name)
     if i < 0 and isinstance(name, str):
         for j, lab in enumerate(labels):
             if not isinstance(lab, str) and str(lab) == name:
+                return j
+    elif i < 0 and isinstance(name, (int, np.integer)) and not isinstance(name, bool):
+        for j, lab in enumerate(labels):
+            if isinstance(lab, str) and lab == str(name):
                 return j
     return i
 

@@ -508,3 +508,19 @@ def test_bool_truth_with_0_1_predictions_at_every_door(tmp_path: Any) -> None:
     assert other.labels == (0, 1) and other.confusion.counts.tolist() == want
     with pytest.raises(InvalidInputError, match="bool labels but y_pred has the number 2"):
         clfeval.evaluate(y, np.where(p == 1, 2, 0))
+
+
+def test_integer_column_names_name_text_classes_that_spell_them(wine: dict[str, Any]) -> None:
+    """Labels read from a file as text (``"0"``, ``"1"``, ``"2"``) and the model's
+    ``predict_proba`` framed with its integer ``classes_``: the columns name the classes
+    that spell them, as text names name numeric classes."""
+    import pandas as pd
+
+    y, p = wine["y"], wine["p"]
+    framed = pd.DataFrame(p, columns=wine["model"].classes_)
+    r = clfeval.evaluate(y.astype(str), y_score=framed, level=None)
+    assert r.labels == ("0", "1", "2")
+    assert r.metric("roc_auc") == clfeval.evaluate(y, y_score=p, level=None).metric("roc_auc")
+    # in another order, the names still decide
+    again = clfeval.evaluate(y.astype(str), y_score=framed[[2, 0, 1]], level=None)
+    assert again.metric("roc_auc") == r.metric("roc_auc")
