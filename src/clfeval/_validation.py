@@ -607,6 +607,8 @@ def check_threshold(threshold: Any, name: str = "threshold", *,
     """
     if threshold is None:
         return None
+    if isinstance(threshold, np.ndarray) and threshold.ndim == 0:  # (a 0-d array: its value)
+        threshold = threshold[()]
     number = not isinstance(threshold, (bool, np.bool_)) and isinstance(
         threshold, (int, float, np.integer, np.floating))
     if finite and not (number and math.isfinite(float(threshold))):

@@ -98,7 +98,7 @@ def _options(threshold: Any, pos_label: Any, labels: Any, weights: bool) -> dict
 
 
 ABSENT = object()
-THRESHOLDS = [ABSENT, 0.3, np.float32(0.55), 1, NAN, INF, -INF, True, "0.5"]
+THRESHOLDS = [ABSENT, 0.3, np.float32(0.55), np.array(0.3), 1, NAN, INF, -INF, True, "0.5"]
 POS_LABELS = [ABSENT, True, False, 1, 1.0, 2, 0, "1", "yes", np.int64(1)]
 
 
