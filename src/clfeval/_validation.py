@@ -247,9 +247,14 @@ def in_truth_kind(yt: npt.NDArray[Any], yp: npt.NDArray[Any]) -> npt.NDArray[Any
     if kt == "number" and kp == "bool":
         dtype = yt.dtype if yt.dtype.kind in "iuf" else np.dtype(np.int64)
         return yp.astype(dtype)
+    hint = ""
+    if kt == "str" and kp == "number" and yp.size and bool(np.all(yp == np.round(yp))) \
+            and float(yp.min()) >= 0 and float(yp.max()) < np.unique(yt).size:
+        hint = (" (whole numbers below the number of classes: positions, such as "
+                "argmax(proba, axis=1)? pass the classes, model.classes_[y_pred])")
     raise InvalidInputError(
         f"y_true has {kt} labels but y_pred has {kp} labels; both must use the same label "
-        "type")
+        f"type{hint}")
 
 
 def check_consistent_length(*pairs: tuple[str, Any]) -> int:

@@ -524,3 +524,14 @@ def test_integer_column_names_name_text_classes_that_spell_them(wine: dict[str, 
     # in another order, the names still decide
     again = clfeval.evaluate(y.astype(str), y_score=framed[[2, 0, 1]], level=None)
     assert again.metric("roc_auc") == r.metric("roc_auc")
+
+
+def test_argmax_positions_against_text_classes_say_so(wine: dict[str, Any]) -> None:
+    """``np.argmax(proba, axis=1)`` as the predictions of text classes: the type error
+    says they look like positions and how to get the classes."""
+    names = np.array(["barolo", "grignolino", "barbera"])
+    y = names[wine["y"]]
+    with pytest.raises(InvalidInputError, match=r"positions, such as argmax.*classes_\[y_pred\]"):
+        clfeval.evaluate(y, np.argmax(wine["p"], axis=1))
+    r = clfeval.evaluate(y, names[np.argmax(wine["p"], axis=1)], level=None)
+    assert r.metric("accuracy") == accuracy_score(wine["y"], np.argmax(wine["p"], axis=1))
