@@ -52,7 +52,6 @@ def _describe(name: str, n: int) -> str:
     return f"{name} ({n} value{'s' if n != 1 else ''})"
 
 
-
 def _refuse_score_matrix(arr: npt.NDArray[Any]) -> None:
     """Refuse an n × K matrix of continuous values given as predictions —
     ``evaluate(y, model.predict_proba(X))``: the scores in the predictions' place — with

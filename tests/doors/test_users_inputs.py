@@ -535,3 +535,15 @@ def test_argmax_positions_against_text_classes_say_so(wine: dict[str, Any]) -> N
         clfeval.evaluate(y, np.argmax(wine["p"], axis=1))
     r = clfeval.evaluate(y, names[np.argmax(wine["p"], axis=1)], level=None)
     assert r.metric("accuracy") == accuracy_score(wine["y"], np.argmax(wine["p"], axis=1))
+
+
+def test_a_regressors_column_output_is_no_prediction(cancer: dict[str, Any]) -> None:
+    """``PLSRegression.predict`` gives an ``(n, 1)`` column of values outside [0, 1]: not
+    classes, not probabilities — the error says what to pass."""
+    from sklearn.cross_decomposition import PLSRegression
+
+    pls = PLSRegression(n_components=2).fit(cancer["X"], cancer["yt01"].reshape(-1, 1))
+    assert pls.predict(cancer["X"]).ndim == 2
+    with pytest.raises(InvalidInputError, match=r"PLSRegression\.predict\(X\) returned values "
+                                                r"that are neither classes nor probabilities"):
+        clfeval.evaluate(pls, cancer["X"], cancer["yt01"])

@@ -133,9 +133,13 @@ def _predicted_probabilities(est: Any, y_pred: Any) -> tuple[Any, Any]:
     statsmodels' ``Logit``/``Probit``/binomial ``GLM`` results, which predict the
     probability of the class coded 1: ``(None, those probabilities)``, read as the scores
     of the greater class; other fractions (outside [0, 1]: a regressor) are an error
-    saying what to pass. Whole numbers stay predictions."""
+    saying what to pass. Whole numbers stay predictions. (A column ``(n, 1)`` — a
+    network's sigmoid output — is its values; an ``(n, K)`` matrix of them — its softmax
+    — the class scores in label order.)"""
     arr = np.asarray(y_pred)
-    if arr.ndim != 1 or arr.dtype.kind != "f" or not arr.size:
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim not in (1, 2) or arr.dtype.kind != "f" or not arr.size:
         return y_pred, None
     fraction = np.flatnonzero(np.isfinite(arr) & (arr != np.round(arr)))
     if not fraction.size:
@@ -144,7 +148,7 @@ def _predicted_probabilities(est: Any, y_pred: Any) -> tuple[Any, Any]:
         return None, arr
     raise InvalidInputError(
         f"{type(est).__name__}.predict(X) returned values that are neither classes nor "
-        f"probabilities (e.g. {float(arr[int(fraction[0])])!r}), and the model has no "
+        f"probabilities (e.g. {float(arr.flat[int(fraction[0])])!r}), and the model has no "
         "predict_proba or decision_function; if they are scores (higher: the greater "
         "class), pass clfeval.evaluate(y, y_score=model.predict(X))")
 
