@@ -52,6 +52,18 @@ def _describe(name: str, n: int) -> str:
     return f"{name} ({n} value{'s' if n != 1 else ''})"
 
 
+def fractional(values: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
+    """Where numbers are finite and not whole — scores, where classes were expected (the
+    one test of "continuous values" every door uses).
+
+    Examples
+    --------
+    >>> fractional(np.array([0.0, 1.0, 0.25, np.inf])).tolist()
+    [False, False, True, False]
+    """
+    return np.isfinite(values) & (values != np.round(values))
+
+
 def _refuse_score_matrix(arr: npt.NDArray[Any]) -> None:
     """Refuse an n × K matrix of continuous values given as predictions —
     ``evaluate(y, model.predict_proba(X))``: the scores in the predictions' place — with
@@ -64,7 +76,7 @@ def _refuse_score_matrix(arr: npt.NDArray[Any]) -> None:
             return
     if vals.dtype.kind != "f":
         return
-    fraction = np.flatnonzero(np.isfinite(vals) & (vals != np.round(vals)))
+    fraction = np.flatnonzero(fractional(vals))
     if fraction.size:
         raise InvalidInputError(
             f"y_pred is an array of shape {arr.shape} of continuous values (e.g. "
@@ -247,7 +259,7 @@ def in_truth_kind(yt: npt.NDArray[Any], yp: npt.NDArray[Any]) -> npt.NDArray[Any
         dtype = yt.dtype if yt.dtype.kind in "iuf" else np.dtype(np.int64)
         return yp.astype(dtype)
     hint = ""
-    if kt == "str" and kp == "number" and yp.size and bool(np.all(yp == np.round(yp))) \
+    if kt == "str" and yp.dtype.kind in "iuf" and yp.size and not fractional(yp).any() \
             and float(yp.min()) >= 0 and float(yp.max()) < np.unique(yt).size:
         hint = (" (whole numbers below the number of classes: positions, such as "
                 "argmax(proba, axis=1)? pass the classes, model.classes_[y_pred])")
@@ -906,7 +918,7 @@ def _check_not_continuous(yp: npt.NDArray[Any], yt: npt.NDArray[Any],
     ``y_true`` or the declared labels."""
     if yp.dtype.kind != "f":
         return
-    frac = yp != np.floor(yp)
+    frac = fractional(yp)
     if not frac.any():
         return
     known = yt if declared is None else np.asarray(

@@ -29,6 +29,7 @@ from .._validation import (
     check_threshold,
     check_weight_size,
     check_weights,
+    fractional,
     resolve_call,
     same_label,
 )
@@ -141,7 +142,7 @@ def _predicted_probabilities(est: Any, y_pred: Any) -> tuple[Any, Any]:
         arr = arr[:, 0]
     if arr.ndim not in (1, 2) or arr.dtype.kind != "f" or not arr.size:
         return y_pred, None
-    fraction = np.flatnonzero(np.isfinite(arr) & (arr != np.round(arr)))
+    fraction = np.flatnonzero(fractional(arr))
     if not fraction.size:
         return y_pred, None
     if np.isfinite(arr).all() and arr.min() >= 0.0 and arr.max() <= 1.0:
