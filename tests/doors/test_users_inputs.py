@@ -483,6 +483,48 @@ def test_a_frame_of_predict_proba_with_the_truth_added(request: Any, kind: str,
             clfeval.evaluate_frame(twice)
 
 
+@pytest.mark.parametrize("data", ["cancer", "wine"])
+def test_columns_named_by_class_at_the_lazy_doors(request: Any, data: str) -> None:
+    """The same frame behind a query — a polars ``LazyFrame``, a DuckDB relation, a Dask
+    DataFrame — has its class columns read as the scores too (the truth's classes are
+    queried, since no column is named as a score): scikit-learn's AUC, as the eager
+    frame. The SQL door reads a binary table the same way and, folding one score column,
+    says so of a K-class one instead of finding no score column; a truth column with
+    more classes than columns matches nothing."""
+    d = request.getfixturevalue(data)
+    y, p, classes = d["y"], d["p"], list(d["model"].classes_)
+    df = pd.DataFrame(p, columns=[str(c) for c in classes])
+    df["label"] = y
+    want = (roc_auc_score(y, p[:, 1]) if len(classes) == 2
+            else roc_auc_score(y, p, multi_class="ovr"))
+    frames: list[Any] = []
+    pl = pytest.importorskip("polars")
+    frames.append(pl.from_pandas(df).lazy())
+    duckdb = pytest.importorskip("duckdb")
+    con = duckdb.connect()
+    con.register("preds", df)
+    frames.append(con.sql("SELECT * FROM preds"))
+    dd = pytest.importorskip("dask.dataframe")
+    frames.append(dd.from_pandas(df, npartitions=3))
+    for frame in frames:
+        r = clfeval.evaluate_frame(frame, level=None)
+        assert r.metric("roc_auc") == pytest.approx(want, abs=1e-12), type(frame)
+    if len(classes) == 2:  # (the positive class's column: one score column)
+        got = clfeval.sql.evaluate(con, "preds", level=None).metric("roc_auc")
+        assert got == pytest.approx(want, abs=1e-12)
+    else:
+        with pytest.raises(InvalidParameterError, match="K-class and multilabel score"):
+            clfeval.sql.evaluate(con, "preds", level=None)
+    other = df.assign(label=np.arange(len(df)) % (len(classes) + 1))  # one class too many
+    con.register("other", other)
+    for frame in (pl.from_pandas(other).lazy(), con.sql("SELECT * FROM other"),
+                  dd.from_pandas(other, npartitions=3)):
+        with pytest.raises(clfeval.FileFormatError, match="cannot find a prediction or score"):
+            clfeval.evaluate_frame(frame)
+    with pytest.raises(clfeval.FileFormatError, match="cannot find a prediction or score"):
+        clfeval.sql.evaluate(con, "other")
+
+
 # ------------------------------------------------ bool truth, 0/1 predictions
 def test_bool_truth_with_0_1_predictions_at_every_door(tmp_path: Any) -> None:
     """``y_test`` a bool column and ``(proba > 0.5).astype(int)`` the predictions (or the

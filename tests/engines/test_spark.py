@@ -255,3 +255,27 @@ def test_spark_reads_the_arguments_as_every_door(spark):
         with pytest.raises(InvalidParameterError) as want:
             clfeval.evaluate(y, y_score=p, threshold=float("nan"))
         assert str(got.value) == str(want.value)
+
+
+def test_spark_reads_columns_named_by_class(spark):
+    """``pd.DataFrame(model.predict_proba(X), columns=model.classes_)`` with the truth
+    added, as a Spark DataFrame (a class name with a dot and a backtick: quoted): no
+    column is named as a score, so the truth's classes are queried and the class
+    columns are the scores — the in-memory report's AUC and matrix."""
+    import pandas as pd
+    from sklearn.datasets import load_wine
+    from sklearn.linear_model import LogisticRegression
+
+    import clfeval
+    import clfeval.spark
+
+    X, y = load_wine(return_X_y=True)
+    names = np.array(["barolo", "gri.gnolino", "bar`bera"])[y]
+    model = LogisticRegression(max_iter=5000).fit(X[::2], names[::2])
+    df = pd.DataFrame(model.predict_proba(X[1::2]), columns=model.classes_)
+    df["label"] = names[1::2]
+    memory = clfeval.evaluate_frame(df, level=None)
+    sdf = spark.createDataFrame(df).repartition(3)
+    r = clfeval.spark.evaluate(sdf, level=None)
+    assert r.metric("roc_auc") == memory.metric("roc_auc")
+    assert r.confusion == memory.confusion

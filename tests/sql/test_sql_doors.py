@@ -528,3 +528,39 @@ def test_the_first_scan_leaves_out_what_cannot_act(tmp_path: Path,
         assert got_q.state.excluded == want.state.excluded
         assert_same(got_q, want, exact=False)
         assert texts[1].count("SELECT y_score, y_true FROM preds") == 1
+
+
+def test_columns_named_by_class_in_both_databases(tmp_path: Path, pg: Any) -> None:
+    """A table of ``predict_proba`` columns named by class beside the truth (text
+    classes, one of them a name that needs quoting): with no column named as a score,
+    the door queries the truth's distinct classes (a quoted identifier) and reads the
+    positive class's column as the score — scikit-learn's AUC in DuckDB and
+    PostgreSQL; a truth with a third class matches no columns (the door's usual
+    error)."""
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(21)
+    n = 400
+    y = rng.random(n) < 0.4
+    p1 = np.clip(rng.random(n) * 0.7 + 0.3 * y, 0.0, 1.0)
+    pos, neg = 'yes "really"', "no"
+    truth = np.where(y, pos, neg)
+    cols = {"outcome": truth, neg: 1.0 - p1, pos: p1}
+    path = str(tmp_path / "classes.duckdb")
+    con = duckdb.connect(path)
+    con.register("t", pa.table(cols))
+    con.execute("CREATE TABLE preds AS SELECT * FROM t")
+    con.close()
+    want = roc_auc_score(truth, p1)  # (the positive class: the greater name)
+    got = clfeval.sql.evaluate(path, "preds", level=None)
+    assert got.metric("roc_auc") == pytest.approx(want, abs=1e-12)
+    assert got.confusion.pos_label == pos
+    pg_load(pg, "classes", cols, {"outcome": "text", neg: "double precision",
+                                  pos: "double precision"})
+    got_pg = clfeval.sql.evaluate(pg, "classes", level=None)
+    assert got_pg.metric("roc_auc") == pytest.approx(want, abs=1e-12)
+    three = dict(cols, outcome=np.where(np.arange(n) % 3 == 0, "maybe", truth))
+    pg_load(pg, "three", three, {"outcome": "text", neg: "double precision",
+                                 pos: "double precision"})
+    with pytest.raises(clfeval.FileFormatError, match="cannot find a prediction or score"):
+        clfeval.sql.evaluate(pg, "three")

@@ -20,6 +20,7 @@ from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..core.sliced import DEFAULT_MAX_SLICES, SlicedState
 from ..core.state import EvalState
 from ..exceptions import MissingDependencyError
+from ..io.readers import DISTINCT_LABELS_LIMIT
 from ._frames import make_spec, pandas_chunk
 
 __all__ = ["fold"]
@@ -103,6 +104,19 @@ def _reuse_freed_pages() -> Iterator[None]:
                 libc.malloc_trim(0)
 
 
+def _distinct(ddf: Any, column: str, compute_kwargs: dict[str, Any]) -> list[Any]:
+    """The distinct values of a column (missing ones left out), computed only where no
+    score column is found by name (to match score columns named by the truth's classes):
+    at most ``DISTINCT_LABELS_LIMIT + 1`` from each partition, so more than the limit in
+    all reads as more (no classes) and memory stays bounded."""
+    import pandas as pd
+
+    keep = DISTINCT_LABELS_LIMIT + 1
+    parts = ddf[column].map_partitions(lambda s: s.dropna().drop_duplicates().head(keep))
+    values = pd.unique(parts.compute(**compute_kwargs))
+    return [v.item() if hasattr(v, "item") else v for v in values.tolist()][:keep]
+
+
 def _partition(df: Any, spec: Any, index: int) -> Partial:
     source = f"<dask partition {index}>"
     # a huge partition folds in the streamer's chunks: temporaries bounded by the chunk;
@@ -175,7 +189,8 @@ def fold(
                      y_score=y_score, weight=weight, labels=labels, pos_label=pos_label,
                      threshold=threshold, on_invalid=on_invalid, bins=bins,
                      max_distinct=max_distinct, source="<dask dataframe>", by=by,
-                     max_slices=max_slices, weights=weights)
+                     max_slices=max_slices, weights=weights,
+                     classes_of=lambda c: _distinct(ddf, c, compute_kwargs))
     ddf = ddf[list(spec.columns.names)]
 
     def fold_all(spec: Any) -> Any:

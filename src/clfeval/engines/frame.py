@@ -24,7 +24,7 @@ from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..core.sliced import DEFAULT_MAX_SLICES, SlicedState
 from ..core.state import EvalState
 from ..exceptions import FileFormatError, InvalidParameterError
-from ..io.readers import DEFAULT_CHUNK_ROWS, Chunk, _table_chunk
+from ..io.readers import DEFAULT_CHUNK_ROWS, DISTINCT_LABELS_LIMIT, Chunk, _table_chunk
 from ._frames import make_spec, pandas_chunk
 
 __all__ = ["fold_frame", "frame_kind"]
@@ -194,14 +194,23 @@ def _text_names(df: Any, options: dict[str, Any], source: str
 
 
 def _classes_of(df: Any, kind: str) -> Callable[[str], Sequence[Any]] | None:
-    """A column's distinct values (missing ones left out), for the frames at hand
-    (pandas, polars, Arrow; ``None`` for lazy frames and relations: reading a column
-    there is a query)."""
+    """A column's distinct values (missing ones left out; for a lazy frame or a
+    relation, a query of at most ``DISTINCT_LABELS_LIMIT + 1`` of them, run only where
+    no score column is found by name), for every kind but Dask (its own door's)."""
     if kind == "pandas":
         return lambda c: [v.item() if isinstance(v, np.generic) else v
                           for v in df[c].dropna().unique().tolist()]
     if kind == "polars":
         return lambda c: df[c].drop_nulls().unique().to_list()
+    if kind == "polars-lazy":
+        import polars as pl
+
+        return lambda c: df.select(pl.col(c).drop_nulls().unique().head(
+            DISTINCT_LABELS_LIMIT + 1)).collect().to_series().to_list()
+    if kind == "duckdb":
+        return lambda c: [r[0] for r in df.select(_duck_col(c)).filter(
+            f"{_duck_col(c)} IS NOT NULL").distinct().limit(
+            DISTINCT_LABELS_LIMIT + 1).fetchall()]
     if kind == "arrow":
         import pyarrow.compute as pc
 

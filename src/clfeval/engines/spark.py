@@ -17,9 +17,9 @@ from ..core.scores import DEFAULT_MAX_DISTINCT
 from ..core.sliced import DEFAULT_MAX_SLICES, SlicedState
 from ..core.state import EvalState
 from ..exceptions import InvalidParameterError, MissingDependencyError
-from ..io.readers import _table_chunk
+from ..io.readers import DISTINCT_LABELS_LIMIT, _table_chunk
 from ._frames import make_spec
-from .sql import _fine_floors  # noqa: F401  (the calibration thresholds; tests read them)
+from .sql import SPARK, _fine_floors  # noqa: F401  (_fine_floors: tests read them)
 
 __all__ = ["fold"]
 
@@ -38,7 +38,8 @@ def _fold_batches(spec: Any) -> Any:
         folder.add_source(source)
         start = 0
         for batch in batches:
-            if batch.num_rows:
+            if batch.num_rows:  # (its columns by place: named as the spec names them)
+                batch = pa.RecordBatch.from_arrays(batch.columns, names=names)
                 folder.fold(_table_chunk(batch, source, start, names, label_cols, text=False))
                 start += batch.num_rows
         blob = pickle.dumps(folder.partial(), protocol=pickle.HIGHEST_PROTOCOL)
@@ -71,6 +72,17 @@ def _reraise_worker_error(exc: Exception) -> None:
         if marker in text:
             msg = text.split(marker, 1)[1].splitlines()[0]
             raise getattr(exceptions, name)(msg) from exc
+
+
+def _distinct(df: Any, column: str) -> list[Any]:
+    """The distinct values of a column (missing ones left out; at most
+    ``DISTINCT_LABELS_LIMIT + 1``), computed only where no score column is found by name
+    (to match score columns named by the truth's classes)."""
+    from pyspark.sql import functions as sf
+
+    c = sf.col(SPARK.quote(column))
+    rows = df.select(c).where(c.isNotNull()).distinct().limit(DISTINCT_LABELS_LIMIT + 1)
+    return [r[0] for r in rows.collect()]
 
 
 def fold(
@@ -142,7 +154,8 @@ def fold(
                      y_score=y_score, weight=weight, labels=labels, pos_label=pos_label,
                      threshold=threshold, on_invalid=on_invalid, bins=bins,
                      max_distinct=max_distinct, source="<spark dataframe>", by=by,
-                     max_slices=max_slices, weights=weights)
+                     max_slices=max_slices, weights=weights,
+                     classes_of=lambda c: _distinct(df, c))
     from ..core.multilabel_fold import MultilabelSpec
 
     if isinstance(spec, MultilabelSpec):
@@ -167,7 +180,13 @@ def fold(
                          on_invalid=on_invalid, bins=bins, max_distinct=max_distinct,
                          by=by, max_slices=max_slices, weights=weights)
         return sql
-    sub = df.select(*spec.columns.names)
+    from pyspark.sql import functions as sf
+
+    # each column quoted (a dot or a backtick in a name is part of it, not a path) and
+    # renamed by its place — PySpark's mapInArrow reads its input columns by unquoted
+    # name — then named back in each partition (_fold_batches)
+    sub = df.select(*[sf.col(SPARK.quote(n)).alias(f"c{i}")
+                      for i, n in enumerate(spec.columns.names)])
 
     def fold_all(spec: Any) -> Any:
         try:

@@ -94,6 +94,7 @@ from ..core.sliced import (
 )
 from ..core.state import REASONS, EvalState
 from ..exceptions import InvalidInputError, InvalidParameterError, MissingDependencyError
+from ..io.readers import DISTINCT_LABELS_LIMIT
 from ._frames import make_spec
 
 __all__ = ["Dialect", "SqlSource", "bit_key_stages", "connect", "fold", "mask_password"]
@@ -1418,6 +1419,25 @@ def fold(
         src.close()
 
 
+def _distinct(src: SqlSource, relation: str, column: str) -> list[Any]:
+    """The distinct values of a column (missing ones left out; at most
+    ``DISTINCT_LABELS_LIMIT + 1``), queried only where no score column is found by name
+    (to match score columns named by the truth's classes); none where the query fails
+    (the error the door then gives stands)."""
+    q = src.dialect.quote(column)
+    sql = (f"SELECT DISTINCT {q} FROM {relation} WHERE {q} IS NOT NULL "
+           f"LIMIT {DISTINCT_LABELS_LIMIT + 1}")
+    try:
+        got = src.run(sql, Params(src.dialect.paramstyle))
+    except Exception as exc:
+        if not _is_db_error(exc):
+            raise
+        src.rollback()
+        return []
+    return [v.item() if isinstance(v, np.generic) else v
+            for col in got.values() for v in col.tolist()]
+
+
 def _fold(src: SqlSource, table: str | None, query: str | None, what: str | None = None,
           **o: Any) -> EvalState | SlicedState:
     d = src.dialect
@@ -1436,7 +1456,8 @@ def _fold(src: SqlSource, table: str | None, query: str | None, what: str | None
     if not exact and (isinstance(bins, bool) or not isinstance(bins, (int, np.integer))):
         raise InvalidParameterError(
             f"the SQL door's bins must be 'exact' or an int (bits), got {bins!r}")
-    spec = make_spec(names, source=what, bins=EXACT if exact else int(bins), **o)
+    spec = make_spec(names, source=what, bins=EXACT if exact else int(bins),
+                     classes_of=lambda c: _distinct(src, relation, c), **o)
     from ..core.multilabel_fold import MultilabelSpec
 
     if isinstance(spec, MultilabelSpec) or len(spec.columns.y_score) > 1:

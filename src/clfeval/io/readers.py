@@ -795,8 +795,13 @@ def iter_chunks(
     return it
 
 
+#: the most distinct labels a door reads of a truth column to match score columns named by
+#: class (more: none matched; a query asks for one more than this, no more)
+DISTINCT_LABELS_LIMIT = 1024
+
+
 def distinct_labels(path: str | os.PathLike[str], column: str, *, format: str | None = None,
-                    limit: int = 1024) -> list[Any]:
+                    limit: int = DISTINCT_LABELS_LIMIT) -> list[Any]:
     """The distinct labels of one column of a file (missing values left out), read chunk by
     chunk; empty when there are more than ``limit`` (no classes). Column detection reads
     them only where no score column is found by name (see ``classes_of`` of
