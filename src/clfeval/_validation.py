@@ -37,6 +37,7 @@ __all__ = [
     "distinct_sorted",
     "label_kind",
     "label_position",
+    "numeric",
     "positive_label",
     "resolve_call",
     "same_label",
@@ -280,6 +281,32 @@ def check_consistent_length(*pairs: tuple[str, Any]) -> int:
     return n0
 
 
+def numeric(arr: npt.NDArray[Any], name: str) -> npt.NDArray[Any]:
+    """``arr`` where it holds numbers: a bool, integer or float array as it is; an object
+    array of numbers — ``decimal.Decimal`` as database drivers return them, Python ints,
+    fractions — as float64, each converted as numpy (and scikit-learn's ``check_array``)
+    converts it. Anything else is an error naming ``name``.
+
+    Examples
+    --------
+    >>> from decimal import Decimal
+    >>> numeric(np.array([Decimal("0.25"), 1], dtype=object), "y_score").tolist()
+    [0.25, 1.0]
+    >>> numeric(np.array(["a"]), "y_score")
+    Traceback (most recent call last):
+    ...
+    clfeval.exceptions.InvalidInputError: y_score must be numeric, got dtype <U1
+    """
+    if arr.dtype.kind in "biuf":
+        return arr
+    if arr.dtype.kind == "O" and arr.size:
+        try:
+            return arr.astype(np.float64)
+        except (TypeError, ValueError):
+            pass
+    raise InvalidInputError(f"{name} must be numeric, got dtype {arr.dtype}")
+
+
 def as_weights(w: Any, n: int, name: str = "sample_weight") -> npt.NDArray[np.float64] | None:
     """Validate sample weights: 1-D, length ``n``, finite and non-negative."""
     if w is None:
@@ -287,9 +314,7 @@ def as_weights(w: Any, n: int, name: str = "sample_weight") -> npt.NDArray[np.fl
     arr = np.asarray(w)
     if arr.ndim != 1:
         raise InvalidInputError(f"{name} must be 1-D, got shape {arr.shape}")
-    if arr.dtype.kind not in "biuf":
-        raise InvalidInputError(f"{name} must be numeric, got dtype {arr.dtype}")
-    arr = arr.astype(np.float64, copy=False)
+    arr = numeric(arr, name).astype(np.float64, copy=False)
     if len(arr) != n:
         raise InvalidInputError(
             f"inconsistent lengths: {name} has {len(arr)} values, labels have {n}"
@@ -397,9 +422,7 @@ def scores_with_range(s: Any, name: str = "y_score", *, ndim: int | None = None
     >>> scores_with_range([0.25, 1.0, 0.5])[1:]
     (0.25, 1.0)
     """
-    arr = np.asarray(s)
-    if arr.dtype.kind not in "biuf":
-        raise InvalidInputError(f"{name} must be numeric, got dtype {arr.dtype}")
+    arr = numeric(np.asarray(s), name)
     if ndim is not None and arr.ndim != ndim:
         raise InvalidInputError(f"{name} must be {ndim}-D, got shape {arr.shape}")
     if arr.ndim not in (1, 2):

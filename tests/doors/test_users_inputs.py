@@ -525,6 +525,34 @@ def test_columns_named_by_class_at_the_lazy_doors(request: Any, data: str) -> No
         clfeval.sql.evaluate(con, "other")
 
 
+def test_decimal_scores_and_weights_from_a_database_driver() -> None:
+    """Rows fetched with a DB-API cursor hold ``decimal.Decimal`` for NUMERIC columns:
+    scores and weights built from them read as their float64 values at every in-memory
+    door (the report, the score and calibration states), as scikit-learn reads them."""
+    from decimal import Decimal
+
+    rng = np.random.default_rng(42)
+    y = rng.integers(0, 2, 300)
+    p = np.round(np.clip(rng.random(300) * 0.7 + 0.3 * y, 0, 1), 4)
+    w = np.round(rng.random(300) + 0.5, 2)
+    rows = [(int(a), Decimal(str(b)), Decimal(str(c))) for a, b, c in zip(y, p, w)]
+    ys = [r[0] for r in rows]
+    ps = np.array([r[1] for r in rows], dtype=object)
+    ws = [r[2] for r in rows]
+    want = clfeval.evaluate(y, y_score=p, sample_weight=w, level=None)
+    got = clfeval.evaluate(ys, y_score=ps, sample_weight=ws, level=None)
+    assert got.metric("roc_auc") == want.metric("roc_auc")
+    assert got.metric("roc_auc") == pytest.approx(roc_auc_score(y, p, sample_weight=w))
+    assert got.confusion == want.confusion
+    assert clfeval.ScoreCounts.from_scores(ys, ps) == clfeval.ScoreCounts.from_scores(y, p)
+    from clfeval.calibration import CalibrationCounts
+
+    assert CalibrationCounts.from_predictions(ys, ps) == \
+        CalibrationCounts.from_predictions(y, p)
+    with pytest.raises(InvalidInputError, match="y_score must be numeric"):
+        clfeval.evaluate(ys, y_score=np.array(["high"] * 300, dtype=object))
+
+
 # ------------------------------------------------ bool truth, 0/1 predictions
 def test_bool_truth_with_0_1_predictions_at_every_door(tmp_path: Any) -> None:
     """``y_test`` a bool column and ``(proba > 0.5).astype(int)`` the predictions (or the

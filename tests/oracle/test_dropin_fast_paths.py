@@ -251,3 +251,25 @@ def test_every_sklearn_metrics_name_is_provided_or_points_to_scikit_learn() -> N
             getattr(cm, name)
     with pytest.raises(AttributeError, match="has no attribute 'not_a_metric'"):
         cm.not_a_metric  # noqa: B018
+
+
+def test_object_arrays_of_numbers_read_as_scikit_learn_reads_them() -> None:
+    """Scores and probabilities as ``decimal.Decimal`` (what database drivers return for
+    NUMERIC columns), in an object array or a list: scikit-learn's ``check_array``
+    converts them to float64, and so does the drop-in — the same numbers; text in an
+    object array is still refused."""
+    from decimal import Decimal
+
+    rng = np.random.default_rng(41)
+    y = rng.integers(0, 2, 60)
+    p = np.round(rng.random(60), 3)
+    dec = np.array([Decimal(str(v)) for v in p], dtype=object)
+    for name, args in (("roc_auc_score", (y, dec)), ("average_precision_score", (y, dec)),
+                       ("log_loss", (y, dec)), ("brier_score_loss", (y, dec)),
+                       ("roc_auc_score", (y, list(dec)))):
+        want = getattr(sklearn_metrics, name)(*args)
+        got = getattr(cm, name)(*args)
+        assert got == want, name
+        assert got == getattr(cm, name)(y, p), name
+    with pytest.raises(ValueError):
+        cm.roc_auc_score(y, np.array(["high"] * 60, dtype=object))

@@ -58,7 +58,7 @@ import numpy.typing as npt
 
 from .._accel import _load as _load_kernels
 from .._accel import kernels, share, submit
-from .._validation import as_weights, check_consistent_length, same_label
+from .._validation import as_weights, check_consistent_length, numeric, same_label
 from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
 from ._state import check_header, label_types, restore_labels
 from .labels import encode_binary_true, resolve_pos_label, to_python, validate_labels
@@ -114,9 +114,7 @@ def _check_edges(bins: Any) -> FloatArray:
 
 
 def _as_probabilities(y_proba: Any) -> FloatArray:
-    arr = np.asarray(y_proba)
-    if arr.dtype.kind not in "biuf":
-        raise InvalidInputError(f"y_proba must be numeric, got dtype {arr.dtype}")
+    arr = numeric(np.asarray(y_proba), "y_proba")
     if arr.ndim not in (1, 2):
         raise InvalidInputError(f"y_proba must be 1-D or 2-D, got shape {arr.shape}")
     arr = arr.astype(np.float64, copy=False)

@@ -52,6 +52,7 @@ from .._validation import (
     check_consistent_length,
     check_threshold,
     label_kind,
+    numeric,
 )
 from ..exceptions import IncompatibleStateError, InvalidInputError, InvalidParameterError
 from ._order import stable_order
@@ -1181,9 +1182,7 @@ def _encode_multiclass(y: Any, labels: Any) -> tuple[tuple[Any, ...], npt.NDArra
 
 def _as_scores(y_score: Any, nan_policy: str) -> tuple[FloatArray, npt.NDArray[np.bool_] | None]:
     """Float64 scores; with ``nan_policy="omit"`` also the mask of rows to keep."""
-    arr = np.asarray(y_score)
-    if arr.dtype.kind not in "biuf":
-        raise InvalidInputError(f"y_score must be numeric, got dtype {arr.dtype}")
+    arr = numeric(np.asarray(y_score), "y_score")
     if arr.ndim not in (1, 2):
         raise InvalidInputError(f"y_score must be 1-D or 2-D, got shape {arr.shape}")
     if arr.dtype != np.float32:  # (float32 stays: the kernel reads it exactly)

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .._validation import as_1d_labels
+from .._validation import as_1d_labels, numeric
 from ..calibration import calibration_curve_of
 from ..core.calibration import CalibrationCounts
 from ..core.labels import int_codes, sorted_unique
@@ -60,9 +60,7 @@ _PROBA_FLOATS = (np.dtype(np.float64), np.dtype(np.float32), np.dtype(np.float16
 def _float_proba(y_proba: Any) -> tuple[ProbArray, float]:
     """The probabilities in the float type scikit-learn computes them in (float64,
     float32 and float16 kept; anything else as float64) and that type's epsilon."""
-    arr = np.asarray(y_proba)
-    if arr.dtype.kind not in "biuf":
-        raise InvalidInputError(f"y_proba must be numeric, got dtype {arr.dtype}")
+    arr = numeric(np.asarray(y_proba), "y_proba")
     dt = arr.dtype if arr.dtype in _PROBA_FLOATS else np.dtype(np.float64)
     eps = float(np.finfo(dt).eps)
     a = arr.astype(dt, copy=False)

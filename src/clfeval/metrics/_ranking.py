@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._accel import kernels
+from .._validation import numeric
 from ..core._order import stable_order
 from ..core.scores import score_tables
 from ..curves.thresholds import ThresholdCounts
@@ -395,9 +396,7 @@ def roc_auc_score(
     """
     kind = type_of_target(y_true, "y_true")
     t = as_array(y_true, "y_true")
-    s = as_array(y_score, "y_score")
-    if s.dtype.kind not in "biuf":
-        raise InvalidInputError("y_score must be numeric")
+    s = numeric(as_array(y_score, "y_score"), "y_score")
     if not (kind == "binary" and s.ndim == 1 and s.dtype == np.float32):
         # (binary float32 scores are read as they are; float64 input is not copied: it is
         # only read)
