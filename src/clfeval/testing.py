@@ -14,14 +14,16 @@ from .report import GateResult, gate
 __all__ = ["assert_no_regression"]
 
 
-def assert_no_regression(y_true: Any, baseline: Any, candidate: Any, *, max_drop: float,
-                         allow_inconclusive: bool = False, **options: Any) -> GateResult:
+def assert_no_regression(y_true: Any, baseline: Any, candidate: Any, y: Any = None, *,
+                         max_drop: float, allow_inconclusive: bool = False,
+                         **options: Any) -> GateResult:
     """Assert that ``candidate`` is not worse than ``baseline`` (see :func:`clfeval.gate`).
 
     Parameters
     ----------
-    y_true, baseline, candidate, max_drop
-        As in :func:`clfeval.gate` (``y_true=None`` for two saved reports).
+    y_true, baseline, candidate, y, max_drop
+        As in :func:`clfeval.gate` (``y_true=None`` for two saved reports; two estimators
+        may come first: ``assert_no_regression(baseline, candidate, X, y, ...)``).
     allow_inconclusive : bool, default False
         Let an inconclusive gate (too few rows to tell) pass the test; by default it fails
         it, saying how large a drop the test set could detect.
@@ -51,7 +53,7 @@ def assert_no_regression(y_true: Any, baseline: Any, candidate: Any, *, max_drop
     ...
     AssertionError: FAIL: candidate is worse than baseline by more than the allowed 0.02 ...
     """
-    g = gate(y_true, baseline, candidate, max_drop=max_drop, **options)
+    g = gate(y_true, baseline, candidate, y, max_drop=max_drop, **options)
     if g.decision == "fail" or (g.decision == "inconclusive" and not allow_inconclusive):
         raise AssertionError(g.sentence)
     return g

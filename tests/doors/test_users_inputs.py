@@ -553,6 +553,40 @@ def test_decimal_scores_and_weights_from_a_database_driver() -> None:
         clfeval.evaluate(ys, y_score=np.array(["high"] * 300, dtype=object))
 
 
+def test_compare_and_gate_take_estimators_in_evaluates_order(cancer: dict[str, Any]) -> None:
+    """``evaluate(estimator, X, y)`` has the estimator first; a user carries the order to
+    ``compare(models, X, y)``, ``gate(baseline, candidate, X, y)`` and
+    ``assert_no_regression(baseline, candidate, X, y, ...)``: each is the call with
+    ``X=`` (it was Python's "takes 2 positional arguments but 3 were given"); with
+    predictions instead of estimators, or ``X=`` given twice, a typed error says how to
+    call it."""
+    from clfeval.testing import assert_no_regression
+
+    X, y, model = cancer["X"], cancer["y"], cancer["model"]
+    nb = GaussianNB().fit(cancer["Xfit"], cancer["yfit"])
+    named = type("Named", (), {  # GaussianNB fitted on 0/1, read with the text classes
+        "classes_": model.classes_,
+        "predict": lambda self, X: model.classes_[nb.predict(X)],
+        "predict_proba": lambda self, X: nb.predict_proba(X)})()
+    models = {"logreg": model, "nb": named}
+    want = clfeval.compare(models, y, X=X, level=None)
+    got = clfeval.compare(models, X, y, level=None)
+    assert got.names == want.names
+    for a, b in zip(got.reports, want.reports, strict=True):
+        assert a.metric("roc_auc") == b.metric("roc_auc")
+        assert a.confusion == b.confusion
+    g_want = clfeval.gate(y, model, named, X=X, metric="roc_auc", max_drop=0.05)
+    g = clfeval.gate(model, named, X, y, metric="roc_auc", max_drop=0.05)
+    assert g == g_want
+    assert assert_no_regression(model, model, X, y, max_drop=0.01).decision == "pass"
+    with pytest.raises(InvalidParameterError, match="for estimator models"):
+        clfeval.compare({"a": model.predict(X)}, X, y)
+    with pytest.raises(InvalidParameterError, match="do not pass X= too"):
+        clfeval.compare(models, X, y, X=X)
+    with pytest.raises(InvalidParameterError, match="for two estimators"):
+        clfeval.gate(y, model.predict(X), model.predict(X), y, max_drop=0.1)
+
+
 # ------------------------------------------------ bool truth, 0/1 predictions
 def test_bool_truth_with_0_1_predictions_at_every_door(tmp_path: Any) -> None:
     """``y_test`` a bool column and ``(proba > 0.5).astype(int)`` the predictions (or the

@@ -1695,6 +1695,7 @@ def _is_predictions(arr: Any, truth_labels: set[Any]) -> bool:
 def compare(
     models: Mapping[str, Any],
     y_true: Any,
+    y: Any = None,
     *,
     X: Any = None,
     labels: Sequence[Any] | None = None,
@@ -1719,6 +1720,10 @@ def compare(
         ``"y_score"``; a fitted estimator (then pass ``X``).
     y_true : array-like of shape (n,)
         The true classes, shared by every model.
+    y : array-like of shape (n,), optional
+        With estimator models, the call may be ``compare(models, X, y)`` — the order of
+        ``evaluate(estimator, X, y)``: the features second, the true classes third
+        (the same as ``compare(models, y, X=X)``).
     X : array-like, optional
         Features, for estimator values.
     labels, pos_label, sample_weight, threshold, cost_matrix, level, response_method, max_points
@@ -1745,6 +1750,15 @@ def compare(
             "classes second (got the classes first)")
     if not isinstance(models, Mapping) or not models:
         raise InvalidParameterError("models must be a non-empty mapping of name -> model")
+    if y is not None:  # compare(models, X, y), as evaluate(estimator, X, y)
+        if not any(_is_estimator(m) for m in models.values()):
+            raise InvalidParameterError(
+                "compare(models, X, y) is for estimator models; with predictions or scores "
+                "call compare(models, y_true)")
+        if X is not None:
+            raise InvalidParameterError(
+                "compare(models, X, y) gives the features second: do not pass X= too")
+        X, y_true = y_true, y
     threshold = check_threshold(threshold)
     pos_label = check_pos_label(pos_label)
     from ._multilabel import is_multilabel_call

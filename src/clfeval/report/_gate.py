@@ -762,6 +762,7 @@ def gate(
     y_true: Any,
     baseline: Any,
     candidate: Any,
+    y: Any = None,
     *,
     metric: str | Sequence[str] | None = None,
     max_drop: float,
@@ -797,6 +798,10 @@ def gate(
         :class:`~clfeval.Report` s / saved states (then ``y_true=None``): each report's
         values and intervals are compared unpaired, which is less powerful than paired
         rows — the result says so.
+    y : array-like of shape (n,), optional
+        With two estimators, the call may be ``gate(baseline, candidate, X, y)`` — the
+        order of ``evaluate(estimator, X, y)``: the estimators first, then the features
+        and the true classes (the same as ``gate(y, baseline, candidate, X=X)``).
     metric : str or sequence of str, optional
         The metric(s) to gate: ``"roc_auc"``, ``"average_precision"``, ``"brier"``,
         ``"log_loss"`` (scores) or any registered metric with a direction
@@ -855,6 +860,18 @@ def gate(
     >>> clfeval.gate(y, base, worse, metric="roc_auc", max_drop=0.02).decision
     'fail'
     """
+    if y is not None:  # gate(baseline, candidate, X, y), as evaluate(estimator, X, y)
+        from ._build import _is_estimator
+
+        if not (_is_estimator(y_true) and _is_estimator(baseline)):
+            raise InvalidParameterError(
+                "gate(baseline, candidate, X, y) is for two estimators; with predictions "
+                "or scores call gate(y_true, baseline, candidate)")
+        if X is not None:
+            raise InvalidParameterError(
+                "gate(baseline, candidate, X, y) gives the features third: do not pass X= "
+                "too")
+        y_true, baseline, candidate, X = y, y_true, baseline, candidate
     margin = _check_margin(max_drop)
     from ..stats.tests import _check_alpha
 
