@@ -3,8 +3,8 @@
 The front doors return one :class:`Report` type for the same data, however it arrives:
 
 - :func:`evaluate` — arrays (or a fitted estimator with ``X, y``) in memory;
-- :func:`evaluate_files` — CSV/TSV, Parquet, JSON Lines, NPY/NPZ of any size, streamed in
-  bounded memory, on one or more cores;
+- :func:`evaluate_files` — CSV/TSV, Parquet, Feather, ORC, JSON Lines, NPY/NPZ of any size,
+  streamed in bounded memory, on one or more cores;
 - ``clfeval.dask.evaluate`` / ``clfeval.spark.evaluate`` — Dask and Spark DataFrames;
 - :func:`compare` / :func:`compare_datasets` — several models, with significance tests.
 - :func:`gate` — is a candidate model worse than the baseline by a margin, or is it noise?

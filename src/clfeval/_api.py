@@ -94,8 +94,8 @@ def evaluate_files(
     Parameters
     ----------
     paths_or_glob : path, glob pattern, directory, or list of those
-        CSV/TSV, Parquet, JSON Lines, NPY (structured) or NPZ files, all with the
-        same columns.
+        CSV/TSV, Parquet, Arrow IPC (Feather), ORC, JSON Lines, NPY (structured) or
+        NPZ files, all with the same columns.
     y_true, y_pred, sample_weight : str, optional
         Column names; detected by name when not given (see
         :func:`clfeval.io.detect_columns`). ``weight`` is the same as ``sample_weight``
@@ -124,7 +124,8 @@ def evaluate_files(
     chunk_rows : int
         Rows per chunk.
     format : str, optional
-        Force a format (``csv, tsv, parquet, jsonl, npy, npz``) instead of the extension.
+        Force a format (``csv, tsv, parquet, arrow, orc, jsonl, npy, npz``) instead of
+        the extension.
     progress : callable, bool or None
         Progress reports (``True``: a bar on stderr when it is a terminal).
     cost_matrix, level, title, max_points

@@ -37,6 +37,18 @@ def _write(fmt: str, d: os.PathLike[str]) -> str:
         with open(p, "w") as fh:
             for a, b, c in zip(YT, YP, SC, strict=False):
                 fh.write(json.dumps({"y_true": int(a), "y_pred": int(b), "score": float(c)}) + "\n")
+    elif fmt in ("feather", "arrows"):  # (the IPC file in record batches; the stream)
+        table = pa.table({"y_true": YT, "y_pred": YP, "score": SC})
+        opts = pa.ipc.IpcWriteOptions(compression="lz4")
+        sink = pa.ipc.new_file if fmt == "feather" else pa.ipc.new_stream
+        with sink(p, table.schema, options=opts) as w:
+            for b in table.to_batches(max_chunksize=333):
+                w.write_batch(b)
+    elif fmt == "orc":
+        import pyarrow.orc as po
+
+        po.write_table(pa.table({"y_true": YT, "y_pred": YP, "score": SC}), p,
+                       stripe_size=8 * 1024)
     elif fmt == "npy":
         arr = np.zeros(N, dtype=[("y_true", "i8"), ("y_pred", "i8"), ("score", "f8")])
         arr["y_true"], arr["y_pred"], arr["score"] = YT, YP, SC
@@ -46,7 +58,8 @@ def _write(fmt: str, d: os.PathLike[str]) -> str:
     return p
 
 
-@pytest.mark.parametrize("fmt", ["csv", "tsv", "parquet", "jsonl", "npy", "npz"])
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "parquet", "feather", "arrows", "orc", "jsonl",
+                                 "npy", "npz"])
 def test_every_format_reads_back_exactly(tmp_path, fmt):
     p = _write(fmt, tmp_path)
     cmap = ColumnMap("y_true", "y_pred", ("score",))
@@ -205,3 +218,52 @@ def test_csv_text_labels_and_missing_values(tmp_path):
     assert t.missing.tolist() == [False, False, True, False]
     got = [t.dictionary[c] for c, m in zip(t.values, t.missing, strict=False) if not m]
     assert got == ["cat", "dog", "bird"]
+
+
+def test_feather_and_orc_files_as_pandas_and_polars_write_them(tmp_path):
+    """``df.to_feather`` (Arrow IPC, LZ4-compressed, a categorical column as a
+    dictionary), polars' ``write_ipc`` / ``write_ipc_stream`` and ``df.to_orc``: the same
+    report as the Parquet file of the frame, through ``evaluate_files`` (one process and
+    two workers) and ``clfeval report``; a cut file is an error naming it; a pickle is
+    refused with what to save instead (unpickling runs code)."""
+    pd = pytest.importorskip("pandas")
+    import clfeval
+    from clfeval.cli import main
+
+    rng = np.random.default_rng(17)
+    n = 3000
+    y = rng.integers(0, 2, n)
+    df = pd.DataFrame({"label": pd.Categorical(np.where(y == 1, "churn", "stay")),
+                       "probability": np.clip(rng.random(n) * 0.7 + 0.3 * y, 0, 1)})
+    want = clfeval.evaluate_files(_saved(df, tmp_path / "p.parquet"), level=None)
+    paths = [_saved(df, tmp_path / "p.feather"), _saved(df, tmp_path / "p.orc")]
+    pl = pytest.importorskip("polars")
+    paths.append(str(tmp_path / "pl.arrow"))
+    pl.from_pandas(df).write_ipc(paths[-1])
+    paths.append(str(tmp_path / "pl.arrows"))
+    pl.from_pandas(df).write_ipc_stream(paths[-1])
+    for p in paths:
+        for workers in (1, 2):
+            got = clfeval.evaluate_files(p, level=None, workers=workers)
+            assert got.metric("roc_auc") == want.metric("roc_auc"), p
+            assert got.confusion == want.confusion, p
+        out = tmp_path / (Path(p).name + ".json")
+        assert main(["report", p, "-o", str(out), "--no-ci"]) == 0
+        assert json.loads(out.read_text())["confusion"] == json.loads(
+            json.dumps(want.to_dict()["confusion"]))
+    cut = tmp_path / "cut.feather"
+    cut.write_bytes(Path(paths[0]).read_bytes()[:500])
+    with pytest.raises(FileFormatError, match="cut.feather.*not a readable Arrow IPC"):
+        clfeval.evaluate_files(cut)
+    df.to_pickle(tmp_path / "p.pkl")
+    with pytest.raises(FileFormatError, match="pickle files are not read"):
+        clfeval.evaluate_files(tmp_path / "p.pkl")
+
+
+def _saved(df, path):
+    p = str(path)
+    if p.endswith(".orc"):  # (ORC has no dictionary type: the labels as text)
+        df.astype({"label": str}).to_orc(p)
+    else:
+        (df.to_parquet if p.endswith(".parquet") else df.to_feather)(p)
+    return p

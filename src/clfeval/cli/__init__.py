@@ -25,6 +25,7 @@ from ..exceptions import (
     InvalidParameterError,
     MissingDependencyError,
 )
+from ..io.readers import FORMATS as READ_FORMATS
 
 __all__ = ["main"]
 
@@ -48,7 +49,7 @@ def _columns(p: argparse.ArgumentParser) -> None:
     from ._multilabel import add_multilabel_columns
 
     add_multilabel_columns(g)
-    g.add_argument("--file-format", choices=("csv", "tsv", "parquet", "jsonl", "npy", "npz"),
+    g.add_argument("--file-format", choices=READ_FORMATS,
                    help="force the input format (default: from the file extension)")
     g.add_argument("--delimiter", metavar="CHAR",
                    help="CSV field separator (default: detected among , ; tab |; 'tab' for tab)")
@@ -134,7 +135,8 @@ def _build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     r = sub.add_parser("report", help="evaluate one predictions file",
                        description="Evaluate the predictions in one file (CSV, TSV, Parquet, "
-                                   "JSON Lines, NPY or NPZ) — or in several, a directory of "
+                                   "Arrow IPC/Feather, ORC, JSON Lines, NPY or NPZ) — or in "
+                                   "several, a directory of "
                                    "part files (Spark's, Dask's) or a quoted glob pattern, "
                                    "read as one data set — or render a report saved as JSON "
                                    "in another format.")

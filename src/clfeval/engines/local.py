@@ -397,8 +397,8 @@ def fold_files(
     Parameters
     ----------
     paths_or_glob : path, glob pattern, directory, or list of those
-        CSV/TSV, Parquet, JSON Lines, NPY (structured) or NPZ files, all with the
-        same columns.
+        CSV/TSV, Parquet, Arrow IPC (Feather), ORC, JSON Lines, NPY (structured) or
+        NPZ files, all with the same columns.
     y_true, y_pred, weight : str, optional
         Column names; detected by name when not given (see
         :func:`clfeval.io.detect_columns`). Multilabel data: ``y_true`` (and ``y_pred``)
@@ -438,7 +438,8 @@ def fold_files(
     chunk_rows : int
         Rows per chunk.
     format : str, optional
-        Force a format (``csv, tsv, parquet, jsonl, npy, npz``) instead of the extension.
+        Force a format (``csv, tsv, parquet, arrow, orc, jsonl, npy, npz``) instead of
+        the extension.
     progress : callable, bool or None
         A callable receiving :class:`Progress` after each chunk, ``True`` for a bar on
         stderr when it is a terminal, ``None``/``False`` for silence.

@@ -1,8 +1,10 @@
-"""Chunked readers for prediction files: CSV/TSV, Parquet, JSON Lines, NPY/NPZ.
+"""Chunked readers for prediction files: CSV/TSV, Parquet, Arrow IPC (Feather), ORC,
+JSON Lines, NPY/NPZ.
 
 Each reader yields :class:`Chunk` objects of at most ``chunk_rows`` rows, so the
 memory a read needs is bounded by the chunk (and, for Parquet, one row group's
-compressed pages), never by the file. Every error is a
+compressed pages; for ORC, one stripe; an Arrow IPC file is memory-mapped), never by
+the file. Every error is a
 :class:`~clfeval.FileFormatError` naming the file and, where it can be known, the
 one-based data row (header excluded) and the column.
 
@@ -38,7 +40,7 @@ __all__ = [
     "read_columns",
 ]
 
-FORMATS = ("csv", "tsv", "parquet", "jsonl", "npy", "npz")
+FORMATS = ("csv", "tsv", "parquet", "arrow", "orc", "jsonl", "npy", "npz")
 DEFAULT_CHUNK_ROWS = 1 << 20
 
 _EXT = {
@@ -48,6 +50,11 @@ _EXT = {
     ".tab": "tsv",
     ".parquet": "parquet",
     ".pq": "parquet",
+    ".feather": "arrow",
+    ".arrow": "arrow",
+    ".arrows": "arrow",
+    ".ipc": "arrow",
+    ".orc": "orc",
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
     ".json": "jsonl",
@@ -131,6 +138,11 @@ def detect_format(path: str | os.PathLike[str], fmt: str | None = None) -> str:
             "spreadsheet workbooks are not read: save the sheet as CSV, or read it with "
             "pandas.read_excel and pass the DataFrame to clfeval.evaluate_frame",
             path=os.fspath(path))
+    if ext in (".pkl", ".pickle", ".joblib"):
+        raise FileFormatError(
+            "pickle files are not read (loading one runs code it holds): save the frame "
+            "with to_parquet (or to_feather, to_csv) and pass that file",
+            path=os.fspath(path))
     if ext not in _EXT:
         raise FileFormatError(
             f"cannot tell the format from the extension {ext!r}; pass format= "
@@ -175,6 +187,10 @@ def column_names(path: str | os.PathLike[str], *, format: str | None = None) -> 
         return list(csv_dialect(p, format).names)
     if fmt == "parquet":
         return list(_open_parquet(p).schema_arrow.names)
+    if fmt == "arrow":
+        return list(_open_arrow(p).schema.names)
+    if fmt == "orc":
+        return list(_open_orc(p).schema.names)
     if fmt == "jsonl":
         with open(p, "rb") as fh:
             for line in fh:
@@ -544,6 +560,72 @@ def _iter_parquet(path: str, names: list[str], label_cols: set[str], chunk_rows:
             ) from exc
 
 
+# ------------------------------------------------- Arrow IPC (Feather) and ORC
+def _open_arrow(path: str) -> Any:
+    """A reader of an Arrow IPC file (Feather version 2: pandas' ``to_feather``, polars'
+    ``write_ipc``) or stream (``write_ipc_stream``), memory-mapped: its record batches
+    are read where they lie, not copied."""
+    pa = _pyarrow("reading Arrow IPC (Feather) files")
+    import pyarrow.ipc as ipc
+
+    try:
+        try:
+            return ipc.open_file(pa.memory_map(path))
+        except pa.ArrowInvalid:  # (not the file format: the stream format?)
+            return ipc.open_stream(pa.memory_map(path))
+    except (pa.ArrowException, OSError) as exc:
+        raise FileFormatError(
+            f"not a readable Arrow IPC (Feather) file (truncated or corrupt, or Feather "
+            f"version 1: save it again with to_feather): {exc}", path=path) from exc
+
+
+def _open_orc(path: str) -> Any:
+    pa = _pyarrow("reading ORC files")
+    try:
+        import pyarrow.orc as po
+    except ImportError as exc:  # pragma: no cover - pyarrow built without ORC
+        raise FileFormatError(f"this pyarrow reads no ORC files ({exc}); save the data as "
+                              "Parquet", path=path) from None
+    try:
+        return po.ORCFile(path)
+    except (pa.ArrowException, OSError) as exc:
+        raise FileFormatError(f"not a readable ORC file (truncated or corrupt?): {exc}",
+                              path=path) from exc
+
+
+def _iter_batches(path: str, fmt: str, names: list[str], label_cols: set[str],
+                  chunk_rows: int) -> Iterator[Chunk]:
+    """The chunks of an Arrow IPC or ORC file: its record batches (ORC: its stripes), of
+    the given columns only, cut at ``chunk_rows`` rows."""
+    pa = _pyarrow("reading Arrow IPC and ORC files")
+    if fmt == "arrow":
+        reader = _open_arrow(path)
+        _check_names(reader.schema.names, names, path)
+        if hasattr(reader, "get_batch"):  # (the file format: batches by their place)
+            batches: Iterator[Any] = (reader.get_batch(i)
+                                      for i in range(reader.num_record_batches))
+        else:
+            batches = iter(reader)
+    else:
+        orc = _open_orc(path)
+        _check_names(orc.schema.names, names, path)
+        batches = (orc.read_stripe(i, columns=names) for i in range(orc.nstripes))
+    done = 0
+    what = "Arrow IPC" if fmt == "arrow" else "ORC"
+    try:
+        for batch in batches:
+            batch = batch.select(names)
+            for off in range(0, batch.num_rows, chunk_rows):
+                part = batch.slice(off, chunk_rows)
+                yield _table_chunk(part, path, done, names, label_cols, text=False)
+                done += part.num_rows
+    except (pa.ArrowException, OSError) as exc:
+        if isinstance(exc, FileFormatError):
+            raise
+        raise FileFormatError(f"cannot decode the {what} file after row {done}: {exc}",
+                              path=path, row=done + 1) from exc
+
+
 # -------------------------------------------------------------------- JSON Lines
 def _iter_jsonl(path: str, names: list[str], label_cols: set[str],
                 chunk_rows: int) -> Iterator[Chunk]:
@@ -744,8 +826,8 @@ def iter_chunks(
     Parameters
     ----------
     path : str or path-like
-        A CSV/TSV (optionally compressed), Parquet, JSON Lines, NPY (structured array)
-        or NPZ (one array per column) file.
+        A CSV/TSV (optionally compressed), Parquet, Arrow IPC (Feather), ORC, JSON
+        Lines, NPY (structured array) or NPZ (one array per column) file.
     columns : ColumnMap or sequence of str
         The columns to read. With a :class:`ColumnMap`, the truth and prediction
         columns are read as labels (text labels of CSV become int or bool when every
@@ -753,7 +835,7 @@ def iter_chunks(
     chunk_rows : int
         Maximum rows per chunk.
     format : str, optional
-        One of ``csv, tsv, parquet, jsonl, npy, npz`` (default: from the extension).
+        One of :data:`FORMATS` (default: from the extension).
     row_groups : sequence of int, optional
         Parquet only: read just these row groups (row numbers stay file-global).
     rows : (start, stop), optional
@@ -788,6 +870,8 @@ def iter_chunks(
         it = _iter_csv(p, fmt, names, label_cols, chunk_rows, format)
     elif fmt == "parquet":
         it = _iter_parquet(p, names, label_cols, chunk_rows, row_groups)
+    elif fmt in ("arrow", "orc"):
+        it = _iter_batches(p, fmt, names, label_cols, chunk_rows)
     elif fmt == "jsonl":
         it = _iter_jsonl(p, names, label_cols, chunk_rows)
     else:
