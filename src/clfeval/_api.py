@@ -235,12 +235,16 @@ def evaluate_sql(
 
     Parameters
     ----------
-    source : DuckDB connection or file path, URL, psycopg / SQLAlchemy connection
+    source : DuckDB or SQLite connection or file path, URL, psycopg / SQLAlchemy connection
         A ``duckdb.DuckDBPyConnection``, the path of a DuckDB database file (opened
         read-only) or ``duckdb:///path``, a ``postgresql://`` URL (the password from
         ``PGPASSWORD``, ``~/.pgpass`` or a service file; never shown in messages), a
         psycopg connection, a SQLAlchemy engine or connection (PostgreSQL through
-        psycopg). (Spark DataFrames: :func:`clfeval.spark.evaluate`.)
+        psycopg, DuckDB, SQLite). SQLite — a ``sqlite3`` connection, a database file
+        (told by its first bytes; opened read-only) or ``sqlite:///path`` — cannot run
+        the generated aggregations: its rows are streamed out in chunks and folded here,
+        in bounded memory, with every option of :func:`clfeval.evaluate_frame` (K-class
+        score columns too). (Spark DataFrames: :func:`clfeval.spark.evaluate`.)
     table_or_query : str
         A table name (``schema.table`` allowed; quoted as identifiers).
     query : str, optional

@@ -127,6 +127,22 @@ def duck_file(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 @pytest.fixture(scope="module")
+def sqlite_file(tmp_path_factory: pytest.TempPathFactory) -> str:
+    import sqlite3
+
+    path = str(tmp_path_factory.mktemp("lite") / "preds.db")
+    con = sqlite3.connect(path)
+    names = list(D)
+    con.execute(f"CREATE TABLE preds ({', '.join(names)})")
+    rows = zip(*[[None if v is None else v.item() if hasattr(v, "item") else v for v in D[k]]
+                 for k in names], strict=True)
+    con.executemany(f"INSERT INTO preds VALUES ({', '.join('?' * len(names))})", rows)
+    con.commit()
+    con.close()
+    return path
+
+
+@pytest.fixture(scope="module")
 def pg_table(pg: Any) -> Any:
     pg_load(pg, "preds", dict(D), TYPES)
     return pg
@@ -162,7 +178,7 @@ def _frames(cols: tuple[str, ...], by: list[str]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_every_door_gives_the_same_report(case: str, duck_file: str, pg_table: Any,
-                                          parquet: str) -> None:
+                                          parquet: str, sqlite_file: str) -> None:
     cols, memory, kw, exact = CASES[case]
     want = memory()
     by = list(kw.get("by", []))
@@ -179,6 +195,14 @@ def test_every_door_gives_the_same_report(case: str, duck_file: str, pg_table: A
         got = clfeval.sql.evaluate(source, "preds", **kw)
         assert_same(got, want, exact=exact)
     con.close()
+    import sqlite3
+
+    lite = sqlite3.connect(sqlite_file)  # (SQLite: its rows streamed out, folded here)
+    for source in (sqlite_file, f"sqlite:///{sqlite_file}", lite):
+        got = clfeval.sql.evaluate(source, "preds", **kw)
+        assert got.state.n_rows == N
+        assert_same(got, want, exact=exact)
+    lite.close()
     got = clfeval.sql.evaluate(pg_table, "preds", **kw)
     assert got.state.n_rows == N
     assert_same(got, want, exact=exact)

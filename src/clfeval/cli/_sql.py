@@ -1,9 +1,10 @@
 """``clfeval report`` on a database table (private).
 
 ``clfeval report duckdb:///path/preds.duckdb --table preds`` (or a ``.duckdb`` file path,
-or ``postgresql://user@host/db``) with ``--table NAME`` or ``--query "SELECT …"``: the
-counting runs inside the database (:func:`clfeval.sql.evaluate`) and the report is
-rendered as for a file. A PostgreSQL password comes from ``PGPASSWORD``, ``~/.pgpass``
+a SQLite file or ``sqlite:///path``, or ``postgresql://user@host/db``) with ``--table
+NAME`` or ``--query "SELECT …"``: the counting runs inside the database
+(:func:`clfeval.sql.evaluate`; SQLite's rows are streamed out and folded) and the report
+is rendered as for a file. A PostgreSQL password comes from ``PGPASSWORD``, ``~/.pgpass``
 or a service file (``PGSERVICE``); one written in the URL is never echoed (messages
 mask it).
 """
@@ -20,14 +21,17 @@ from ..exceptions import InvalidParameterError
 
 __all__ = ["add_sql_arguments", "is_database", "report_database"]
 
-_SCHEMES = ("duckdb://", "postgresql://", "postgres://", "postgresql+psycopg://")
-_DUCKDB_EXT = (".duckdb", ".ddb")
+_SCHEMES = ("duckdb://", "postgresql://", "postgres://", "postgresql+psycopg://",
+            "sqlite:///")
+#: DuckDB's and SQLite's file extensions (which one a file is, its first bytes tell)
+_DATABASE_EXT = (".duckdb", ".ddb", ".sqlite", ".sqlite3", ".db")
 
 
 def add_sql_arguments(p: argparse.ArgumentParser) -> None:
     """``--table`` / ``--query`` of ``clfeval report``."""
     g = p.add_argument_group("databases (PREDICTIONS is duckdb:///file.duckdb, a .duckdb "
-                             "file or postgresql://user@host/db)")
+                             "file, a SQLite file or sqlite:///file.db, or "
+                             "postgresql://user@host/db)")
     g.add_argument("--table", metavar="NAME", help="the table (or view) holding the rows")
     g.add_argument("--query", metavar="SQL",
                    help="a SELECT whose result holds the rows (run as a subquery)")
@@ -35,7 +39,7 @@ def add_sql_arguments(p: argparse.ArgumentParser) -> None:
 
 def is_database(path: str, args: argparse.Namespace) -> bool:
     """Whether ``clfeval report`` reads ``path`` as a database."""
-    return (path.startswith(_SCHEMES) or path.lower().endswith(_DUCKDB_EXT)
+    return (path.startswith(_SCHEMES) or path.lower().endswith(_DATABASE_EXT)
             or bool(getattr(args, "table", None)) or bool(getattr(args, "query", None)))
 
 

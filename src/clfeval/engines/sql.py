@@ -1409,6 +1409,20 @@ def fold(
     its buffer pool is capped at :data:`DUCKDB_MEMORY_LIMIT`; a connection passed in is
     used as it is.
     """
+    from .sqlite import fold_sqlite, sqlite_connection
+
+    lite = sqlite_connection(source)
+    if lite is not None:  # (SQLite: its rows streamed out and folded here)
+        conn, owned, label = lite
+        try:
+            return fold_sqlite(conn, label, table, query, y_true=y_true, y_pred=y_pred,
+                               y_score=y_score, weight=weight, labels=labels,
+                               pos_label=pos_label, threshold=threshold,
+                               on_invalid=on_invalid, bins=bins, max_distinct=max_distinct,
+                               by=by, max_slices=max_slices, weights=weights)
+        finally:
+            if owned or hasattr(conn, "raw"):
+                conn.close()
     src = connect(source)
     try:
         return _fold(src, table, query, y_true=y_true, y_pred=y_pred, y_score=y_score,

@@ -1,0 +1,208 @@
+"""SQLite at the SQL door: the rows streamed out in chunks and folded here.
+
+SQLite's SQL has no arrays, no bit shifts of floats and no approximate distinct count,
+so the SQL door's generated ``GROUP BY`` queries cannot run in it. Its rows are read
+instead — one ``SELECT`` of the needed columns, fetched ``chunk_rows`` at a time — and
+folded as a file's chunks are (memory: one chunk and the state): the same report as
+:func:`clfeval.evaluate` on the same rows, whatever the table's size. A database file is
+opened read-only; a connection passed in is used as it is.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ..core._folders import make_folder, read_at_end
+from ..core.fold import EXACT
+from ..core.sliced import SlicedState
+from ..core.state import EvalState
+from ..exceptions import InvalidInputError, InvalidParameterError
+from ..io.readers import DEFAULT_CHUNK_ROWS, DISTINCT_LABELS_LIMIT, _table_chunk
+from ._frames import make_spec
+
+__all__ = ["fold_sqlite", "sqlite_connection"]
+
+#: the first bytes of every SQLite 3 database file
+_MAGIC = b"SQLite format 3\x00"
+
+
+def sqlite_connection(source: Any) -> tuple[Any, bool, str] | None:
+    """``(connection, owned, label)`` where ``source`` is SQLite — a ``sqlite3``
+    connection, a ``sqlite:///path`` URL, the path of a SQLite database file (told by its
+    first bytes, whatever its extension) or a SQLAlchemy engine/connection on SQLite —
+    else ``None``.
+
+    Examples
+    --------
+    >>> import sqlite3
+    >>> sqlite_connection(sqlite3.connect(":memory:"))[1:]
+    (False, 'sqlite')
+    >>> sqlite_connection("postgresql://db/ml") is None
+    True
+    """
+    if isinstance(source, os.PathLike):
+        source = os.fspath(source)
+    if isinstance(source, str):
+        path = source[len("sqlite:///"):] if source.startswith("sqlite:///") else None
+        if path is None:
+            try:
+                with open(source, "rb") as fh:
+                    if fh.read(len(_MAGIC)) != _MAGIC:
+                        return None
+            except OSError:
+                return None
+            path = source
+        return _open(path), True, os.path.basename(path)
+    mod = type(source).__module__
+    if mod.startswith("sqlite3"):
+        return source, False, "sqlite"
+    if mod.startswith("sqlalchemy"):
+        engine = getattr(source, "engine", source)
+        if engine.dialect.name != "sqlite":
+            return None
+        raw = engine.raw_connection()
+        driver = getattr(raw, "driver_connection", None) or raw.dbapi_connection
+        return _Owned(raw, driver), False, str(engine.url)
+    return None
+
+
+class _Owned:
+    """A SQLAlchemy pool's connection: its driver's cursor used, the pool's given back."""
+
+    def __init__(self, raw: Any, driver: Any) -> None:
+        self.raw = raw
+        self.driver = driver
+
+    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        return self.driver.execute(sql, params)
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+def _open(path: str) -> Any:
+    """A read-only connection to the database file at ``path``."""
+    import sqlite3
+
+    if not os.path.isfile(path):
+        raise InvalidInputError(f"no SQLite database file at {path!r}")
+    uri = pathlib.Path(path).resolve().as_uri() + "?mode=ro"
+    try:
+        return sqlite3.connect(uri, uri=True)
+    except sqlite3.Error as exc:
+        raise InvalidInputError(f"cannot open the SQLite database {path!r}: {exc}") from None
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def fold_sqlite(conn: Any, label: str, table: str | None, query: str | None, *,
+                bins: Any, chunk_rows: int = DEFAULT_CHUNK_ROWS, **options: Any
+                ) -> EvalState | SlicedState:
+    """Fold a SQLite table (or a query's result) read row chunk by row chunk; the
+    options are :func:`clfeval.engines.sql.fold`'s (``bins`` and ``chunk_rows``, the
+    rows fetched at once, here; the others by keyword).
+
+    Examples
+    --------
+    >>> import sqlite3
+    >>> con = sqlite3.connect(":memory:")
+    >>> _ = con.execute("CREATE TABLE t (y_true, y_pred)")
+    >>> _ = con.executemany("INSERT INTO t VALUES (?, ?)", [(0, 0), (1, 1), (1, 0)])
+    >>> opts = dict(y_true=None, y_pred=None, y_score=None, weight=None, labels=None,
+    ...             pos_label=None, threshold=None, on_invalid="raise", max_distinct=None)
+    >>> fold_sqlite(con, "sqlite", "t", None, bins="exact", **opts).confusion.counts.tolist()
+    [[1, 0], [1, 1]]
+    """
+    import sqlite3
+
+    import pyarrow as pa
+
+    if (table is None) == (query is None):
+        raise InvalidParameterError("give either a table name or a query (not both)")
+    if table is not None:
+        relation, what = ".".join(_quote(p) for p in table.split(".")), f"table {table!r}"
+    else:
+        assert query is not None
+        text = query.strip().rstrip(";").strip()
+        if not text:
+            raise InvalidParameterError("the query is empty")
+        relation, what = f"({text}) AS clfeval_query", "the query"
+
+    def run(sql: str) -> Any:
+        try:
+            return conn.execute(sql)
+        except sqlite3.Error as exc:
+            raise InvalidInputError(f"cannot read {what} from {label}: {exc}") from None
+
+    names = [str(d[0]) for d in run(f"SELECT * FROM {relation} LIMIT 0").description]
+    exact = bins is None or bins == EXACT
+    if not exact and (isinstance(bins, bool) or not isinstance(bins, int)):
+        raise InvalidParameterError(
+            f"the SQL door's bins must be 'exact' or an int (bits), got {bins!r}")
+
+    def classes_of(c: str) -> list[Any]:  # (only where no score column is found by name)
+        q = _quote(c)
+        return [r[0] for r in run(f"SELECT DISTINCT {q} FROM {relation} WHERE {q} IS NOT "
+                                  f"NULL LIMIT {DISTINCT_LABELS_LIMIT + 1}").fetchall()]
+
+    spec = make_spec(names, source=f"{label}: {what}", bins=EXACT if exact else int(bins),
+                     classes_of=classes_of, **options)
+    cols = list(spec.columns.names)
+    label_cols = spec.columns.label_columns
+    folder = make_folder(spec)
+    read_at_end(folder)
+    folder.add_source(f"{label}: {what}")
+    cursor = run(f"SELECT {', '.join(_quote(c) for c in cols)} FROM {relation}")
+    for chunk in _chunks(cursor, cols, chunk_rows, f"{label}: {what}", pa, run):
+        folder.fold(_table_chunk(chunk[1], chunk[0], chunk[2], cols, label_cols, text=False))
+    out: EvalState | SlicedState = folder.partial().finalize(spec)
+    return out
+
+
+def _kind(v: Any) -> str:
+    return ("number" if isinstance(v, (int, float)) else "text" if isinstance(v, str)
+            else type(v).__name__)
+
+
+def _odd_one(values: tuple[Any, ...]) -> tuple[int, Any, str]:
+    """The first value of another kind than the first value that is not NULL: its place,
+    itself and the first one's kind (read only on the way to an error)."""
+    kinds = [(_kind(v), i, v) for i, v in enumerate(values) if v is not None]
+    first = kinds[0][0]
+    for k, i, v in kinds:
+        if k != first:
+            return i, v, first
+    return kinds[0][1], kinds[0][2], first  # pragma: no cover - arrow takes one kind
+
+
+def _chunks(cursor: Any, cols: list[str], chunk_rows: int, source: str, pa: Any,
+            run: Callable[[str], Any]) -> Iterator[tuple[str, Any, int]]:
+    """``(source, record batch, first row)`` of each ``chunk_rows`` fetched rows. A
+    column whose values arrow cannot hold in one type (SQLite keeps any value in any
+    column: text among numbers) is an error naming the column and the rows."""
+    import sqlite3
+
+    start = 0
+    while True:
+        try:
+            rows = cursor.fetchmany(chunk_rows)
+        except sqlite3.Error as exc:
+            raise InvalidInputError(f"cannot read {source}: {exc}") from None
+        if not rows:
+            return
+        arrays = []
+        for j, values in enumerate(zip(*rows, strict=True)):
+            try:
+                arrays.append(pa.array(values))
+            except (pa.ArrowInvalid, pa.ArrowTypeError):
+                i, v, kind = _odd_one(values)
+                raise InvalidInputError(
+                    f"{source}: column {cols[j]!r} mixes kinds of values: row {start + i + 1} "
+                    f"holds {v!r} among {kind} values") from None
+        yield source, pa.RecordBatch.from_arrays(arrays, names=cols), start
+        start += len(rows)
