@@ -20,13 +20,16 @@ from ..core.fold import EXACT
 from ..core.sliced import SlicedState
 from ..core.state import EvalState
 from ..exceptions import InvalidInputError, InvalidParameterError
-from ..io.readers import DEFAULT_CHUNK_ROWS, DISTINCT_LABELS_LIMIT, _table_chunk
+from ..io.readers import DISTINCT_LABELS_LIMIT, _table_chunk
 from ._frames import make_spec
 
 __all__ = ["fold_sqlite", "sqlite_connection"]
 
 #: the first bytes of every SQLite 3 database file
 _MAGIC = b"SQLite format 3\x00"
+#: rows fetched at once: a DB-API row is a tuple of Python objects (about 150 bytes for
+#: three columns), so a chunk is a few MiB, not a file door's 2^20 rows' worth
+CHUNK_ROWS = 1 << 16
 
 
 def sqlite_connection(source: Any) -> tuple[Any, bool, str] | None:
@@ -101,7 +104,7 @@ def _quote(name: str) -> str:
 
 
 def fold_sqlite(conn: Any, label: str, table: str | None, query: str | None, *,
-                bins: Any, chunk_rows: int = DEFAULT_CHUNK_ROWS, **options: Any
+                bins: Any, chunk_rows: int = CHUNK_ROWS, **options: Any
                 ) -> EvalState | SlicedState:
     """Fold a SQLite table (or a query's result) read row chunk by row chunk; the
     options are :func:`clfeval.engines.sql.fold`'s (``bins`` and ``chunk_rows``, the
