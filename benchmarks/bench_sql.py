@@ -30,6 +30,16 @@ time (all threads: DuckDB is multi-threaded) and peak RSS:
     ``SELECT y_true, floor(y_score * 1000), count(*) ... GROUP BY ALL`` — fetched; no
     report: the floor of any push-down.
 
+With ``--sqlite`` a SQLite file of the same kind of rows (made with numpy: the same
+distribution, not the same draws) is evaluated instead, by:
+
+``sqlite door``
+    ``clfeval.sql.evaluate(PATH, 'preds')``: the rows fetched 2^16 at a time and folded
+    (SQLite cannot run the generated aggregations); the whole report.
+``sqlite read_sql + evaluate``
+    what a user writes without the door: ``pandas.read_sql`` of the table, then
+    :func:`clfeval.evaluate` on its columns; the whole report.
+
 Timings on a shared machine are noisy; compare ratios from one run.
 """
 
@@ -56,6 +66,17 @@ VARIANTS = {
     "duckdb histogram": "import duckdb\ncon = duckdb.connect(PATH, read_only=True)\n"
                         "rows = con.sql('SELECT y_true, floor(y_score * 1000) AS b, count(*) "
                         "FROM preds GROUP BY ALL').fetchall()\nout = len(rows)",
+}
+
+SQLITE_VARIANTS = {
+    "sqlite door": "import clfeval.sql\nr = clfeval.sql.evaluate(PATH, 'preds', level=None)\n"
+                   "out = r.roc[0].auc",
+    "sqlite read_sql + evaluate": "import sqlite3, pandas as pd, clfeval\n"
+                                  "df = pd.read_sql('SELECT y_true, y_score FROM preds', "
+                                  "sqlite3.connect(PATH))\n"
+                                  "r = clfeval.evaluate(df['y_true'].to_numpy(), "
+                                  "y_score=df['y_score'].to_numpy(), level=None)\n"
+                                  "out = r.roc[0].auc",
 }
 
 CHILD = """
@@ -91,8 +112,30 @@ def make_db(path: str, n: int, decimals: int | None = None) -> None:
     con.close()
 
 
+def make_sqlite(path: str, n: int) -> None:
+    import sqlite3
+
+    import numpy as np
+
+    if os.path.exists(path):
+        return
+    rng = np.random.default_rng(42)
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE preds (y_true INTEGER, y_score REAL, region TEXT)")
+    regions = np.array(["north", "south", "east"])
+    for s0 in range(0, n, 1 << 20):
+        m = min(n, s0 + (1 << 20)) - s0
+        y = (rng.random(m) < 0.4).astype(np.int64)
+        s = np.minimum(1.0, 0.3 * y + 0.7 * rng.random(m))
+        r = regions[(np.arange(s0, s0 + m) % 3)]
+        con.executemany("INSERT INTO preds VALUES (?, ?, ?)",
+                        zip(y.tolist(), s.tolist(), r.tolist(), strict=True))
+    con.commit()
+    con.close()
+
+
 def run(variant: str, path: str) -> dict[str, float]:
-    code = CHILD.format(code=VARIANTS[variant])
+    code = CHILD.format(code={**VARIANTS, **SQLITE_VARIANTS}[variant])
     env = dict(os.environ)
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
     env["PYTHONPATH"] = os.path.abspath(src) + os.pathsep + env.get("PYTHONPATH", "")
@@ -113,8 +156,23 @@ def main() -> None:
     ap.add_argument("--variants", nargs="+", default=list(VARIANTS))
     ap.add_argument("--decimals", type=int, default=None,
                     help="round the scores (few distinct scores: exact push-down)")
+    ap.add_argument("--sqlite", action="store_true",
+                    help="a SQLite file instead: the door against read_sql + evaluate")
     args = ap.parse_args()
     os.makedirs(args.dir, exist_ok=True)
+    if args.sqlite:
+        for n in args.rows:
+            path = os.path.join(args.dir, f"preds_{n}.sqlite")
+            t = time.perf_counter()
+            make_sqlite(path, n)
+            print(f"\n{n:,} rows in {path} (made in {time.perf_counter() - t:.1f} s)")
+            print(f"{'variant':<28} {'wall s':>8} {'cpu s':>8} {'peak RSS MiB':>13}  result")
+            for v in SQLITE_VARIANTS:
+                r = run(v, path)
+                extra = r.get("msg", "") if r.get("error") else f"{r['out']:.6g}"
+                print(f"{v:<28} {r['wall']:>8.2f} {r['cpu']:>8.2f} {r['rss_mib']:>13.0f}  "
+                      f"{extra}", flush=True)
+        return
     for n in args.rows:
         tag = "" if args.decimals is None else f"_r{args.decimals}"
         path = os.path.join(args.dir, f"preds_{n}{tag}.duckdb")
