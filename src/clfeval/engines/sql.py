@@ -249,6 +249,9 @@ BIGQUERY = Dialect("bigquery", "at", quote_char="`", double="FLOAT64", bigint="I
 SNOWFLAKE = Dialect("snowflake", "pyformat", approx_distinct="APPROX_COUNT_DISTINCT")
 TRINO = Dialect("trino", "qmark", approx_distinct="approx_distinct")
 DIALECTS = {d.name: d for d in (DUCKDB, POSTGRESQL, SPARK, BIGQUERY, SNOWFLAKE, TRINO)}
+#: SQLite's quoting and parameters only: it runs none of the generated aggregations (its
+#: rows are streamed out, :mod:`clfeval.engines.sqlite`), so it is not in DIALECTS
+SQLITE = Dialect("sqlite", "qmark")
 
 
 class Params:
@@ -1433,16 +1436,32 @@ def fold(
         src.close()
 
 
+def door_bins(bins: Any) -> Any:
+    """The SQL door's ``bins`` as the fold's spec takes them: ``None`` or ``"exact"`` →
+    exact scores, an int → that many leading bits; anything else is an error."""
+    if bins is None or bins == EXACT:
+        return EXACT
+    if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)):
+        raise InvalidParameterError(
+            f"the SQL door's bins must be 'exact' or an int (bits), got {bins!r}")
+    return int(bins)
+
+
+def distinct_sql(d: Dialect, relation: str, column: str) -> str:
+    """The query of a column's distinct values (missing ones left out; at most
+    ``DISTINCT_LABELS_LIMIT + 1``): run only where no score column is found by name, to
+    match score columns named by the truth's classes."""
+    q = d.quote(column)
+    return (f"SELECT DISTINCT {q} FROM {relation} WHERE {q} IS NOT NULL "
+            f"LIMIT {DISTINCT_LABELS_LIMIT + 1}")
+
+
 def _distinct(src: SqlSource, relation: str, column: str) -> list[Any]:
-    """The distinct values of a column (missing ones left out; at most
-    ``DISTINCT_LABELS_LIMIT + 1``), queried only where no score column is found by name
-    (to match score columns named by the truth's classes); none where the query fails
+    """A column's distinct values (:func:`distinct_sql`); none where the query fails
     (the error the door then gives stands)."""
-    q = src.dialect.quote(column)
-    sql = (f"SELECT DISTINCT {q} FROM {relation} WHERE {q} IS NOT NULL "
-           f"LIMIT {DISTINCT_LABELS_LIMIT + 1}")
     try:
-        got = src.run(sql, Params(src.dialect.paramstyle))
+        got = src.run(distinct_sql(src.dialect, relation, column),
+                      Params(src.dialect.paramstyle))
     except Exception as exc:
         if not _is_db_error(exc):
             raise
@@ -1465,12 +1484,9 @@ def _fold(src: SqlSource, table: str | None, query: str | None, what: str | None
         src.rollback()
         msg = mask_password(_first_line(exc))
         raise InvalidInputError(f"cannot read {what} from {src.label}: {msg}") from None
-    bins = o.pop("bins")
-    exact = bins is None or bins == EXACT
-    if not exact and (isinstance(bins, bool) or not isinstance(bins, (int, np.integer))):
-        raise InvalidParameterError(
-            f"the SQL door's bins must be 'exact' or an int (bits), got {bins!r}")
-    spec = make_spec(names, source=what, bins=EXACT if exact else int(bins),
+    bins = door_bins(o.pop("bins"))
+    exact = bins == EXACT
+    spec = make_spec(names, source=what, bins=bins,
                      classes_of=lambda c: _distinct(src, relation, c), **o)
     from ..core.multilabel_fold import MultilabelSpec
 

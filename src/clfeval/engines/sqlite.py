@@ -18,12 +18,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..core._folders import make_folder, read_at_end
-from ..core.fold import EXACT
 from ..core.sliced import SlicedState
 from ..core.state import EvalState
-from ..exceptions import InvalidInputError, InvalidParameterError
-from ..io.readers import DISTINCT_LABELS_LIMIT, _table_chunk
+from ..exceptions import InvalidInputError
+from ..io.readers import _table_chunk
 from ._frames import make_spec
+from .sql import SQLITE, distinct_sql, door_bins, relation_sql
 
 __all__ = ["fold_sqlite", "sqlite_connection"]
 
@@ -101,10 +101,6 @@ def _open(path: str) -> Any:
         raise InvalidInputError(f"cannot open the SQLite database {path!r}: {exc}") from None
 
 
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
 def fold_sqlite(conn: Any, label: str, table: str | None, query: str | None, *,
                 bins: Any, chunk_rows: int = CHUNK_ROWS, **options: Any
                 ) -> EvalState | SlicedState:
@@ -127,16 +123,7 @@ def fold_sqlite(conn: Any, label: str, table: str | None, query: str | None, *,
 
     import pyarrow as pa
 
-    if (table is None) == (query is None):
-        raise InvalidParameterError("give either a table name or a query (not both)")
-    if table is not None:
-        relation, what = ".".join(_quote(p) for p in table.split(".")), f"table {table!r}"
-    else:
-        assert query is not None
-        text = query.strip().rstrip(";").strip()
-        if not text:
-            raise InvalidParameterError("the query is empty")
-        relation, what = f"({text}) AS clfeval_query", "the query"
+    relation, what = relation_sql(SQLITE, table, query)
 
     def run(sql: str) -> Any:
         try:
@@ -145,24 +132,15 @@ def fold_sqlite(conn: Any, label: str, table: str | None, query: str | None, *,
             raise InvalidInputError(f"cannot read {what} from {label}: {exc}") from None
 
     names = [str(d[0]) for d in run(f"SELECT * FROM {relation} LIMIT 0").description]
-    exact = bins is None or bins == EXACT
-    if not exact and (isinstance(bins, bool) or not isinstance(bins, int)):
-        raise InvalidParameterError(
-            f"the SQL door's bins must be 'exact' or an int (bits), got {bins!r}")
-
-    def classes_of(c: str) -> list[Any]:  # (only where no score column is found by name)
-        q = _quote(c)
-        return [r[0] for r in run(f"SELECT DISTINCT {q} FROM {relation} WHERE {q} IS NOT "
-                                  f"NULL LIMIT {DISTINCT_LABELS_LIMIT + 1}").fetchall()]
-
-    spec = make_spec(names, source=f"{label}: {what}", bins=EXACT if exact else int(bins),
-                     classes_of=classes_of, **options)
+    spec = make_spec(names, source=f"{label}: {what}", bins=door_bins(bins),
+                     classes_of=lambda c: [r[0] for r in run(
+                         distinct_sql(SQLITE, relation, c)).fetchall()], **options)
     cols = list(spec.columns.names)
     label_cols = spec.columns.label_columns
     folder = make_folder(spec)
     read_at_end(folder)
     folder.add_source(f"{label}: {what}")
-    cursor = run(f"SELECT {', '.join(_quote(c) for c in cols)} FROM {relation}")
+    cursor = run(f"SELECT {', '.join(SQLITE.quote(c) for c in cols)} FROM {relation}")
     for chunk in _chunks(cursor, cols, chunk_rows, f"{label}: {what}", pa, run):
         folder.fold(_table_chunk(chunk[1], chunk[0], chunk[2], cols, label_cols, text=False))
     out: EvalState | SlicedState = folder.partial().finalize(spec)
