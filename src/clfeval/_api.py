@@ -279,13 +279,17 @@ def evaluate_sql(
     ([[1, 1], [1, 1]], 0.75)
     """
     from .engines.sql import fold
+    from .engines.sqlite import fold_source
 
     table = table_or_query
-    state = fold(source, table, query=query, y_true=y_true, y_pred=y_pred, y_score=y_score,
-                 weight=_weight_column(sample_weight, weight), labels=labels,
-                 pos_label=pos_label, threshold=threshold,
-                 on_invalid=on_invalid, bins=bins, max_distinct=max_distinct, by=by,
-                 max_slices=max_slices, weights=weights)
+    options = dict(y_true=y_true, y_pred=y_pred, y_score=y_score,
+                   weight=_weight_column(sample_weight, weight), labels=labels,
+                   pos_label=pos_label, threshold=threshold, on_invalid=on_invalid, bins=bins,
+                   max_distinct=max_distinct, by=by, max_slices=max_slices, weights=weights)
+    # SQLite runs none of the generated SQL: its rows are streamed out and folded
+    state = fold_source(source, table, query, **options)
+    if state is None:
+        state = fold(source, table, query=query, **options)
     src = dict(source_info or {})
     return report_of_state(state, cost_matrix=cost_matrix, level=level, title=title,
                            source=src, max_points=max_points, min_size=min_size)

@@ -92,6 +92,10 @@ def test_sqlite_errors_name_the_table_the_column_and_the_row(tmp_path: Path) -> 
         clfeval.sql.evaluate(path, "nope")
     with pytest.raises(FileFormatError, match="no column 'zzz'"):
         clfeval.sql.evaluate(path, "preds", y_score="zzz")
+    from clfeval.engines.sql import fold
+
+    with pytest.raises(clfeval.InvalidParameterError, match="is a SQLite database"):
+        fold(str(path), "preds")  # (the generated-SQL engine, given SQLite, says so)
     with pytest.raises(InvalidInputError, match="no SQLite database file"):
         clfeval.sql.evaluate("sqlite:///" + str(tmp_path / "missing.db"), "preds")
     con.execute("UPDATE preds SET y_score = 'high' WHERE rowid = 77")

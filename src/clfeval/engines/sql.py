@@ -97,7 +97,8 @@ from ..exceptions import InvalidInputError, InvalidParameterError, MissingDepend
 from ..io.readers import DISTINCT_LABELS_LIMIT
 from ._frames import make_spec
 
-__all__ = ["Dialect", "SqlSource", "bit_key_stages", "connect", "fold", "mask_password"]
+__all__ = ["Dialect", "SqlSource", "bit_key_stages", "connect", "fold", "is_sqlite_file",
+           "mask_password"]
 
 _REASON_ORDER = tuple(REASONS)
 _R_MISSING_LABEL = _REASON_ORDER.index("missing_label")
@@ -586,6 +587,26 @@ _PG_SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://",
                "postgresql+psycopg2://")
 
 
+#: the first bytes of every SQLite 3 database file
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def is_sqlite_file(path: str) -> bool:
+    """Whether ``path`` is a SQLite 3 database file (by its first bytes, whatever its
+    extension: ``.db`` is DuckDB's too).
+
+    Examples
+    --------
+    >>> is_sqlite_file("no/such/file.db")
+    False
+    """
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
+    except OSError:
+        return False
+
+
 def connect(source: Any) -> SqlSource:
     """Open ``source`` (see :func:`clfeval.sql.evaluate`) as a :class:`SqlSource`."""
     if isinstance(source, os.PathLike):
@@ -605,6 +626,11 @@ def connect(source: Any) -> SqlSource:
             path = source[len("duckdb://"):]
             if path.startswith("/") and path[1:].startswith((":memory:",)):
                 path = path[1:]
+        if is_sqlite_file(path) or source.startswith("sqlite:///"):
+            raise InvalidParameterError(
+                f"{os.path.basename(path)!r} is a SQLite database, which runs none of the "
+                "generated SQL: clfeval.sql.evaluate reads its rows "
+                "(clfeval.engines.sqlite.fold_sqlite)")
         duckdb = _duckdb()
         if path != ":memory:" and not os.path.isfile(path):
             raise InvalidInputError(f"no DuckDB database file at {path!r}")
@@ -1412,20 +1438,6 @@ def fold(
     its buffer pool is capped at :data:`DUCKDB_MEMORY_LIMIT`; a connection passed in is
     used as it is.
     """
-    from .sqlite import fold_sqlite, sqlite_connection
-
-    lite = sqlite_connection(source)
-    if lite is not None:  # (SQLite: its rows streamed out and folded here)
-        conn, owned, label = lite
-        try:
-            return fold_sqlite(conn, label, table, query, y_true=y_true, y_pred=y_pred,
-                               y_score=y_score, weight=weight, labels=labels,
-                               pos_label=pos_label, threshold=threshold,
-                               on_invalid=on_invalid, bins=bins, max_distinct=max_distinct,
-                               by=by, max_slices=max_slices, weights=weights)
-        finally:
-            if owned or hasattr(conn, "raw"):
-                conn.close()
     src = connect(source)
     try:
         return _fold(src, table, query, y_true=y_true, y_pred=y_pred, y_score=y_score,

@@ -23,12 +23,10 @@ from ..core.state import EvalState
 from ..exceptions import InvalidInputError
 from ..io.readers import _table_chunk
 from ._frames import make_spec
-from .sql import SQLITE, distinct_sql, door_bins, relation_sql
+from .sql import SQLITE, distinct_sql, door_bins, is_sqlite_file, relation_sql
 
-__all__ = ["fold_sqlite", "sqlite_connection"]
+__all__ = ["fold_source", "fold_sqlite", "sqlite_connection"]
 
-#: the first bytes of every SQLite 3 database file
-_MAGIC = b"SQLite format 3\x00"
 #: rows fetched at once: a DB-API row is a tuple of Python objects (about 150 bytes for
 #: three columns), so a chunk is a few MiB, not a file door's 2^20 rows' worth
 CHUNK_ROWS = 1 << 16
@@ -53,11 +51,7 @@ def sqlite_connection(source: Any) -> tuple[Any, bool, str] | None:
     if isinstance(source, str):
         path = source[len("sqlite:///"):] if source.startswith("sqlite:///") else None
         if path is None:
-            try:
-                with open(source, "rb") as fh:
-                    if fh.read(len(_MAGIC)) != _MAGIC:
-                        return None
-            except OSError:
+            if not is_sqlite_file(source):
                 return None
             path = source
         return _open(path), True, os.path.basename(path)
@@ -99,6 +93,28 @@ def _open(path: str) -> Any:
         return sqlite3.connect(uri, uri=True)
     except sqlite3.Error as exc:
         raise InvalidInputError(f"cannot open the SQLite database {path!r}: {exc}") from None
+
+
+def fold_source(source: Any, table: str | None, query: str | None, **options: Any
+                ) -> EvalState | SlicedState | None:
+    """:func:`fold_sqlite` of ``source`` where it is SQLite (:func:`sqlite_connection`; a
+    connection opened here is closed after), else ``None`` (the SQL door's generated
+    queries then run in the database).
+
+    Examples
+    --------
+    >>> fold_source("postgresql://db/ml", "preds", None) is None
+    True
+    """
+    lite = sqlite_connection(source)
+    if lite is None:
+        return None
+    conn, owned, label = lite
+    try:
+        return fold_sqlite(conn, label, table, query, **options)
+    finally:
+        if owned or isinstance(conn, _Owned):
+            conn.close()
 
 
 def fold_sqlite(conn: Any, label: str, table: str | None, query: str | None, *,
