@@ -213,3 +213,23 @@ def test_array_results_compare_and_pickle():
     assert nan == proportion_interval([0, 1], [0, 2], zero_division=float("nan"))
     k = kappa_test(CM3)
     assert pickle.loads(pickle.dumps(k)) == k
+
+
+def test_weighted_successes_over_their_trials_by_rounding_are_the_trials() -> None:
+    """Weighted counts: a cell and the total it is part of add the same rows' weights in
+    different orders, so a cell holding every row of the total can exceed it in the last
+    bits (a multilabel report with fractional weights met this): within a few units of
+    rounding it is the total (the same interval as successes == trials); beyond, the
+    error stands."""
+    w = np.array([0.1, 0.2, 0.3, 0.7, 0.11])
+    cell, total = float(np.sum(w)), 0.0
+    for v in w[::-1]:
+        total += v
+    over = max(cell, total)
+    under = min(cell, total)
+    assert over > under  # (these weights do round differently in the two orders)
+    got = proportion_interval(over, under, method="wilson")
+    want = proportion_interval(under, under, method="wilson")
+    assert (got.low, got.high, got.estimate) == (want.low, want.high, want.estimate)
+    with pytest.raises(InvalidInputError, match="successes exceed trials"):
+        proportion_interval(under * (1 + 1e-9), under)
