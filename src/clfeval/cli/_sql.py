@@ -29,9 +29,9 @@ _DATABASE_EXT = (".duckdb", ".ddb", ".sqlite", ".sqlite3", ".db")
 
 def add_sql_arguments(p: argparse.ArgumentParser) -> None:
     """``--table`` / ``--query`` of ``clfeval report``."""
-    g = p.add_argument_group("databases (PREDICTIONS is duckdb:///file.duckdb, a .duckdb "
+    g = p.add_argument_group("databases", "PREDICTIONS is duckdb:///file.duckdb, a .duckdb "
                              "file, a SQLite file or sqlite:///file.db, or "
-                             "postgresql://user@host/db)")
+                             "postgresql://user@host/db")
     g.add_argument("--table", metavar="NAME", help="the table (or view) holding the rows")
     g.add_argument("--query", metavar="SQL",
                    help="a SELECT whose result holds the rows (run as a subquery)")
