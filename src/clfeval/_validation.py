@@ -98,6 +98,13 @@ def as_1d_labels(y: Any, name: str) -> npt.NDArray[Any]:
         raise InvalidInputError(f"{name} is required, got None")
     if isinstance(y, (str, bytes)):
         raise InvalidInputError(f"{name} must be a sequence of labels, got a single string")
+    if hasattr(y, "tocsr") and hasattr(y, "nnz"):  # (SciPy sparse)
+        if len(y.shape) != 2 or y.shape[1] != 1:
+            raise InvalidInputError(
+                f"{name} is a sparse matrix of shape {y.shape}; pass one label per sample "
+                "(a sparse n × L indicator matrix, L ≥ 2, is multilabel data: y_true of "
+                "clfeval.evaluate or clfeval.compare)")
+        y = y.toarray()[:, 0]  # (a sparse column: its labels)
     if isinstance(y, (list, tuple)):
         # numpy would silently turn [0, "a"] into strings: inspect Python sequences as objects
         arr = np.asarray(y, dtype=object)

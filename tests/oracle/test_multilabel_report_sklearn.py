@@ -258,3 +258,75 @@ def test_ranking_per_sample_and_tampered_states() -> None:
     doc2["n_used"] = doc2["n_rows"] = 49
     with pytest.raises(IncompatibleStateError, match="multilabel"):
         check_state_dict(doc2)
+
+
+SPARSE_FORMATS = ("csr_matrix", "csc_matrix", "coo_matrix", "lil_matrix", "csr_array")
+
+
+@SETTINGS
+@given(multilabel_data(), st.sampled_from(SPARSE_FORMATS), st.sampled_from(SPARSE_FORMATS),
+       st.booleans())
+def test_sparse_indicators_give_the_dense_report(data: Any, f_true: str, f_pred: str,
+                                                 one_dense: bool) -> None:
+    """SciPy sparse indicator matrices (``MultiLabelBinarizer(sparse_output=True)``, a
+    model fit on one) give the report of their dense twins, bit for bit (weights too),
+    and scikit-learn's values (its multilabel metrics read sparse matrices)."""
+    from scipy import sparse
+
+    t, p, s, w = data
+    st_ = getattr(sparse, f_true)(t)
+    sp_ = p if one_dense else getattr(sparse, f_pred)(p)
+    dense = clfeval.evaluate(t, p, sample_weight=w)
+    got = clfeval.evaluate(st_, sp_, sample_weight=w)
+    assert got == dense
+    assert got.state.multilabel == dense.state.multilabel
+    _close(_v(got, "f1_micro"), _sk(skm.f1_score, sparse.csr_matrix(t), sparse.csr_matrix(p),
+                                    average="micro", sample_weight=w, zero_division=NAN))
+    _close(_v(got, "hamming_loss"), _sk(skm.hamming_loss, sparse.csr_matrix(t),
+                                        sparse.csr_matrix(p), sample_weight=w))
+    # with scores: the sparse truth is read as its dense twin by the ranking state
+    assert clfeval.evaluate(st_, y_score=s, sample_weight=w) == \
+        clfeval.evaluate(t, y_score=s, sample_weight=w)
+
+
+def test_sparse_indicators_stored_zeros_and_bad_values() -> None:
+    from scipy import sparse
+
+    t = np.array([[1, 0, 1], [0, 0, 1], [1, 1, 0]])
+    p = np.array([[1, 0, 0], [0, 1, 1], [1, 1, 0]])
+    # a stored zero is an absent label; the caller's matrix is not changed
+    m = sparse.csr_matrix((np.array([1, 0, 1, 1, 1, 1]), np.array([0, 1, 2, 2, 0, 1]),
+                           np.array([0, 3, 4, 6])), shape=(3, 3))
+    assert m.nnz == 6
+    assert clfeval.evaluate(m, p) == clfeval.evaluate(t, p)
+    assert m.nnz == 6
+    bad = sparse.csr_matrix(np.array([[2, 0, 1], [0, 0, 1], [1, 1, 0]]))
+    with pytest.raises(InvalidInputError, match="y_true must hold only 0 and 1"):
+        clfeval.evaluate(bad, p)
+    with pytest.raises(InvalidInputError, match="y_pred must hold only 0 and 1"):
+        clfeval.evaluate(t, sparse.csr_matrix(p * 0.5))
+    with pytest.raises(InvalidInputError, match="same shape"):
+        clfeval.evaluate(sparse.csr_matrix(t), sparse.csr_matrix(p[:, :2]))
+
+
+def test_a_model_fit_on_a_sparse_indicator_matrix() -> None:
+    """``OneVsRestClassifier`` fit on ``MultiLabelBinarizer(sparse_output=True)``'s
+    matrix predicts a sparse matrix: ``evaluate(model, X, Y)`` reads it."""
+    from sklearn.datasets import make_multilabel_classification
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.multiclass import OneVsRestClassifier
+    from sklearn.preprocessing import MultiLabelBinarizer
+
+    X, Y = make_multilabel_classification(n_samples=300, n_classes=4, random_state=1)
+    names = np.array(["art", "bio", "chem", "docs"])
+    sets = [set(names[row.astype(bool)]) for row in Y]
+    mlb = MultiLabelBinarizer(sparse_output=True)
+    Ys = mlb.fit_transform(sets)
+    est = OneVsRestClassifier(LogisticRegression(max_iter=500)).fit(X, Ys)
+    pred = est.predict(X)
+    assert hasattr(pred, "nnz")  # (what the door is given)
+    r = clfeval.evaluate(est, X, Ys, labels=list(mlb.classes_))
+    dense = clfeval.evaluate(Ys.toarray(), pred.toarray(), est.predict_proba(X),
+                             labels=list(mlb.classes_))
+    assert r == dense
+    _close(_v(r, "f1_macro"), skm.f1_score(Ys, pred, average="macro"))

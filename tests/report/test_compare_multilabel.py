@@ -85,3 +85,33 @@ def test_multilabel_refuses_binary_only_options() -> None:
         clfeval.compare({"a": Yte}, Yte, by=np.zeros(len(Yte)))
     with pytest.raises(InvalidParameterError, match="multilabel"):
         clfeval.evaluate(Yte, Yte, by=np.zeros(len(Yte)))
+
+
+def test_sparse_indicators_compare_as_their_dense_twins() -> None:
+    """Sparse truth and predictions (a model fit on a sparse indicator matrix predicts
+    one) give the comparison of the dense ones: the same reports, the same McNemar
+    tables of exact-set correctness; a sparse matrix where one label per sample goes is
+    a typed error saying so."""
+    from scipy import sparse
+
+    Xtr, Ytr, Xte, Yte = _data()
+    ovr = OneVsRestClassifier(LogisticRegression(max_iter=500)).fit(Xtr, sparse.csr_matrix(Ytr))
+    pred = ovr.predict(Xte)
+    assert sparse.issparse(pred)
+    keep = Yte.copy()
+    keep[::4] = 0
+    got = clfeval.compare({"ovr": ovr, "kept": sparse.csc_matrix(keep)}, sparse.csr_matrix(Yte),
+                          X=Xte)
+    want = clfeval.compare({"ovr": {"y_pred": pred.toarray(),
+                                    "y_score": ovr.predict_proba(Xte)}, "kept": keep},
+                           Yte)
+    assert got.reports == want.reports
+    right = [(pred.toarray() == Yte).all(axis=1), (keep == Yte).all(axis=1)]
+    table = [[int((right[0] & right[1]).sum()), int((right[0] & ~right[1]).sum())],
+             [int((~right[0] & right[1]).sum()), int((~right[0] & ~right[1]).sum())]]
+    from clfeval.stats import mcnemar_test
+
+    assert got.tests[0].result == mcnemar_test(table=table, method="exact") \
+        == want.tests[0].result
+    with pytest.raises(clfeval.InvalidInputError, match="sparse matrix of shape"):
+        clfeval.gate(sparse.csr_matrix(Yte), keep, keep, max_drop=0.05)

@@ -37,7 +37,37 @@ SCHEMA_VERSION = 1
 Array = npt.NDArray[Any]
 
 
-def _indicator(y: Any, name: str) -> npt.NDArray[np.bool_]:
+def is_sparse(y: Any) -> bool:
+    """Whether ``y`` is a SciPy sparse matrix or array (told without importing SciPy)."""
+    return hasattr(y, "tocsr") and hasattr(y, "nnz") and hasattr(y, "shape")
+
+
+def _sparse_indicator(y: Any, name: str) -> Any:
+    """A SciPy sparse indicator matrix as CSR of bools, its stored values checked to be
+    0 or 1 (stored zeros are dropped: they are absent labels)."""
+    if len(y.shape) != 2:
+        raise InvalidInputError(
+            f"{name} must be a 2-D indicator matrix (samples × labels), got shape {y.shape}")
+    m = y.tocsr()
+    d = np.asarray(m.data)
+    if d.dtype.kind != "b":
+        if d.dtype.kind not in "iuf" or (d.size and not bool(np.all((d == 0) | (d == 1)))):
+            raise InvalidInputError(f"{name} must hold only 0 and 1 (label absent / present)")
+        m = m.astype(bool)
+    m = m.copy() if m is y else m
+    m.eliminate_zeros()
+    m.sum_duplicates()
+    return m
+
+
+def _indicator(y: Any, name: str, keep_sparse: bool = False) -> Any:
+    """``y`` as an ``n × k`` indicator matrix of bools, its values checked to be 0/1. A
+    SciPy sparse matrix (``MultiLabelBinarizer(sparse_output=True)``, the predictions of
+    a model fit on one) is read as well: as CSR of bools with ``keep_sparse``, else
+    made dense."""
+    if is_sparse(y):
+        m = _sparse_indicator(y, name)
+        return m if keep_sparse else m.toarray()
     arr = np.asarray(y)
     if arr.ndim != 2:
         raise InvalidInputError(
@@ -52,14 +82,38 @@ def _indicator(y: Any, name: str) -> npt.NDArray[np.bool_]:
     return arr != 0
 
 
+def _block_rows(k: int) -> int:
+    """Rows per block of :func:`_weighted_column_sums` (memory bounded by the block)."""
+    return max(1, (1 << 22) // max(1, k))
+
+
 def _weighted_column_sums(w: Array, m: npt.NDArray[np.bool_]) -> Array:
     """``w @ m`` from the nonzero cells, in row blocks (memory bounded by the block)."""
     k = m.shape[1]
     out = np.zeros(k)
-    step = max(1, (1 << 22) // max(1, k))
+    step = _block_rows(k)
     for a in range(0, m.shape[0], step):
         rows, cols = np.nonzero(m[a:a + step])
         out += np.bincount(cols, weights=w[a:a + step][rows], minlength=k)
+    return out
+
+
+def _sparse_column_sums(w: Array | None, m: Any) -> Array:
+    """``w @ m`` (``None``: the count per column) of a CSR indicator matrix, from its
+    stored cells in the row blocks of :func:`_weighted_column_sums` (the same sums, bit
+    for bit: each column's cells are added in row order, block by block)."""
+    n, k = m.shape
+    ptr = np.asarray(m.indptr)
+    cols = np.asarray(m.indices)
+    if w is None:
+        return np.bincount(cols, minlength=k).astype(np.int64)
+    out = np.zeros(k)
+    per_row = np.diff(ptr)
+    step = _block_rows(k)
+    for a in range(0, n, step):
+        b = min(n, a + step)
+        out += np.bincount(cols[ptr[a]:ptr[b]], weights=np.repeat(w[a:b], per_row[a:b]),
+                           minlength=k)
     return out
 
 
@@ -150,32 +204,54 @@ class MultilabelCounts:
         >>> MultilabelCounts.from_indicators([[1, 1]], [[1, 0]], [2.0]).fn.tolist()
         [0.0, 2.0]
         """
-        t = _indicator(y_true, "y_true")
-        p = _indicator(y_pred, "y_pred")
+        t = _indicator(y_true, "y_true", keep_sparse=True)
+        p = _indicator(y_pred, "y_pred", keep_sparse=True)
         if t.shape != p.shape:
             raise InvalidInputError(
                 f"y_true and y_pred must have the same shape, got {t.shape} and {p.shape}"
             )
         n = t.shape[0]
+        w = None
+        if sample_weight is not None:
+            w = np.asarray(sample_weight, dtype=np.float64).ravel()
+            if w.shape[0] != n:
+                raise InvalidInputError(
+                    f"sample_weight has {w.shape[0]} values for {n} samples"
+                )
+            if not np.isfinite(w).all() or (w < 0).any():
+                raise InvalidInputError("sample_weight must be finite and non-negative")
+        ones = np.ones(n, np.int64)
+        if is_sparse(t) or is_sparse(p):  # (sparse: counted from the stored cells)
+            return cls._from_sparse(t, p, w, ones)
         both = t & p
         tp_i = np.count_nonzero(both, axis=1)
         fp_i = np.count_nonzero(p, axis=1) - tp_i
         fn_i = np.count_nonzero(t, axis=1) - tp_i
         triples = np.stack([tp_i, fp_i, fn_i], axis=1).astype(np.int64)
-        ones = np.ones(n, np.int64)
-        if sample_weight is None:
+        if w is None:
             tp = np.count_nonzero(both, axis=0)
             return cls(tp, np.count_nonzero(p, axis=0) - tp, np.count_nonzero(t, axis=0) - tp,
                        n, triples, ones)
-        w = np.asarray(sample_weight, dtype=np.float64).ravel()
-        if w.shape[0] != n:
-            raise InvalidInputError(
-                f"sample_weight has {w.shape[0]} values for {n} samples"
-            )
-        if not np.isfinite(w).all() or (w < 0).any():
-            raise InvalidInputError("sample_weight must be finite and non-negative")
         tpw, pw, tw = (_weighted_column_sums(w, m) for m in (both, p, t))
         return cls(tpw, pw - tpw, tw - tpw, w.sum(), triples, ones, w)
+
+    @classmethod
+    def _from_sparse(cls, t: Any, p: Any, w: Array | None, ones: Array) -> MultilabelCounts:
+        """:meth:`from_indicators` of indicators one or both of which are sparse (CSR of
+        bools, from :func:`_indicator`): the same state, bit for bit, with memory of the
+        order of the stored cells."""
+        from scipy import sparse
+
+        t = t if is_sparse(t) else sparse.csr_matrix(t)
+        p = p if is_sparse(p) else sparse.csr_matrix(p)
+        both = t.multiply(p).tocsr()
+        both.eliminate_zeros()
+        tp_i, p_i, t_i = (np.diff(np.asarray(m.indptr)) for m in (both, p, t))
+        triples = np.stack([tp_i, p_i - tp_i, t_i - tp_i], axis=1).astype(np.int64)
+        tp, pc, tc = (_sparse_column_sums(w, m) for m in (both, p, t))
+        if w is None:
+            return cls(tp, pc - tp, tc - tp, t.shape[0], triples, ones)
+        return cls(tp, pc - tp, tc - tp, w.sum(), triples, ones, w)
 
     @classmethod
     def empty(cls, n_labels: int, *, weighted: bool = False) -> MultilabelCounts:

@@ -1851,9 +1851,9 @@ def _compare_multilabel(models: Mapping[str, Any], y_true: Any, *, X: Any, label
     """:func:`compare` on an ``n × L`` indicator matrix: each model's multilabel report,
     ranked on the multilabel headline, and McNemar's exact test of paired exact-set
     correctness (a sample is right when its whole predicted label set is)."""
+    from ..core.multilabel import _indicator, is_sparse
     from ._multilabel import MULTILABEL_HEADLINE, _estimator_outputs
 
-    yt = np.asarray(y_true)
     reports: list[Report] = []
     preds: dict[str, Array] = {}
     for name, m in models.items():
@@ -1863,10 +1863,11 @@ def _compare_multilabel(models: Mapping[str, Any], y_true: Any, *, X: Any, label
             continue
         given = _model_outputs(name, m, X, threshold,
                                lambda est: _estimator_outputs(est, X, response_method))
-        if given is None:  # indicators (bool, or 0/1 values) are predictions, other scores
-            arr = np.asarray(m)
-            indicators = arr.dtype.kind == "b" or (arr.dtype.kind in "iuf"
-                                                   and np.isin(arr, (0, 1)).all())
+        if given is None:  # indicators (bool, or 0/1 values; a sparse matrix) are
+            # predictions, other values scores
+            arr = None if is_sparse(m) else np.asarray(m)
+            indicators = arr is None or arr.dtype.kind == "b" or (
+                arr.dtype.kind in "iuf" and np.isin(arr, (0, 1)).all())
             given = (m, None) if indicators else (None, m)
         yp, ys = given
         r = evaluate(y_true, yp, ys, labels=labels, sample_weight=sample_weight,
@@ -1875,20 +1876,35 @@ def _compare_multilabel(models: Mapping[str, Any], y_true: Any, *, X: Any, label
         reports.append(r)
         assert r.multilabel is not None
         thr = r.multilabel.threshold
-        preds[name] = (np.asarray(yp) if yp is not None
+        preds[name] = (_indicator(yp, "y_pred", keep_sparse=True) if yp is not None
                        else np.asarray(ys, dtype=np.float64) >= (0.5 if thr is None else thr))
     names = tuple(str(k) for k in models)
     headline = tuple(h for h in MULTILABEL_HEADLINE if any(_has(r, h) for r in reports))
     tests: list[PairwiseTest] = []
     if sample_weight is None:
-        right = {k: (np.asarray(v).astype(bool) == yt.astype(bool)).all(axis=1)
-                 for k, v in preds.items()}
+        yt = _indicator(y_true, "y_true", keep_sparse=True)
+        right = {k: _exact_sets(yt, v) for k, v in preds.items()}
         for i, first in enumerate(names):
             for second in names[i + 1:]:
                 if first in right and second in right:
                     tests.append(_mcnemar(first, second, right[first], right[second]))
     return Comparison(title, names, tuple(reports), headline, _ranks(reports, headline),
                       tuple(tests))
+
+
+def _exact_sets(t: Any, p: Any) -> Array:
+    """Per sample: whether its predicted label set is its true one (indicator matrices
+    of bools, dense or sparse: :func:`clfeval.core.multilabel._indicator`'s)."""
+    from ..core.multilabel import is_sparse
+
+    if not (is_sparse(t) or is_sparse(p)):
+        return np.asarray((t == p).all(axis=1))
+    from scipy import sparse
+
+    a, b = (sparse.csr_matrix(x, dtype=np.int8) for x in (t, p))
+    wrong = (a - b).tocsr()
+    wrong.eliminate_zeros()
+    return np.diff(wrong.indptr) == 0
 
 
 def _predictions_of(r: Report, call: CallSpec) -> Any:

@@ -97,7 +97,8 @@ def _estimator_outputs(est: Any, X: Any, response_method: str) -> tuple[Any, Any
     """
     check_choice("response_method", response_method,
                  ("auto", "predict_proba", "decision_function", "predict"))
-    y_pred = np.asarray(est.predict(X))
+    got = est.predict(X)  # (a model fit on a sparse indicator matrix predicts one)
+    y_pred = got if hasattr(got, "tocsr") and hasattr(got, "nnz") else np.asarray(got)
     methods = {"auto": ("predict_proba", "decision_function"),
                "predict_proba": ("predict_proba",),
                "decision_function": ("decision_function",), "predict": ()}[response_method]
@@ -228,10 +229,10 @@ def evaluate_multilabel(
         y_true = y
         if threshold is not None:
             y_pred = None
-    from ..core.multilabel import _indicator
+    from ..core.multilabel import _indicator, is_sparse
 
     y_true, y_pred, y_score, labels = _by_name(y_true, y_pred, y_score, labels)
-    t = _indicator(y_true, "y_true")
+    t = _indicator(y_true, "y_true", keep_sparse=True)  # (sparse stays sparse: counted so)
     n, k = t.shape
     if y_pred is None and y_score is None:
         raise InvalidInputError("evaluate needs y_pred, y_score or both")
@@ -240,7 +241,7 @@ def evaluate_multilabel(
             "give either y_pred or threshold (predictions come from y_score >= threshold)")
     s = None
     if y_score is not None:
-        s = _per_output_proba(y_score, n, k)
+        s = _per_output_proba(y_score.toarray() if is_sparse(y_score) else y_score, n, k)
         if s.shape != t.shape:
             raise InvalidInputError(
                 f"y_score must have one column per label like y_true {t.shape}, got {s.shape}")
@@ -253,7 +254,7 @@ def evaluate_multilabel(
             raise InvalidInputError(f"y_score must be numeric, got dtype {s.dtype}")
         p = np.asarray(s >= thr)
     else:
-        p = _indicator(y_pred, "y_pred")
+        p = _indicator(y_pred, "y_pred", keep_sparse=True)
     labs = tuple(range(k)) if labels is None else tuple(to_python(v) for v in labels)
     if len(labs) != k:
         raise InvalidParameterError(f"labels= has {len(labs)} names for {k} label columns")
@@ -261,7 +262,8 @@ def evaluate_multilabel(
         raise InvalidParameterError("labels= repeats a label")
     weights = check_weights(weights)
     counts = MultilabelCounts.from_indicators(t, p, sample_weight)
-    scores = None if s is None else MultilabelScores.from_scores(t, s, sample_weight)
+    scores = None if s is None else MultilabelScores.from_scores(
+        t.toarray() if is_sparse(t) else t, s, sample_weight)
     from ..core._mlstate import MultilabelState
     from ..core.state import EvalState
 
