@@ -126,3 +126,42 @@ def test_multilabel_functions(seed: int, weights: str) -> None:
     for name in ("coverage_error", "label_ranking_average_precision_score",
                  "label_ranking_loss"):
         _check(name, Y, S, **kw)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("weights", ["none", "float", "zeros"])
+def test_losses_d2_scores_and_threshold_tables(seed: int, weights: str) -> None:
+    """scikit-learn 1.9's newer classification functions: hinge_loss, the two D² scores
+    (binary, K-class, multilabel; float32 kept as float32), the confusion matrix and any
+    metric at every threshold — equal, and the thresholds in the scores' own type."""
+    rng = np.random.default_rng(300 + seed)
+    n, k = int(rng.integers(40, 900)), int(rng.integers(3, 6))
+    y = rng.integers(0, 2, n)
+    s = np.clip(rng.normal(0.4 + 0.2 * y, 0.25), 0, 1)
+    kw = {"sample_weight": _weights(rng, n, weights)}
+    for sc in (s, s.astype(np.float32), s.round(2)):
+        _check("hinge_loss", 2 * y - 1, 2 * sc - 1, **kw)
+        _check("d2_log_loss_score", y, sc, **kw)
+        _check("d2_brier_score", y, sc, **kw)
+        _check("confusion_matrix_at_thresholds", y, sc, **kw)
+        _check("metric_at_thresholds", y, sc, skm.accuracy_score, **kw)
+        got = cm.confusion_matrix_at_thresholds(y, sc, **kw)[-1]
+        assert got.dtype == skm.confusion_matrix_at_thresholds(y, sc, **kw)[-1].dtype
+    _check("hinge_loss", NAMES[y], s - 0.5, **kw)
+    _check("d2_brier_score", NAMES[y], s, pos_label="bee", **kw)
+    _check("confusion_matrix_at_thresholds", NAMES[y], s, pos_label="ant", **kw)
+    _check("confusion_matrix_at_thresholds", y, (s * 20).astype(int), **kw)
+    _check("metric_at_thresholds", y, s.round(1), skm.fbeta_score,
+           metric_params={"beta": 2.0, "zero_division": 0.0}, **kw)
+    t = rng.integers(0, k, n)
+    P = rng.dirichlet(np.ones(k) * 2, n)
+    D = rng.normal(size=(n, k)).round(2)
+    _check("hinge_loss", t, D, **kw)
+    _check("hinge_loss", NAMES[t], D, labels=NAMES[:k], **kw)
+    for probs in (P, P.astype(np.float32)):
+        _check("d2_log_loss_score", t, probs, **kw)
+        _check("d2_brier_score", t, probs, **kw)
+        _check("d2_log_loss_score", NAMES[t], probs, labels=NAMES[:k], **kw)
+    Y = (rng.random((n, k)) < 0.3).astype(int)
+    _check("d2_log_loss_score", Y, rng.random((n, k)), **kw)
+    _check("d2_brier_score", Y, rng.random((n, k)), **kw)

@@ -42,9 +42,9 @@ def test_a_wine_model_table_through_every_sqlite_source(tmp_path: Path) -> None:
     read at once; ``clfeval report file.sqlite --table`` writes the same report."""
     from sklearn.datasets import load_wine
     from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import roc_auc_score
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
-    from sklearn.metrics import roc_auc_score
 
     X, y = load_wine(return_X_y=True)
     names = np.array(["barolo", "grignolino", "barbera"])[y]

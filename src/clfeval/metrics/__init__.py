@@ -59,10 +59,13 @@ from ._label_ranking import (
     label_ranking_loss,
     top_k_accuracy_score,
 )
+from ._losses import d2_brier_score, d2_log_loss_score, hinge_loss
 from ._ranking import (
     auc,
     average_precision_score,
+    confusion_matrix_at_thresholds,
     det_curve,
+    metric_at_thresholds,
     precision_recall_curve,
     roc_auc_score,
     roc_curve,
@@ -78,12 +81,16 @@ class_likelihood_ratios = _array_api_aware(class_likelihood_ratios)
 classification_report = _array_api_aware(classification_report)
 cohen_kappa_score = _array_api_aware(cohen_kappa_score)
 confusion_matrix = _array_api_aware(confusion_matrix)
+confusion_matrix_at_thresholds = _array_api_aware(confusion_matrix_at_thresholds)
 coverage_error = _array_api_aware(coverage_error)
+d2_brier_score = _array_api_aware(d2_brier_score)
+d2_log_loss_score = _array_api_aware(d2_log_loss_score)
 det_curve = _array_api_aware(det_curve)
 f1_score = _array_api_aware(f1_score)
 fbeta_score = _array_api_aware(fbeta_score)
 g_mean_score = _array_api_aware(g_mean_score)
 hamming_loss = _array_api_aware(hamming_loss)
+hinge_loss = _array_api_aware(hinge_loss)
 informedness_score = _array_api_aware(informedness_score)
 jaccard_score = _array_api_aware(jaccard_score)
 label_ranking_average_precision_score = _array_api_aware(label_ranking_average_precision_score)
@@ -91,6 +98,7 @@ label_ranking_loss = _array_api_aware(label_ranking_loss)
 log_loss = _array_api_aware(log_loss)
 markedness_score = _array_api_aware(markedness_score)
 matthews_corrcoef = _array_api_aware(matthews_corrcoef)
+metric_at_thresholds = _array_api_aware(metric_at_thresholds)
 multilabel_confusion_matrix = _array_api_aware(multilabel_confusion_matrix)
 npv_score = _array_api_aware(npv_score)
 precision_recall_curve = _array_api_aware(precision_recall_curve)
@@ -114,12 +122,16 @@ __all__ = [
     "classification_report",
     "cohen_kappa_score",
     "confusion_matrix",
+    "confusion_matrix_at_thresholds",
     "coverage_error",
+    "d2_brier_score",
+    "d2_log_loss_score",
     "det_curve",
     "f1_score",
     "fbeta_score",
     "g_mean_score",
     "hamming_loss",
+    "hinge_loss",
     "informedness_score",
     "jaccard_score",
     "label_ranking_average_precision_score",
@@ -127,6 +139,7 @@ __all__ = [
     "log_loss",
     "markedness_score",
     "matthews_corrcoef",
+    "metric_at_thresholds",
     "multilabel_confusion_matrix",
     "npv_score",
     "precision_recall_curve",
@@ -146,15 +159,15 @@ _SKLEARN_ONLY = frozenset({
     "ConfusionMatrixDisplay", "DetCurveDisplay", "DistanceMetric", "PrecisionRecallDisplay",
     "PredictionErrorDisplay", "RocCurveDisplay", "adjusted_mutual_info_score",
     "adjusted_rand_score", "calinski_harabasz_score", "check_scoring", "cluster",
-    "completeness_score", "confusion_matrix_at_thresholds", "consensus_score",
-    "d2_absolute_error_score", "d2_brier_score", "d2_log_loss_score", "d2_pinball_score",
+    "completeness_score", "consensus_score",
+    "d2_absolute_error_score", "d2_pinball_score",
     "d2_tweedie_score", "davies_bouldin_score", "dcg_score", "euclidean_distances",
     "explained_variance_score", "fowlkes_mallows_score", "get_scorer", "get_scorer_names",
-    "hinge_loss", "homogeneity_completeness_v_measure", "homogeneity_score", "make_scorer",
+    "homogeneity_completeness_v_measure", "homogeneity_score", "make_scorer",
     "max_error", "mean_absolute_error", "mean_absolute_percentage_error",
     "mean_gamma_deviance", "mean_pinball_loss", "mean_poisson_deviance",
     "mean_squared_error", "mean_squared_log_error", "mean_tweedie_deviance",
-    "median_absolute_error", "metric_at_thresholds", "mutual_info_score",
+    "median_absolute_error", "mutual_info_score",
     "nan_euclidean_distances", "ndcg_score", "normalized_mutual_info_score",
     "pair_confusion_matrix", "pairwise_distances", "pairwise_distances_argmin",
     "pairwise_distances_argmin_min", "pairwise_distances_chunked", "pairwise_kernels",

@@ -35,7 +35,9 @@ from ._targets import (
 __all__ = [
     "auc",
     "average_precision_score",
+    "confusion_matrix_at_thresholds",
     "det_curve",
+    "metric_at_thresholds",
     "precision_recall_curve",
     "roc_auc_score",
     "roc_curve",
@@ -176,6 +178,120 @@ def _cumulative(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
     tc = _counts_at_thresholds(y, s)
     return (np.asarray(tc.tps, dtype=np.float64), np.asarray(tc.fps, dtype=np.float64),
             np.asarray(tc.thresholds, dtype=np.float64))
+
+
+def _threshold_dtype(thr: FloatArray, y_score: Any) -> Array:
+    """The thresholds in the scores' own type, as scikit-learn returns ``y_score``'s
+    values (integer and float32 scores: the same numbers, exactly)."""
+    kind = getattr(y_score, "dtype", None)
+    if kind is None:
+        kind = np.asarray(y_score).dtype
+    if kind.kind in "iub" or kind == np.float32 or kind == np.float16:
+        return thr.astype(kind)
+    return thr
+
+
+def confusion_matrix_at_thresholds(
+    y_true: Any,
+    y_score: Any,
+    *args: Any,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, Array]:
+    """``(tns, fps, fns, tps, thresholds)`` at each distinct score, as
+    ``sklearn.metrics.confusion_matrix_at_thresholds``: the binary confusion matrix of
+    the predictions ``y_score >= threshold``, thresholds decreasing (the scores' values,
+    in their type). Unweighted counts come from the score table's kernel (exact
+    integers); weighted ones are scikit-learn's running sums in its row order.
+
+    Examples
+    --------
+    >>> tns, fps, fns, tps, thr = confusion_matrix_at_thresholds(
+    ...     [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> tps.tolist(), fps.tolist(), thr.tolist()
+    ([1.0, 1.0, 2.0, 2.0], [0.0, 1.0, 1.0, 2.0], [0.8, 0.4, 0.35, 0.1])
+    >>> tns.tolist(), fns.tolist()
+    ([2.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 0.0])
+    """
+    if args:  # (scikit-learn 1.9 still takes them, with a FutureWarning)
+        names = ("pos_label", "sample_weight")
+        if len(args) > len(names):
+            raise TypeError(f"confusion_matrix_at_thresholds() takes from 2 to 4 positional "
+                            f"arguments but {2 + len(args)} were given")
+        given = dict(zip(names, args, strict=False))
+        warnings.warn(
+            "Pass " + ", ".join(f"{k}={v}" for k, v in given.items()) + " as keyword "
+            "args. From version 1.11 passing these as positional arguments will result in "
+            "an error", FutureWarning, stacklevel=2)
+        pos_label = given.get("pos_label", pos_label)
+        sample_weight = given.get("sample_weight", sample_weight)
+    tps, fps, thr = _cumulative(y_true, y_score, pos_label, sample_weight)
+    score = as_array(y_score, "y_score")
+    return (fps[-1] - fps, fps, tps[-1] - tps, tps, _threshold_dtype(thr, score))
+
+
+def metric_at_thresholds(
+    y_true: Any,
+    y_score: Any,
+    metric_func: Any,
+    *,
+    sample_weight: Any = None,
+    metric_params: Any = None,
+) -> tuple[Array, Array]:
+    """``metric_func(y_true, y_score >= threshold)`` at each distinct score, as
+    ``sklearn.metrics.metric_at_thresholds``: the rows (zero weights left out) in
+    descending score order, ties in row order; ``y_pred`` is 0/1 (int32); the weights
+    go to ``metric_func`` as ``sample_weight``. Returns the values (one row per
+    threshold) and the thresholds, decreasing. ``metric_func`` is any callable, so each
+    threshold is one call of it (as in scikit-learn).
+
+    Examples
+    --------
+    >>> from clfeval.metrics import accuracy_score
+    >>> values, thr = metric_at_thresholds([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8],
+    ...                                    accuracy_score)
+    >>> values.tolist(), thr.tolist()
+    ([0.75, 0.5, 0.75, 0.5], [0.8, 0.4, 0.35, 0.1])
+    """
+    if not callable(metric_func):
+        raise InvalidParameterError(
+            "The 'metric_func' parameter of metric_at_thresholds must be a callable. Got "
+            f"{metric_func!r} instead.")
+    if metric_params is not None and not isinstance(metric_params, dict):
+        raise InvalidParameterError(
+            "The 'metric_params' parameter of metric_at_thresholds must be an instance of "
+            f"'dict' or None. Got {metric_params!r} instead.")
+    t = column_or_1d(y_true, "y_true")
+    s = column_or_1d(y_score, "y_score")
+    lengths = [t.shape[0], s.shape[0]] + ([] if sample_weight is None
+                                          else [len(np.atleast_1d(sample_weight))])
+    if len(set(lengths)) > 1:
+        raise InvalidInputError(
+            f"Found input variables with inconsistent numbers of samples: {lengths}")
+    if t.dtype.kind == "f":
+        check_finite(t, "y_true")
+    s = numeric(s, "y_score")
+    check_finite(s, "y_score")
+    w = None
+    if sample_weight is not None:
+        w = check_sample_weight(column_or_1d(sample_weight, "sample_weight"), t.shape[0])
+        assert w is not None
+        keep = w != 0
+        if not keep.any():
+            raise InvalidInputError("Sample weights must contain at least one non-zero number.")
+        if not keep.all():
+            t, s, w = t[keep], s[keep], w[keep]
+    order = stable_order(np.negative(s.astype(np.float64, copy=False)))  # (descending)
+    s, t = s[order], t[order]
+    params = dict(metric_params or {})
+    if w is not None:
+        w = w[order]
+        params["sample_weight"] = w
+    ends = np.append(np.flatnonzero(np.diff(s)), s.size - 1) if s.size else \
+        np.zeros(0, np.intp)
+    thresholds = s[ends]
+    values = [metric_func(t, (s >= thr).astype(np.int32), **params) for thr in thresholds]
+    return np.asarray(values), thresholds
 
 
 def roc_curve(
