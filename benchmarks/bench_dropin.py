@@ -65,6 +65,12 @@ SCORE_FUNCS: dict[str, tuple[str, bool]] = {
     "label_ranking_average_precision_score": ("x", False),
     "label_ranking_loss": ("x", False),
     "auc": ("c", False),
+    "hinge_loss": ("bm", True),
+    "d2_log_loss_score": ("bm", True),
+    "d2_brier_score": ("bm", True),
+    "confusion_matrix_at_thresholds": ("b", False),
+    # (its scores rounded to 2 places: one metric call per distinct score, 101 at most)
+    "metric_at_thresholds": ("b", False),
 }
 KIND_NAMES = {"b": "binary", "m": "multiclass", "x": "multilabel", "c": "curve"}
 
@@ -136,6 +142,9 @@ def call(mod: Any, name: str, kind: str, variant: str, scored: bool,
     elif variant == "weight":
         kw["sample_weight"] = d["w"]
     second = d["s"] if scored else d["p"]
+    if name == "metric_at_thresholds":
+        kw["metric_func"] = mod.accuracy_score
+        second = np.round(d["s"], 2)
     return lambda: fn(d["t"], second, **kw)
 
 
