@@ -238,6 +238,35 @@ def _per_sample_mean(loss: ProbArray, sample_weight: Any, normalize: bool = True
     return _average(loss, w, normalize)
 
 
+def binary_proba(y_true: Any, p: ProbArray, pos_label: Any, sample_weight: Any
+                 ) -> tuple[npt.NDArray[np.bool_], ProbArray, npt.NDArray[Any] | None]:
+    """scikit-learn's ``_validate_binary_probabilistic_prediction`` of one probability
+    column: whether each sample is of the positive class, the probabilities (1-D) and
+    the checked weights — a binary ``y_true``, probabilities in [0, 1], the positive
+    class as scikit-learn infers it (the greater of two non-text classes when it cannot
+    tell)."""
+    yt = _column_or_1d(y_true, "y_true")
+    pv = _column_or_1d(p, "y_proba")
+    _check_length(pv, yt, sample_weight)
+    w = check_sample_weight(sample_weight, pv.shape[0])
+    classes = _classes(yt)
+    if len(classes) > 2:
+        raise InvalidInputError(
+            "The type of the target inferred from y_true is multiclass but should be "
+            "binary according to the shape of y_prob.")
+    if pv.size and pv.max() > 1:
+        raise InvalidInputError(f"y_prob contains values greater than 1: {pv.max()}")
+    if pv.size and pv.min() < 0:
+        raise InvalidInputError(f"y_prob contains values less than 0: {pv.min()}")
+    try:
+        pl = _pos_label_consistency(pos_label, classes)
+    except InvalidInputError:
+        if classes.dtype.kind in "OUS":
+            raise
+        pl = classes[-1].item()
+    return as_1d_labels(yt, "y_true") == pl, pv, w
+
+
 def brier_score_loss(
     y_true: Any,
     y_proba: Any,
@@ -281,26 +310,8 @@ def brier_score_loss(
         return float(score * 0.5 if scale else score)
     y_true = _flat(y_true)
     if p.ndim == 1 or (p.ndim == 2 and p.shape[1] == 1):
-        yt = _column_or_1d(y_true, "y_true")
-        pv = _column_or_1d(p, "y_proba")
-        _check_length(pv, yt, sample_weight)
-        classes = _classes(yt)
-        if len(classes) > 2:
-            raise InvalidInputError(
-                "The type of the target inferred from y_true is multiclass but should be "
-                "binary according to the shape of y_prob.")
-        if pv.size and pv.max() > 1:
-            raise InvalidInputError(f"y_prob contains values greater than 1: {pv.max()}")
-        if pv.size and pv.min() < 0:
-            raise InvalidInputError(f"y_prob contains values less than 0: {pv.min()}")
-        try:
-            pl = _pos_label_consistency(pos_label, classes)
-        except InvalidInputError:
-            if classes.dtype.kind in "OUS":
-                raise
-            pl = classes[-1].item()
-        w = check_sample_weight(sample_weight, pv.shape[0])
-        y01 = (as_1d_labels(yt, "y_true") == pl).astype(pv.dtype)
+        is_pos, pv, w = binary_proba(y_true, p, pos_label, sample_weight)
+        y01 = is_pos.astype(pv.dtype)
         # scikit-learn's squared errors of both columns [1 - y, y] - [1 - p, p], summed
         a = np.subtract(1.0, y01)
         a -= np.subtract(1.0, pv)
@@ -320,6 +331,20 @@ def brier_score_loss(
         score = _average(d.sum(axis=1), w)
         scale = p.shape[1] < 3 if scale_by_half == "auto" else bool(scale_by_half)
     return float(score * 0.5 if scale else score)
+
+
+def renamed_y_pred(y_proba: Any, y_pred: Any) -> Any:
+    """``y_proba``, or the probabilities given by the name scikit-learn 1.9 deprecated
+    (``y_pred=``, with its FutureWarning); both given is its error."""
+    if isinstance(y_pred, str) and y_pred == "deprecated":
+        return y_proba
+    if y_proba is not None:
+        raise InvalidParameterError(
+            "Cannot use both `y_pred` and `y_proba`. `y_pred` is deprecated, use `y_proba` "
+            "instead.")
+    warnings.warn("`y_pred` was renamed to `y_proba` in version 1.9 and will be removed in "
+                  "1.11. Use `y_proba` instead.", FutureWarning, stacklevel=3)
+    return y_pred
 
 
 def log_loss(
@@ -342,14 +367,7 @@ def log_loss(
     ...                [[.1, .9], [.9, .1], [.8, .2], [.35, .65]]), 5)
     0.21616
     """
-    if not (isinstance(y_pred, str) and y_pred == "deprecated"):
-        if y_proba is not None:
-            raise InvalidParameterError(
-                "Cannot use both `y_pred` and `y_proba`. `y_pred` is deprecated, use `y_proba` "
-                "instead.")
-        warnings.warn("`y_pred` was renamed to `y_proba` in version 1.9 and will be removed in "
-                      "1.11. Use `y_proba` instead.", FutureWarning, stacklevel=2)
-        y_proba = y_pred
+    y_proba = renamed_y_pred(y_proba, y_pred)
     if y_proba is None:
         raise InvalidParameterError("log_loss needs y_proba")
     p, eps = _float_proba(y_proba)

@@ -22,17 +22,16 @@ from ._calibration import (
     _average,
     _check_length,
     _check_range,
-    _classes,
-    _column_or_1d,
     _flat,
     _float_proba,
     _indicator,
     _multiclass,
-    _pos_label_consistency,
     _sum_to_one,
     _true_class_proba,
+    binary_proba,
+    renamed_y_pred,
 )
-from ._targets import as_array, check_finite, check_sample_weight, type_of_target
+from ._targets import as_array, check_finite, check_sample_weight
 
 __all__ = ["d2_brier_score", "d2_log_loss_score", "hinge_loss"]
 
@@ -143,14 +142,7 @@ def d2_log_loss_score(y_true: Any, y_proba: Any = None, *, sample_weight: Any = 
     >>> round(d2_log_loss_score([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]), 4)
     0.7149
     """
-    if not (isinstance(y_pred, str) and y_pred == "deprecated"):
-        if y_proba is not None:
-            raise InvalidInputError(
-                "Cannot use both `y_pred` and `y_proba`. `y_pred` is deprecated, use "
-                "`y_proba` instead.")
-        warnings.warn("`y_pred` was renamed to `y_proba` in version 1.9 and will be removed "
-                      "in 1.11. Use `y_proba` instead.", FutureWarning, stacklevel=2)
-        y_proba = y_pred
+    y_proba = renamed_y_pred(y_proba, y_pred)
     _check_length(as_array(y_proba, "y_proba"), as_array(y_true, "y_true"), sample_weight)
     if _few_samples(y_proba):
         return float("nan")
@@ -209,27 +201,8 @@ def d2_brier_score(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
         return float("nan")
     p, eps = _float_proba(y_proba)
     if p.ndim == 1 or (p.ndim == 2 and p.shape[1] == 1):
-        yt = _column_or_1d(_flat(y_true), "y_true")
-        pv = _column_or_1d(p, "y_proba")
-        _check_length(pv, yt, sample_weight)
-        w = check_sample_weight(sample_weight, pv.shape[0])
-        kind = type_of_target(yt, "y_true")
-        if kind != "binary":
-            raise InvalidInputError(
-                f"The type of the target inferred from y_true is {kind} but should be "
-                "binary according to the shape of y_prob.")
-        if pv.size and pv.max() > 1:
-            raise InvalidInputError(f"y_prob contains values greater than 1: {pv.max()}")
-        if pv.size and pv.min() < 0:
-            raise InvalidInputError(f"y_prob contains values less than 0: {pv.min()}")
-        classes = _classes(yt)
-        try:
-            pl = _pos_label_consistency(pos_label, classes)
-        except InvalidInputError:
-            if classes.dtype.kind in "OUS":
-                raise
-            pl = classes[-1].item()
-        codes = (as_1d_labels(yt, "y_true") == pl).astype(np.intp)
+        is_pos, pv, w = binary_proba(_flat(y_true), p, pos_label, sample_weight)
+        codes = is_pos.astype(np.intp)
         probs = np.stack((1 - pv, pv), axis=1)
         truth = _one_hot(codes, 2, probs.dtype)
     elif (ind := _indicator(y_true, p)) is not None:  # multilabel truth
